@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-message"
+
+#include "config.h"
+
+#include "mcp-error.h"
+#include "mcp-message.h"
+
+struct _McpMessage
+{
+  gatomicrefcount  ref_count;
+  McpMessageKind   kind;
+  JsonNode        *id;
+  char            *method;
+  JsonObject      *params;
+  JsonObject      *result;
+  int              error_code;
+  char            *error_message;
+  JsonNode        *error_data;
+  gsize            wire_size;
+};
+
+G_DEFINE_BOXED_TYPE (McpMessage, mcp_message, mcp_message_ref, mcp_message_unref)
+
+static McpMessage *
+mcp_message_alloc (McpMessageKind kind)
+{
+  McpMessage *self = g_new0 (McpMessage, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->kind = kind;
+
+  return self;
+}
+
+static gboolean
+id_is_valid (JsonNode *id)
+{
+  GType type;
+
+  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id))
+    return FALSE;
+
+  type = json_node_get_value_type (id);
+  return type == G_TYPE_STRING || type == G_TYPE_INT64;
+}
+
+McpMessage *
+mcp_message_new_request (JsonNode   *id,
+                         const char *method,
+                         JsonObject *params)
+{
+  McpMessage *self;
+
+  g_return_val_if_fail (id_is_valid (id), NULL);
+  g_return_val_if_fail (method != NULL, NULL);
+
+  self = mcp_message_alloc (MCP_MESSAGE_REQUEST);
+  self->id = json_node_copy (id);
+  self->method = g_strdup (method);
+  self->params = params ? json_object_ref (params) : NULL;
+
+  return self;
+}
+
+McpMessage *
+mcp_message_new_notification (const char *method,
+                              JsonObject *params)
+{
+  McpMessage *self;
+
+  g_return_val_if_fail (method != NULL, NULL);
+
+  self = mcp_message_alloc (MCP_MESSAGE_NOTIFICATION);
+  self->method = g_strdup (method);
+  self->params = params ? json_object_ref (params) : NULL;
+
+  return self;
+}
+
+McpMessage *
+mcp_message_new_result (JsonNode   *id,
+                        JsonObject *result)
+{
+  McpMessage *self;
+
+  g_return_val_if_fail (id_is_valid (id), NULL);
+
+  self = mcp_message_alloc (MCP_MESSAGE_RESULT);
+  self->id = json_node_copy (id);
+  self->result = result ? json_object_ref (result) : json_object_new ();
+
+  return self;
+}
+
+McpMessage *
+mcp_message_new_error (JsonNode   *id,
+                       int         code,
+                       const char *message,
+                       JsonNode   *data)
+{
+  McpMessage *self;
+
+  g_return_val_if_fail (id == NULL || id_is_valid (id), NULL);
+
+  self = mcp_message_alloc (MCP_MESSAGE_ERROR);
+  self->id = id ? json_node_copy (id) : NULL;
+  self->error_code = code;
+  self->error_message = g_strdup (message ? message : "");
+  self->error_data = data ? json_node_copy (data) : NULL;
+
+  return self;
+}
+
+static gboolean
+invalid (GError     **error,
+         const char  *what)
+{
+  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+               "not a valid JSON-RPC 2.0 message: %s", what);
+  return FALSE;
+}
+
+/* Reads @node into @self, applying the rules of JSON-RPC 2.0 as MCP narrows
+ * them: ids are strings or integers, params and results are objects. */
+static gboolean
+mcp_message_read (McpMessage  *self,
+                  JsonObject  *object,
+                  GError     **error)
+{
+  JsonNode *version = json_object_get_member (object, "jsonrpc");
+  JsonNode *id = json_object_get_member (object, "id");
+  JsonNode *method = json_object_get_member (object, "method");
+  JsonNode *params = json_object_get_member (object, "params");
+  JsonNode *result = json_object_get_member (object, "result");
+  JsonNode *err = json_object_get_member (object, "error");
+
+  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
+      json_node_get_value_type (version) != G_TYPE_STRING ||
+      g_strcmp0 (json_node_get_string (version), "2.0") != 0)
+    return invalid (error, "\"jsonrpc\" is not \"2.0\"");
+
+  if (method != NULL)
+    {
+      if (result != NULL || err != NULL)
+        return invalid (error, "a request carries a result or an error");
+      if (!JSON_NODE_HOLDS_VALUE (method) || json_node_get_value_type (method) != G_TYPE_STRING)
+        return invalid (error, "\"method\" is not a string");
+      if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
+        return invalid (error, "\"params\" is not an object");
+
+      if (id != NULL)
+        {
+          if (!id_is_valid (id))
+            return invalid (error, "a request id must be a string or an integer");
+          self->kind = MCP_MESSAGE_REQUEST;
+          self->id = json_node_copy (id);
+        }
+      else
+        self->kind = MCP_MESSAGE_NOTIFICATION;
+
+      self->method = g_strdup (json_node_get_string (method));
+      self->params = params ? json_object_ref (json_node_get_object (params)) : NULL;
+      return TRUE;
+    }
+
+  if ((result != NULL) == (err != NULL))
+    return invalid (error, "a response needs exactly one of \"result\" and \"error\"");
+
+  if (result != NULL)
+    {
+      if (id == NULL || !id_is_valid (id))
+        return invalid (error, "a result's id must be a string or an integer");
+      if (!JSON_NODE_HOLDS_OBJECT (result))
+        return invalid (error, "\"result\" is not an object");
+
+      self->kind = MCP_MESSAGE_RESULT;
+      self->id = json_node_copy (id);
+      self->result = json_object_ref (json_node_get_object (result));
+      return TRUE;
+    }
+  else
+    {
+      JsonObject *err_object;
+      JsonNode *code;
+      JsonNode *message;
+
+      /* An error may come without an id, or with null, when the peer could
+       * not read the id of the request it answers. */
+      if (id != NULL && !JSON_NODE_HOLDS_NULL (id) && !id_is_valid (id))
+        return invalid (error, "an error's id must be a string, an integer or null");
+      if (!JSON_NODE_HOLDS_OBJECT (err))
+        return invalid (error, "\"error\" is not an object");
+
+      err_object = json_node_get_object (err);
+      code = json_object_get_member (err_object, "code");
+      message = json_object_get_member (err_object, "message");
+      if (code == NULL || !JSON_NODE_HOLDS_VALUE (code) ||
+          json_node_get_value_type (code) != G_TYPE_INT64)
+        return invalid (error, "an error's code is not an integer");
+      if (message != NULL && (!JSON_NODE_HOLDS_VALUE (message) ||
+                              json_node_get_value_type (message) != G_TYPE_STRING))
+        return invalid (error, "an error's message is not a string");
+
+      self->kind = MCP_MESSAGE_ERROR;
+      self->id = (id && !JSON_NODE_HOLDS_NULL (id)) ? json_node_copy (id) : NULL;
+      self->error_code = (int) CLAMP (json_node_get_int (code), G_MININT, G_MAXINT);
+      self->error_message = g_strdup (message ? json_node_get_string (message) : "");
+      if (json_object_has_member (err_object, "data"))
+        self->error_data = json_node_copy (json_object_get_member (err_object, "data"));
+      return TRUE;
+    }
+}
+
+/**
+ * mcp_message_new_from_node:
+ * @node: one parsed JSON value
+ * @wire_size: how many bytes it took on the wire, for the protocol trace
+ *
+ * Returns: (transfer full) (nullable): the message, or %NULL with
+ *   %MCP_ERROR_INVALID_MESSAGE naming what is wrong
+ */
+McpMessage *
+mcp_message_new_from_node (JsonNode  *node,
+                           gsize      wire_size,
+                           GError   **error)
+{
+  g_autoptr(McpMessage) self = NULL;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      invalid (error, "not a JSON object");
+      return NULL;
+    }
+
+  self = mcp_message_alloc (MCP_MESSAGE_NOTIFICATION);
+  self->wire_size = wire_size;
+  if (!mcp_message_read (self, json_node_get_object (node), error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+McpMessage *
+mcp_message_ref (McpMessage *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+mcp_message_unref (McpMessage *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_clear_pointer (&self->id, json_node_unref);
+  g_clear_pointer (&self->params, json_object_unref);
+  g_clear_pointer (&self->result, json_object_unref);
+  g_clear_pointer (&self->error_data, json_node_unref);
+  g_free (self->method);
+  g_free (self->error_message);
+  g_free (self);
+}
+
+McpMessageKind
+mcp_message_get_kind (McpMessage *self)
+{
+  return self->kind;
+}
+
+JsonNode *
+mcp_message_get_id (McpMessage *self)
+{
+  return self->id;
+}
+
+gboolean
+mcp_message_get_int_id (McpMessage *self,
+                        gint64     *id)
+{
+  if (self->id == NULL || json_node_get_value_type (self->id) != G_TYPE_INT64)
+    return FALSE;
+
+  if (id != NULL)
+    *id = json_node_get_int (self->id);
+
+  return TRUE;
+}
+
+/**
+ * mcp_message_dup_id_string:
+ *
+ * Returns: a key for the id that keeps strings and integers apart
+ *   ("s:abc", "i:7"), or %NULL without an id
+ */
+char *
+mcp_message_dup_id_string (McpMessage *self)
+{
+  if (self->id == NULL)
+    return NULL;
+
+  if (json_node_get_value_type (self->id) == G_TYPE_INT64)
+    return g_strdup_printf ("i:%" G_GINT64_FORMAT, json_node_get_int (self->id));
+
+  return g_strconcat ("s:", json_node_get_string (self->id), NULL);
+}
+
+const char *
+mcp_message_get_method (McpMessage *self)
+{
+  return self->method;
+}
+
+JsonObject *
+mcp_message_get_params (McpMessage *self)
+{
+  return self->params;
+}
+
+JsonObject *
+mcp_message_get_result (McpMessage *self)
+{
+  return self->result;
+}
+
+int
+mcp_message_get_error_code (McpMessage *self)
+{
+  return self->error_code;
+}
+
+const char *
+mcp_message_get_error_message (McpMessage *self)
+{
+  return self->error_message;
+}
+
+JsonNode *
+mcp_message_get_error_data (McpMessage *self)
+{
+  return self->error_data;
+}
+
+GError *
+mcp_message_to_gerror (McpMessage *self)
+{
+  g_return_val_if_fail (self->kind == MCP_MESSAGE_ERROR, NULL);
+
+  return mcp_error_new_rpc (self->error_code, self->error_message, self->error_data);
+}
+
+gsize
+mcp_message_get_wire_size (McpMessage *self)
+{
+  return self->wire_size;
+}
+
+JsonNode *
+mcp_message_to_node (McpMessage *self)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  json_object_set_string_member (object, "jsonrpc", "2.0");
+
+  if (self->id != NULL)
+    json_object_set_member (object, "id", json_node_copy (self->id));
+  else if (self->kind == MCP_MESSAGE_ERROR)
+    json_object_set_null_member (object, "id");
+
+  switch (self->kind)
+    {
+    case MCP_MESSAGE_REQUEST:
+    case MCP_MESSAGE_NOTIFICATION:
+      json_object_set_string_member (object, "method", self->method);
+      if (self->params != NULL)
+        json_object_set_object_member (object, "params", json_object_ref (self->params));
+      break;
+
+    case MCP_MESSAGE_RESULT:
+      json_object_set_object_member (object, "result", json_object_ref (self->result));
+      break;
+
+    case MCP_MESSAGE_ERROR:
+      {
+        JsonObject *err = json_object_new ();
+
+        json_object_set_int_member (err, "code", self->error_code);
+        json_object_set_string_member (err, "message", self->error_message);
+        if (self->error_data != NULL)
+          json_object_set_member (err, "data", json_node_copy (self->error_data));
+        json_object_set_object_member (object, "error", err);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return json_node_init_object (json_node_alloc (), object);
+}
+
+/**
+ * mcp_message_to_string:
+ *
+ * Returns: compact JSON with no newline in it (strings escape theirs), ready
+ *   for a newline-framed transport
+ */
+char *
+mcp_message_to_string (McpMessage *self,
+                       gsize      *length)
+{
+  g_autoptr(JsonNode) node = mcp_message_to_node (self);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_pretty (generator, FALSE);
+  json_generator_set_root (generator, node);
+
+  return json_generator_to_data (generator, length);
+}
