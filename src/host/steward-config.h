@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "steward-server-config.h"
+
+G_BEGIN_DECLS
+
+/* A servers file is a few kilobytes; anything far larger is a mistake. */
+#define STEWARD_CONFIG_MAX_FILE_SIZE (1024 * 1024)
+
+#define STEWARD_CONFIG_ERROR (steward_config_error_quark ())
+
+/**
+ * StewardConfigError:
+ * @STEWARD_CONFIG_ERROR_NOT_FOUND: the servers file does not exist
+ * @STEWARD_CONFIG_ERROR_READ: the file exists but could not be read
+ * @STEWARD_CONFIG_ERROR_PARSE: the file is not JSON
+ * @STEWARD_CONFIG_ERROR_INVALID: the JSON does not have the expected shape
+ * @STEWARD_CONFIG_ERROR_NO_SUCH_SERVER: no server has the name asked for
+ */
+typedef enum {
+  STEWARD_CONFIG_ERROR_NOT_FOUND,
+  STEWARD_CONFIG_ERROR_READ,
+  STEWARD_CONFIG_ERROR_PARSE,
+  STEWARD_CONFIG_ERROR_INVALID,
+  STEWARD_CONFIG_ERROR_NO_SUCH_SERVER,
+} StewardConfigError;
+
+#define STEWARD_TYPE_CONFIG (steward_config_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardConfig, steward_config, STEWARD, CONFIG, GObject)
+
+GQuark                steward_config_error_quark        (void);
+GFile                *steward_config_get_default_file   (void);
+
+StewardConfig        *steward_config_new                (GFile                *file);
+GFile                *steward_config_get_file           (StewardConfig        *self);
+GListModel           *steward_config_get_servers        (StewardConfig        *self);
+StewardServerConfig  *steward_config_lookup             (StewardConfig        *self,
+                                                         const char           *name,
+                                                         GError              **error);
+
+gboolean              steward_config_load               (StewardConfig        *self,
+                                                         GCancellable         *cancellable,
+                                                         GError              **error);
+void                  steward_config_load_async         (StewardConfig        *self,
+                                                         GCancellable         *cancellable,
+                                                         GAsyncReadyCallback   callback,
+                                                         gpointer              user_data);
+gboolean              steward_config_load_finish        (StewardConfig        *self,
+                                                         GAsyncResult         *result,
+                                                         GError              **error);
+gboolean              steward_config_load_from_data     (StewardConfig        *self,
+                                                         const char           *data,
+                                                         gsize                 length,
+                                                         GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,595 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-server-config"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "steward-config.h"
+#include "steward-server-config.h"
+
+struct _StewardServerConfig
+{
+  GObject                 parent_instance;
+
+  char                   *name;
+  JsonObject             *json;
+  StewardServerTransport  transport;
+  gboolean                disabled;
+
+  char                   *command;
+  GStrv                   args;
+  GHashTable             *env;
+  char                   *cwd;
+
+  char                   *url;
+  GHashTable             *headers;
+};
+
+G_DEFINE_FINAL_TYPE (StewardServerConfig, steward_server_config, G_TYPE_OBJECT)
+
+static const char *
+describe_node (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_NULL (node))
+    return _("null");
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return _("an object");
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return _("an array");
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return _("a string");
+    case G_TYPE_BOOLEAN:
+      return _("a boolean");
+    default:
+      return _("a number");
+    }
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static gboolean
+read_string (StewardServerConfig  *self,
+             JsonObject           *json,
+             const char           *member,
+             char                **out,
+             GError              **error)
+{
+  JsonNode *node = json_object_get_member (json, member);
+
+  if (node == NULL)
+    return TRUE;
+
+  if (!node_is_string (node) || json_node_get_string (node)[0] == '\0')
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   /* Translators: the first placeholder is a server's name, the
+                    * second a JSON member such as "command"; the third says what
+                    * the file has instead, e.g. "a number". */
+                   _("server `%s`: \"%s\" must be a non-empty string, not %s"),
+                   self->name, member,
+                   node_is_string (node) ? _("an empty string") : describe_node (node));
+      return FALSE;
+    }
+
+  *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+static gboolean
+read_args (StewardServerConfig  *self,
+           JsonObject           *json,
+           GError              **error)
+{
+  JsonNode *node = json_object_get_member (json, "args");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonArray *array;
+
+  if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"args\" must be an array of strings, not %s"),
+                   self->name, describe_node (node));
+      return FALSE;
+    }
+
+  array = node ? json_node_get_array (node) : NULL;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!node_is_string (element))
+        {
+          g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                       /* Translators: %u counts from 1. */
+                       _("server `%s`: \"args\" must be an array of strings (item %u is %s)"),
+                       self->name, i + 1, describe_node (element));
+          return FALSE;
+        }
+
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+
+  self->args = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+static gboolean
+is_env_name (const char *name)
+{
+  return name[0] != '\0' && strchr (name, '=') == NULL;
+}
+
+static gboolean
+is_header_name (const char *name)
+{
+  /* RFC 9110 token characters. */
+  static const char extra[] = "!#$%&'*+-.^_`|~";
+
+  if (name[0] == '\0')
+    return FALSE;
+
+  for (const char *p = name; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr (extra, *p) == NULL)
+      return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+is_header_value (const char *value)
+{
+  /* A CR or LF would let a value start a header of its own. */
+  for (const char *p = value; *p != '\0'; p++)
+    if (*p == '\r' || *p == '\n')
+      return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+read_string_map (StewardServerConfig  *self,
+                 JsonObject           *json,
+                 const char           *member,
+                 gboolean            (*name_ok) (const char *),
+                 gboolean            (*value_ok) (const char *),
+                 GHashTable          **out,
+                 GError              **error)
+{
+  JsonNode *node = json_object_get_member (json, member);
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
+
+  *out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  if (node == NULL)
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"%s\" must be an object whose values are strings, not %s"),
+                   self->name, member, describe_node (node));
+      return FALSE;
+    }
+
+  json_object_iter_init_ordered (&iter, json_node_get_object (node));
+  while (json_object_iter_next_ordered (&iter, &key, &value))
+    {
+      if (!name_ok (key))
+        {
+          g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                       _("server `%s`: \"%s\" has an invalid name `%s`"),
+                       self->name, member, key);
+          return FALSE;
+        }
+
+      if (!node_is_string (value))
+        {
+          g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                       _("server `%s`: \"%s\" must be an object whose values are strings "
+                         "(`%s` is %s)"),
+                       self->name, member, key, describe_node (value));
+          return FALSE;
+        }
+
+      if (value_ok != NULL && !value_ok (json_node_get_string (value)))
+        {
+          g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                       _("server `%s`: \"%s\": the value of `%s` must not contain line breaks"),
+                       self->name, member, key);
+          return FALSE;
+        }
+
+      g_hash_table_insert (*out, g_strdup (key), g_strdup (json_node_get_string (value)));
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_transport (StewardServerConfig  *self,
+                JsonObject           *json,
+                GError              **error)
+{
+  static const struct {
+    const char             *name;
+    StewardServerTransport  transport;
+  } names[] = {
+    { "stdio",           STEWARD_SERVER_TRANSPORT_STDIO },
+    { "streamable-http", STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP },
+    { "http",            STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP },
+    { "sse",             STEWARD_SERVER_TRANSPORT_SSE },
+  };
+  /* Other hosts spell the member "type"; ours is "transport". */
+  const char *member = json_object_has_member (json, "transport") ? "transport" : "type";
+  JsonNode *node = json_object_get_member (json, member);
+  gboolean remote = self->url != NULL;
+  const char *value;
+
+  self->transport = remote ? STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP
+                           : STEWARD_SERVER_TRANSPORT_STDIO;
+  if (node == NULL)
+    return TRUE;
+
+  value = node_is_string (node) ? json_node_get_string (node) : NULL;
+  for (guint i = 0; value != NULL && i < G_N_ELEMENTS (names); i++)
+    {
+      if (!g_str_equal (value, names[i].name))
+        continue;
+
+      if ((names[i].transport != STEWARD_SERVER_TRANSPORT_STDIO) != remote)
+        break;
+
+      self->transport = names[i].transport;
+      return TRUE;
+    }
+
+  if (remote)
+    g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                 _("server `%s`: \"%s\" must be \"streamable-http\" or \"sse\" for a server "
+                   "with a \"url\""),
+                 self->name, member);
+  else
+    g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                 _("server `%s`: \"%s\" must be \"stdio\" for a server with a \"command\""),
+                 self->name, member);
+  return FALSE;
+}
+
+static gboolean
+check_url (StewardServerConfig  *self,
+           GError              **error)
+{
+  g_autoptr(GUri) uri = g_uri_parse (self->url, G_URI_FLAGS_NONE, NULL);
+  const char *scheme = uri ? g_uri_get_scheme (uri) : NULL;
+  const char *host = uri ? g_uri_get_host (uri) : NULL;
+
+  if (scheme == NULL ||
+      (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0) ||
+      host == NULL || host[0] == '\0')
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"url\" must be an http:// or https:// URL, not `%s`"),
+                   self->name, self->url);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+parse (StewardServerConfig  *self,
+       JsonObject           *json,
+       GError              **error)
+{
+  JsonNode *disabled = json_object_get_member (json, "disabled");
+
+  if (!read_string (self, json, "command", &self->command, error) ||
+      !read_string (self, json, "url", &self->url, error))
+    return FALSE;
+
+  if (self->command != NULL && self->url != NULL)
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: has both \"command\" and \"url\"; a server is either "
+                     "started here or reached at a URL"),
+                   self->name);
+      return FALSE;
+    }
+
+  if (self->command == NULL && self->url == NULL)
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: needs \"command\" (a program to start) or \"url\" "
+                     "(a remote server)"),
+                   self->name);
+      return FALSE;
+    }
+
+  if (disabled != NULL &&
+      (!JSON_NODE_HOLDS_VALUE (disabled) || json_node_get_value_type (disabled) != G_TYPE_BOOLEAN))
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"disabled\" must be true or false, not %s"),
+                   self->name, describe_node (disabled));
+      return FALSE;
+    }
+  self->disabled = disabled != NULL && json_node_get_boolean (disabled);
+
+  if (!read_transport (self, json, error))
+    return FALSE;
+
+  if (self->url != NULL)
+    {
+      if (!check_url (self, error))
+        return FALSE;
+
+      self->args = g_new0 (char *, 1);
+      self->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      return read_string_map (self, json, "headers", is_header_name, is_header_value,
+                              &self->headers, error);
+    }
+
+  self->headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  if (!read_args (self, json, error) ||
+      !read_string_map (self, json, "env", is_env_name, NULL, &self->env, error) ||
+      !read_string (self, json, "cwd", &self->cwd, error))
+    return FALSE;
+
+  /* A relative folder would depend on wherever the host happened to start. */
+  if (self->cwd != NULL && !g_path_is_absolute (self->cwd))
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"cwd\" must be an absolute path, not `%s`"),
+                   self->name, self->cwd);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+steward_server_config_finalize (GObject *object)
+{
+  StewardServerConfig *self = STEWARD_SERVER_CONFIG (object);
+
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->json, json_object_unref);
+  g_clear_pointer (&self->command, g_free);
+  g_clear_pointer (&self->args, g_strfreev);
+  g_clear_pointer (&self->env, g_hash_table_unref);
+  g_clear_pointer (&self->cwd, g_free);
+  g_clear_pointer (&self->url, g_free);
+  g_clear_pointer (&self->headers, g_hash_table_unref);
+
+  G_OBJECT_CLASS (steward_server_config_parent_class)->finalize (object);
+}
+
+static void
+steward_server_config_class_init (StewardServerConfigClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = steward_server_config_finalize;
+}
+
+static void
+steward_server_config_init (StewardServerConfig *self)
+{
+}
+
+/**
+ * steward_server_config_new_from_json:
+ * @name: the server's key in `mcpServers`
+ * @json: the server's entry
+ *
+ * Reads one entry of the `mcpServers` object: a local server (`command`,
+ * `args`, `env`, `cwd`) or a remote one (`url`, `headers`, `transport`),
+ * either of which may be `disabled`. Members this version does not know are
+ * kept in the JSON and otherwise ignored, so entries written for other
+ * hosts still load.
+ *
+ * Returns: (transfer full) (nullable): the entry, or %NULL with an error
+ *   in %STEWARD_CONFIG_ERROR that names the server and the member
+ */
+StewardServerConfig *
+steward_server_config_new_from_json (const char  *name,
+                                     JsonObject  *json,
+                                     GError     **error)
+{
+  g_autoptr(StewardServerConfig) self = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (json != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (STEWARD_TYPE_SERVER_CONFIG, NULL);
+  self->name = g_strdup (name);
+  self->json = json_object_ref (json);
+
+  if (name[0] == '\0')
+    {
+      g_set_error_literal (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                           _("a server has an empty name"));
+      return NULL;
+    }
+
+  if (!parse (self, json, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+steward_server_config_get_name (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->name;
+}
+
+/**
+ * steward_server_config_get_json:
+ *
+ * Returns: (transfer none): the entry as it was read, unknown members
+ *   included
+ */
+JsonObject *
+steward_server_config_get_json (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->json;
+}
+
+StewardServerTransport
+steward_server_config_get_transport (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), STEWARD_SERVER_TRANSPORT_STDIO);
+
+  return self->transport;
+}
+
+gboolean
+steward_server_config_is_remote (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), FALSE);
+
+  return self->transport != STEWARD_SERVER_TRANSPORT_STDIO;
+}
+
+gboolean
+steward_server_config_get_disabled (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), FALSE);
+
+  return self->disabled;
+}
+
+/**
+ * steward_server_config_get_command:
+ *
+ * Returns: (nullable): the program of a local server, %NULL for a remote one
+ */
+const char *
+steward_server_config_get_command (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->command;
+}
+
+/**
+ * steward_server_config_get_args:
+ *
+ * Returns: (transfer none): the arguments after the command; empty, never
+ *   %NULL
+ */
+const char * const *
+steward_server_config_get_args (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return (const char * const *) self->args;
+}
+
+/**
+ * steward_server_config_dup_argv:
+ *
+ * Returns: (transfer full) (nullable): the command followed by its
+ *   arguments, ready to spawn; %NULL for a remote server
+ */
+char **
+steward_server_config_dup_argv (StewardServerConfig *self)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  if (self->command == NULL)
+    return NULL;
+
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, self->command);
+  g_strv_builder_addv (builder, (const char **) self->args);
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * steward_server_config_get_env:
+ *
+ * Returns: (transfer none) (element-type utf8 utf8): variables to set for a
+ *   local server, by name; empty for a remote one
+ */
+GHashTable *
+steward_server_config_get_env (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->env;
+}
+
+/**
+ * steward_server_config_get_cwd:
+ *
+ * Returns: (nullable): the absolute folder to start a local server in
+ */
+const char *
+steward_server_config_get_cwd (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->cwd;
+}
+
+/**
+ * steward_server_config_get_url:
+ *
+ * Returns: (nullable): the http or https URL of a remote server
+ */
+const char *
+steward_server_config_get_url (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->url;
+}
+
+/**
+ * steward_server_config_get_headers:
+ *
+ * Returns: (transfer none) (element-type utf8 utf8): HTTP headers to send to
+ *   a remote server, by name; empty for a local one
+ */
+GHashTable *
+steward_server_config_get_headers (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->headers;
+}
+
+const char *
+steward_server_transport_to_string (StewardServerTransport transport)
+{
+  switch (transport)
+    {
+    case STEWARD_SERVER_TRANSPORT_STDIO:
+      return "stdio";
+    case STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP:
+      return "streamable-http";
+    case STEWARD_SERVER_TRANSPORT_SSE:
+      return "sse";
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
