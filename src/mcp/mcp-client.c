@@ -127,6 +127,7 @@ typedef struct {
   GSource         *timeout;
   guint            timeout_ms;
   gint64           hard_deadline;
+  gboolean         at_hard_limit;  /* the armed timeout ends at the deadline */
   gboolean         sent;
   GCancellable    *cancellable;
   gulong           cancelled_id;
@@ -248,7 +249,7 @@ pending_timeout_cb (gpointer user_data)
 {
   Pending *pending = user_data;
   McpClient *self = pending->client;
-  gboolean hard = g_get_monotonic_time () >= pending->hard_deadline;
+  gboolean hard = pending->at_hard_limit;
   g_autofree char *reason = NULL;
   GError *error;
 
@@ -275,8 +276,10 @@ static void
 pending_arm_timeout (Pending *pending)
 {
   gint64 now = g_get_monotonic_time ();
-  gint64 remaining_ms = (pending->hard_deadline - now) / 1000;
+  gint64 remaining_ms = (pending->hard_deadline - now + 999) / 1000;
   guint ms = (guint) CLAMP (remaining_ms, 0, (gint64) pending->timeout_ms);
+
+  pending->at_hard_limit = remaining_ms < (gint64) pending->timeout_ms;
 
   if (pending->timeout != NULL)
     {
@@ -1261,6 +1264,7 @@ initialize_cb (GObject      *object,
   g_autoptr(McpClient) self = user_data;
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = NULL;
   const char *version;
   McpRevision revision;
   JsonObject *info;
@@ -1308,7 +1312,8 @@ initialize_cb (GObject      *object,
   for (guint i = 0; i < N_LISTS; i++)
     refresh_list (self, (ListKind) i);
 
-  g_task_return_boolean (g_steal_pointer (&self->connect_task), TRUE);
+  task = g_steal_pointer (&self->connect_task);
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
