@@ -31,5 +31,6 @@ GPid                mcp_stdio_transport_get_pid               (McpStdioTransport
 char               *mcp_stdio_transport_dup_stderr_tail       (McpStdioTransport  *self,
                                                                guint               max_lines);
 char              **mcp_stdio_transport_dup_environment       (McpStdioTransport  *self);
+guint               mcp_stdio_transport_get_n_dropped         (McpStdioTransport  *self);
 
 G_END_DECLS
