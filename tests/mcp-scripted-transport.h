@@ -35,15 +35,25 @@ gboolean              mcp_scripted_transport_get_closed     (McpScriptedTranspor
 const char           *mcp_scripted_transport_get_protocol_version (McpScriptedTransport *self);
 
 /* Runs the main context until @condition holds, failing the test after
- * a few seconds. */
+ * a while; a ticking source makes sure the deadline is looked at even when
+ * nothing else happens. */
 #define wait_for(condition)                                                    \
   G_STMT_START {                                                              \
-    gint64 wait_deadline_ = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;     \
+    gint64 wait_deadline_ = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;     \
+    guint wait_tick_ = g_timeout_add (100, test_wait_tick_cb, NULL);           \
     while (!(condition))                                                      \
       {                                                                       \
-        g_assert_cmpint (g_get_monotonic_time (), <, wait_deadline_);         \
+        if (g_get_monotonic_time () >= wait_deadline_)                        \
+          g_error ("timed out waiting for: %s", #condition);                   \
         g_main_context_iteration (NULL, TRUE);                                \
       }                                                                       \
+    g_source_remove (wait_tick_);                                             \
   } G_STMT_END
+
+static inline gboolean
+test_wait_tick_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
 
 G_END_DECLS

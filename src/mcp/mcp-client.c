@@ -769,7 +769,8 @@ transport_message_cb (McpClient    *self,
 {
   g_autoptr(McpClient) hold = g_object_ref (self);
 
-  if (self->state == MCP_CLIENT_STATE_CLOSED)
+  /* What still arrives while we close answers requests already failed. */
+  if (self->state == MCP_CLIENT_STATE_CLOSED || self->state == MCP_CLIENT_STATE_CLOSING)
     return;
 
   g_signal_emit (self, signals[SIGNAL_TRACE], 0, MCP_TRACE_INCOMING, message);
@@ -831,6 +832,7 @@ transport_closed_cb (McpClient    *self,
 typedef struct {
   McpClient *client;
   gint64     id;       /* of the request sent, or 0 */
+  char      *what;     /* for a diagnostic */
 } SendCall;
 
 static void
@@ -842,6 +844,7 @@ send_done_cb (GObject      *object,
   g_autoptr(McpClient) self = call->client;
   g_autoptr(GError) error = NULL;
   gint64 id = call->id;
+  g_autofree char *what = call->what;
   Pending *pending;
 
   g_free (call);
@@ -860,7 +863,7 @@ send_done_cb (GObject      *object,
       return;
     }
 
-  diagnostic (self, "could not send a message to the server: %s", error->message);
+  diagnostic (self, "could not send %s to the server: %s", what, error->message);
 }
 
 static void
@@ -872,6 +875,10 @@ send_message (McpClient  *self,
 
   call->client = g_object_ref (self);
   call->id = pending ? pending->id : 0;
+  if (mcp_message_get_method (message) != NULL)
+    call->what = g_strdup_printf ("“%s”", mcp_message_get_method (message));
+  else
+    call->what = g_strdup ("an answer");
 
   g_signal_emit (self, signals[SIGNAL_TRACE], 0, MCP_TRACE_OUTGOING, message);
   mcp_transport_send_async (self->transport, message, NULL, send_done_cb, call);
