@@ -21,6 +21,9 @@ double       mcp_json_get_number  (JsonObject  *object,
                                    double       default_value);
 gboolean     mcp_json_has_number  (JsonObject  *object,
                                    const char  *member);
+void         mcp_json_append      (GString     *out,
+                                   JsonNode    *node,
+                                   gboolean     pretty);
 char        *mcp_json_to_string   (JsonNode    *node,
                                    gboolean     pretty);
 JsonNode    *mcp_json_from_string (const char  *text,

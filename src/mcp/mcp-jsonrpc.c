@@ -8,6 +8,29 @@
 #include "mcp-error.h"
 #include "mcp-jsonrpc.h"
 
+/* The code unit of a \uXXXX escape starting at @at, or -1. */
+static int
+read_u_escape (const char *data,
+               gsize       length,
+               gsize       at)
+{
+  int unit = 0;
+
+  if (at + 5 >= length || data[at] != '\\' || data[at + 1] != 'u')
+    return -1;
+
+  for (gsize k = at + 2; k < at + 6; k++)
+    {
+      int digit = g_ascii_xdigit_value (data[k]);
+
+      if (digit < 0)
+        return -1;
+      unit = unit * 16 + digit;
+    }
+
+  return unit;
+}
+
 /**
  * mcp_jsonrpc_check_text:
  * @max_depth: the deepest nesting of arrays and objects allowed
@@ -40,10 +63,27 @@ mcp_jsonrpc_check_text (const char  *data,
 
       if (in_string)
         {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
+          if (c == '"')
             in_string = FALSE;
+          else if (c == '\\')
+            {
+              int unit = read_u_escape (data, length, i);
+
+              /* json-glib 1.6 turns an unpaired UTF-16 surrogate into bytes
+               * that are not UTF-8: such text is refused up front. */
+              if (unit >= 0xd800 && unit <= 0xdbff &&
+                  (i + 11 < length) && (unit = read_u_escape (data, length, i + 6)) >= 0xdc00 &&
+                  unit <= 0xdfff)
+                i += 11;
+              else if (unit >= 0xd800 && unit <= 0xdfff)
+                {
+                  g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_UTF8,
+                                       "the message has an unpaired UTF-16 surrogate in a string");
+                  return FALSE;
+                }
+              else
+                i++;
+            }
           continue;
         }
 

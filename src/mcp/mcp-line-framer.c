@@ -96,10 +96,15 @@ mcp_line_framer_push (McpLineFramer  *self,
       gsize chunk = (nl ? nl : end) - p;
       gsize line_length = self->partial->len + chunk;
 
-      /* A CR right before the newline is not part of the line. */
-      if (line_length > self->max_line &&
-          !(nl != NULL && line_length == self->max_line + 1 && chunk > 0 && nl[-1] == '\r'))
-        return too_large (self, error);
+      if (line_length > self->max_line)
+        {
+          char last = chunk > 0 ? p[chunk - 1] : (char) self->partial->data[self->partial->len - 1];
+
+          /* One byte over is allowed while it is a CR, which will not be
+           * part of the line if a newline follows it. */
+          if (line_length > self->max_line + 1 || last != '\r')
+            return too_large (self, error);
+        }
 
       if (nl == NULL)
         {

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 #include "mcp-message.h"
 
 struct _McpMessage
@@ -417,10 +418,11 @@ mcp_message_to_string (McpMessage *self,
                        gsize      *length)
 {
   g_autoptr(JsonNode) node = mcp_message_to_node (self);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  GString *out = g_string_sized_new (256);
 
-  json_generator_set_pretty (generator, FALSE);
-  json_generator_set_root (generator, node);
+  mcp_json_append (out, node, FALSE);
+  if (length != NULL)
+    *length = out->len;
 
-  return json_generator_to_data (generator, length);
+  return g_string_free (out, FALSE);
 }
