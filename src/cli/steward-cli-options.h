@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "mcp-revision.h"
+
+G_BEGIN_DECLS
+
+/**
+ * StewardCliExit:
+ *
+ * What steward-cli exits with; `--help` lists them for scripts.
+ */
+typedef enum {
+  STEWARD_CLI_EXIT_OK          = 0,
+  STEWARD_CLI_EXIT_USAGE       = 2,
+  STEWARD_CLI_EXIT_CONNECTION  = 3,
+  STEWARD_CLI_EXIT_PROTOCOL    = 4,
+  STEWARD_CLI_EXIT_TOOL_ERROR  = 5,
+  STEWARD_CLI_EXIT_INTERRUPTED = 130,
+} StewardCliExit;
+
+typedef enum {
+  STEWARD_CLI_COMMAND_INFO,
+  STEWARD_CLI_COMMAND_TOOLS_LIST,
+  STEWARD_CLI_COMMAND_TOOLS_CALL,
+  STEWARD_CLI_COMMAND_RESOURCES_LIST,
+  STEWARD_CLI_COMMAND_RESOURCES_TEMPLATES,
+  STEWARD_CLI_COMMAND_RESOURCES_READ,
+  STEWARD_CLI_COMMAND_RESOURCES_SUBSCRIBE,
+  STEWARD_CLI_COMMAND_PROMPTS_LIST,
+  STEWARD_CLI_COMMAND_PROMPTS_GET,
+  STEWARD_CLI_COMMAND_COMPLETE,
+  STEWARD_CLI_COMMAND_PING,
+  STEWARD_CLI_COMMAND_LOG_LEVEL,
+} StewardCliCommand;
+
+typedef enum {
+  STEWARD_CLI_SAMPLING_NONE,
+  STEWARD_CLI_SAMPLING_REJECT,
+  STEWARD_CLI_SAMPLING_MANUAL,
+} StewardCliSampling;
+
+typedef enum {
+  STEWARD_CLI_ELICITATION_NONE,
+  STEWARD_CLI_ELICITATION_DECLINE,
+  STEWARD_CLI_ELICITATION_ACCEPT_DEFAULTS,
+  STEWARD_CLI_ELICITATION_MANUAL,
+} StewardCliElicitation;
+
+#define STEWARD_CLI_ERROR (steward_cli_error_quark ())
+
+typedef enum {
+  STEWARD_CLI_ERROR_USAGE,
+  STEWARD_CLI_ERROR_INVALID_VALUE,
+} StewardCliError;
+
+/**
+ * StewardCliOptions:
+ *
+ * The command line, checked: which server, what to do with it, and how.
+ */
+typedef struct {
+  StewardCliCommand       command;
+  /* The tool or prompt name, the URI, or the log level the command takes. */
+  char                   *operand;
+
+  /* Exactly one of these names the server. */
+  char                  **server_argv;
+  char                   *server_name;
+  char                   *config_path;
+  char                  **env;
+  char                   *cwd;
+
+  gboolean                json;
+  gboolean                verbose;
+  guint                   timeout_ms;
+  McpRevision             revision;
+  char                  **roots;
+  StewardCliSampling      sampling;
+  StewardCliElicitation   elicitation;
+
+  JsonObject             *arguments;
+  guint                   count;
+
+  /* complete: "ref/prompt" or "ref/resource", and what it names. */
+  const char             *ref_type;
+  char                   *ref_name;
+  char                   *argument_name;
+  char                   *argument_value;
+  JsonObject             *context;
+
+  gboolean                show_version;
+} StewardCliOptions;
+
+GQuark              steward_cli_error_quark    (void);
+
+StewardCliOptions  *steward_cli_options_parse  (int                  argc,
+                                                char               **argv,
+                                                GError             **error);
+void                steward_cli_options_free   (StewardCliOptions   *options);
+JsonObject         *steward_cli_parse_json_object (const char         *text,
+                                                   const char         *option,
+                                                   GError            **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StewardCliOptions, steward_cli_options_free)
+
+G_END_DECLS
