@@ -127,6 +127,27 @@ def do_big(params):
     return {}
 
 
+def do_initialize(params):
+    """Lets McpClient connect, for the tests that go through the client."""
+    return {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
+            "capabilities": {"logging": {}},
+            "serverInfo": {"name": "stdio-server", "version": "1"}}
+
+
+def do_flood(params):
+    """Sends count log notifications paced at rate per second, then answers."""
+    count = params["count"]
+    rate = params["rate"]
+    start = time.monotonic()
+    for seq in range(count):
+        due = start + seq / rate
+        delay = due - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        notify("notifications/message", {"level": "info", "data": {"seq": seq}})
+    return {"sent": count}
+
+
 def close_stdin_and_stay(message_id):
     """Stops reading stdin for good but keeps running, so writes fail."""
     os.close(0)
@@ -146,6 +167,8 @@ METHODS = {
     "kill": do_kill,
     "flood-stderr": do_flood_stderr,
     "big": do_big,
+    "initialize": do_initialize,
+    "flood": do_flood,
 }
 
 
