@@ -759,7 +759,9 @@ handle_notification (McpClient  *self,
       refresh_list (self, LIST_TEMPLATES);
     }
 
-  g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_from_string (method), method, params);
+  /* A detail only when someone listens for it: interning every method name
+   * a server makes up would grow the quark table without bound. */
+  g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_try_string (method), method, params);
 }
 
 static void
