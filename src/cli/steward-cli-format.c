@@ -94,7 +94,12 @@ steward_cli_format_json_object (JsonObject *object,
 static char *
 format_size (gsize size)
 {
-  return g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *text = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+  g_auto(GStrv) parts = g_strsplit (text, "\u00a0", -1);
+
+  /* GLib separates number and unit with a no-break space; scripts that
+   * read our output expect a plain one. */
+  return g_strjoinv (" ", parts);
 }
 
 static void

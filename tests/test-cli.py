@@ -1,0 +1,733 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# steward-cli from the outside: its output and exit status against the real
+# reference server (server-everything over stdio), and against a small mock
+# server in this file for what the reference server cannot be made to do
+# (never answer, crash, send media and hostile text, stream updates).
+#
+#   test-cli.py STEWARD-CLI
+#   test-cli.py --mock-server MODE     (the mock server, started by the tests)
+#
+# Prints TAP. Every run of steward-cli has a timeout, so a hang fails the
+# test instead of blocking the suite.
+
+import base64
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+
+RUN_TIMEOUT = 60
+
+# The mock server: just enough of MCP over stdio, one JSON object a line.
+
+MOCK_TOOLS = [
+    {"name": "slow", "description": "Never answers", "inputSchema": {"type": "object"}},
+    {"name": "crash", "description": "Exits at once", "inputSchema": {"type": "object"}},
+    {"name": "media", "description": "Every content type", "inputSchema": {"type": "object"}},
+    {"name": "hostile", "description": "Terminal escapes\x1b[2J and bidi \u202e",
+     "inputSchema": {"type": "object"}},
+    {"name": "fails", "description": "A tool error", "inputSchema": {"type": "object"}},
+    {"name": "whereami", "description": "Folder and environment",
+     "inputSchema": {"type": "object"}},
+]
+
+
+def mock_media_content():
+    return [
+        {"type": "text", "text": "first block"},
+        {"type": "image", "mimeType": "image/png",
+         "data": base64.b64encode(b"\x89PNG" + b"\0" * 1230).decode()},
+        {"type": "audio", "mimeType": "audio/wav",
+         "data": base64.b64encode(b"RIFF012345").decode()},
+        {"type": "resource_link", "uri": "file:///srv/report.txt", "name": "report"},
+        {"type": "resource", "resource": {"uri": "mock://notes", "mimeType": "text/plain",
+                                          "text": "embedded text"}},
+        {"type": "resource", "resource": {"uri": "mock://blob",
+                                          "mimeType": "application/octet-stream",
+                                          "blob": base64.b64encode(b"abc").decode()}},
+        {"type": "hologram", "depth": 3},
+    ]
+
+
+def mock_call(name):
+    if name == "slow":
+        return None
+    if name == "crash":
+        sys.stderr.write("crashing on purpose\n")
+        sys.stderr.flush()
+        os._exit(7)
+    if name == "media":
+        return {"content": mock_media_content(),
+                "structuredContent": {"answer": 42, "unit": "things"}}
+    if name == "hostile":
+        return {"content": [{"type": "text",
+                             "text": "clear\x1b[2Jscreen \u202eevil\u202c tag\U000e0041 ok"}]}
+    if name == "fails":
+        return {"content": [{"type": "text", "text": "the disk is full"}], "isError": True}
+    if name == "whereami":
+        return {"content": [{"type": "text",
+                             "text": "cwd=%s var=%s" % (os.getcwd(),
+                                                        os.environ.get("STEWARD_TEST_VAR"))}]}
+    return {"content": [{"type": "text", "text": "no such tool"}], "isError": True}
+
+
+def mock_server(mode):
+    out = sys.stdout
+
+    def send(message):
+        out.write(json.dumps(message) + "\n")
+        out.flush()
+
+    sys.stderr.write("mock server starting in mode %s\n" % mode)
+    sys.stderr.flush()
+    if mode == "exit-at-start":
+        sys.exit(9)
+
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        method = message.get("method")
+        ident = message.get("id")
+        params = message.get("params") or {}
+        if ident is None:
+            continue
+
+        def reply(result):
+            send({"jsonrpc": "2.0", "id": ident, "result": result})
+
+        if method == "initialize":
+            if mode == "stall-init":
+                continue
+            version = params.get("protocolVersion")
+            if mode == "bad-version":
+                version = "1999-01-01"
+            reply({"protocolVersion": version,
+                   "capabilities": {"tools": {}, "logging": {},
+                                    "resources": {"subscribe": True}},
+                   "serverInfo": {"name": "mock", "version": "1.0"}})
+        elif method == "tools/list":
+            reply({"tools": MOCK_TOOLS})
+        elif method == "tools/call":
+            result = mock_call(params.get("name"))
+            if result is not None:
+                reply(result)
+        elif method == "resources/subscribe":
+            reply({})
+            for _ in range(3):
+                send({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                      "params": {"uri": params.get("uri")}})
+        elif method == "logging/setLevel":
+            reply({})
+            for i in range(2):
+                send({"jsonrpc": "2.0", "method": "notifications/message",
+                      "params": {"level": "warning", "logger": "mock",
+                                 "data": "message %d" % i}})
+        elif method == "ping":
+            reply({})
+        else:
+            send({"jsonrpc": "2.0", "id": ident,
+                  "error": {"code": -32601, "message": "Method not found"}})
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--mock-server":
+    mock_server(sys.argv[2])
+    sys.exit(0)
+
+# The tests.
+
+if len(sys.argv) != 2:
+    sys.stderr.write("usage: test-cli.py STEWARD-CLI\n")
+    sys.exit(2)
+
+CLI = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEERS = os.environ.get("STEWARD_PEERS_DIR", os.path.join(HERE, "peers", "node_modules"))
+EVERYTHING_JS = os.path.join(PEERS, "@modelcontextprotocol", "server-everything", "dist",
+                             "index.js")
+EVERYTHING = ["node", EVERYTHING_JS, "stdio"]
+
+
+def mock(mode="normal"):
+    return [sys.executable, os.path.abspath(__file__), "--mock-server", mode]
+
+
+class Result:
+    def __init__(self, completed):
+        self.code = completed.returncode
+        self.out = completed.stdout
+        self.err = completed.stderr
+
+    def __repr__(self):
+        return "exit %s\n--- stdout\n%s\n--- stderr\n%s" % (self.code, self.out, self.err)
+
+
+def run(*args, server=None, stdin=None, timeout=RUN_TIMEOUT, env=None):
+    argv = [CLI] + list(args)
+    if server is not None:
+        argv += ["--stdio"] + server
+    completed = subprocess.run(argv, input=stdin if stdin is not None else "",
+                               capture_output=True, text=True, timeout=timeout, env=env)
+    return Result(completed)
+
+
+def check(condition, result, what):
+    if not condition:
+        raise AssertionError("%s\n%r" % (what, result))
+
+
+def expect(result, code, out=(), err=()):
+    check(result.code == code, result, "expected exit status %d" % code)
+    for text in ([out] if isinstance(out, str) else out):
+        check(text in result.out, result, "expected %r on stdout" % text)
+    for text in ([err] if isinstance(err, str) else err):
+        check(text in result.err, result, "expected %r on stderr" % text)
+
+
+TESTS = []
+
+
+def test(function):
+    TESTS.append(function)
+    return function
+
+
+# Against the reference server.
+
+@test
+def info_shows_name_and_revision():
+    r = run("info", server=EVERYTHING)
+    expect(r, 0, out=["mcp-servers/everything", "Everything Reference Server"])
+    protocol = [line for line in r.out.splitlines() if line.startswith("Protocol")]
+    check(protocol and protocol[0].split()[-1] == "2025-11-25", r, "negotiated revision")
+    check("tools (listChanged)" in r.out, r, "capabilities")
+
+
+@test
+def info_json_with_requested_revision():
+    r = run("--json", "--protocol", "2025-06-18", "info", server=EVERYTHING)
+    expect(r, 0)
+    reply = json.loads(r.out)
+    check(reply["protocolVersion"] == "2025-06-18", r, "requested revision")
+    check(reply["serverInfo"]["name"] == "mcp-servers/everything", r, "server info")
+    check("tools" in reply["capabilities"], r, "capabilities")
+
+
+@test
+def tools_list_lists_echo():
+    r = run("tools", "list", server=EVERYTHING)
+    expect(r, 0)
+    lines = r.out.splitlines()
+    check(lines[0].split() == ["NAME", "TITLE", "DESCRIPTION"], r, "header")
+    check(any(line.split()[0] == "echo" for line in lines[1:]), r, "echo listed")
+    # The columns line up: every description starts where the header's does.
+    start = lines[0].index("DESCRIPTION")
+    echo = [line for line in lines if line.startswith("echo ")][0]
+    check(echo[start:].startswith("Echoes back"), r, "aligned columns")
+
+
+@test
+def tools_list_json_parses():
+    r = run("tools", "list", "--json", server=EVERYTHING)
+    expect(r, 0)
+    names = [tool["name"] for tool in json.loads(r.out)["tools"]]
+    check("echo" in names and "get-sum" in names, r, "tool names")
+
+
+@test
+def tools_call_echo():
+    r = run("tools", "call", "echo", "--args", '{"message":"hi"}', server=EVERYTHING)
+    expect(r, 0, out="Echo: hi\n")
+
+
+@test
+def tools_call_echo_json():
+    r = run("--json", "tools", "call", "echo", "--args", '{"message":"hi"}', server=EVERYTHING)
+    expect(r, 0)
+    reply = json.loads(r.out)
+    check(reply["content"][0]["text"] == "Echo: hi", r, "raw result")
+
+
+@test
+def tools_call_get_sum():
+    r = run("tools", "call", "get-sum", "--args", '{"a": 2, "b": 40}', server=EVERYTHING)
+    expect(r, 0, out="42")
+
+
+@test
+def tool_error_exits_5():
+    r = run("tools", "call", "get-sum", "--args", '{"a": "two"}', server=EVERYTHING)
+    expect(r, 5, out="The tool reported an error")
+
+
+@test
+def unknown_tool_exits_4():
+    r = run("tools", "call", "no-such-tool", server=EVERYTHING)
+    expect(r, 4, err="no tool `no-such-tool`")
+    check(r.out == "", r, "nothing on stdout")
+
+
+@test
+def unknown_prompt_exits_4():
+    r = run("prompts", "get", "no-such-prompt", server=EVERYTHING)
+    expect(r, 4, err="-32602")
+
+
+@test
+def missing_command_exits_3():
+    r = run("ping", server=["steward-no-such-command"])
+    expect(r, 3, err=["steward-cli: cannot start server:",
+                      "`steward-no-such-command` not found on PATH"])
+
+
+@test
+def resources_list_and_read():
+    r = run("resources", "list", server=EVERYTHING)
+    expect(r, 0, out="demo://resource/static/document/features.md")
+    r = run("resources", "read", "demo://resource/static/document/features.md",
+            server=EVERYTHING)
+    expect(r, 0, out="# Everything Server - Features")
+
+
+@test
+def resources_templates():
+    r = run("resources", "templates", server=EVERYTHING)
+    expect(r, 0, out="demo://resource/dynamic/text/{resourceId}")
+
+
+@test
+def resources_read_blob():
+    r = run("resources", "read", "demo://resource/dynamic/blob/1", server=EVERYTHING)
+    expect(r, 0, out="[blob demo://resource/dynamic/blob/1, ")
+
+
+@test
+def prompts_list_and_get():
+    r = run("prompts", "list", server=EVERYTHING)
+    expect(r, 0, out=["args-prompt", "city, [state]"])
+    r = run("prompts", "get", "args-prompt", "--args", '{"city":"Paris"}', server=EVERYTHING)
+    expect(r, 0, out="[user] What's weather in Paris?")
+
+
+@test
+def prompt_with_embedded_resource():
+    r = run("prompts", "get", "resource-prompt",
+            "--args", '{"resourceType":"Text","resourceId":"3"}', server=EVERYTHING)
+    expect(r, 0, out=["[resource demo://resource/dynamic/text/3, text/plain]",
+                      "Resource 3: This is a plaintext resource"])
+
+
+@test
+def complete_prompt_argument():
+    r = run("complete", "--prompt", "completable-prompt", "--argument", "department",
+            "--value", "S", server=EVERYTHING)
+    expect(r, 0)
+    check(r.out.split() == ["Sales", "Support"], r, "candidates")
+    r = run("complete", "--prompt", "completable-prompt", "--argument", "name",
+            "--context", '{"department":"Engineering"}', "--json", server=EVERYTHING)
+    expect(r, 0)
+    check(json.loads(r.out)["completion"]["values"] == ["Alice", "Bob", "Charlie"], r,
+          "context narrows the candidates")
+
+
+@test
+def complete_resource_template():
+    r = run("complete", "--resource", "demo://resource/dynamic/text/{resourceId}",
+            "--argument", "resourceId", "--value", "7", server=EVERYTHING)
+    expect(r, 0, out="7\n")
+
+
+@test
+def ping():
+    r = run("ping", server=EVERYTHING)
+    expect(r, 0, out="The server answered the ping")
+    r = run("ping", "--json", server=EVERYTHING)
+    expect(r, 0)
+    check(json.loads(r.out) == {}, r, "empty result")
+
+
+@test
+def roots_are_canonical_file_uris():
+    with tempfile.TemporaryDirectory() as tmp:
+        real = os.path.join(tmp, "project")
+        os.mkdir(real)
+        os.symlink(real, os.path.join(tmp, "link"))
+        # Through the link and back up: realpath() ends in tmp, not in link's parent.
+        r = run("--roots", os.path.join(tmp, "link", "..", "project"), "--roots", tmp,
+                "tools", "call", "get-roots-list", server=EVERYTHING)
+        expect(r, 0, out=["Current MCP Roots (2 total)",
+                          "1. project\n   URI: file://" + os.path.realpath(real) + "\n",
+                          "URI: file://" + os.path.realpath(tmp) + "\n"])
+        r = run("--roots", os.path.join(tmp, "missing"), "ping", server=EVERYTHING)
+        expect(r, 2, err="does not exist")
+        with open(os.path.join(tmp, "file"), "w") as f:
+            f.write("x")
+        r = run("--roots", os.path.join(tmp, "file"), "ping", server=EVERYTHING)
+        expect(r, 2, err="is not a folder")
+
+
+@test
+def undeclared_capabilities_hide_tools():
+    # Without --roots, --sampling and --elicitation the client declares none
+    # of them, so the server does not offer the tools that need them.
+    r = run("tools", "list", "--json", server=EVERYTHING)
+    names = [tool["name"] for tool in json.loads(r.out)["tools"]]
+    for name in ("get-roots-list", "trigger-sampling-request", "trigger-elicitation-request"):
+        check(name not in names, r, "%s needs a capability" % name)
+    r = run("--sampling", "reject", "--roots", "/", "--elicitation", "decline",
+            "tools", "list", "--json", server=EVERYTHING)
+    names = [tool["name"] for tool in json.loads(r.out)["tools"]]
+    for name in ("get-roots-list", "trigger-sampling-request", "trigger-elicitation-request"):
+        check(name in names, r, "%s offered once declared" % name)
+
+
+@test
+def sampling_reject():
+    r = run("--sampling", "reject", "tools", "call", "trigger-sampling-request",
+            "--args", '{"prompt":"hello"}', server=EVERYTHING)
+    expect(r, 5, out=["-1", "User rejected sampling request"])
+
+
+@test
+def sampling_manual():
+    r = run("--sampling", "manual", "tools", "call", "trigger-sampling-request",
+            "--args", '{"prompt":"the question"}', server=EVERYTHING,
+            stdin="Forty-two,\nas always.\n.\nnot part of it\n")
+    expect(r, 0, err=["System prompt: You are a helpful test server.",
+                      "[user] Resource trigger-sampling-request context: the question",
+                      "Max tokens: 100"])
+    body = json.loads(r.out[r.out.index("{"):])
+    check(body == {"model": "manual", "stopReason": "endTurn", "role": "assistant",
+                   "content": {"type": "text", "text": "Forty-two,\nas always."}},
+          r, "the typed answer reached the server")
+
+
+@test
+def sampling_manual_empty_answer_rejects():
+    r = run("--sampling", "manual", "tools", "call", "trigger-sampling-request",
+            "--args", '{"prompt":"q"}', server=EVERYTHING, stdin="")
+    expect(r, 5, out="User rejected sampling request")
+
+
+@test
+def elicitation_accept_defaults():
+    r = run("--elicitation", "accept-defaults", "tools", "call", "trigger-elicitation-request",
+            server=EVERYTHING)
+    expect(r, 0, out="User provided the requested information")
+    raw = json.loads(r.out[r.out.index("Raw result: ") + len("Raw result: "):])
+    check(raw["action"] == "accept", r, "accepted")
+    content = raw["content"]
+    check(content["integer"] == 42 and isinstance(content["integer"], int), r, "integer")
+    check(content["number"] == 3.14, r, "number")
+    check(content["firstLine"] == "It was a dark and stormy night.", r, "string")
+    check(content["untitledMultipleSelectEnum"] == ["Guitar"], r, "array")
+    check(content["titledSingleSelectEnum"] == "hero-1", r, "titled enum")
+    check("name" not in content, r, "no default, no value")
+
+
+@test
+def elicitation_decline():
+    r = run("--elicitation", "decline", "tools", "call", "trigger-elicitation-request",
+            server=EVERYTHING)
+    expect(r, 0, out="User declined")
+
+
+@test
+def elicitation_manual():
+    answers = "\n".join([
+        "y",
+        "",                     # name is required: asked again
+        "Ada",
+        "maybe", "yes",         # check: not a boolean, then one
+        "",                     # firstLine keeps its default
+        "ada@", "ada@example.com",
+        "https://ada.example/",
+        "2023-02-30", "1815-12-10",
+        "500", "7",             # integer above the maximum, then in range
+        "2.5",
+        "Joey",
+        "Harp", "Piano, 4",     # not a choice, then a value and a number
+        "Wonder Woman",         # a choice by its title
+        "",
+        "2",
+    ]) + "\n"
+    r = run("--elicitation", "manual", "tools", "call", "trigger-elicitation-request",
+            server=EVERYTHING, stdin=answers)
+    expect(r, 0, err=["This field is required.", "Not accepted: expected yes or no",
+                      "Not accepted: expected an email address",
+                      "Not accepted: expected a date", "Not accepted: expected at most 100",
+                      "Not accepted: `Harp` is not one of the choices",
+                      "1) hero-1 — Superman"])
+    content = json.loads(r.out[r.out.index("Raw result: ") + len("Raw result: "):])["content"]
+    check(content == {"name": "Ada", "check": True,
+                      "firstLine": "It was a dark and stormy night.",
+                      "email": "ada@example.com", "homepage": "https://ada.example/",
+                      "birthdate": "1815-12-10", "integer": 7, "number": 2.5,
+                      "untitledSingleSelectEnum": "Joey",
+                      "untitledMultipleSelectEnum": ["Piano", "Drums"],
+                      "titledSingleSelectEnum": "hero-3",
+                      "titledMultipleSelectEnum": ["fish-1"],
+                      "legacyTitledEnum": "pet-2"}, r, "typed, checked answers")
+
+
+@test
+def elicitation_manual_end_of_input_cancels():
+    r = run("--elicitation", "manual", "tools", "call", "trigger-elicitation-request",
+            server=EVERYTHING, stdin="y\nAda\n")
+    expect(r, 0, out="User cancelled")
+
+
+@test
+def log_level_prints_messages():
+    r = run("--roots", "/", "log-level", "info", "--count", "1", server=EVERYTHING)
+    expect(r, 0, out="[info] everything-server: Roots updated: 1 root(s) received from client")
+
+
+@test
+def env_reaches_the_server():
+    r = run("--env", "STEWARD_TEST_VAR=from the command line", "tools", "call", "get-env",
+            server=EVERYTHING)
+    expect(r, 0, out='"STEWARD_TEST_VAR": "from the command line"')
+
+
+@test
+def servers_file():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "servers.json")
+        with open(path, "w") as f:
+            json.dump({"mcpServers": {
+                "everything": {"command": "node", "args": [EVERYTHING_JS, "stdio"],
+                               "env": {"STEWARD_TEST_VAR": "from the file"}},
+                "remote": {"url": "https://mcp.example.com/mcp"},
+            }}, f)
+        r = run("--server", "everything", "--config", path, "tools", "call", "get-env")
+        expect(r, 0, out='"STEWARD_TEST_VAR": "from the file"')
+        r = run("--server=remote", "--config", path, "ping")
+        expect(r, 3, err=["server `remote`", "does not support HTTP servers yet"])
+        r = run("--server", "missing", "--config", path, "ping")
+        expect(r, 2, err=["no server is named `missing`", "`everything`, `remote`"])
+        with open(path, "w") as f:
+            f.write('{"mcpServers": {"files": {"command": "npx", "args": "-y"}}}')
+        r = run("--server", "files", "--config", path, "ping")
+        expect(r, 2, err="servers.json: server `files`: \"args\" must be an array of strings")
+        # The default file lives in XDG_CONFIG_HOME.
+        os.makedirs(os.path.join(tmp, "steward"))
+        with open(os.path.join(tmp, "steward", "servers.json"), "w") as f:
+            json.dump({"mcpServers": {"m": {"command": mock()[0], "args": mock()[1:]}}}, f)
+        r = run("--server", "m", "ping", env=dict(os.environ, XDG_CONFIG_HOME=tmp))
+        expect(r, 0)
+
+
+@test
+def usage_errors_exit_2():
+    with_server = [
+        (["tools"], "`tools` is followed by"),
+        (["tools", "call"], "`tools call` needs NAME"),
+        (["tools", "list", "extra"], "takes no argument `extra`"),
+        (["frobnicate"], "unknown command `frobnicate`"),
+        (["tools", "call", "echo", "--args", "{bad"], "--args: not valid JSON"),
+        (["tools", "call", "echo", "--args", "[1]"], "expected a JSON object"),
+        (["prompts", "get", "p", "--args", '{"n": 1}'], "must be a string"),
+        (["--sampling", "always", "ping"], "--sampling: expected reject or manual"),
+        (["--elicitation", "yes", "ping"], "--elicitation: expected"),
+        (["--count", "2", "ping"], "--count goes with"),
+        (["--count", "0", "log-level", "info"], "--count: expected a number above 0"),
+        (["--timeout", "-5", "ping"], "--timeout"),
+        (["--protocol", "2020-01-01", "ping"], "not a revision"),
+        (["log-level", "loud"], "`loud` is not a log level"),
+        (["complete", "--argument", "a"], "either --prompt NAME or --resource TEMPLATE"),
+        (["complete", "--prompt", "p"], "needs --argument NAME"),
+        (["--value", "x", "ping"], "go with `complete`"),
+        (["--env", "NOEQUALS", "ping"], "--env: expected NAME=VALUE"),
+        (["--no-such-option", "ping"], "Unknown option"),
+        (["--server", "a", "ping"], "--stdio and --server both"),
+        (["--config", "/tmp/x.json", "ping"], "--config only makes sense with --server"),
+    ]
+    without_server = [
+        ([], "say what to do"),
+        (["ping"], "say which server"),
+    ]
+    cases = [(args, ["true"], message) for args, message in with_server]
+    cases += [(args, None, message) for args, message in without_server]
+    for args, server, message in cases:
+        r = run(*args, server=server)
+        expect(r, 2, err=["steward-cli: ", message, "steward-cli --help"])
+        check(r.out == "", r, "nothing on stdout")
+    r = run("ping", "--stdio")
+    expect(r, 2, err="--stdio needs the command")
+
+
+@test
+def help_documents_grammar_and_exit_codes():
+    r = run("--help")
+    expect(r, 0, out=["--stdio PROGRAM", "--server NAME", "Exit status:", "130",
+                      "tools call NAME [--args JSON]", "2025-11-25"])
+    r = run("--version")
+    expect(r, 0, out="steward-cli ")
+
+
+# Against the mock server.
+
+@test
+def subscribe_prints_updates_until_count():
+    r = run("resources", "subscribe", "mock://watched", "--count", "2", server=mock())
+    expect(r, 0, out="updated: mock://watched\nupdated: mock://watched\n",
+           err="Subscribed to mock://watched")
+    check(r.out.count("updated:") == 2, r, "stops at the count")
+    r = run("resources", "subscribe", "mock://watched", "--count", "3", "--json",
+            server=mock())
+    expect(r, 0)
+    check([json.loads(line) for line in r.out.splitlines()] == [{"uri": "mock://watched"}] * 3,
+          r, "one JSON object a line")
+
+
+@test
+def subscribe_ends_on_interrupt():
+    argv = [CLI, "resources", "subscribe", "mock://watched", "--stdio"] + mock()
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    # Kill it if anything below hangs, so that the test fails instead.
+    watchdog = threading.Timer(RUN_TIMEOUT, process.kill)
+    watchdog.start()
+    seen = []
+    try:
+        # The mock sends three updates and then nothing: once they are
+        # printed, steward-cli waits for Ctrl+C alone.
+        for line in process.stdout:
+            seen.append(line)
+            if len(seen) == 3:
+                break
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=RUN_TIMEOUT)
+    finally:
+        watchdog.cancel()
+    result = Result(subprocess.CompletedProcess(argv, process.returncode, "".join(seen) + out,
+                                                err))
+    expect(result, 0, err="Subscribed to mock://watched")
+    check(seen == ["updated: mock://watched\n"] * 3, result, "the updates before Ctrl+C")
+    check(out == "", result, "nothing after Ctrl+C")
+
+
+@test
+def log_level_json_lines():
+    r = run("log-level", "warning", "--count", "2", "--json", server=mock())
+    expect(r, 0)
+    check([json.loads(line) for line in r.out.splitlines()] ==
+          [{"level": "warning", "logger": "mock", "data": "message %d" % i} for i in range(2)],
+          r, "log notifications as JSON lines")
+
+
+@test
+def verbose_shows_stderr_and_logs():
+    r = run("--verbose", "log-level", "debug", "--count", "1", server=mock())
+    expect(r, 0, err="[stderr] mock server starting in mode normal")
+    r = run("-v", "ping", server=mock())
+    expect(r, 0, err="[stderr] mock server starting")
+    r = run("ping", server=mock())
+    check("[stderr]" not in r.err, r, "quiet without --verbose")
+
+
+@test
+def timeout_exits_4():
+    r = run("--timeout", "300", "tools", "call", "slow", server=mock())
+    expect(r, 4, err=["did not answer", "tools/call"])
+
+
+@test
+def crash_during_request_exits_3():
+    r = run("tools", "call", "crash", server=mock())
+    expect(r, 3, err=["steward-cli: ", "status 7"])
+
+
+@test
+def connection_failures_exit_3():
+    r = run("ping", server=mock("exit-at-start"))
+    expect(r, 3, err=["cannot connect to the server", "status 9"])
+    r = run("--timeout", "300", "ping", server=mock("stall-init"))
+    expect(r, 3, err=["cannot connect to the server", "initialize"])
+    r = run("ping", server=mock("bad-version"))
+    expect(r, 3, err=["cannot connect to the server", "1999-01-01"])
+
+
+@test
+def every_content_type_has_a_human_form():
+    r = run("tools", "call", "media", server=mock())
+    expect(r, 0, out=["first block\n", "[image image/png, 1.2 KiB]\n",
+                      "[audio audio/wav, 10 bytes]\n", "[link] file:///srv/report.txt (report)\n",
+                      "[resource mock://notes, text/plain]\nembedded text\n",
+                      "[resource mock://blob, application/octet-stream, 3 bytes]\n",
+                      '[hologram] {"type":"hologram","depth":3}\n',
+                      "Structured content:\n", '"answer" : 42'])
+    r = run("tools", "call", "media", "--json", server=mock())
+    check(json.loads(r.out)["structuredContent"] == {"answer": 42, "unit": "things"}, r,
+          "raw JSON")
+
+
+@test
+def tool_error_from_mock():
+    r = run("tools", "call", "fails", server=mock())
+    expect(r, 5, out="The tool reported an error:\nthe disk is full\n")
+    r = run("tools", "call", "fails", "--json", server=mock())
+    expect(r, 5)
+    check(json.loads(r.out)["isError"] is True, r, "raw result with isError")
+
+
+@test
+def hostile_text_is_defused():
+    r = run("tools", "call", "hostile", server=mock())
+    expect(r, 0, out=["clear<U+001B>[2Jscreen", "<U+202E>evil<U+202C>", "tag<U+E0041> ok"])
+    check("\x1b" not in r.out and "\u202e" not in r.out, r, "no raw controls")
+    r = run("tools", "list", server=mock())
+    check("\x1b" not in r.out and "<U+001B>" in r.out, r, "descriptions too")
+
+
+@test
+def cwd_and_env_for_stdio():
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run("--cwd", tmp, "--env", "STEWARD_TEST_VAR=a=b", "tools", "call", "whereami",
+                server=mock())
+        expect(r, 0, out="cwd=%s var=a=b" % os.path.realpath(tmp))
+
+
+def main():
+    if not os.path.exists(EVERYTHING_JS):
+        print("1..0 # SKIP the npm peers are not installed in %s" % PEERS)
+        return 0
+
+    print("1..%d" % len(TESTS), flush=True)
+
+    def attempt(function):
+        try:
+            function()
+            return None
+        except Exception:
+            return traceback.format_exc()
+
+    # Each test waits on servers, not on the processor, so a few at once
+    # keep the suite short.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        outcomes = list(pool.map(attempt, TESTS))
+
+    failed = 0
+    for number, (function, failure) in enumerate(zip(TESTS, outcomes), 1):
+        if failure is None:
+            print("ok %d - %s" % (number, function.__name__))
+        else:
+            failed += 1
+            print("not ok %d - %s" % (number, function.__name__))
+            for line in failure.splitlines():
+                print("# " + line)
+    sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
