@@ -536,6 +536,62 @@ test_not_json (void)
     assert_rejected_with (texts[i], strlen (texts[i]), MCP_ERROR_PARSE_ERROR);
 }
 
+/* json-glib 1.6 reads a superset of JSON (it is built on GScanner): these
+ * are all accepted by it, and each must be refused as not being JSON, or a
+ * peer's text would mean something other than what it says. */
+static void
+test_strict_json (void)
+{
+  static const char *const texts[] = {
+    /* comments, single quotes */
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\" /* note */}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\"} // note",
+    "{'jsonrpc':'2.0','method':'m'}",
+    /* numbers JSON does not have */
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"a\":01}}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"a\":.5}}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"a\":1.}}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"a\":0x10}}",
+    /* escapes JSON does not have, and a \u with fewer than four hex digits */
+    "{\"jsonrpc\":\"2.0\",\"method\":\"a\\x41\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"a\\]\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"a\\7\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"\\udb\x14n\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"\\ud8\\3\"}}",
+    /* a control character unescaped inside a string */
+    "{\"jsonrpc\":\"2.0\",\"method\":\"a\x14\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"tab\there\"}}",
+    /* a second value after the first: two messages on one line */
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\"} {\"jsonrpc\":\"2.0\",\"method\":\"n\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\"}x",
+  };
+
+  guint n_wrong = 0;
+
+  /* Every text is tried, so one run lists all that get through. */
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(GPtrArray) messages = NULL;
+      g_autoptr(GError) error = NULL;
+
+      messages = decode (texts[i], FALSE, NULL, &error);
+      if (messages != NULL)
+        {
+          g_autofree char *back = mcp_message_to_string (messages->pdata[0], NULL);
+
+          g_test_message ("accepted: %s\n  read as: %s", texts[i], back);
+          n_wrong++;
+        }
+      else if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_PARSE_ERROR))
+        {
+          g_test_message ("refused with %d, not as a parse error: %s", error->code, texts[i]);
+          n_wrong++;
+        }
+    }
+
+  g_assert_cmpuint (n_wrong, ==, 0);
+}
+
 static void
 test_wire_size (void)
 {
@@ -710,6 +766,7 @@ main (int   argc,
   g_test_add_func ("/steward/jsonrpc/round-trip", test_round_trip);
   g_test_add_func ("/steward/jsonrpc/reencode", test_reencode);
   g_test_add_func ("/steward/jsonrpc/to-gerror", test_to_gerror);
+  g_test_add_func ("/steward/jsonrpc/strict-json", test_strict_json);
 
   return g_test_run ();
 }
