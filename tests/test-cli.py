@@ -637,7 +637,9 @@ def verbose_shows_stderr_and_logs():
 
 @test
 def timeout_exits_4():
-    r = run("--timeout", "300", "tools", "call", "slow", server=mock())
+    # Long enough for the mock to start on a busy machine: --timeout also
+    # bounds the initialize request.
+    r = run("--timeout", "3000", "tools", "call", "slow", server=mock())
     expect(r, 4, err=["did not answer", "tools/call"])
 
 
@@ -651,7 +653,7 @@ def crash_during_request_exits_3():
 def connection_failures_exit_3():
     r = run("ping", server=mock("exit-at-start"))
     expect(r, 3, err=["cannot connect to the server", "status 9"])
-    r = run("--timeout", "300", "ping", server=mock("stall-init"))
+    r = run("--timeout", "1000", "ping", server=mock("stall-init"))
     expect(r, 3, err=["cannot connect to the server", "initialize"])
     r = run("ping", server=mock("bad-version"))
     expect(r, 3, err=["cannot connect to the server", "1999-01-01"])
