@@ -100,6 +100,8 @@ def mock_server(mode):
         params = message.get("params") or {}
         if ident is None:
             continue
+        sys.stderr.write("mock got %s\n" % method)
+        sys.stderr.flush()
 
         def reply(result):
             send({"jsonrpc": "2.0", "id": ident, "result": result})
@@ -614,6 +616,30 @@ def subscribe_ends_on_interrupt():
     expect(result, 0, err="Subscribed to mock://watched")
     check(seen == ["updated: mock://watched\n"] * 3, result, "the updates before Ctrl+C")
     check(out == "", result, "nothing after Ctrl+C")
+
+
+@test
+def interrupt_stops_a_request():
+    argv = [CLI, "--verbose", "tools", "call", "slow", "--stdio"] + mock()
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(RUN_TIMEOUT, process.kill)
+    watchdog.start()
+    seen = []
+    try:
+        # --verbose passes the mock's stderr on, so the request is known
+        # to have arrived before Ctrl+C.
+        for line in process.stderr:
+            seen.append(line)
+            if line == "[stderr] mock got tools/call\n":
+                break
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=RUN_TIMEOUT)
+    finally:
+        watchdog.cancel()
+    result = Result(subprocess.CompletedProcess(argv, process.returncode, out,
+                                                "".join(seen) + err))
+    expect(result, 130, err="steward-cli: interrupted")
 
 
 @test

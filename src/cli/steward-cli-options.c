@@ -378,7 +378,7 @@ create_context (RawOptions *raw)
     { "server", 0, 0, G_OPTION_ARG_STRING, &raw->server_name,
       N_("Connect to the server of this name in the servers file"), N_("NAME") },
     { "config", 0, 0, G_OPTION_ARG_FILENAME, &raw->config_path,
-      N_("Read servers from FILE instead of ~/.config/steward/servers.json"), N_("FILE") },
+      N_("Read servers from FILE, not $XDG_CONFIG_HOME/steward/servers.json"), N_("FILE") },
     { "env", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &raw->env,
       N_("Set a variable in the server's environment (repeatable)"), N_("NAME=VALUE") },
     { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &raw->cwd,
@@ -421,7 +421,7 @@ create_context (RawOptions *raw)
   g_autofree char *revisions = mcp_revision_list_supported ();
 
   /* Translators: the usage line after "Usage: steward-cli". */
-  context = g_option_context_new (_("[OPTION…] COMMAND [ARGUMENT…] --stdio PROGRAM [ARGUMENT…]"));
+  context = g_option_context_new (_("COMMAND [ARGUMENT…] --stdio PROGRAM [ARGUMENT…]"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
@@ -461,6 +461,7 @@ create_context (RawOptions *raw)
       "  --sampling reject     refuse every sampling request\n"
       "  --sampling manual     show the request on stderr and read the answer from\n"
       "                        stdin, up to a line holding only “.” or the end\n"
+      "                        of input; an empty answer rejects the request\n"
       "  --elicitation decline|accept-defaults|manual\n"
       "                        decline, accept with the defaults of the requested\n"
       "                        schema, or ask for each field on the terminal\n"
