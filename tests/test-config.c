@@ -62,7 +62,8 @@ test_valid (void)
   config = load_text ("{\"mcpServers\": {"
                       "  \"files\": {"
                       "    \"command\": \"npx\","
-                      "    \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"],"
+                      "    \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\","
+                      "             \"/tmp\"],"
                       "    \"env\": {\"DEBUG\": \"1\", \"LANG\": \"C\"},"
                       "    \"cwd\": \"/srv\","
                       "    \"autoApprove\": [\"read_file\"]"
@@ -121,7 +122,8 @@ test_remote (void)
   config = load_text ("{\"mcpServers\": {"
                       "  \"remote\": {\"url\": \"https://mcp.example.com/mcp\","
                       "             \"headers\": {\"X-Api-Version\": \"2\"}},"
-                      "  \"legacy\": {\"url\": \"http://127.0.0.1:3001/sse\", \"transport\": \"sse\"},"
+                      "  \"legacy\": {\"url\": \"http://127.0.0.1:3001/sse\","
+                      "              \"transport\": \"sse\"},"
                       "  \"typed\": {\"url\": \"https://example.org/\", \"type\": \"http\"}"
                       "}}", &error);
   g_assert_no_error (error);
@@ -132,15 +134,14 @@ test_remote (void)
   g_assert_cmpstr (steward_server_config_get_url (server), ==, "https://mcp.example.com/mcp");
   g_assert_cmpint (steward_server_config_get_transport (server), ==,
                    STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
-  g_assert_cmpstr (g_hash_table_lookup (steward_server_config_get_headers (server), "X-Api-Version"),
-                   ==, "2");
+  g_assert_cmpstr (g_hash_table_lookup (steward_server_config_get_headers (server),
+                                        "X-Api-Version"), ==, "2");
   g_assert_null (steward_server_config_get_command (server));
   g_assert_null (steward_server_config_dup_argv (server));
 
   server = get_server (config, 1);
   g_assert_cmpint (steward_server_config_get_transport (server), ==, STEWARD_SERVER_TRANSPORT_SSE);
-  g_assert_cmpstr (steward_server_transport_to_string (steward_server_config_get_transport (server)),
-                   ==, "sse");
+  g_assert_cmpstr (steward_server_transport_to_string (STEWARD_SERVER_TRANSPORT_SSE), ==, "sse");
 
   server = get_server (config, 2);
   g_assert_cmpint (steward_server_config_get_transport (server), ==,
@@ -277,7 +278,8 @@ test_wrong_types (void)
     { "[]", { "servers.json: ", "\"mcpServers\"", "an array" } },
     { "{}", { "no \"mcpServers\"" } },
     { "{\"mcpServers\": []}", { "\"mcpServers\" must be an object", "an array" } },
-    { "{\"mcpServers\": {\"files\": \"npx\"}}", { "server `files`", "must be an object", "a string" } },
+    { "{\"mcpServers\": {\"files\": \"npx\"}}",
+      { "server `files`", "must be an object", "a string" } },
     { "{\"mcpServers\": {\"files\": {\"command\": \"npx\", \"args\": \"-y\"}}}",
       { "servers.json: server `files`: \"args\" must be an array of strings", "a string" } },
     { "{\"mcpServers\": {\"files\": {\"command\": \"npx\", \"args\": [\"-y\", 3]}}}",
@@ -310,9 +312,11 @@ test_wrong_types (void)
       { "server `web`", "\"transport\" must be \"streamable-http\" or \"sse\"" } },
     { "{\"mcpServers\": {\"web\": {\"url\": \"https://a.example\", \"type\": \"stdio\"}}}",
       { "server `web`", "\"type\" must be \"streamable-http\" or \"sse\"" } },
-    { "{\"mcpServers\": {\"web\": {\"url\": \"https://a.example\", \"headers\": {\"X\": \"a\\r\\nB: c\"}}}}",
+    { "{\"mcpServers\": {\"web\": {\"url\": \"https://a.example\","
+      " \"headers\": {\"X\": \"a\\r\\nB: c\"}}}}",
       { "server `web`", "\"headers\"", "line breaks" } },
-    { "{\"mcpServers\": {\"web\": {\"url\": \"https://a.example\", \"headers\": {\"Bad Name\": \"a\"}}}}",
+    { "{\"mcpServers\": {\"web\": {\"url\": \"https://a.example\","
+      " \"headers\": {\"Bad Name\": \"a\"}}}}",
       { "server `web`", "\"headers\" has an invalid name" } },
     { "{\"mcpServers\": {\"web\": {\"url\": \"https://a.example\", \"headers\": {\"X\": true}}}}",
       { "server `web`", "\"headers\"", "a boolean" } },
@@ -441,7 +445,8 @@ test_async (void)
 {
   g_autofree char *missing_path = g_build_filename (tmp_dir, "missing.json", NULL);
   g_autoptr(GFile) missing = g_file_new_for_path (missing_path);
-  g_autoptr(GFile) good = write_file ("async.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}", -1);
+  g_autoptr(GFile) good = write_file ("async.json",
+                                      "{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}", -1);
   g_autofree char *big_text = g_strnfill (STEWARD_CONFIG_MAX_FILE_SIZE * 3, ' ');
   g_autoptr(GFile) big = write_file ("big.json", big_text, -1);
   g_autoptr(GError) error = NULL;

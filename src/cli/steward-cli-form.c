@@ -272,7 +272,8 @@ steward_cli_form_format_value (JsonNode *value)
 
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
-          g_autofree char *element = steward_cli_form_format_value (json_array_get_element (array, i));
+          JsonNode *node = json_array_get_element (array, i);
+          g_autofree char *element = steward_cli_form_format_value (node);
 
           g_string_append_printf (out, "%s%s", i > 0 ? ", " : "", element);
         }

@@ -386,8 +386,11 @@ list_cb (GObject      *object,
       JsonArray *array = json_array_new ();
 
       for (guint i = 0; i < items->len; i++)
-        json_array_add_object_element (array,
-                                       json_object_ref (mcp_item_get_json (g_ptr_array_index (items, i))));
+        {
+          McpItem *item = g_ptr_array_index (items, i);
+
+          json_array_add_object_element (array, json_object_ref (mcp_item_get_json (item)));
+        }
       json_object_set_array_member (reply, list_member (method), array);
       print_json (reply, TRUE);
     }
@@ -515,8 +518,11 @@ read_resource_cb (GObject      *object,
       JsonArray *array = json_array_new ();
 
       for (guint i = 0; i < contents->len; i++)
-        json_array_add_object_element (array,
-                                       json_object_ref (mcp_content_get_json (g_ptr_array_index (contents, i))));
+        {
+          McpContent *content = g_ptr_array_index (contents, i);
+
+          json_array_add_object_element (array, json_object_ref (mcp_content_get_json (content)));
+        }
       json_object_set_array_member (reply, "contents", array);
       print_json (reply, TRUE);
     }

@@ -377,8 +377,11 @@ steward_config_lookup (StewardConfig  *self,
   n_items = g_list_model_get_n_items (G_LIST_MODEL (self->servers));
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(StewardServerConfig) server = g_list_model_get_item (G_LIST_MODEL (self->servers), i);
-      const char *server_name = steward_server_config_get_name (server);
+      g_autoptr(StewardServerConfig) server = NULL;
+      const char *server_name;
+
+      server = g_list_model_get_item (G_LIST_MODEL (self->servers), i);
+      server_name = steward_server_config_get_name (server);
 
       if (g_str_equal (server_name, name))
         return server;
