@@ -518,7 +518,8 @@ answer_initialize (Span id,
   append_str (",\"result\":{\"protocolVersion\":\"");
   append_str (revision);
   append_str ("\",\"capabilities\":{\"tools\":{}},"
-              "\"serverInfo\":{\"name\":\"steward-bench-echo\",\"version\":\"" PACKAGE_VERSION "\"}}}\n");
+              "\"serverInfo\":{\"name\":\"steward-bench-echo\","
+              "\"version\":\"" PACKAGE_VERSION "\"}}}\n");
 }
 
 static void
