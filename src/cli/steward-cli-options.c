@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mcp-client.h"
-#include "mcp-jsonrpc.h"
+#include "mcp-json.h"
 
 #include "steward-cli-options.h"
 
@@ -130,20 +130,17 @@ steward_cli_parse_json_object (const char  *text,
                                const char  *option,
                                GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
-  gsize length = strlen (text);
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
 
-  if (!mcp_jsonrpc_check_text (text, length, MCP_JSONRPC_MAX_DEPTH, &local_error) ||
-      !json_parser_load_from_data (parser, text, (gssize) length, &local_error))
+  root = mcp_json_parse (text, -1, &local_error);
+  if (root == NULL)
     {
       usage_error (error, _("%s: not valid JSON: %s"), option, local_error->message);
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       usage_error (error, _("%s: expected a JSON object such as '{\"name\": \"value\"}'"), option);
       return NULL;

@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "mcp-jsonrpc.h"
+#include "mcp-json.h"
 
 #include "steward-config.h"
 
@@ -119,7 +119,7 @@ parse_data (const char  *data,
             gsize        length,
             GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
 
   if (length > STEWARD_CONFIG_MAX_FILE_SIZE)
@@ -130,38 +130,15 @@ parse_data (const char  *data,
       return NULL;
     }
 
-  /* json-glib stops at a NUL and recurses once per level of nesting, so
-   * both are ruled out before it sees the text. */
-  if (memchr (data, '\0', length) != NULL)
-    {
-      g_set_error_literal (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE,
-                           _("the file is not JSON: it contains a NUL byte"));
-      return NULL;
-    }
-
-  if (!mcp_jsonrpc_check_text (data, length, MCP_JSONRPC_MAX_DEPTH, &local_error))
+  root = mcp_json_parse (data, (gssize) length, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE,
                    _("the file is not valid JSON: %s"), local_error->message);
       return NULL;
     }
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
-    {
-      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE,
-                   _("the file is not valid JSON: %s"), local_error->message);
-      return NULL;
-    }
-
-  if (json_parser_get_root (parser) == NULL)
-    {
-      g_set_error_literal (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE,
-                           _("the file is empty; it should hold {\"mcpServers\": {}}"));
-      return NULL;
-    }
-
-  return parse_servers (json_parser_get_root (parser), error);
+  return parse_servers (root, error);
 }
 
 static gboolean

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "mcp-error.h"
+#include "mcp-json.h"
 #include "mcp-json-private.h"
-#include "mcp-jsonrpc.h"
 
 static JsonNode *
 get_value (JsonObject *object,
@@ -156,6 +156,10 @@ append_double (GString *out,
     }
 
   g_string_append (out, buffer);
+
+  /* A double stays a double when read back ("-0.0", not the integer 0). */
+  if (strpbrk (buffer, ".eE") == NULL)
+    g_string_append (out, ".0");
 }
 
 static void
@@ -278,28 +282,12 @@ mcp_json_to_string (JsonNode *node,
 /**
  * mcp_json_from_string:
  *
- * Parses JSON typed by a person or read from a file, with the same depth
- * guard as messages from peers.
+ * Parses JSON typed by a person or read from a file, as strictly as
+ * messages from peers.
  */
 JsonNode *
 mcp_json_from_string (const char  *text,
                       GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  gsize length = strlen (text);
-
-  if (!mcp_jsonrpc_check_text (text, length, MCP_JSONRPC_MAX_DEPTH, error))
-    return NULL;
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, text, (gssize) length, error))
-    return NULL;
-
-  if (json_parser_get_root (parser) == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_PARSE_ERROR, "the text is empty");
-      return NULL;
-    }
-
-  return json_node_copy (json_parser_get_root (parser));
+  return mcp_json_parse (text, -1, error);
 }

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "mcp-json.h"
 #include "mcp-message.h"
 
 G_BEGIN_DECLS
 
-/* json-glib 1.6 recurses once per nesting level and crashes on deep input,
- * so depth is checked on the raw bytes before json-glib sees them. */
-#define MCP_JSONRPC_MAX_DEPTH 64
+#define MCP_JSONRPC_MAX_DEPTH MCP_JSON_MAX_DEPTH
 
 gboolean   mcp_jsonrpc_check_text   (const char  *data,
                                      gsize        length,

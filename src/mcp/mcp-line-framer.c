@@ -13,6 +13,7 @@ struct _McpLineFramer
   GByteArray *partial;
   gsize       max_line;
   gboolean    failed;
+  gboolean    pending_cr;  /* a CR after a line of exactly the cap */
 };
 
 McpLineFramer *
@@ -90,6 +91,21 @@ mcp_line_framer_push (McpLineFramer  *self,
   if (self->failed)
     return too_large (self, error);
 
+  /* A line of exactly the cap was followed by a CR: it ends here with a
+   * newline, or it is one byte too long. */
+  if (self->pending_cr && p < end)
+    {
+      if (*p != '\n')
+        return too_large (self, error);
+
+      /* The CR was already taken off: the line is the buffer as it is. */
+      self->pending_cr = FALSE;
+      if (self->partial->len > 0)
+        func ((const char *) self->partial->data, self->partial->len, user_data);
+      g_byte_array_set_size (self->partial, 0);
+      p++;
+    }
+
   while (p < end)
     {
       const char *nl = memchr (p, '\n', end - p);
@@ -104,6 +120,15 @@ mcp_line_framer_push (McpLineFramer  *self,
            * part of the line if a newline follows it. */
           if (line_length > self->max_line + 1 || last != '\r')
             return too_large (self, error);
+
+          /* Without its newline yet, the CR is remembered, not buffered,
+           * so the buffer never holds more than the cap. */
+          if (nl == NULL)
+            {
+              g_byte_array_append (self->partial, (const guint8 *) p, chunk - 1);
+              self->pending_cr = TRUE;
+              break;
+            }
         }
 
       if (nl == NULL)

@@ -26,7 +26,7 @@
 /* Once the server has exited, how long its pipes may take to report end of
  * file. Whatever it wrote last (a traceback, a final message) is read in
  * this time; a pipe held open by a process outside its group is given up. */
-#define EXIT_DRAIN_MS 50
+#define EXIT_DRAIN_MS 20
 
 /* Stop reading stdout while this many large texts wait for the parser, so
  * that a server writing big messages faster than they parse cannot grow
