@@ -12,6 +12,15 @@
 #define DELIVERY_SLICE_US 8000
 #define EXCERPT_CHARS     160
 
+/* What a worker needs to tell the reader, if it still exists, that a
+ * text is parsed: a weak reference, so that a worker never keeps the reader
+ * alive and the reader is only ever finalized on its own thread. */
+typedef struct {
+  gatomicrefcount  ref_count;
+  GWeakRef         reader;
+  GMainContext    *context;
+} Link;
+
 /**
  * McpMessageReader:
  *
@@ -31,6 +40,7 @@ struct _McpMessageReader
   GObject       parent_instance;
 
   GQueue        queue;
+  Link         *link;
   GCancellable *cancellable;
   guint         deliver_source;
   gboolean      allow_batches;
@@ -41,6 +51,8 @@ struct _McpMessageReader
 };
 
 typedef struct {
+  gatomicrefcount  ref_count;   /* the queue's, and a worker's while it parses */
+  Link      *link;
   GBytes    *text;
   gboolean   allow_batches;
   gint       ready;   /* atomic: set by the worker after the rest */
@@ -60,9 +72,31 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (McpMessageReader, mcp_message_reader, G_TYPE_OBJECT)
 
+static Link *
+link_ref (Link *link)
+{
+  g_atomic_ref_count_inc (&link->ref_count);
+  return link;
+}
+
+static void
+link_unref (Link *link)
+{
+  if (!g_atomic_ref_count_dec (&link->ref_count))
+    return;
+
+  g_weak_ref_clear (&link->reader);
+  g_main_context_unref (link->context);
+  g_free (link);
+}
+
 static void
 entry_free (Entry *entry)
 {
+  if (!g_atomic_ref_count_dec (&entry->ref_count))
+    return;
+
+  g_clear_pointer (&entry->link, link_unref);
   g_clear_pointer (&entry->text, g_bytes_unref);
   g_clear_pointer (&entry->messages, g_ptr_array_unref);
   g_clear_error (&entry->error);
@@ -221,27 +255,43 @@ deliver_ready_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-parse_in_thread (GTask        *task,
-                 gpointer      source_object,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
+static gboolean
+parsed_cb (gpointer user_data)
 {
-  entry_parse (task_data);
-  g_task_return_boolean (task, TRUE);
+  Link *link = user_data;
+  g_autoptr(McpMessageReader) self = g_weak_ref_get (&link->reader);
+
+  if (self != NULL && !g_cancellable_is_cancelled (self->cancellable))
+    schedule_delivery (self);
+
+  return G_SOURCE_REMOVE;
 }
 
+/* On a worker: parse, then wake the reader's thread. */
 static void
-parse_done_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+parse_in_pool (gpointer data,
+               gpointer user_data)
 {
-  McpMessageReader *self = MCP_MESSAGE_READER (object);
+  Entry *entry = data;
+  g_autoptr(GSource) source = g_idle_source_new ();
 
-  if (g_task_had_error (G_TASK (result)) || g_cancellable_is_cancelled (self->cancellable))
-    return;
+  entry_parse (entry);
 
-  schedule_delivery (self);
+  g_source_set_callback (source, parsed_cb, link_ref (entry->link), (GDestroyNotify) link_unref);
+  g_source_set_static_name (source, "[mcp] message parsed");
+  g_source_attach (source, entry->link->context);
+  entry_free (entry);
+}
+
+static GThreadPool *
+get_pool (void)
+{
+  static GThreadPool *pool;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (parse_in_pool, NULL, 2, FALSE, NULL));
+
+  return pool;
 }
 
 static void
@@ -261,6 +311,7 @@ mcp_message_reader_finalize (GObject *object)
   McpMessageReader *self = MCP_MESSAGE_READER (object);
 
   g_queue_clear_full (&self->queue, (GDestroyNotify) entry_free);
+  g_clear_pointer (&self->link, link_unref);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (mcp_message_reader_parent_class)->finalize (object);
@@ -294,6 +345,10 @@ mcp_message_reader_init (McpMessageReader *self)
 {
   g_queue_init (&self->queue);
   self->cancellable = g_cancellable_new ();
+  self->link = g_new0 (Link, 1);
+  g_atomic_ref_count_init (&self->link->ref_count);
+  g_weak_ref_init (&self->link->reader, self);
+  self->link->context = g_main_context_ref_thread_default ();
 }
 
 McpMessageReader *
@@ -333,25 +388,23 @@ mcp_message_reader_push_bytes (McpMessageReader *self,
     }
 
   entry = g_new0 (Entry, 1);
+  g_atomic_ref_count_init (&entry->ref_count);
+  entry->link = link_ref (self->link);
   entry->text = g_bytes_ref (text);
   entry->allow_batches = self->allow_batches;
+  g_queue_push_tail (&self->queue, entry);
 
   if (g_bytes_get_size (text) <= MCP_MESSAGE_READER_INLINE_LIMIT)
     {
       entry_parse (entry);
-      g_queue_push_tail (&self->queue, entry);
       schedule_delivery (self);
     }
   else
     {
-      g_autoptr(GTask) task = g_task_new (self, self->cancellable, parse_done_cb, NULL);
-
-      g_task_set_source_tag (task, mcp_message_reader_push_bytes);
-      /* The queue owns the entry; the task only borrows it, and finishes
-       * before the queue can be cleared (the task holds a reference). */
-      g_task_set_task_data (task, entry, NULL);
-      g_queue_push_tail (&self->queue, entry);
-      g_task_run_in_thread (task, parse_in_thread);
+      /* The worker holds its own reference: the queue may be cleared while
+       * it parses. */
+      g_atomic_ref_count_inc (&entry->ref_count);
+      g_thread_pool_push (get_pool (), entry, NULL);
     }
 }
 
