@@ -54,6 +54,9 @@ struct _McpClient
 
   gint64              next_id;
   GHashTable         *pending;     /* gint64 id → Pending */
+  GMainContext       *context;
+  GSource            *deadline_source;  /* ready at the earliest deadline */
+  gint64              next_deadline;
   GQueue              waiting;     /* Pending not sent until ready */
   GHashTable         *incoming;    /* id key → Incoming */
   guint               n_ignored;
@@ -124,7 +127,7 @@ typedef struct {
   char            *method;
   JsonObject      *params;
   GTask           *task;
-  GSource         *timeout;
+  gint64           deadline;
   guint            timeout_ms;
   gint64           hard_deadline;
   gboolean         at_hard_limit;  /* the armed timeout ends at the deadline */
@@ -189,11 +192,6 @@ set_state (McpClient      *self,
 static void
 pending_free (Pending *pending)
 {
-  if (pending->timeout != NULL)
-    {
-      g_source_destroy (pending->timeout);
-      g_source_unref (pending->timeout);
-    }
   if (pending->progress_source != NULL)
     {
       g_source_destroy (pending->progress_source);
@@ -244,16 +242,14 @@ send_cancelled (McpClient  *self,
   mcp_client_notify (self, "notifications/cancelled", params, NULL);
 }
 
-static gboolean
-pending_timeout_cb (gpointer user_data)
+static void
+pending_time_out (Pending *pending)
 {
-  Pending *pending = user_data;
   McpClient *self = pending->client;
-  gboolean hard = pending->at_hard_limit;
   g_autofree char *reason = NULL;
   GError *error;
 
-  if (hard)
+  if (pending->at_hard_limit)
     error = g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
                          "the server did not finish “%s” within the limit of %u s, "
                          "even though it reported progress",
@@ -269,28 +265,74 @@ pending_timeout_cb (gpointer user_data)
     send_cancelled (self, pending->id, reason);
 
   pending_complete (pending, NULL, error);
-  return G_SOURCE_REMOVE;
 }
+
+/* One timer serves every request: it is set to the earliest deadline when
+ * a request would end before it, and looks at them all when it fires. A
+ * request that ends early costs nothing here. */
+static gboolean
+deadline_cb (gpointer user_data)
+{
+  McpClient *self = MCP_CLIENT (user_data);
+  g_autoptr(McpClient) hold = g_object_ref (self);
+  g_autoptr(GList) expired = NULL;
+  gint64 now = g_get_monotonic_time ();
+  gint64 next = G_MAXINT64;
+  GHashTableIter iter;
+  Pending *pending;
+
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &pending))
+    {
+      if (pending->deadline <= now)
+        expired = g_list_prepend (expired, pending);
+      else
+        next = MIN (next, pending->deadline);
+    }
+
+  self->next_deadline = next;
+  g_source_set_ready_time (self->deadline_source, next == G_MAXINT64 ? -1 : next);
+
+  for (GList *l = expired; l != NULL; l = l->next)
+    pending_time_out (l->data);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+deadline_dispatch (GSource     *source,
+                   GSourceFunc  callback,
+                   gpointer     user_data)
+{
+  return callback (user_data);
+}
+
+static GSourceFuncs deadline_funcs = {
+  .dispatch = deadline_dispatch,
+};
 
 static void
 pending_arm_timeout (Pending *pending)
 {
-  gint64 now = g_get_monotonic_time ();
-  gint64 remaining_ms = (pending->hard_deadline - now + 999) / 1000;
-  guint ms = (guint) CLAMP (remaining_ms, 0, (gint64) pending->timeout_ms);
+  McpClient *self = pending->client;
+  gint64 ends = g_get_monotonic_time () + (gint64) pending->timeout_ms * 1000;
 
-  pending->at_hard_limit = remaining_ms < (gint64) pending->timeout_ms;
+  pending->at_hard_limit = pending->hard_deadline <= ends;
+  pending->deadline = MIN (ends, pending->hard_deadline);
 
-  if (pending->timeout != NULL)
+  if (self->deadline_source == NULL)
     {
-      g_source_destroy (pending->timeout);
-      g_source_unref (pending->timeout);
+      self->deadline_source = g_source_new (&deadline_funcs, sizeof (GSource));
+      g_source_set_callback (self->deadline_source, deadline_cb, self, NULL);
+      g_source_set_static_name (self->deadline_source, "[mcp] request deadlines");
+      g_source_attach (self->deadline_source, self->context);
     }
 
-  pending->timeout = g_timeout_source_new (ms);
-  g_source_set_callback (pending->timeout, pending_timeout_cb, pending, NULL);
-  g_source_set_static_name (pending->timeout, "[mcp] request timeout");
-  g_source_attach (pending->timeout, g_task_get_context (pending->task));
+  if (pending->deadline < self->next_deadline)
+    {
+      self->next_deadline = pending->deadline;
+      g_source_set_ready_time (self->deadline_source, pending->deadline);
+    }
 }
 
 static gboolean
@@ -831,59 +873,16 @@ transport_closed_cb (McpClient    *self,
 
 /* Sending */
 
-typedef struct {
-  McpClient *client;
-  gint64     id;       /* of the request sent, or 0 */
-  char      *what;     /* for a diagnostic */
-} SendCall;
-
-static void
-send_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  SendCall *call = user_data;
-  g_autoptr(McpClient) self = call->client;
-  g_autoptr(GError) error = NULL;
-  gint64 id = call->id;
-  g_autofree char *what = call->what;
-  Pending *pending;
-
-  g_free (call);
-
-  if (mcp_transport_send_finish (MCP_TRANSPORT (object), result, &error))
-    return;
-
-  /* A request whose message could not be written fails now rather than at
-   * its timeout. */
-  if (id != 0 && (pending = g_hash_table_lookup (self->pending, &id)) != NULL)
-    {
-      pending_complete (pending, NULL,
-                        g_error_new (MCP_ERROR, MCP_ERROR_CLOSED,
-                                     "could not send “%s” to the server: %s",
-                                     pending->method, error->message));
-      return;
-    }
-
-  diagnostic (self, "could not send %s to the server: %s", what, error->message);
-}
-
+/* Messages go out without asking to hear how each went: a transport that
+ * cannot deliver reports it with "closed" (stdio), or answers the request
+ * with an error response (HTTP), and the request fails either way. */
 static void
 send_message (McpClient  *self,
               McpMessage *message,
               Pending    *pending)
 {
-  SendCall *call = g_new0 (SendCall, 1);
-
-  call->client = g_object_ref (self);
-  call->id = pending ? pending->id : 0;
-  if (mcp_message_get_method (message) != NULL)
-    call->what = g_strdup_printf ("“%s”", mcp_message_get_method (message));
-  else
-    call->what = g_strdup ("an answer");
-
   g_signal_emit (self, signals[SIGNAL_TRACE], 0, MCP_TRACE_OUTGOING, message);
-  mcp_transport_send_async (self->transport, message, NULL, send_done_cb, call);
+  mcp_transport_send_async (self->transport, message, NULL, NULL, NULL);
 }
 
 static void
@@ -955,7 +954,6 @@ start_request (McpClient           *self,
   Pending *pending;
 
   g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, g_strdup (method), g_free);
 
   if (self->state == MCP_CLIENT_STATE_CLOSING || self->state == MCP_CLIENT_STATE_CLOSED ||
       (self->state == MCP_CLIENT_STATE_DISCONNECTED && !internal))
@@ -1377,6 +1375,11 @@ mcp_client_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   cancel_all_incoming (self);
+  if (self->deadline_source != NULL)
+    {
+      g_source_destroy (self->deadline_source);
+      g_clear_pointer (&self->deadline_source, g_source_unref);
+    }
 
   if (self->transport != NULL)
     {
@@ -1402,6 +1405,7 @@ mcp_client_finalize (GObject *object)
 
   g_clear_object (&self->transport);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_error (&self->error);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->incoming, g_hash_table_unref);
@@ -1548,6 +1552,8 @@ mcp_client_init (McpClient *self)
   self->max_request_time_ms = MCP_DEFAULT_MAX_REQUEST_TIME_MS;
   self->next_id = 1;
   self->pending = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->context = g_main_context_ref_thread_default ();
+  self->next_deadline = G_MAXINT64;
   self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) incoming_free);
   self->subscriptions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -2042,22 +2048,6 @@ require_capability (McpClient           *self,
 }
 
 static void
-typed_request_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonObject) reply = NULL;
-  GError *error = NULL;
-
-  reply = mcp_client_request_finish (MCP_CLIENT (object), result, &error);
-  if (reply == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify) json_object_unref);
-}
-
-static void
 typed_request (McpClient           *self,
                const char          *method,
                JsonObject          *params,
@@ -2069,11 +2059,9 @@ typed_request (McpClient           *self,
                GAsyncReadyCallback  callback,
                gpointer             user_data)
 {
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-
-  g_task_set_source_tag (task, source_tag);
-  mcp_client_request_async (self, method, params, progress_func, progress_data, progress_destroy,
-                            cancellable, typed_request_cb, task);
+  start_request (self, method, params, FALSE, self->request_timeout_ms,
+                 progress_func, progress_data, progress_destroy, cancellable,
+                 source_tag, callback, user_data);
 }
 
 void

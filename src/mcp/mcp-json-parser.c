@@ -27,6 +27,7 @@ typedef struct {
   guint        depth;
   guint        max_depth;
   GError     **error;
+  GString     *scratch;   /* the string being read, reused for each one */
 } Parser;
 
 static JsonNode *parse_value (Parser *parser);
@@ -71,12 +72,16 @@ read_hex4 (Parser *parser)
   return unit;
 }
 
-/* Reads a string whose opening quote was consumed. */
-static char *
+/* Reads a string whose opening quote was consumed into the parser's
+ * scratch buffer, valid until the next string is read: json-glib copies
+ * keys and values anyway, so reading them costs no allocation of ours. */
+static const char *
 parse_string (Parser *parser)
 {
-  GString *out = NULL;
+  GString *out = parser->scratch;
   const char *run = parser->p;
+
+  g_string_truncate (out, 0);
 
   while (parser->p < parser->end)
     {
@@ -84,17 +89,9 @@ parse_string (Parser *parser)
 
       if (c == '"')
         {
-          char *result;
-
-          if (out == NULL)
-            result = g_strndup (run, parser->p - run);
-          else
-            {
-              g_string_append_len (out, run, parser->p - run);
-              result = g_string_free (out, FALSE);
-            }
+          g_string_append_len (out, run, parser->p - run);
           parser->p++;
-          return result;
+          return out->str;
         }
 
       if (c < 0x20)
@@ -110,8 +107,6 @@ parse_string (Parser *parser)
           continue;
         }
 
-      if (out == NULL)
-        out = g_string_new (NULL);
       g_string_append_len (out, run, parser->p - run);
       parser->p++;
       if (parser->p >= parser->end)
@@ -186,8 +181,6 @@ parse_string (Parser *parser)
   fail (parser, MCP_ERROR_PARSE_ERROR, "a string without its closing quote");
 
 error:
-  if (out != NULL)
-    g_string_free (out, TRUE);
   return NULL;
 }
 
@@ -318,7 +311,9 @@ parse_object (Parser *parser)
 
   for (;;)
     {
-      g_autofree char *key = NULL;
+      char short_key[64];
+      g_autofree char *long_key = NULL;
+      const char *key;
       JsonNode *value;
 
       skip_space (parser);
@@ -327,6 +322,13 @@ parse_object (Parser *parser)
       parser->p++;
       if ((key = parse_string (parser)) == NULL)
         return NULL;
+
+      /* The value is read before the key is stored, so the key leaves the
+       * scratch buffer; keys are short as a rule. */
+      if (parser->scratch->len < sizeof short_key)
+        key = memcpy (short_key, key, parser->scratch->len + 1);
+      else
+        key = long_key = g_strndup (key, parser->scratch->len);
 
       skip_space (parser);
       if (parser->p >= parser->end || *parser->p != ':')
@@ -413,7 +415,7 @@ parse_value (Parser *parser)
 
     case '"':
       {
-        g_autofree char *string = NULL;
+        const char *string;
 
         parser->p++;
         if ((string = parse_string (parser)) == NULL)
@@ -506,8 +508,10 @@ mcp_json_parse_with_depth (const char  *data,
   parser.depth = 0;
   parser.max_depth = max_depth;
   parser.error = error;
+  parser.scratch = g_string_sized_new (64);
 
   node = parse_value (&parser);
+  g_string_free (parser.scratch, TRUE);
   if (node == NULL)
     return NULL;
 

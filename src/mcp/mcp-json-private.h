@@ -24,6 +24,10 @@ gboolean     mcp_json_has_number  (JsonObject  *object,
 void         mcp_json_append      (GString     *out,
                                    JsonNode    *node,
                                    gboolean     pretty);
+void         mcp_json_append_string (GString    *out,
+                                     const char *string);
+void         mcp_json_append_object (GString    *out,
+                                     JsonObject *object);
 char        *mcp_json_to_string   (JsonNode    *node,
                                    gboolean     pretty);
 JsonNode    *mcp_json_from_string (const char  *text,

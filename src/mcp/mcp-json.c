@@ -87,44 +87,81 @@ mcp_json_get_number (JsonObject *object,
   return default_value;
 }
 
-static void
-append_string (GString    *out,
-               const char *string)
+void
+mcp_json_append_string (GString    *out,
+                        const char *string)
 {
   g_autofree char *valid = NULL;
   static const char hex[] = "0123456789abcdef";
+  const char *run;
+  const char *p;
 
-  /* json-glib 1.6 turns a lone UTF-16 surrogate escape into bytes that are
-   * not UTF-8; what we send must be, so such text is repaired. */
+  /* json-glib turns a lone UTF-16 surrogate escape into bytes that are not
+   * UTF-8; what we send must be, so such text is repaired. */
   if (!g_utf8_validate (string, -1, NULL))
     string = valid = g_utf8_make_valid (string, -1);
 
   g_string_append_c (out, '"');
-  for (const char *p = string; *p != '\0'; p++)
+
+  /* Runs of characters that need no escape are copied whole. */
+  for (run = p = string; *p != '\0'; p++)
     {
       guchar c = (guchar) *p;
+      const char *escape;
+      char unicode[7];
+
+      if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+        continue;
 
       switch (c)
         {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
+        case '"':  escape = "\\\""; break;
+        case '\\': escape = "\\\\"; break;
+        case '\n': escape = "\\n"; break;
+        case '\r': escape = "\\r"; break;
+        case '\t': escape = "\\t"; break;
+        case '\b': escape = "\\b"; break;
+        case '\f': escape = "\\f"; break;
         default:
-          if (c < 0x20 || c == 0x7f)
-            {
-              g_string_append (out, "\\u00");
-              g_string_append_c (out, hex[c >> 4]);
-              g_string_append_c (out, hex[c & 0xf]);
-            }
-          else
-            g_string_append_c (out, (char) c);
+          unicode[0] = '\\';
+          unicode[1] = 'u';
+          unicode[2] = '0';
+          unicode[3] = '0';
+          unicode[4] = hex[c >> 4];
+          unicode[5] = hex[c & 0xf];
+          unicode[6] = '\0';
+          escape = unicode;
         }
+
+      g_string_append_len (out, run, p - run);
+      g_string_append (out, escape);
+      run = p + 1;
     }
+
+  g_string_append_len (out, run, p - run);
   g_string_append_c (out, '"');
+}
+
+/* printf costs about as much as the rest of a small message together. */
+static void
+append_int (GString *out,
+            gint64   value)
+{
+  char digits[24];
+  char *p = digits + sizeof digits;
+  guint64 magnitude = value < 0 ? (guint64) 0 - (guint64) value : (guint64) value;
+
+  do
+    {
+      *--p = (char) ('0' + magnitude % 10);
+      magnitude /= 10;
+    }
+  while (magnitude > 0);
+
+  if (value < 0)
+    *--p = '-';
+
+  g_string_append_len (out, p, digits + sizeof digits - p);
 }
 
 static void
@@ -175,6 +212,36 @@ append_indent (GString *out,
     g_string_append_c (out, ' ');
 }
 
+typedef struct {
+  GString  *out;
+  guint     indent;
+  guint     level;
+  gboolean  first;
+} Writer;
+
+static void append_node (GString  *out,
+                         JsonNode *node,
+                         guint     indent,
+                         guint     level);
+
+/* Members in the order they were set, without copying the list. */
+static void
+append_member (JsonObject *object,
+               const char *name,
+               JsonNode   *node,
+               gpointer    user_data)
+{
+  Writer *writer = user_data;
+
+  if (!writer->first)
+    g_string_append_c (writer->out, ',');
+  writer->first = FALSE;
+  append_indent (writer->out, writer->indent, writer->level);
+  mcp_json_append_string (writer->out, name);
+  g_string_append (writer->out, writer->indent ? ": " : ":");
+  append_node (writer->out, node, writer->indent, writer->level);
+}
+
 static void
 append_node (GString  *out,
              JsonNode *node,
@@ -185,20 +252,11 @@ append_node (GString  *out,
     {
     case JSON_NODE_OBJECT:
       {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(GList) members = json_object_get_members (object);
+        Writer writer = { out, indent, level + 1, TRUE };
 
         g_string_append_c (out, '{');
-        for (GList *l = members; l != NULL; l = l->next)
-          {
-            if (l != members)
-              g_string_append_c (out, ',');
-            append_indent (out, indent, level + 1);
-            append_string (out, l->data);
-            g_string_append (out, indent ? ": " : ":");
-            append_node (out, json_object_get_member (object, l->data), indent, level + 1);
-          }
-        if (members != NULL)
+        json_object_foreach_member (json_node_get_object (node), append_member, &writer);
+        if (!writer.first)
           append_indent (out, indent, level);
         g_string_append_c (out, '}');
       }
@@ -227,7 +285,7 @@ append_node (GString  *out,
       switch (json_node_get_value_type (node))
         {
         case G_TYPE_INT64:
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+          append_int (out, json_node_get_int (node));
           break;
 
         case G_TYPE_DOUBLE:
@@ -239,7 +297,7 @@ append_node (GString  *out,
           break;
 
         case G_TYPE_STRING:
-          append_string (out, json_node_get_string (node));
+          mcp_json_append_string (out, json_node_get_string (node));
           break;
 
         default:
@@ -252,6 +310,15 @@ append_node (GString  *out,
       g_string_append (out, "null");
       break;
     }
+}
+
+void
+mcp_json_append_object (GString    *out,
+                        JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+
+  append_node (out, node, 0, 0);
 }
 
 /**

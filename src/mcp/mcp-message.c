@@ -155,7 +155,7 @@ mcp_message_read (McpMessage  *self,
           if (!id_is_valid (id))
             return invalid (error, "a request id must be a string or an integer");
           self->kind = MCP_MESSAGE_REQUEST;
-          self->id = json_node_copy (id);
+          self->id = json_node_ref (id);
         }
       else
         self->kind = MCP_MESSAGE_NOTIFICATION;
@@ -176,7 +176,7 @@ mcp_message_read (McpMessage  *self,
         return invalid (error, "\"result\" is not an object");
 
       self->kind = MCP_MESSAGE_RESULT;
-      self->id = json_node_copy (id);
+      self->id = json_node_ref (id);
       self->result = json_object_ref (json_node_get_object (result));
       return TRUE;
     }
@@ -204,7 +204,7 @@ mcp_message_read (McpMessage  *self,
         return invalid (error, "an error's message is not a string");
 
       self->kind = MCP_MESSAGE_ERROR;
-      self->id = (id && !JSON_NODE_HOLDS_NULL (id)) ? json_node_copy (id) : NULL;
+      self->id = (id && !JSON_NODE_HOLDS_NULL (id)) ? json_node_ref (id) : NULL;
       self->error_code = (int) CLAMP (json_node_get_int (code), G_MININT, G_MAXINT);
       self->error_message = g_strdup (message ? json_node_get_string (message) : "");
       if (json_object_has_member (err_object, "data"))
@@ -408,19 +408,75 @@ mcp_message_to_node (McpMessage *self)
 }
 
 /**
+ * mcp_message_write:
+ * @out: where to append
+ *
+ * Appends the message as compact JSON, with no newline in it (strings
+ * escape theirs), written straight from its parts.
+ */
+void
+mcp_message_write (McpMessage *self,
+                   GString    *out)
+{
+  g_string_append (out, "{\"jsonrpc\":\"2.0\"");
+
+  if (self->id != NULL)
+    {
+      g_string_append (out, ",\"id\":");
+      mcp_json_append (out, self->id, FALSE);
+    }
+  else if (self->kind == MCP_MESSAGE_ERROR)
+    g_string_append (out, ",\"id\":null");
+
+  switch (self->kind)
+    {
+    case MCP_MESSAGE_REQUEST:
+    case MCP_MESSAGE_NOTIFICATION:
+      g_string_append (out, ",\"method\":");
+      mcp_json_append_string (out, self->method);
+      if (self->params != NULL)
+        {
+          g_string_append (out, ",\"params\":");
+          mcp_json_append_object (out, self->params);
+        }
+      break;
+
+    case MCP_MESSAGE_RESULT:
+      g_string_append (out, ",\"result\":");
+      mcp_json_append_object (out, self->result);
+      break;
+
+    case MCP_MESSAGE_ERROR:
+      g_string_append_printf (out, ",\"error\":{\"code\":%d,\"message\":", self->error_code);
+      mcp_json_append_string (out, self->error_message);
+      if (self->error_data != NULL)
+        {
+          g_string_append (out, ",\"data\":");
+          mcp_json_append (out, self->error_data, FALSE);
+        }
+      g_string_append_c (out, '}');
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_string_append_c (out, '}');
+}
+
+/**
  * mcp_message_to_string:
  *
- * Returns: compact JSON with no newline in it (strings escape theirs), ready
- *   for a newline-framed transport
+ * Returns: compact JSON with no newline in it, ready for a newline-framed
+ *   transport
  */
 char *
 mcp_message_to_string (McpMessage *self,
                        gsize      *length)
 {
-  g_autoptr(JsonNode) node = mcp_message_to_node (self);
   GString *out = g_string_sized_new (256);
 
-  mcp_json_append (out, node, FALSE);
+  mcp_message_write (self, out);
   if (length != NULL)
     *length = out->len;
 

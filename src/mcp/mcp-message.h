@@ -61,6 +61,8 @@ gsize           mcp_message_get_wire_size      (McpMessage   *self);
 JsonNode       *mcp_message_to_node            (McpMessage   *self);
 char           *mcp_message_to_string          (McpMessage   *self,
                                                 gsize        *length);
+void            mcp_message_write              (McpMessage   *self,
+                                                GString      *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpMessage, mcp_message_unref)
 

@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <gio/gio.h>
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
+#include <glib-unix.h>
 
 #include "mcp-error.h"
 #include "mcp-line-framer.h"
@@ -137,12 +140,19 @@ struct _McpStdioTransport
 
   /* Each of these stops one flow; dispose and the end cancel them all. */
   GCancellable      *cancellable;
-  GCancellable      *stdout_cancellable;
   GCancellable      *stderr_cancellable;
+
+  /* stdout and stdin are plain non-blocking fds watched by sources that
+   * live as long as they are needed: a round trip then costs one poll,
+   * one read and one write, with no task or source made per message. */
+  int                stdout_fd;
+  int                stdin_fd;
+  GSource           *stdout_source;
+  GSource           *stdin_source;
+  char              *read_buffer;
 
   McpLineFramer     *framer;
   McpMessageReader  *reader;
-  gboolean           stdout_reading;
   gboolean           stdout_done;
   gboolean           stderr_done;
   gboolean           drain_expired;
@@ -160,9 +170,8 @@ struct _McpStdioTransport
   gsize              stderr_ring_length;
   gboolean           stderr_ring_wrapped;
 
-  /* Send tasks in order; while writing, the head is being written. */
+  /* Messages to write, in order (Send); the head may be written in part. */
   GQueue             send_queue;
-  gboolean           writing;
   gboolean           close_stdin_pending;
 
   GQueue             close_tasks;
@@ -682,24 +691,40 @@ emit_closed (McpStdioTransport *self,
   mcp_transport_emit_closed (MCP_TRANSPORT (self), error);
 }
 
+typedef struct {
+  GBytes *bytes;
+  gsize   written;
+  GTask  *task;      /* NULL when the caller asked for no answer */
+} Send;
+
+static void
+send_complete (Send   *send,
+               GError *error)
+{
+  if (send->task != NULL)
+    {
+      if (error != NULL)
+        g_task_return_error (send->task, error);
+      else
+        g_task_return_boolean (send->task, TRUE);
+      g_object_unref (send->task);
+    }
+  else if (error != NULL)
+    g_error_free (error);
+
+  g_bytes_unref (send->bytes);
+  g_free (send);
+}
+
 static void
 fail_queued_sends (McpStdioTransport *self)
 {
-  /* The head is left alone while it is being written; its write finishes
-   * (or fails) by itself. */
-  GList *first = self->writing ? self->send_queue.head->next : self->send_queue.head;
+  Send *send;
 
-  while (first != NULL)
-    {
-      GList *next = first->next;
-      GTask *task = first->data;
-
-      g_queue_delete_link (&self->send_queue, first);
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_CLOSED,
-                               "the connection to the server closed before the message was sent");
-      g_object_unref (task);
-      first = next;
-    }
+  while ((send = g_queue_pop_head (&self->send_queue)) != NULL)
+    send_complete (send, g_error_new_literal (MCP_ERROR, MCP_ERROR_CLOSED,
+                                              "the connection to the server closed before the "
+                                              "message was sent"));
 }
 
 static void
@@ -708,7 +733,7 @@ close_stdin (McpStdioTransport *self)
   if (self->stdin_pipe == NULL)
     return;
 
-  if (self->writing || !g_queue_is_empty (&self->send_queue))
+  if (!g_queue_is_empty (&self->send_queue))
     {
       /* Messages already queued go out first; write_next() closes. */
       self->close_stdin_pending = TRUE;
@@ -716,6 +741,8 @@ close_stdin (McpStdioTransport *self)
     }
 
   self->close_stdin_pending = FALSE;
+  clear_source (&self->stdin_source);
+  self->stdin_fd = -1;
   g_output_stream_close (self->stdin_pipe, NULL, NULL);
   g_clear_object (&self->stdin_pipe);
 }
@@ -759,7 +786,7 @@ finish (McpStdioTransport *self)
   clear_source (&self->drain_source);
   clear_source (&self->finish_source);
 
-  g_cancellable_cancel (self->stdout_cancellable);
+  clear_source (&self->stdout_source);
   g_cancellable_cancel (self->stderr_cancellable);
   self->stdout_done = TRUE;
   self->stderr_done = TRUE;
@@ -776,7 +803,7 @@ finish (McpStdioTransport *self)
       emit_closed (self, error);
     }
 
-  /* A write still in progress can only be waiting on a pipe that someone
+  /* A write still waiting can only be waiting on a pipe that someone
    * outside the server's group holds open; it is abandoned. */
   g_cancellable_cancel (self->cancellable);
   fail_queued_sends (self);
@@ -788,7 +815,10 @@ finish (McpStdioTransport *self)
       g_clear_object (&self->reader);
     }
   g_clear_pointer (&self->framer, mcp_line_framer_free);
+  if (self->stdout_pipe != NULL)
+    g_input_stream_close (self->stdout_pipe, NULL, NULL);
   g_clear_object (&self->stdout_pipe);
+  self->stdout_fd = -1;
   g_clear_object (&self->stderr_pipe);
 
   complete_close_tasks (self);
@@ -920,7 +950,7 @@ static void
 stop_reading_stdout (McpStdioTransport *self)
 {
   self->stdout_done = TRUE;
-  g_cancellable_cancel (self->stdout_cancellable);
+  clear_source (&self->stdout_source);
 }
 
 /* The server broke the protocol badly enough that nothing more it says can
@@ -964,9 +994,11 @@ static void
 stdout_ended (McpStdioTransport *self)
 {
   self->stdout_done = TRUE;
+  clear_source (&self->stdout_source);
 
   if (self->stdout_pipe != NULL)
     g_input_stream_close (self->stdout_pipe, NULL, NULL);
+  self->stdout_fd = -1;
 
   begin_shutdown (self, CAUSE_STDOUT_EOF);
   try_finish (self);
@@ -986,72 +1018,87 @@ line_cb (const char *line,
   mcp_message_reader_push (self->reader, line, length);
 }
 
-static void
-stdout_read_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+/* Reads what the pipe holds, a chunk at a time, up to a bound so that one
+ * busy server cannot keep the main loop to itself. */
+#define MAX_READS_PER_WAKEUP 16
+
+static gboolean
+stdout_ready_cb (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
 {
-  GInputStream *stream = G_INPUT_STREAM (object);
-  g_autoptr(McpStdioTransport) self = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(McpStdioTransport) self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
   g_autoptr(GError) error = NULL;
-  const char *data;
-  gsize length;
 
-  bytes = g_input_stream_read_bytes_finish (stream, result, &error);
-
-  /* Cancelled reads belong to a transport that may be gone: the stream is
-   * all that may be touched. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  for (guint i = 0; i < MAX_READS_PER_WAKEUP; i++)
     {
-      g_input_stream_close (stream, NULL, NULL);
-      return;
+      gssize n = read (fd, self->read_buffer, READ_CHUNK);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return G_SOURCE_CONTINUE;
+
+      if (n < 0)
+        {
+          diagnostic (self, "could not read the server’s stdout: %s", g_strerror (errno));
+          stdout_ended (self);
+          return G_SOURCE_REMOVE;
+        }
+
+      if (n == 0)
+        {
+          stdout_ended (self);
+          return G_SOURCE_REMOVE;
+        }
+
+      if (!mcp_line_framer_push (self->framer, self->read_buffer, (gsize) n, line_cb, self,
+                                 &error))
+        {
+          g_autofree char *cap = format_size (self->max_message_size);
+          g_autoptr(GError) too_large = NULL;
+
+          too_large = g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
+                                   "server wrote a message larger than the %s limit to stdout; "
+                                   "the connection was closed and the server stopped", cap);
+          fail_connection (self, too_large);
+          return G_SOURCE_REMOVE;
+        }
+
+      /* A handler may have ended the connection; or large messages wait
+       * for the parser and the pipe should push back on the server. */
+      if (self->stdout_source == NULL)
+        return G_SOURCE_REMOVE;
+      if (mcp_message_reader_get_n_pending (self->reader) >= MAX_PENDING_TEXTS)
+        {
+          clear_source (&self->stdout_source);
+          return G_SOURCE_REMOVE;
+        }
+
+      /* A short read emptied the pipe: wait for the next wakeup rather
+       * than ask again and be told EAGAIN. */
+      if (n < READ_CHUNK)
+        return G_SOURCE_CONTINUE;
     }
 
-  self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
-  self->stdout_reading = FALSE;
-
-  if (bytes == NULL)
-    {
-      diagnostic (self, "could not read the server’s stdout: %s", error->message);
-      stdout_ended (self);
-      return;
-    }
-
-  data = g_bytes_get_data (bytes, &length);
-  if (length == 0)
-    {
-      stdout_ended (self);
-      return;
-    }
-
-  if (!mcp_line_framer_push (self->framer, data, length, line_cb, self, &error))
-    {
-      g_autofree char *cap = format_size (self->max_message_size);
-      g_autoptr(GError) too_large = NULL;
-
-      too_large = g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                               "server wrote a message larger than the %s limit to stdout; "
-                               "the connection was closed and the server stopped", cap);
-      fail_connection (self, too_large);
-      return;
-    }
-
-  read_stdout (self);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
 read_stdout (McpStdioTransport *self)
 {
-  if (self->stdout_done || self->stdout_reading || self->state != STATE_RUNNING)
+  if (self->stdout_done || self->stdout_source != NULL || self->state != STATE_RUNNING)
     return;
 
   if (mcp_message_reader_get_n_pending (self->reader) >= MAX_PENDING_TEXTS)
     return;
 
-  self->stdout_reading = TRUE;
-  g_input_stream_read_bytes_async (self->stdout_pipe, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   self->stdout_cancellable, stdout_read_cb, self);
+  self->stdout_source = g_unix_fd_source_new (self->stdout_fd, G_IO_IN | G_IO_HUP | G_IO_ERR);
+  g_source_set_callback (self->stdout_source, (GSourceFunc) (void (*) (void)) stdout_ready_cb,
+                         self, NULL);
+  g_source_set_static_name (self->stdout_source, "[mcp] server stdout");
+  g_source_attach (self->stdout_source, self->context);
 }
 
 static void read_stderr (McpStdioTransport *self);
@@ -1246,6 +1293,10 @@ spawn (McpStdioTransport  *self,
   self->stdin_pipe = g_object_ref (g_subprocess_get_stdin_pipe (self->subprocess));
   self->stdout_pipe = g_object_ref (g_subprocess_get_stdout_pipe (self->subprocess));
   self->stderr_pipe = g_object_ref (g_subprocess_get_stderr_pipe (self->subprocess));
+  self->stdin_fd = g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (self->stdin_pipe));
+  self->stdout_fd = g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (self->stdout_pipe));
+  g_unix_set_fd_nonblocking (self->stdin_fd, TRUE, NULL);
+  g_unix_set_fd_nonblocking (self->stdout_fd, TRUE, NULL);
 
   return TRUE;
 }
@@ -1309,93 +1360,108 @@ mcp_stdio_transport_start_finish (McpTransport  *transport,
 }
 
 static void
-write_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
+write_failed (McpStdioTransport *self,
+              int                errsv)
 {
-  g_autoptr(GTask) task = G_TASK (user_data);
-  McpStdioTransport *self = g_task_get_source_object (task);
-  g_autoptr(McpStdioTransport) hold = g_object_ref (self);
-  g_autoptr(GError) error = NULL;
-  GTask *head;
+  const char *cause = g_strerror (errsv);
 
-  g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error);
+  if (self->write_error == NULL)
+    self->write_error = g_strdup (cause);
 
-  head = g_queue_pop_head (&self->send_queue);
-  g_assert (head == task);
-  g_object_unref (head);
-  self->writing = FALSE;
+  /* Nothing more can reach the server. */
+  while (!g_queue_is_empty (&self->send_queue))
+    send_complete (g_queue_pop_head (&self->send_queue),
+                   g_error_new (MCP_ERROR, MCP_ERROR_CLOSED,
+                                "could not write to the server’s stdin: %s", cause));
+  clear_source (&self->stdin_source);
+  g_output_stream_close (self->stdin_pipe, NULL, NULL);
+  g_clear_object (&self->stdin_pipe);
+  self->stdin_fd = -1;
+  self->close_stdin_pending = FALSE;
 
-  if (error == NULL)
-    g_task_return_boolean (task, TRUE);
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_CLOSED,
-                             "the connection to the server closed while the message was "
-                             "being written");
-  else
+  if (self->state == STATE_RUNNING)
     {
-      /* GIO words EPIPE as "Error writing to file descriptor: Broken pipe";
-       * the pipe is named in our own message already. */
-      const char *cause = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE)
-                          ? g_strerror (EPIPE)
-                          : error->message;
-
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_CLOSED,
-                               "could not write to the server’s stdin: %s", cause);
-
-      if (self->write_error == NULL)
-        self->write_error = g_strdup (cause);
-
-      /* Nothing more can reach the server. */
-      fail_queued_sends (self);
-      g_output_stream_close (G_OUTPUT_STREAM (object), NULL, NULL);
-      g_clear_object (&self->stdin_pipe);
-      self->close_stdin_pending = FALSE;
-
-      if (self->state == STATE_RUNNING)
-        {
-          diagnostic (self, "could not write to the server’s stdin: %s", cause);
-          begin_shutdown (self, CAUSE_WRITE_FAILED);
-        }
+      diagnostic (self, "could not write to the server’s stdin: %s", cause);
+      begin_shutdown (self, CAUSE_WRITE_FAILED);
     }
-
-  write_next (self);
 }
 
+static gboolean
+stdin_ready_cb (int          fd,
+                GIOCondition condition,
+                gpointer     user_data)
+{
+  g_autoptr(McpStdioTransport) self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
+
+  write_next (self);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Writes queued messages until the queue is empty or the pipe is full; a
+ * full pipe is watched until it takes more. */
 static void
 write_next (McpStdioTransport *self)
 {
-  while (!self->writing && !g_queue_is_empty (&self->send_queue))
-    {
-      GTask *task = g_queue_peek_head (&self->send_queue);
-      GBytes *bytes = g_task_get_task_data (task);
-      GCancellable *cancellable = g_task_get_cancellable (task);
+  Send *send;
 
-      if (g_cancellable_is_cancelled (cancellable) || self->stdin_pipe == NULL)
+  while ((send = g_queue_peek_head (&self->send_queue)) != NULL)
+    {
+      gsize length;
+      const char *data = g_bytes_get_data (send->bytes, &length);
+      gssize n;
+
+      if (self->stdin_pipe == NULL)
+        {
+          fail_queued_sends (self);
+          break;
+        }
+
+      /* Once a message has begun it is not cancelled on the caller's
+       * behalf: half a line would garble the next message. */
+      if (send->written == 0 && send->task != NULL &&
+          g_cancellable_is_cancelled (g_task_get_cancellable (send->task)))
         {
           g_queue_pop_head (&self->send_queue);
-          if (!g_task_return_error_if_cancelled (task))
-            g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_CLOSED,
-                                     "the connection to the server closed before the message "
-                                     "was sent");
-          g_object_unref (task);
+          send_complete (send, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                    "the message was cancelled before it "
+                                                    "was sent"));
           continue;
         }
 
-      /* Once a write has begun it is not cancelled on the caller's behalf:
-       * half a line would garble the next message. */
-      self->writing = TRUE;
-      g_output_stream_write_all_async (self->stdin_pipe,
-                                       g_bytes_get_data (bytes, NULL),
-                                       g_bytes_get_size (bytes),
-                                       G_PRIORITY_DEFAULT,
-                                       self->cancellable,
-                                       write_cb,
-                                       g_object_ref (task));
-      return;
+      n = write (self->stdin_fd, data + send->written, length - send->written);
+      if (n < 0 && errno == EINTR)
+        continue;
+
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+          if (self->stdin_source == NULL)
+            {
+              self->stdin_source = g_unix_fd_source_new (self->stdin_fd, G_IO_OUT | G_IO_ERR);
+              g_source_set_callback (self->stdin_source,
+                                     (GSourceFunc) (void (*) (void)) stdin_ready_cb, self, NULL);
+              g_source_set_static_name (self->stdin_source, "[mcp] server stdin");
+              g_source_attach (self->stdin_source, self->context);
+            }
+          return;
+        }
+
+      if (n < 0)
+        {
+          write_failed (self, errno);
+          return;
+        }
+
+      send->written += (gsize) n;
+      if (send->written == length)
+        {
+          g_queue_pop_head (&self->send_queue);
+          send_complete (send, NULL);
+        }
     }
 
-  if (!self->writing && self->close_stdin_pending)
+  clear_source (&self->stdin_source);
+
+  if (self->close_stdin_pending)
     close_stdin (self);
 }
 
@@ -1408,32 +1474,42 @@ mcp_stdio_transport_send_async (McpTransport        *transport,
 {
   McpStdioTransport *self = MCP_STDIO_TRANSPORT (transport);
   g_autoptr(GTask) task = NULL;
-  g_autofree char *text = NULL;
-  gsize length;
   GString *line;
+  Send *send;
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_stdio_transport_send_async);
-  /* A message that was written was sent, whatever happened to the
-   * cancellable afterwards. */
-  g_task_set_check_cancellable (task, FALSE);
+  /* A caller that wants no answer gets no task: it learns of a broken
+   * connection from "closed". */
+  if (callback != NULL)
+    {
+      task = g_task_new (self, cancellable, callback, user_data);
+      g_task_set_source_tag (task, mcp_stdio_transport_send_async);
+      /* A message that was written was sent, whatever happened to the
+       * cancellable afterwards. */
+      g_task_set_check_cancellable (task, FALSE);
+    }
 
   if (self->state != STATE_RUNNING || self->stage != STAGE_NONE || self->stdin_pipe == NULL)
     {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_CLOSED,
-                               self->state == STATE_NEW
-                               ? "the server has not been started"
-                               : "the connection to the server is closed");
+      if (task != NULL)
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_CLOSED,
+                                 self->state == STATE_NEW
+                                 ? "the server has not been started"
+                                 : "the connection to the server is closed");
       return;
     }
 
-  text = mcp_message_to_string (message, &length);
-  line = g_string_new_len (text, length);
+  line = g_string_sized_new (256);
+  mcp_message_write (message, line);
   g_string_append_c (line, '\n');
-  g_task_set_task_data (task, g_string_free_to_bytes (line), (GDestroyNotify) g_bytes_unref);
 
-  g_queue_push_tail (&self->send_queue, g_steal_pointer (&task));
-  write_next (self);
+  send = g_new0 (Send, 1);
+  send->bytes = g_string_free_to_bytes (line);
+  send->task = g_steal_pointer (&task);
+  g_queue_push_tail (&self->send_queue, send);
+
+  /* Behind a message still waiting for the pipe, wait too. */
+  if (self->stdin_source == NULL)
+    write_next (self);
 }
 
 static gboolean
@@ -1551,8 +1627,9 @@ mcp_stdio_transport_dispose (GObject *object)
   McpStdioTransport *self = MCP_STDIO_TRANSPORT (object);
 
   g_cancellable_cancel (self->cancellable);
-  g_cancellable_cancel (self->stdout_cancellable);
   g_cancellable_cancel (self->stderr_cancellable);
+  clear_source (&self->stdout_source);
+  clear_source (&self->stdin_source);
   clear_source (&self->escalation_source);
   clear_source (&self->drain_source);
   clear_source (&self->finish_source);
@@ -1564,9 +1641,12 @@ mcp_stdio_transport_dispose (GObject *object)
       g_subprocess_force_exit (self->subprocess);
     }
 
-  if (self->stdin_pipe != NULL && !self->writing)
+  fail_queued_sends (self);
+  if (self->stdin_pipe != NULL)
     g_output_stream_close (self->stdin_pipe, NULL, NULL);
   g_clear_object (&self->stdin_pipe);
+  if (self->stdout_pipe != NULL)
+    g_input_stream_close (self->stdout_pipe, NULL, NULL);
   g_clear_object (&self->stdout_pipe);
   g_clear_object (&self->stderr_pipe);
 
@@ -1598,8 +1678,8 @@ mcp_stdio_transport_finalize (GObject *object)
   g_free (self->stderr_ring);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->stdout_cancellable);
   g_clear_object (&self->stderr_cancellable);
+  g_free (self->read_buffer);
 
   G_OBJECT_CLASS (mcp_stdio_transport_parent_class)->finalize (object);
 }
@@ -1706,8 +1786,10 @@ mcp_stdio_transport_init (McpStdioTransport *self)
   self->max_message_size = MCP_DEFAULT_MAX_MESSAGE_SIZE;
   self->grace_ms = MCP_STDIO_SHUTDOWN_GRACE_MS;
   self->cancellable = g_cancellable_new ();
-  self->stdout_cancellable = g_cancellable_new ();
   self->stderr_cancellable = g_cancellable_new ();
+  self->stdout_fd = -1;
+  self->stdin_fd = -1;
+  self->read_buffer = g_malloc (READ_CHUNK);
   self->stderr_line = g_string_sized_new (256);
   self->stderr_ring = g_malloc (MCP_STDIO_STDERR_RING_SIZE);
   g_queue_init (&self->send_queue);
