@@ -26,7 +26,10 @@ typedef enum {
  * McpTransportInterface:
  * @start_async: spawn or connect; completes when messages can be sent
  * @send_async: queue one message; completes when it is handed to the peer
- *   (written to the pipe, or accepted by the HTTP server)
+ *   (written to the pipe, or accepted by the HTTP server). With a %NULL
+ *   callback nothing is reported for this message alone: a transport that
+ *   can no longer deliver emits "closed", and one that failed to deliver a
+ *   single request (an HTTP error) emits an error response for its id
  * @close_async: shut down gracefully, completes when the peer is gone;
  *   "closed" is emitted before it completes
  * @set_protocol_version: told the negotiated revision, for transports whose
