@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "mcp-transport.h"
+
+G_BEGIN_DECLS
+
+/* How long a stream may stay silent before it is taken as dead. Servers
+ * send keep-alive comments far more often than this. */
+#define MCP_HTTP_IDLE_TIMEOUT_MS   (5 * 60 * 1000)
+/* Reconnections of one stream before it is given up. */
+#define MCP_HTTP_MAX_RECONNECTS    5
+/* Bounds on a server's `retry` field, in milliseconds. */
+#define MCP_HTTP_MIN_RETRY_MS      100
+#define MCP_HTTP_MAX_RETRY_MS      (60 * 1000)
+
+#define MCP_TYPE_HTTP_TRANSPORT (mcp_http_transport_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT, GObject)
+
+/**
+ * McpHttpTransport:
+ *
+ * The Streamable HTTP transport (2025-03-26 to 2025-11-25, and the
+ * sessionless shape of 2026-07-28). Every message is a POST; replies come
+ * as JSON or as a text/event-stream; the standalone GET stream carries what
+ * the server sends unasked. A request the HTTP server refuses (a status
+ * other than 2xx) is answered by the transport itself with an error
+ * response for its id, in %MCP_ERROR with %MCP_ERROR_HTTP_STATUS and the
+ * status in the error's data (`{"status": 404}`), so the client's request
+ * fails at once with the reason.
+ */
+McpHttpTransport *mcp_http_transport_new                   (const char        *url,
+                                                            GError           **error);
+const char       *mcp_http_transport_get_url               (McpHttpTransport  *self);
+void              mcp_http_transport_set_header            (McpHttpTransport  *self,
+                                                            const char        *name,
+                                                            const char        *value);
+void              mcp_http_transport_set_max_message_size  (McpHttpTransport  *self,
+                                                            gsize              max_size);
+gboolean          mcp_http_transport_has_session           (McpHttpTransport  *self);
+
+G_END_DECLS
