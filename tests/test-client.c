@@ -97,6 +97,10 @@ fixture_set_up (Fixture       *fixture,
   fixture->client = mcp_client_new (MCP_TRANSPORT (fixture->transport));
   fixture->delegate = test_delegate_new (MCP_CLIENT_FEATURE_NONE);
   mcp_client_set_delegate (fixture->client, MCP_CLIENT_DELEGATE (fixture->delegate));
+
+  /* These cases are about the handshake era; the modern ones say so. */
+  if (data == NULL)
+    mcp_client_set_requested_revision (fixture->client, MCP_REVISION_2025_11_25);
 }
 
 static void
@@ -1050,6 +1054,457 @@ test_capability_missing (Fixture       *fixture,
   reply_empty_lists (fixture);
 }
 
+/* The 2026-07-28 era */
+
+#define DISCOVER_REPLY_FORMAT                                                    \
+  "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{"                \
+  "\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\",\"2025-11-25\"]," \
+  "\"capabilities\":%s,\"instructions\":\"Be modern.\","                        \
+  "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"modern\","      \
+  "\"version\":\"2.0\"}},\"ttlMs\":60000,\"cacheScope\":\"public\"}}"
+
+static void
+fixture_set_up_modern (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpMessage *discover;
+
+  fixture_set_up (fixture, data);
+  fixture->delegate->features = MCP_CLIENT_FEATURE_ROOTS | MCP_CLIENT_FEATURE_SAMPLING |
+                                MCP_CLIENT_FEATURE_ELICITATION_FORM;
+
+  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
+  discover = mcp_scripted_transport_wait_sent (fixture->transport, "server/discover");
+  mcp_scripted_transport_receivef (fixture->transport, DISCOVER_REPLY_FORMAT, id_of (discover),
+                                   "{\"tools\":{\"listChanged\":true},"
+                                   "\"resources\":{\"subscribe\":true},\"logging\":{}}");
+  wait_for (result != NULL);
+  g_assert_true (mcp_client_connect_finish (fixture->client, result, &error));
+  g_assert_no_error (error);
+  reply_empty_lists (fixture);
+}
+
+static JsonObject *
+request_meta (McpMessage *message)
+{
+  return mcp_json_get_object (mcp_message_get_params (message), "_meta");
+}
+
+static void
+assert_modern_meta (McpMessage *message)
+{
+  JsonObject *meta = request_meta (message);
+
+  g_assert_cmpstr (mcp_json_get_string (meta, "io.modelcontextprotocol/protocolVersion"), ==,
+                   "2026-07-28");
+  g_assert_nonnull (mcp_json_get_object (meta, "io.modelcontextprotocol/clientCapabilities"));
+  g_assert_cmpstr (mcp_json_get_string (mcp_json_get_object (meta,
+                                          "io.modelcontextprotocol/clientInfo"), "name"), ==,
+                   "steward");
+}
+
+static void
+test_modern_discover (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  McpMessage *list;
+  McpMessage *listen;
+  JsonObject *caps;
+
+  g_assert_cmpint (mcp_client_get_revision (fixture->client), ==, MCP_REVISION_2026_07_28);
+  g_assert_cmpstr (mcp_scripted_transport_get_protocol_version (fixture->transport), ==,
+                   "2026-07-28");
+  g_assert_cmpstr (mcp_client_get_server_name (fixture->client), ==, "modern");
+  g_assert_cmpstr (mcp_client_get_instructions (fixture->client), ==, "Be modern.");
+  g_assert_null (mcp_scripted_transport_find_sent (fixture->transport, "initialize"));
+  g_assert_null (mcp_scripted_transport_find_sent (fixture->transport,
+                                                   "notifications/initialized"));
+
+  /* The probe and every request after it say who asks, in which revision,
+   * with which capabilities. */
+  assert_modern_meta (mcp_scripted_transport_find_sent (fixture->transport, "server/discover"));
+  list = mcp_scripted_transport_find_sent (fixture->transport, "tools/list");
+  assert_modern_meta (list);
+  caps = mcp_json_get_object (request_meta (list), "io.modelcontextprotocol/clientCapabilities");
+  g_assert_nonnull (mcp_json_get_object (caps, "sampling"));
+  g_assert_nonnull (mcp_json_get_object (mcp_json_get_object (caps, "elicitation"), "form"));
+
+  /* List changes come through one subscription stream. */
+  listen = mcp_scripted_transport_wait_sent (fixture->transport, "subscriptions/listen");
+  assert_modern_meta (listen);
+  g_assert_true (mcp_json_get_boolean (mcp_json_get_object (mcp_message_get_params (listen),
+                                                            "notifications"),
+                                       "toolsListChanged", FALSE));
+}
+
+static void
+test_modern_fallback (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpMessage *discover;
+  McpMessage *init;
+
+  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
+  discover = mcp_scripted_transport_wait_sent (fixture->transport, "server/discover");
+
+  /* A server of the handshake era does not know the method. */
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"error\":"
+                                   "{\"code\":-32601,\"message\":\"Method not found\"}}",
+                                   id_of (discover));
+  init = mcp_scripted_transport_wait_sent (fixture->transport, "initialize");
+  g_assert_cmpstr (mcp_json_get_string (mcp_message_get_params (init), "protocolVersion"), ==,
+                   "2025-11-25");
+  g_assert_null (request_meta (init));
+  mcp_scripted_transport_receivef (fixture->transport, INIT_REPLY_FORMAT, id_of (init),
+                                   "2025-11-25", "{}");
+  wait_for (result != NULL);
+  g_assert_true (mcp_client_connect_finish (fixture->client, result, &error));
+  g_assert_cmpint (mcp_client_get_revision (fixture->client), ==, MCP_REVISION_2025_11_25);
+  g_assert_nonnull (mcp_scripted_transport_find_sent (fixture->transport,
+                                                      "notifications/initialized"));
+}
+
+static void
+test_modern_unsupported_version (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  McpMessage *discover;
+  McpMessage *init;
+
+  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
+  discover = mcp_scripted_transport_wait_sent (fixture->transport, "server/discover");
+
+  /* A modern error naming only older revisions: initialize with the
+   * newest of them. */
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"error\":"
+                                   "{\"code\":-32022,\"message\":\"Unsupported protocol version\","
+                                   "\"data\":{\"supported\":[\"2024-11-05\",\"2025-06-18\"],"
+                                   "\"requested\":\"2026-07-28\"}}}", id_of (discover));
+  init = mcp_scripted_transport_wait_sent (fixture->transport, "initialize");
+  g_assert_cmpstr (mcp_json_get_string (mcp_message_get_params (init), "protocolVersion"), ==,
+                   "2025-06-18");
+  mcp_scripted_transport_receivef (fixture->transport, INIT_REPLY_FORMAT, id_of (init),
+                                   "2025-06-18", "{}");
+  wait_for (result != NULL);
+  g_assert_true (mcp_client_connect_finish (fixture->client, result, NULL));
+}
+
+static void
+reply_with (Fixture    *fixture,
+            McpMessage *request,
+            const char *result)
+{
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT
+                                   ",\"result\":%s}", id_of (request), result);
+}
+
+static McpMessage *
+wait_sent_after (Fixture    *fixture,
+                 const char *method,
+                 guint       after)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  McpMessage *found = NULL;
+
+  wait_for ((found = ({ McpMessage *m = NULL;
+                        for (guint i = after; i < sent->len && m == NULL; i++)
+                          if (g_strcmp0 (mcp_message_get_method (g_ptr_array_index (sent, i)),
+                                         method) == 0)
+                            m = g_ptr_array_index (sent, i);
+                        m; })) != NULL);
+  return found;
+}
+
+static void
+test_modern_input_rounds (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) reply = NULL;
+  g_autoptr(JsonObject) args = test_parse_object ("{\"city\":\"Paris\"}");
+  g_autofree char *text = NULL;
+  McpMessage *first;
+  McpMessage *second;
+  McpMessage *third;
+  JsonObject *params;
+  JsonObject *responses;
+
+  mcp_client_call_tool_async (fixture->client, "plan-trip", args, NULL, NULL, NULL, NULL,
+                              store_result_cb, &result);
+  first = wait_sent_after (fixture, "tools/call", 0);
+
+  /* Round one: three questions at once, and state to echo. */
+  reply_with (fixture, first,
+              "{\"resultType\":\"input_required\",\"requestState\":\"opaque-1\","
+              "\"inputRequests\":{"
+              "\"who\":{\"method\":\"elicitation/create\",\"params\":{\"message\":\"Name?\","
+              "\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"name\":"
+              "{\"type\":\"string\"}}}}},"
+              "\"think\":{\"method\":\"sampling/createMessage\",\"params\":{\"messages\":"
+              "[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"hi\"}}],"
+              "\"maxTokens\":5}},"
+              "\"where\":{\"method\":\"roots/list\"}}}");
+  second = wait_sent_after (fixture, "tools/call", sent->len);
+  g_assert_cmpint (id_of (second), !=, id_of (first));
+  assert_modern_meta (second);
+  params = mcp_message_get_params (second);
+  g_assert_cmpstr (mcp_json_get_string (params, "name"), ==, "plan-trip");
+  g_assert_cmpstr (mcp_json_get_string (mcp_json_get_object (params, "arguments"), "city"), ==,
+                   "Paris");
+  g_assert_cmpstr (mcp_json_get_string (params, "requestState"), ==, "opaque-1");
+  responses = mcp_json_get_object (params, "inputResponses");
+  g_assert_cmpuint (json_object_get_size (responses), ==, 3);
+  g_assert_cmpstr (mcp_json_get_string (mcp_json_get_object (responses, "who"), "action"), ==,
+                   "accept");
+  g_assert_cmpstr (mcp_json_get_string (mcp_json_get_object (responses, "think"), "model"), ==,
+                   "test-model");
+  g_assert_nonnull (mcp_json_get_array (mcp_json_get_object (responses, "where"), "roots"));
+  g_assert_cmpuint (fixture->delegate->methods->len, ==, 3);
+
+  /* Round two asks again, without state: none may be sent back, and the
+   * first round's answers are not repeated. */
+  reply_with (fixture, second,
+              "{\"resultType\":\"input_required\",\"inputRequests\":{"
+              "\"again\":{\"method\":\"roots/list\",\"params\":{}}}}");
+  third = wait_sent_after (fixture, "tools/call", sent->len);
+  params = mcp_message_get_params (third);
+  g_assert_null (mcp_json_get_string (params, "requestState"));
+  responses = mcp_json_get_object (params, "inputResponses");
+  g_assert_cmpuint (json_object_get_size (responses), ==, 1);
+  g_assert_true (json_object_has_member (responses, "again"));
+
+  reply_with (fixture, third,
+              "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}");
+  wait_for (result != NULL);
+  reply = mcp_client_call_tool_finish (fixture->client, result, &error);
+  g_assert_no_error (error);
+  text = mcp_tool_result_dup_text (reply);
+  g_assert_cmpstr (text, ==, "done");
+}
+
+static JsonObject *
+reject_sampling_cb (const char  *method,
+                    JsonObject  *params,
+                    gpointer     user_data,
+                    GError     **error)
+{
+  if (g_str_equal (method, "sampling/createMessage"))
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_USER_REJECTED,
+                           "User rejected sampling request");
+      return NULL;
+    }
+  return test_parse_object ("{\"roots\":[]}");
+}
+
+static void
+test_modern_input_rejected (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) reply = NULL;
+  McpMessage *first;
+  guint n_sent;
+
+  fixture->delegate->reply_func = reject_sampling_cb;
+  mcp_client_call_tool_async (fixture->client, "ask", NULL, NULL, NULL, NULL, NULL,
+                              store_result_cb, &result);
+  first = wait_sent_after (fixture, "tools/call", 0);
+  reply_with (fixture, first,
+              "{\"resultType\":\"input_required\",\"inputRequests\":{"
+              "\"think\":{\"method\":\"sampling/createMessage\",\"params\":{\"messages\":[],"
+              "\"maxTokens\":5}}}}");
+  wait_for (result != NULL);
+  n_sent = sent->len;
+
+  /* The person said no: the call fails with that, and nothing is retried. */
+  reply = mcp_client_call_tool_finish (fixture->client, result, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_USER_REJECTED);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (sent->len, ==, n_sent);
+}
+
+static void
+test_modern_input_cancelled (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) reply = NULL;
+  McpMessage *first;
+  GCancellable *host_cancellable;
+  guint n_sent;
+
+  fixture->delegate->hold = TRUE;
+  mcp_client_call_tool_async (fixture->client, "ask", NULL, NULL, NULL, NULL, cancellable,
+                              store_result_cb, &result);
+  first = wait_sent_after (fixture, "tools/call", 0);
+  reply_with (fixture, first,
+              "{\"resultType\":\"input_required\",\"inputRequests\":{"
+              "\"who\":{\"method\":\"elicitation/create\",\"params\":{\"message\":\"Name?\","
+              "\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}}}");
+  wait_for (fixture->delegate->held->len == 1);
+  n_sent = sent->len;
+
+  /* Cancelling the call cancels the question put to the person. */
+  g_cancellable_cancel (cancellable);
+  host_cancellable = g_task_get_cancellable (g_ptr_array_index (fixture->delegate->held, 0));
+  g_assert_true (g_cancellable_is_cancelled (host_cancellable));
+  test_delegate_release (fixture->delegate);
+  wait_for (result != NULL);
+  reply = mcp_client_call_tool_finish (fixture->client, result, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (sent->len, ==, n_sent);
+}
+
+static void
+test_modern_round_limit (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) reply = NULL;
+  guint rounds = 0;
+  guint after = 0;
+
+  mcp_client_call_tool_async (fixture->client, "endless", NULL, NULL, NULL, NULL, NULL,
+                              store_result_cb, &result);
+
+  /* A server that always wants more is given up on. */
+  while (result == NULL)
+    {
+      McpMessage *call = wait_sent_after (fixture, "tools/call", after);
+
+      after = sent->len;
+      rounds++;
+      reply_with (fixture, call, "{\"resultType\":\"input_required\",\"requestState\":\"x\"}");
+      while (result == NULL && sent->len == after)
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  reply = mcp_client_call_tool_finish (fixture->client, result, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE);
+  g_assert_cmpuint (rounds, ==, 9);
+}
+
+static void
+test_modern_unknown_result_type (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  McpMessage *request;
+
+  mcp_client_request_async (fixture->client, "tools/list", NULL, NULL, NULL, NULL, NULL,
+                            store_result_cb, &result);
+  request = wait_sent_after (fixture, "tools/list", 2);
+  reply_with (fixture, request, "{\"resultType\":\"deferred\"}");
+  wait_for (result != NULL);
+  reply = mcp_client_request_finish (fixture->client, result, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE);
+  g_assert_nonnull (strstr (error->message, "deferred"));
+}
+
+static void
+test_modern_subscriptions (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  McpMessage *first;
+  McpMessage *second;
+  McpMessage *cancelled;
+  JsonArray *uris;
+  guint after;
+
+  first = mcp_scripted_transport_wait_sent (fixture->transport, "subscriptions/listen");
+  g_signal_connect (fixture->client, "resource-updated", G_CALLBACK (resource_updated_cb), seen);
+
+  /* Subscribing opens the stream again with the resource in it. */
+  after = sent->len;
+  mcp_client_subscribe_async (fixture->client, "demo://a", TRUE, NULL, store_result_cb, &result);
+  wait_for (result != NULL);
+  g_assert_true (mcp_client_subscribe_finish (fixture->client, result, NULL));
+  g_assert_null (mcp_scripted_transport_find_sent (fixture->transport, "resources/subscribe"));
+  second = wait_sent_after (fixture, "subscriptions/listen", after);
+  uris = mcp_json_get_array (mcp_json_get_object (mcp_message_get_params (second),
+                                                  "notifications"), "resourceSubscriptions");
+  g_assert_cmpuint (json_array_get_length (uris), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (uris, 0), ==, "demo://a");
+
+  /* The old stream was cancelled. */
+  cancelled = wait_sent_after (fixture, "notifications/cancelled", after);
+  g_assert_cmpint (json_object_get_int_member (mcp_message_get_params (cancelled), "requestId"),
+                   ==, id_of (first));
+
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"method\":"
+                                   "\"notifications/subscriptions/acknowledged\",\"params\":"
+                                   "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":%"
+                                   G_GINT64_FORMAT "},\"notifications\":{\"toolsListChanged\":true,"
+                                   "\"resourceSubscriptions\":[\"demo://a\"]}}}", id_of (second));
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"method\":"
+                                   "\"notifications/resources/updated\",\"params\":"
+                                   "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":%"
+                                   G_GINT64_FORMAT "},\"uri\":\"demo://a\"}}", id_of (second));
+  g_assert_cmpstr (seen->str, ==, "updated:demo://a;");
+  g_signal_handlers_disconnect_by_data (fixture->client, seen);
+}
+
+static void
+test_modern_list_cache (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  McpMessage *list;
+  guint after = sent->len;
+
+  /* The server said its tool list stays good for a minute. */
+  mcp_client_list_async (fixture->client, "tools/list", NULL, store_result_cb, &result);
+  list = wait_sent_after (fixture, "tools/list", after);
+  reply_with (fixture, list, "{\"resultType\":\"complete\",\"tools\":[{\"name\":\"a\"}],"
+                             "\"ttlMs\":60000,\"cacheScope\":\"public\"}");
+  wait_for (result != NULL);
+  items = mcp_client_list_finish (fixture->client, result, NULL);
+  g_assert_cmpuint (items->len, ==, 1);
+  g_clear_object (&result);
+  g_clear_pointer (&items, g_ptr_array_unref);
+
+  after = sent->len;
+  mcp_client_list_async (fixture->client, "tools/list", NULL, store_result_cb, &result);
+  wait_for (result != NULL);
+  items = mcp_client_list_finish (fixture->client, result, NULL);
+  g_assert_cmpuint (items->len, ==, 1);
+  g_assert_cmpuint (sent->len, ==, after);
+
+  /* A change announced makes it stale at once. */
+  mcp_scripted_transport_receive (fixture->transport,
+                                  "{\"jsonrpc\":\"2.0\",\"method\":"
+                                  "\"notifications/tools/list_changed\"}");
+  wait_sent_after (fixture, "tools/list", after);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1082,7 +1537,26 @@ main (int   argc,
   ADD ("notifications-and-utilities", fixture_set_up_ready, test_notifications_and_utilities);
   ADD ("capability-missing", fixture_set_up, test_capability_missing);
 
+#define ADD_MODERN(path, func) \
+  g_test_add ("/steward/client/" path, Fixture, "modern", fixture_set_up_modern, func, \
+              fixture_tear_down)
+#define ADD_AUTO(path, func) \
+  g_test_add ("/steward/client/" path, Fixture, "auto", fixture_set_up, func, fixture_tear_down)
+
+  ADD_MODERN ("modern/discover", test_modern_discover);
+  ADD_AUTO ("modern/fallback", test_modern_fallback);
+  ADD_AUTO ("modern/unsupported-version", test_modern_unsupported_version);
+  ADD_MODERN ("modern/input-rounds", test_modern_input_rounds);
+  ADD_MODERN ("modern/input-rejected", test_modern_input_rejected);
+  ADD_MODERN ("modern/input-cancelled", test_modern_input_cancelled);
+  ADD_MODERN ("modern/round-limit", test_modern_round_limit);
+  ADD_MODERN ("modern/unknown-result-type", test_modern_unknown_result_type);
+  ADD_MODERN ("modern/subscriptions", test_modern_subscriptions);
+  ADD_MODERN ("modern/list-cache", test_modern_list_cache);
+
 #undef ADD
+#undef ADD_MODERN
+#undef ADD_AUTO
 
   return g_test_run ();
 }

@@ -14,6 +14,20 @@
 /* Progress callbacks are coalesced to at most one per this interval. */
 #define PROGRESS_INTERVAL_US (50 * 1000)
 
+/* How long a server/discover probe may go unanswered before the server is
+ * taken as one of the handshake era, which may not answer it at all. */
+#define DISCOVER_PROBE_TIMEOUT_MS 10000
+
+/* Rounds of input_required one request may go through (2026-07-28). */
+#define MAX_INPUT_ROUNDS 8
+
+#define META_PROTOCOL_VERSION   "io.modelcontextprotocol/protocolVersion"
+#define META_CLIENT_INFO        "io.modelcontextprotocol/clientInfo"
+#define META_CLIENT_CAPS        "io.modelcontextprotocol/clientCapabilities"
+#define META_LOG_LEVEL          "io.modelcontextprotocol/logLevel"
+#define META_SERVER_INFO        "io.modelcontextprotocol/serverInfo"
+#define META_SUBSCRIPTION_ID    "io.modelcontextprotocol/subscriptionId"
+
 /**
  * McpClient:
  *
@@ -48,6 +62,13 @@ struct _McpClient
   guint               max_request_time_ms;
 
   McpRevision         revision;
+  McpRevision         legacy_revision;   /* offered to initialize */
+  gboolean            modern;            /* 2026-07-28: no session, _meta on every request */
+  JsonObject         *meta_client_info;  /* shared by every modern request */
+  JsonObject         *meta_capabilities;
+  char               *log_level;         /* modern: sent in _meta */
+  gint64              listen_id;         /* the open subscriptions/listen, or 0 */
+  gint64              list_expiry[4];    /* modern: a list is fresh until then */
   JsonObject         *server_info;
   JsonObject         *server_capabilities;
   char               *instructions;
@@ -132,6 +153,7 @@ typedef struct {
   gint64           hard_deadline;
   gboolean         at_hard_limit;  /* the armed timeout ends at the deadline */
   gboolean         sent;
+  guint            rounds;         /* input_required rounds answered so far */
   GCancellable    *cancellable;
   gulong           cancelled_id;
   McpProgressFunc  progress_func;
@@ -153,6 +175,19 @@ typedef struct {
 } Incoming;
 
 static void send_pending (McpClient *self, Pending *pending);
+static void open_subscriptions (McpClient *self);
+static void become_ready (McpClient *self);
+static JsonObject *copy_object (JsonObject *object);
+static void pending_start (McpClient       *self,
+                           GTask           *task,
+                           const char      *method,
+                           JsonObject      *params,
+                           gboolean         internal,
+                           guint            timeout_ms,
+                           McpProgressFunc  progress_func,
+                           gpointer         progress_data,
+                           GDestroyNotify   progress_destroy,
+                           guint            rounds);
 static void refresh_list (McpClient *self, ListKind kind);
 
 static void
@@ -316,6 +351,13 @@ pending_arm_timeout (Pending *pending)
 {
   McpClient *self = pending->client;
   gint64 ends = g_get_monotonic_time () + (gint64) pending->timeout_ms * 1000;
+
+  /* A subscription stream has no deadline: it lasts until closed. */
+  if (pending->timeout_ms == 0)
+    {
+      pending->deadline = G_MAXINT64;
+      return;
+    }
 
   pending->at_hard_limit = pending->hard_deadline <= ends;
   pending->deadline = MIN (ends, pending->hard_deadline);
@@ -673,6 +715,223 @@ cancel_all_incoming (McpClient *self)
   g_hash_table_remove_all (self->incoming);
 }
 
+/* Input rounds (2026-07-28): a server that needs something from the host
+ * answers tools/call, prompts/get or resources/read with an input_required
+ * result; the host's answers go back in a retry of the same request. */
+
+typedef struct {
+  McpClient       *client;
+  GTask           *task;
+  char            *method;
+  JsonObject      *params;        /* the request as first sent, without answers */
+  char            *request_state;
+  JsonObject      *responses;
+  guint            waiting;
+  guint            rounds;
+  GError          *error;
+  GCancellable    *cancellable;   /* cancels the host's work */
+  gulong           cancelled_id;
+  McpProgressFunc  progress_func;
+  gpointer         progress_data;
+  GDestroyNotify   progress_destroy;
+} InputRound;
+
+typedef struct {
+  InputRound *round;
+  char       *key;
+  char       *method;
+} InputCall;
+
+static void
+input_round_free (InputRound *round)
+{
+  if (round->cancelled_id != 0)
+    g_cancellable_disconnect (g_task_get_cancellable (round->task), round->cancelled_id);
+  if (round->progress_destroy != NULL)
+    round->progress_destroy (round->progress_data);
+  g_clear_object (&round->task);
+  g_clear_object (&round->cancellable);
+  g_clear_pointer (&round->params, json_object_unref);
+  g_clear_pointer (&round->responses, json_object_unref);
+  g_clear_error (&round->error);
+  g_object_unref (round->client);
+  g_free (round->method);
+  g_free (round->request_state);
+  g_free (round);
+}
+
+static void
+input_round_cancelled_cb (GCancellable *cancellable,
+                          gpointer      user_data)
+{
+  InputRound *round = user_data;
+
+  g_cancellable_cancel (round->cancellable);
+}
+
+static void
+input_round_finish (InputRound *round)
+{
+  McpClient *self = round->client;
+  g_autoptr(JsonObject) params = NULL;
+
+  if (round->error != NULL)
+    {
+      g_task_return_error (round->task, g_steal_pointer (&round->error));
+      input_round_free (round);
+      return;
+    }
+
+  /* The retry is a new request with a new id: the first request's
+   * params, the answers, and the server's state exactly as it sent it. */
+  params = copy_object (round->params);
+  json_object_set_object_member (params, "inputResponses", json_object_ref (round->responses));
+  if (round->request_state != NULL)
+    json_object_set_string_member (params, "requestState", round->request_state);
+
+  pending_start (self, round->task, round->method, params, FALSE, self->request_timeout_ms,
+                 round->progress_func, round->progress_data,
+                 g_steal_pointer (&round->progress_destroy), round->rounds);
+  round->progress_func = NULL;
+  input_round_free (round);
+}
+
+static void
+input_call_done_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  McpClientDelegate *delegate = MCP_CLIENT_DELEGATE (object);
+  InputCall *call = user_data;
+  InputRound *round = call->round;
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (call->method, "sampling/createMessage"))
+    reply = mcp_client_delegate_create_message_finish (delegate, result, &error);
+  else if (g_str_equal (call->method, "elicitation/create"))
+    reply = mcp_client_delegate_elicit_finish (delegate, result, &error);
+  else
+    reply = mcp_client_delegate_list_roots_finish (delegate, result, &error);
+
+  /* An answer the host refused (sampling rejected) cannot be sent as an
+   * input response: the request fails with it, as it would have failed
+   * on the server in the handshake era. */
+  if (reply != NULL)
+    json_object_set_object_member (round->responses, call->key, g_steal_pointer (&reply));
+  else if (round->error == NULL)
+    {
+      round->error = error ? g_steal_pointer (&error)
+                           : g_error_new_literal (MCP_ERROR, MCP_ERROR_INTERNAL_ERROR,
+                                                  "the host gave no answer");
+      g_cancellable_cancel (round->cancellable);
+    }
+
+  g_free (call->key);
+  g_free (call->method);
+  g_free (call);
+
+  if (--round->waiting == 0)
+    input_round_finish (round);
+}
+
+/* Takes @pending's task and progress function into a round of input. */
+static void
+input_round_start (Pending    *pending,
+                   JsonObject *result)
+{
+  McpClient *self = pending->client;
+  JsonObject *requests = mcp_json_get_object (result, "inputRequests");
+  const char *state = mcp_json_get_string (result, "requestState");
+  GCancellable *task_cancellable;
+  g_autoptr(GList) keys = NULL;
+  InputRound *round;
+
+  round = g_new0 (InputRound, 1);
+  round->client = g_object_ref (self);
+  round->task = g_steal_pointer (&pending->task);
+  round->method = g_strdup (pending->method);
+  round->request_state = g_strdup (state);
+  round->responses = json_object_new ();
+  round->rounds = pending->rounds + 1;
+  round->cancellable = g_cancellable_new ();
+  round->progress_func = pending->progress_func;
+  round->progress_data = pending->progress_data;
+  round->progress_destroy = g_steal_pointer (&pending->progress_destroy);
+  pending->progress_func = NULL;
+
+  /* The answers of an earlier round belong to that round alone. */
+  round->params = pending->params ? copy_object (pending->params) : json_object_new ();
+  json_object_remove_member (round->params, "inputResponses");
+  json_object_remove_member (round->params, "requestState");
+
+  g_queue_remove (&self->waiting, pending);
+  g_hash_table_steal (self->pending, &pending->id);
+  pending_free (pending);
+
+  if (requests == NULL && state == NULL)
+    round->error = g_error_new_literal (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                        "the server asked for input but named none");
+  else if (round->rounds > MAX_INPUT_ROUNDS)
+    round->error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                "the server asked for input %u times for one “%s”; gave up",
+                                MAX_INPUT_ROUNDS, round->method);
+
+  task_cancellable = g_task_get_cancellable (round->task);
+  if (task_cancellable != NULL)
+    round->cancelled_id = g_cancellable_connect (task_cancellable,
+                                                 G_CALLBACK (input_round_cancelled_cb),
+                                                 round, NULL);
+
+  if (requests != NULL && round->error == NULL)
+    keys = json_object_get_members (requests);
+
+  /* Each request is put to the host at once; several may be open. */
+  round->waiting = 1;
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      JsonObject *request = mcp_json_get_object (requests, l->data);
+      const char *method = mcp_json_get_string (request, "method");
+      JsonObject *params = mcp_json_get_object (request, "params");
+      g_autoptr(GError) error = NULL;
+      InputCall *call;
+
+      if (method == NULL)
+        error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                             "the server's input request “%s” has no method",
+                             (const char *) l->data);
+      else
+        error = check_incoming (self, method, params);
+
+      if (error != NULL)
+        {
+          /* What was already put to the host is withdrawn. */
+          round->error = g_steal_pointer (&error);
+          g_cancellable_cancel (round->cancellable);
+          break;
+        }
+
+      call = g_new0 (InputCall, 1);
+      call->round = round;
+      call->key = g_strdup (l->data);
+      call->method = g_strdup (method);
+      round->waiting++;
+
+      if (g_str_equal (method, "sampling/createMessage"))
+        mcp_client_delegate_create_message_async (self->delegate, self, params, round->cancellable,
+                                                  input_call_done_cb, call);
+      else if (g_str_equal (method, "elicitation/create"))
+        mcp_client_delegate_elicit_async (self->delegate, self, params, round->cancellable,
+                                          input_call_done_cb, call);
+      else
+        mcp_client_delegate_list_roots_async (self->delegate, self, round->cancellable,
+                                              input_call_done_cb, call);
+    }
+
+  if (--round->waiting == 0)
+    input_round_finish (round);
+}
+
 /* Messages from the server */
 
 static void
@@ -680,6 +939,8 @@ handle_response (McpClient  *self,
                  McpMessage *message)
 {
   Pending *pending = NULL;
+  const char *result_type;
+  JsonObject *result;
   gint64 id;
 
   if (mcp_message_get_id (message) == NULL)
@@ -707,9 +968,28 @@ handle_response (McpClient  *self,
     }
 
   if (mcp_message_get_kind (message) == MCP_MESSAGE_ERROR)
-    pending_complete (pending, NULL, mcp_message_to_gerror (message));
+    {
+      pending_complete (pending, NULL, mcp_message_to_gerror (message));
+      return;
+    }
+
+  result = mcp_message_get_result (message);
+  result_type = mcp_json_get_string (result, "resultType");
+
+  /* No resultType is the handshake era's complete result. */
+  if (result_type == NULL || g_str_equal (result_type, "complete"))
+    pending_complete (pending, result, NULL);
+  else if (g_str_equal (result_type, "input_required") &&
+           (g_str_equal (pending->method, "tools/call") ||
+            g_str_equal (pending->method, "prompts/get") ||
+            g_str_equal (pending->method, "resources/read")))
+    input_round_start (pending, result);
   else
-    pending_complete (pending, mcp_message_get_result (message), NULL);
+    pending_complete (pending, NULL,
+                      g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                   "the server answered “%s” with a result of type “%s”, "
+                                   "which this client does not know",
+                                   pending->method, result_type));
 }
 
 static void
@@ -800,6 +1080,16 @@ handle_notification (McpClient  *self,
       refresh_list (self, LIST_RESOURCES);
       refresh_list (self, LIST_TEMPLATES);
     }
+  else if (g_str_equal (method, "notifications/subscriptions/acknowledged"))
+    {
+      JsonObject *granted = mcp_json_get_object (params, "notifications");
+      JsonArray *uris = mcp_json_get_array (granted, "resourceSubscriptions");
+      guint n_uris = uris ? json_array_get_length (uris) : 0;
+
+      if (n_uris < g_hash_table_size (self->subscriptions))
+        diagnostic (self, "the server agreed to send updates for %u of %u subscribed resources",
+                    n_uris, g_hash_table_size (self->subscriptions));
+    }
 
   /* A detail only when someone listens for it: interning every method name
    * a server makes up would grow the quark table without bound. */
@@ -885,6 +1175,30 @@ send_message (McpClient  *self,
   mcp_transport_send_async (self->transport, message, NULL, NULL, NULL);
 }
 
+static JsonObject *
+copy_object (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autoptr(JsonNode) copy = json_node_copy (node);
+
+  return json_object_ref (json_node_get_object (copy));
+}
+
+/* Every request of the 2026-07-28 era says who sends it, which revision it
+ * speaks and what the client can do: there is no session to remember it. */
+static void
+add_request_meta (McpClient  *self,
+                  JsonObject *meta)
+{
+  json_object_set_string_member (meta, META_PROTOCOL_VERSION,
+                                 mcp_revision_to_string (MCP_REVISION_2026_07_28));
+  json_object_set_object_member (meta, META_CLIENT_INFO, json_object_ref (self->meta_client_info));
+  json_object_set_object_member (meta, META_CLIENT_CAPS,
+                                 json_object_ref (self->meta_capabilities));
+  if (self->log_level != NULL)
+    json_object_set_string_member (meta, META_LOG_LEVEL, self->log_level);
+}
+
 static void
 send_pending (McpClient *self,
               Pending   *pending)
@@ -892,23 +1206,23 @@ send_pending (McpClient *self,
   g_autoptr(JsonNode) id = json_node_init_int (json_node_alloc (), pending->id);
   g_autoptr(McpMessage) message = NULL;
   g_autoptr(JsonObject) params = NULL;
+  gboolean modern = self->modern || g_str_equal (pending->method, "server/discover");
 
   params = pending->params ? json_object_ref (pending->params) : NULL;
 
-  if (pending->progress_func != NULL)
+  if (pending->progress_func != NULL || modern)
     {
       JsonObject *meta;
 
-      /* Add the token to a copy: the caller's params stay untouched. */
+      /* Add to a copy: the caller's params stay untouched. */
       if (params == NULL)
         params = json_object_new ();
       else
         {
-          g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), params);
-          g_autoptr(JsonNode) copy = json_node_copy (node);
+          JsonObject *copy = copy_object (params);
 
-          g_clear_pointer (&params, json_object_unref);
-          params = json_object_ref (json_node_get_object (copy));
+          json_object_unref (params);
+          params = copy;
         }
 
       meta = mcp_json_get_object (params, "_meta");
@@ -917,7 +1231,10 @@ send_pending (McpClient *self,
           meta = json_object_new ();
           json_object_set_object_member (params, "_meta", meta);
         }
-      json_object_set_int_member (meta, "progressToken", pending->id);
+      if (pending->progress_func != NULL)
+        json_object_set_int_member (meta, "progressToken", pending->id);
+      if (modern)
+        add_request_meta (self, meta);
     }
 
   pending->sent = TRUE;
@@ -934,26 +1251,24 @@ flush_waiting (McpClient *self)
     send_pending (self, pending);
 }
 
-/* Starts a request. @internal requests (initialize) go out before the
- * connection is ready; the others wait in the queue until then. */
+/* Sends a request for @task, which it completes. @internal requests
+ * (initialize, the discovery probe) go out before the connection is ready;
+ * the others wait in the queue until then. Takes the progress function's
+ * data either way. */
 static void
-start_request (McpClient           *self,
-               const char          *method,
-               JsonObject          *params,
-               gboolean             internal,
-               guint                timeout_ms,
-               McpProgressFunc      progress_func,
-               gpointer             progress_data,
-               GDestroyNotify       progress_destroy,
-               GCancellable        *cancellable,
-               gpointer             source_tag,
-               GAsyncReadyCallback  callback,
-               gpointer             user_data)
+pending_start (McpClient       *self,
+               GTask           *task,
+               const char      *method,
+               JsonObject      *params,
+               gboolean         internal,
+               guint            timeout_ms,
+               McpProgressFunc  progress_func,
+               gpointer         progress_data,
+               GDestroyNotify   progress_destroy,
+               guint            rounds)
 {
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GCancellable *cancellable = g_task_get_cancellable (task);
   Pending *pending;
-
-  g_task_set_source_tag (task, source_tag);
 
   if (self->state == MCP_CLIENT_STATE_CLOSING || self->state == MCP_CLIENT_STATE_CLOSED ||
       (self->state == MCP_CLIENT_STATE_DISCONNECTED && !internal))
@@ -981,7 +1296,7 @@ start_request (McpClient           *self,
   pending->id = self->next_id++;
   pending->method = g_strdup (method);
   pending->params = params ? json_object_ref (params) : NULL;
-  pending->task = g_steal_pointer (&task);
+  pending->task = g_object_ref (task);
   pending->timeout_ms = timeout_ms;
   pending->hard_deadline = g_get_monotonic_time () +
                            (gint64) MAX (self->max_request_time_ms, timeout_ms) * 1000;
@@ -989,6 +1304,7 @@ start_request (McpClient           *self,
   pending->progress_data = progress_data;
   pending->progress_destroy = progress_destroy;
   pending->progress_total = -1;
+  pending->rounds = rounds;
   g_hash_table_insert (self->pending, &pending->id, pending);
 
   if (cancellable != NULL)
@@ -1005,6 +1321,27 @@ start_request (McpClient           *self,
     send_pending (self, pending);
   else
     g_queue_push_tail (&self->waiting, pending);
+}
+
+static void
+start_request (McpClient           *self,
+               const char          *method,
+               JsonObject          *params,
+               gboolean             internal,
+               guint                timeout_ms,
+               McpProgressFunc      progress_func,
+               gpointer             progress_data,
+               GDestroyNotify       progress_destroy,
+               GCancellable        *cancellable,
+               gpointer             source_tag,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  pending_start (self, task, method, params, internal, timeout_ms,
+                 progress_func, progress_data, progress_destroy, 0);
 }
 
 static JsonObject *
@@ -1129,6 +1466,12 @@ list_page_cb (GObject      *object,
 
       g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)),
                            state->items->pdata, state->items->len);
+
+      /* 2026-07-28 lists say how long they stay good. */
+      self->list_expiry[state->kind] = 0;
+      if (self->modern && mcp_json_has_number (page, "ttlMs"))
+        self->list_expiry[state->kind] =
+          g_get_monotonic_time () + (gint64) mcp_json_get_number (page, "ttlMs", 0) * 1000;
       g_task_return_pointer (task, g_ptr_array_ref (state->items),
                              (GDestroyNotify) g_ptr_array_unref);
       return;
@@ -1181,6 +1524,8 @@ refresh_list (McpClient *self,
       !mcp_client_has_capability (self, list_kinds[kind].capability, NULL))
     return;
 
+  self->list_expiry[kind] = 0;
+
   /* A change while a listing runs may not be in it: list again after. */
   if (self->list_busy & (1u << kind))
     {
@@ -1191,6 +1536,79 @@ refresh_list (McpClient *self,
   self->list_busy |= 1u << kind;
   mcp_client_list_async (self, list_kinds[kind].method, self->cancellable,
                          refresh_list_cb, GUINT_TO_POINTER (kind));
+}
+
+/* Subscriptions (2026-07-28): one subscriptions/listen request stays
+ * open for as long as the connection, carrying list changes and updates
+ * of the subscribed resources; a change of what we want reopens it. */
+
+static void
+listen_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = finish_request (self, result, open_subscriptions, &error);
+  if (reply != NULL)
+    diagnostic (self, "the server ended the subscription stream");
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+           !g_error_matches (error, MCP_ERROR, MCP_ERROR_CLOSED))
+    diagnostic (self, "the subscription stream failed: %s", error->message);
+}
+
+static void
+open_subscriptions (McpClient *self)
+{
+  g_autoptr(JsonObject) params = NULL;
+  JsonObject *filter;
+  GHashTableIter iter;
+  gpointer uri;
+  Pending *old;
+
+  if (!self->modern || self->state != MCP_CLIENT_STATE_READY)
+    return;
+
+  /* The stream open now is replaced: on stdio it is cancelled by a
+   * notification, over HTTP by closing its response. */
+  if (self->listen_id != 0 && (old = g_hash_table_lookup (self->pending, &self->listen_id)) != NULL)
+    {
+      send_cancelled (self, old->id, "the subscriptions changed");
+      pending_complete (old, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                        "replaced by a new subscription"));
+    }
+  self->listen_id = 0;
+
+  filter = json_object_new ();
+  if (mcp_client_has_capability (self, "tools", "listChanged"))
+    json_object_set_boolean_member (filter, "toolsListChanged", TRUE);
+  if (mcp_client_has_capability (self, "prompts", "listChanged"))
+    json_object_set_boolean_member (filter, "promptsListChanged", TRUE);
+  if (mcp_client_has_capability (self, "resources", "listChanged"))
+    json_object_set_boolean_member (filter, "resourcesListChanged", TRUE);
+  if (g_hash_table_size (self->subscriptions) > 0)
+    {
+      JsonArray *uris = json_array_new ();
+
+      g_hash_table_iter_init (&iter, self->subscriptions);
+      while (g_hash_table_iter_next (&iter, &uri, NULL))
+        json_array_add_string_element (uris, uri);
+      json_object_set_array_member (filter, "resourceSubscriptions", uris);
+    }
+
+  if (json_object_get_size (filter) == 0)
+    {
+      json_object_unref (filter);
+      return;
+    }
+
+  params = json_object_new ();
+  json_object_set_object_member (params, "notifications", filter);
+  self->listen_id = self->next_id;
+  start_request (self, "subscriptions/listen", params, FALSE, 0, NULL, NULL, NULL,
+                 self->cancellable, open_subscriptions, listen_done_cb, NULL);
 }
 
 /* Connecting */
@@ -1227,7 +1645,7 @@ build_capabilities (McpClient *self)
       JsonObject *elicitation = json_object_new ();
 
       /* Before 2025-11-25 the object had no modes and meant form. */
-      if (self->requested_revision >= MCP_REVISION_2025_11_25)
+      if (self->modern || self->legacy_revision >= MCP_REVISION_2025_11_25)
         {
           if (features & MCP_CLIENT_FEATURE_ELICITATION_FORM)
             json_object_set_object_member (elicitation, "form", json_object_new ());
@@ -1271,7 +1689,6 @@ initialize_cb (GObject      *object,
   g_autoptr(McpClient) self = user_data;
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GTask) task = NULL;
   const char *version;
   McpRevision revision;
   JsonObject *info;
@@ -1313,14 +1730,182 @@ initialize_cb (GObject      *object,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REVISION]);
 
   mcp_client_notify (self, "notifications/initialized", NULL, NULL);
+  become_ready (self);
+}
+
+static void
+send_initialize (McpClient *self)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+  JsonObject *info = json_object_new ();
+
+  json_object_set_string_member (params, "protocolVersion",
+                                 mcp_revision_to_string (self->legacy_revision));
+  json_object_set_object_member (params, "capabilities", build_capabilities (self));
+  json_object_set_string_member (info, "name", self->client_name);
+  if (self->client_title != NULL && self->legacy_revision >= MCP_REVISION_2025_06_18)
+    json_object_set_string_member (info, "title", self->client_title);
+  json_object_set_string_member (info, "version", self->client_version);
+  json_object_set_object_member (params, "clientInfo", info);
+
+  start_request (self, "initialize", params, TRUE, self->initialize_timeout_ms,
+                 NULL, NULL, NULL, g_task_get_cancellable (self->connect_task),
+                 mcp_client_connect_async, initialize_cb, g_object_ref (self));
+}
+
+/* The newest revision of the handshake era in @versions, or UNKNOWN. */
+static McpRevision
+best_legacy_revision (JsonArray *versions)
+{
+  McpRevision best = MCP_REVISION_UNKNOWN;
+
+  for (guint i = 0; versions != NULL && i < json_array_get_length (versions); i++)
+    {
+      JsonNode *node = json_array_get_element (versions, i);
+      McpRevision revision;
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        continue;
+      revision = mcp_revision_from_string (json_node_get_string (node));
+      if (revision != MCP_REVISION_UNKNOWN && !mcp_revision_is_stateless (revision))
+        best = MAX (best, revision);
+    }
+
+  return best;
+}
+
+static gboolean
+versions_contain (JsonArray  *versions,
+                  const char *version)
+{
+  for (guint i = 0; versions != NULL && i < json_array_get_length (versions); i++)
+    {
+      JsonNode *node = json_array_get_element (versions, i);
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
+          g_str_equal (json_node_get_string (node), version))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+become_ready (McpClient *self)
+{
+  g_autoptr(GTask) task = NULL;
+
   set_state (self, MCP_CLIENT_STATE_READY);
   flush_waiting (self);
 
   for (guint i = 0; i < N_LISTS; i++)
     refresh_list (self, (ListKind) i);
+  open_subscriptions (self);
 
   task = g_steal_pointer (&self->connect_task);
   g_task_return_boolean (task, TRUE);
+}
+
+/* A server of the handshake era cannot speak 2026-07-28: fall back to
+ * initialize, offering the newest revision it named or ours. */
+static void
+fall_back_to_initialize (McpClient  *self,
+                         JsonArray  *supported,
+                         const char *why)
+{
+  McpRevision best = best_legacy_revision (supported);
+
+  diagnostic (self, "the server does not speak 2026-07-28 (%s); using initialize", why);
+  if (best != MCP_REVISION_UNKNOWN)
+    self->legacy_revision = best;
+  send_initialize (self);
+}
+
+static void
+discover_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(McpClient) self = user_data;
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean auto_era = self->requested_revision == MCP_REVISION_UNKNOWN;
+  JsonArray *versions;
+  JsonObject *meta;
+  JsonObject *info;
+
+  reply = finish_request (self, result, mcp_client_connect_async, &error);
+  if (self->connect_task == NULL)
+    return;
+
+  if (reply == NULL)
+    {
+      JsonNode *data = mcp_error_get_data (error);
+      JsonArray *supported = NULL;
+
+      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_CLOSED))
+        return;
+
+      if (data != NULL && JSON_NODE_HOLDS_OBJECT (data))
+        supported = mcp_json_get_array (json_node_get_object (data), "supported");
+
+      /* A modern error says the server is of the new era but does not
+       * speak our revision; anything else, or silence, says it is of the
+       * handshake era. */
+      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION) ||
+          (error->domain == MCP_ERROR && error->code == MCP_ERROR_UNSUPPORTED_PROTOCOL_VERSION))
+        {
+          if (auto_era && best_legacy_revision (supported) != MCP_REVISION_UNKNOWN)
+            {
+              fall_back_to_initialize (self, supported, error->message);
+              return;
+            }
+          connect_fail (self, g_error_new (MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION,
+                                           "the server does not speak protocol revision "
+                                           "2026-07-28: %s", error->message));
+          return;
+        }
+
+      if (auto_era)
+        {
+          fall_back_to_initialize (self, NULL, error->message);
+          return;
+        }
+
+      connect_fail (self, g_error_new (MCP_ERROR, error->domain == MCP_ERROR ? error->code
+                                                                             : MCP_ERROR_CLOSED,
+                                       "the server did not answer server/discover: %s",
+                                       error->message));
+      return;
+    }
+
+  versions = mcp_json_get_array (reply, "supportedVersions");
+  if (!versions_contain (versions, mcp_revision_to_string (MCP_REVISION_2026_07_28)))
+    {
+      if (auto_era && best_legacy_revision (versions) != MCP_REVISION_UNKNOWN)
+        {
+          fall_back_to_initialize (self, versions, "it lists only older revisions");
+          return;
+        }
+      connect_fail (self, g_error_new_literal (MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION,
+                                               "the server does not list protocol revision "
+                                               "2026-07-28 among those it supports"));
+      return;
+    }
+
+  meta = mcp_json_get_object (reply, "_meta");
+  info = mcp_json_get_object (meta, META_SERVER_INFO);
+  self->server_info = info ? json_object_ref (info) : json_object_new ();
+  info = mcp_json_get_object (reply, "capabilities");
+  self->server_capabilities = info ? json_object_ref (info) : json_object_new ();
+  self->instructions = g_strdup (mcp_json_get_string (reply, "instructions"));
+  self->revision = MCP_REVISION_2026_07_28;
+  self->modern = TRUE;
+  mcp_transport_set_protocol_version (self->transport,
+                                      mcp_revision_to_string (MCP_REVISION_2026_07_28));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REVISION]);
+
+  become_ready (self);
 }
 
 static void
@@ -1330,8 +1915,7 @@ transport_started_cb (GObject      *object,
 {
   g_autoptr(McpClient) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) params = NULL;
-  JsonObject *info;
+  guint timeout_ms;
 
   if (!mcp_transport_start_finish (MCP_TRANSPORT (object), result, &error))
     {
@@ -1350,20 +1934,34 @@ transport_started_cb (GObject      *object,
 
   set_state (self, MCP_CLIENT_STATE_INITIALIZING);
 
-  params = json_object_new ();
-  json_object_set_string_member (params, "protocolVersion",
-                                 mcp_revision_to_string (self->requested_revision));
-  json_object_set_object_member (params, "capabilities", build_capabilities (self));
-  info = json_object_new ();
-  json_object_set_string_member (info, "name", self->client_name);
-  if (self->client_title != NULL && self->requested_revision >= MCP_REVISION_2025_06_18)
-    json_object_set_string_member (info, "title", self->client_title);
-  json_object_set_string_member (info, "version", self->client_version);
-  json_object_set_object_member (params, "clientInfo", info);
+  /* What every modern request carries is built once. */
+  g_clear_pointer (&self->meta_client_info, json_object_unref);
+  g_clear_pointer (&self->meta_capabilities, json_object_unref);
+  self->meta_client_info = json_object_new ();
+  json_object_set_string_member (self->meta_client_info, "name", self->client_name);
+  if (self->client_title != NULL)
+    json_object_set_string_member (self->meta_client_info, "title", self->client_title);
+  json_object_set_string_member (self->meta_client_info, "version", self->client_version);
+  self->modern = TRUE;
+  self->meta_capabilities = build_capabilities (self);
+  self->modern = FALSE;
 
-  start_request (self, "initialize", params, TRUE, self->initialize_timeout_ms,
+  if (self->requested_revision != MCP_REVISION_UNKNOWN &&
+      !mcp_revision_is_stateless (self->requested_revision))
+    {
+      self->legacy_revision = self->requested_revision;
+      send_initialize (self);
+      return;
+    }
+
+  /* The probe of the stdio and HTTP bindings: a server of the handshake
+   * era answers with an error, or not at all. */
+  timeout_ms = self->requested_revision == MCP_REVISION_UNKNOWN
+               ? MIN (self->initialize_timeout_ms, DISCOVER_PROBE_TIMEOUT_MS)
+               : self->initialize_timeout_ms;
+  start_request (self, "server/discover", NULL, TRUE, timeout_ms,
                  NULL, NULL, NULL, g_task_get_cancellable (self->connect_task),
-                 mcp_client_connect_async, initialize_cb, g_object_ref (self));
+                 mcp_client_connect_async, discover_cb, g_object_ref (self));
 }
 
 /* GObject */
@@ -1411,6 +2009,9 @@ mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->incoming, g_hash_table_unref);
   g_clear_pointer (&self->subscriptions, g_hash_table_unref);
   g_clear_pointer (&self->server_info, json_object_unref);
+  g_clear_pointer (&self->meta_client_info, json_object_unref);
+  g_clear_pointer (&self->meta_capabilities, json_object_unref);
+  g_free (self->log_level);
   g_clear_pointer (&self->server_capabilities, json_object_unref);
   g_clear_pointer (&self->close_tasks, g_ptr_array_unref);
   for (guint i = 0; i < N_LISTS; i++)
@@ -1546,7 +2147,8 @@ mcp_client_init (McpClient *self)
   self->client_name = g_strdup ("steward");
   self->client_title = g_strdup ("Steward");
   self->client_version = g_strdup (PACKAGE_VERSION);
-  self->requested_revision = MCP_REVISION_LATEST_STATEFUL;
+  self->requested_revision = MCP_REVISION_UNKNOWN;
+  self->legacy_revision = MCP_REVISION_LATEST_STATEFUL;
   self->request_timeout_ms = MCP_DEFAULT_REQUEST_TIMEOUT_MS;
   self->initialize_timeout_ms = MCP_DEFAULT_INITIALIZE_TIMEOUT_MS;
   self->max_request_time_ms = MCP_DEFAULT_MAX_REQUEST_TIME_MS;
@@ -1646,16 +2248,17 @@ mcp_client_set_client_info (McpClient  *self,
 
 /**
  * mcp_client_set_requested_revision:
- *
- * Picks the revision offered in `initialize` (the newest by default). The
- * server may answer with an older one it prefers.
+ * @revision: %MCP_REVISION_UNKNOWN (the default) to find the server's era:
+ *   2026-07-28 if it answers server/discover, else the handshake of
+ *   initialize with the newest revision; or one revision to use only that
+ *   era (the server may still answer initialize with an older one)
  */
 void
 mcp_client_set_requested_revision (McpClient   *self,
                                    McpRevision  revision)
 {
   g_return_if_fail (MCP_IS_CLIENT (self));
-  g_return_if_fail (revision > MCP_REVISION_UNKNOWN && revision <= MCP_REVISION_LATEST_STATEFUL);
+  g_return_if_fail (revision <= MCP_REVISION_2026_07_28);
 
   self->requested_revision = revision;
 }
@@ -2072,8 +2675,9 @@ mcp_client_ping_async (McpClient           *self,
 {
   g_return_if_fail (MCP_IS_CLIENT (self));
 
-  typed_request (self, "ping", NULL, NULL, NULL, NULL, cancellable,
-                 mcp_client_ping_async, callback, user_data);
+  /* 2026-07-28 has no ping; discovery is the cheapest request it has. */
+  typed_request (self, self->modern ? "server/discover" : "ping", NULL, NULL, NULL, NULL,
+                 cancellable, mcp_client_ping_async, callback, user_data);
 }
 
 gboolean
@@ -2115,6 +2719,19 @@ mcp_client_list_async (McpClient           *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_client_list_async);
+
+  /* A list the server said is still good, with no change announced since,
+   * is not fetched again. */
+  if (self->list_expiry[kind] > g_get_monotonic_time ())
+    {
+      GListModel *model = G_LIST_MODEL (self->lists[kind]);
+      GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+        g_ptr_array_add (items, g_list_model_get_item (model, i));
+      g_task_return_pointer (task, items, (GDestroyNotify) g_ptr_array_unref);
+      return;
+    }
 
   state = g_new0 (ListState, 1);
   state->method = list_kinds[kind].method;
@@ -2308,6 +2925,20 @@ mcp_client_subscribe_async (McpClient           *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_client_subscribe_async);
+
+  /* 2026-07-28 subscribes through the subscription stream. */
+  if (self->modern)
+    {
+      if (subscribe)
+        g_hash_table_add (self->subscriptions, g_strdup (uri));
+      else
+        g_hash_table_remove (self->subscriptions, uri);
+      open_subscriptions (self);
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+
   data = g_new0 (SubscribeData, 1);
   data->uri = g_strdup (uri);
   data->subscribe = !!subscribe;
@@ -2493,6 +3124,18 @@ mcp_client_set_log_level_async (McpClient           *self,
                            callback, user_data))
     return;
 
+  /* 2026-07-28 has no logging/setLevel: the level rides on each request. */
+  if (self->modern)
+    {
+      g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+      g_task_set_source_tag (task, mcp_client_set_log_level_async);
+      g_free (self->log_level);
+      self->log_level = g_strdup (level);
+      g_task_return_pointer (task, json_object_new (), (GDestroyNotify) json_object_unref);
+      return;
+    }
+
   params = json_object_new ();
   json_object_set_string_member (params, "level", level);
   typed_request (self, "logging/setLevel", params, NULL, NULL, NULL, cancellable,
@@ -2517,8 +3160,9 @@ mcp_client_notify_roots_changed (McpClient *self)
 
   g_return_if_fail (MCP_IS_CLIENT (self));
 
+  /* In 2026-07-28 a server asks for the roots each time it needs them. */
   features = self->delegate ? mcp_client_delegate_get_features (self->delegate) : 0;
-  if (self->state != MCP_CLIENT_STATE_READY ||
+  if (self->state != MCP_CLIENT_STATE_READY || self->modern ||
       !(features & MCP_CLIENT_FEATURE_ROOTS_LIST_CHANGED))
     return;
 

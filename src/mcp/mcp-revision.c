@@ -54,7 +54,7 @@ mcp_revision_list_supported (void)
 {
   GString *str = g_string_new (NULL);
 
-  for (guint i = MCP_REVISION_LATEST_STATEFUL; i >= 1; i--)
+  for (guint i = G_N_ELEMENTS (revision_names) - 1; i >= 1; i--)
     {
       if (str->len > 0)
         g_string_append (str, ", ");
