@@ -1658,6 +1658,22 @@ build_capabilities (McpClient *self)
   return capabilities;
 }
 
+/* Says what failed in front of why, keeping the code and the data (an
+ * HTTP status, the versions a server supports) for callers to act on. */
+static GError *
+rewrap_error (const GError *error,
+              const char   *what)
+{
+  GError *wrapped = g_error_new (MCP_ERROR, error->domain == MCP_ERROR ? error->code
+                                                                       : MCP_ERROR_CLOSED,
+                                 "%s: %s", what, error->message);
+
+  if (mcp_error_get_data (error) != NULL)
+    mcp_error_set_data (wrapped, mcp_error_get_data (error));
+
+  return wrapped;
+}
+
 static void
 connect_fail (McpClient *self,
               GError    *error)
@@ -1701,9 +1717,7 @@ initialize_cb (GObject      *object,
     {
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_CLOSED))
         return;
-      connect_fail (self, g_error_new (MCP_ERROR, error->domain == MCP_ERROR ? error->code
-                                                                             : MCP_ERROR_CLOSED,
-                                       "the server did not initialize: %s", error->message));
+      connect_fail (self, rewrap_error (error, "the server did not initialize"));
       return;
     }
 
@@ -1872,10 +1886,7 @@ discover_cb (GObject      *object,
           return;
         }
 
-      connect_fail (self, g_error_new (MCP_ERROR, error->domain == MCP_ERROR ? error->code
-                                                                             : MCP_ERROR_CLOSED,
-                                       "the server did not answer server/discover: %s",
-                                       error->message));
+      connect_fail (self, rewrap_error (error, "the server did not answer server/discover"));
       return;
     }
 
