@@ -8,9 +8,10 @@ G_BEGIN_DECLS
 /**
  * McpSseEvent:
  * @type: the event type ("message" when the stream named none)
- * @data: the data lines joined with "\n" (the last newline removed); never
- *   %NULL, possibly empty
- * @data_length: its length in bytes
+ * @data: the data lines joined with "\n"; never empty (an event without data
+ *   is not dispatched), nul-terminated, but it may hold NUL bytes and
+ *   invalid UTF-8 as the server sent them
+ * @data_length: its length in bytes, never 0
  * @id: (nullable): the last event id of the stream after this event, as the
  *   WHATWG algorithm keeps it (it persists across events until changed)
  *
@@ -22,6 +23,10 @@ typedef struct {
   gsize       data_length;
   const char *id;
 } McpSseEvent;
+
+/* How far mcp_sse_parser_get_buffered() may be above the cap: a field name
+ * or the start of a BOM, held while it is not yet known what they are. */
+#define MCP_SSE_PARSER_SLACK 8
 
 typedef void (*McpSseEventFunc) (const McpSseEvent *event,
                                  gpointer           user_data);
