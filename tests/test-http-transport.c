@@ -1085,6 +1085,38 @@ test_listen_reconnect (void)
   harness_free (h);
 }
 
+/* A standalone stream that ends at once, again and again, is given up; one
+ * that stays open but quiet is followed for as long as it lasts. */
+static void
+test_listen_limits (void)
+{
+  Harness *h = harness_new ("--listen-retry", "100", "--listen-empty", NULL);
+
+  initialize (h, "2025-11-25");
+  WAIT_FOR (has_diagnostic (h, "not reopened"), DEADLINE_MS);
+  g_assert_true (has_diagnostic (h, "the server’s event stream ended 6 times in a row without "
+                                    "a message; it is not reopened"));
+  server_sync (h->server);
+  g_assert_cmpuint (count_records (h->server, "request", "GET", NULL),
+                    ==, 1 + MCP_HTTP_MAX_RECONNECTS);
+  g_assert_false (mcp_http_transport_is_listening (h->transport));
+
+  /* Requests are not affected. */
+  send_request (h, 3, "tools/list", NULL);
+  wait_result (h, 3);
+  harness_free (h);
+
+  h = harness_new ("--listen-retry", "100", NULL);
+  mcp_http_transport_set_idle_timeout (h->transport, 300);
+  initialize (h, "2025-11-25");
+  WAIT_FOR (count_records (h->server, "request", "GET", NULL) > 2 * MCP_HTTP_MAX_RECONNECTS,
+            DEADLINE_MS);
+  g_assert_false (has_diagnostic (h, "not reopened"));
+  g_assert_true (has_diagnostic (h, "(the server sent no complete event for 300 ms); "
+                                    "reopening it in 100 ms"));
+  harness_free (h);
+}
+
 static void
 test_session_expired (void)
 {
@@ -1415,6 +1447,16 @@ test_http_errors (void)
   g_assert_cmpint (json_object_get_int_member (data, "status"), ==, 400);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (data, "error"),
                                                "code"), ==, -32022);
+
+  /* A 401 says what authorization the server wants. */
+  call_tool (h, 9, "unauthorized", NULL);
+  response = wait_error (h, 9, MCP_ERROR_HTTP_STATUS);
+  data = json_node_get_object (mcp_message_get_error_data (response));
+  g_assert_cmpint (json_object_get_int_member (data, "status"), ==, 401);
+  g_assert_cmpstr (json_object_get_string_member (data, "wwwAuthenticate"), ==,
+                   "Bearer error=\"invalid_token\", resource_metadata=\"http://127.0.0.1/"
+                   ".well-known/oauth-protected-resource/mcp\"");
+  g_assert_false (json_object_has_member (data, "error"));
 
   /* A reply that is neither JSON nor an event stream. */
   call_tool (h, 5, "wrong-type", NULL);
@@ -1777,6 +1819,7 @@ main (int   argc,
   g_test_add_func ("/steward/http-transport/get-refused", test_get_refused);
   g_test_add_func ("/steward/http-transport/listen", test_listen);
   g_test_add_func ("/steward/http-transport/listen-reconnect", test_listen_reconnect);
+  g_test_add_func ("/steward/http-transport/listen-limits", test_listen_limits);
   g_test_add_func ("/steward/http-transport/session-expired", test_session_expired);
   g_test_add_func ("/steward/http-transport/not-found-without-session",
                    test_not_found_without_session);

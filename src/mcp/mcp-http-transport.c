@@ -767,16 +767,27 @@ request_fail (McpHttpTransport *self,
   deliver_local (self, response);
 }
 
+/* The data of an error answering a refused request: the status, the
+ * JSON-RPC error the body held if any, and the challenge of a 401 or 403,
+ * which names what authorization the server wants. */
 static JsonNode *
-status_data (guint     status,
-             JsonNode *rpc_error)
+status_data (SoupMessage *msg,
+             JsonNode    *rpc_error)
 {
   g_autoptr(JsonObject) object = json_object_new ();
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  guint status = soup_message_get_status (msg);
+  const char *challenge;
 
   json_object_set_int_member (object, "status", status);
   if (rpc_error != NULL)
     json_object_set_member (object, "error", json_node_copy (rpc_error));
+
+  challenge = soup_message_headers_get_list (soup_message_get_response_headers (msg),
+                                             "WWW-Authenticate");
+  if (challenge != NULL && (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN))
+    json_object_set_string_member (object, "wwwAuthenticate", challenge);
+
   json_node_set_object (node, object);
 
   return node;
@@ -1427,10 +1438,9 @@ static void
 refusal_done (McpHttpTransport *self,
               Exchange         *ex)
 {
-  guint status = soup_message_get_status (ex->msg);
   g_autofree char *text = describe_refusal (self, ex);
   g_autoptr(JsonNode) rpc_error = find_rpc_error (ex);
-  g_autoptr(JsonNode) data = status_data (status, rpc_error);
+  g_autoptr(JsonNode) data = status_data (ex->msg, rpc_error);
   Stream *stream = ex->stream;
 
   exchange_complete_task (ex, MCP_ERROR_HTTP_STATUS, text);
@@ -1564,6 +1574,16 @@ body_ended (McpHttpTransport *self,
 
     case BODY_SSE:
       mcp_sse_parser_finish (ex->parser);
+
+      /* A standalone stream that stayed open until it fell silent did not
+       * fail quickly: a quiet server without keep-alives is followed for
+       * as long as it lasts, one reconnection per idle timeout. */
+      if (ex->role == ROLE_LISTEN && ex->abort_reason != NULL && ex->wait == WAIT_EVENT)
+        {
+          stream->n_reconnects = 0;
+          stream->backoff_ms = FIRST_BACKOFF_MS;
+        }
+
       exchange_detach (ex, NULL);
       if (ex->role == ROLE_LISTEN)
         listen_ended (self, cause);
@@ -1742,7 +1762,7 @@ post_headers (McpHttpTransport *self,
         {
           const char *text = "the server no longer knows the session (HTTP 404 Not Found); "
                              "a new session must be initialized";
-          g_autoptr(JsonNode) data = status_data (status, NULL);
+          g_autoptr(JsonNode) data = status_data (ex->msg, NULL);
 
           session_expired (self, ex);
           exchange_complete_task (ex, MCP_ERROR_SESSION_EXPIRED, text);
@@ -1831,7 +1851,7 @@ get_headers (McpHttpTransport *self,
 
   if (status == SOUP_STATUS_NOT_FOUND && ex->session != NULL)
     {
-      g_autoptr(JsonNode) data = status_data (status, NULL);
+      g_autoptr(JsonNode) data = status_data (ex->msg, NULL);
 
       session_expired (self, ex);
       request_fail (self, stream, MCP_ERROR_SESSION_EXPIRED,

@@ -35,8 +35,8 @@ G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT,
  * other than 2xx) is answered by the transport itself with an error
  * response for its id, in %MCP_ERROR with %MCP_ERROR_HTTP_STATUS and the
  * status in the error's data (`{"status": 404}`, plus `"error"` when the
- * body was a JSON-RPC error), so the client's request fails at once with
- * the reason.
+ * body was a JSON-RPC error and `"wwwAuthenticate"` with the challenge of a
+ * 401 or 403), so the client's request fails at once with the reason.
  */
 McpHttpTransport *mcp_http_transport_new                   (const char        *url,
                                                             GError           **error);

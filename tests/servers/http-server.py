@@ -30,6 +30,9 @@ behaviour (see TOOLS below). The options change how everything is served:
                        and a ping request at once
   --listen-close       end the standalone GET stream after its first event
                        (which has an id), so that the client reconnects
+  --listen-retry MS    start each standalone GET stream with `retry: MS`
+  --listen-empty       end each standalone GET stream at once, without a
+                       message
   --notify-body        answer notifications with 200 and a JSON body
   --delete STATUS      answer DELETE with this status (default 200)
   --lifetime S         exit after S seconds whatever happens (default 120)
@@ -350,6 +353,12 @@ class Handler(BaseHTTPRequestHandler):
             return
 
         self.start_stream()
+        if OPTIONS.listen_retry is not None:
+            self.chunk(b"retry: %d\n\n" % OPTIONS.listen_retry)
+        if OPTIONS.listen_empty:
+            self.end_stream()
+            record("stream-closed", tool="listen")
+            return
         if last_id is None:
             if OPTIONS.listen_close:
                 self.event(event_id="listen-1", retry=OPTIONS.retry)
@@ -516,6 +525,13 @@ def tool_rpc_error(handler, request_id, arguments):
     handler.send_body(400, "Bad Request", encode(error))
 
 
+def tool_unauthorized(handler, request_id, arguments):
+    challenge = ('Bearer error="invalid_token", resource_metadata='
+                 '"http://127.0.0.1/.well-known/oauth-protected-resource/mcp"')
+    handler.send_body(401, "Unauthorized", b'{"error":"invalid_token"}',
+                      extra=[("WWW-Authenticate", challenge)])
+
+
 def tool_reset(handler, request_id, arguments):
     handler.reset()
 
@@ -564,6 +580,7 @@ TOOLS = {
     "trickle": tool_trickle,
     "fail500": tool_fail500,
     "rpc-error": tool_rpc_error,
+    "unauthorized": tool_unauthorized,
     "reset": tool_reset,
     "redirect": tool_redirect,
     "wrong-type": tool_wrong_type,
@@ -627,6 +644,8 @@ def main():
     parser.add_argument("--get", type=int)
     parser.add_argument("--listen-send", action="store_true")
     parser.add_argument("--listen-close", action="store_true")
+    parser.add_argument("--listen-retry", type=int)
+    parser.add_argument("--listen-empty", action="store_true")
     parser.add_argument("--notify-body", action="store_true")
     parser.add_argument("--delete", type=int, default=200)
     parser.add_argument("--lifetime", type=float, default=120)
