@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "mcp-client.h"
@@ -12,6 +13,8 @@
 #include "mcp-resource.h"
 #include "mcp-resource-template.h"
 #include "mcp-scripted-transport.h"
+#include "mcp-http-transport.h"
+#include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
 #include "mcp-tool.h"
 #include "test-delegate.h"
@@ -19,7 +22,19 @@
 /* The reference server "everything" over stdio, as a person's Steward
  * would run it, driven through McpClient. */
 
+/* The same coverage runs over each transport the server offers. */
+typedef enum {
+  KIND_STDIO,
+  KIND_STREAMABLE_HTTP,
+  KIND_SSE,
+} Kind;
+
+static const char * const kind_names[] = { "stdio", "streamable-http", "sse" };
+
 typedef struct {
+  Kind          kind;
+  GSubprocess  *server;       /* the HTTP server, when not over stdio */
+  char         *url;
   McpClient    *client;
   TestDelegate *delegate;
   char         *root_uri;
@@ -136,25 +151,153 @@ resource_updated_cb (McpClient  *client,
   g_ptr_array_add (fixture->updated, g_strdup (uri));
 }
 
+static guint16
+free_port (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                         &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, any, TRUE, &error));
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  char **line = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL,
+                                                     &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (*line);
+}
+
+/* Reads what the server writes on stderr until it exits: a server whose
+ * stderr is closed on it would die of it at its next log line. */
+static void
+drain_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
+                                                              NULL);
+
+  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
+    g_input_stream_read_bytes_async (G_INPUT_STREAM (object), 4096, G_PRIORITY_DEFAULT, NULL,
+                                     drain_cb, NULL);
+}
+
+/* Starts server-everything in an HTTP mode and waits until it says it
+ * listens (it prints that on stderr). */
+static void
+start_http_server (Fixture *fixture)
+{
+  g_autofree char *server = peer_path ("server-everything", "dist/index.js");
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  const char *mode = fixture->kind == KIND_SSE ? "sse" : "streamableHttp";
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "PORT", port, TRUE);
+  fixture->server = g_subprocess_launcher_spawn (launcher, &error, "node", server, mode, NULL);
+  g_assert_no_error (error);
+
+  lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fixture->server));
+  for (;;)
+    {
+      g_autofree char *line = NULL;
+
+      g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
+      wait_for (line != NULL);
+      if (strstr (line, port) != NULL)
+        break;
+    }
+
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (lines), FALSE);
+  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (fixture->server), 4096,
+                                   G_PRIORITY_DEFAULT, NULL, drain_cb, NULL);
+
+  fixture->url = g_strdup_printf (fixture->kind == KIND_SSE ? "http://127.0.0.1:%s/sse"
+                                                             : "http://127.0.0.1:%s/mcp", port);
+}
+
+static void
+stop_http_server (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->server == NULL)
+    return;
+
+  g_subprocess_send_signal (fixture->server, SIGTERM);
+  g_subprocess_wait (fixture->server, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&fixture->server);
+  g_clear_pointer (&fixture->url, g_free);
+}
+
+static McpTransport *
+new_transport (Fixture *fixture)
+{
+  g_autofree char *server = peer_path ("server-everything", "dist/index.js");
+  const char *argv[] = { "node", server, "stdio", NULL };
+  g_autoptr(GError) error = NULL;
+  McpTransport *transport = NULL;
+
+  switch (fixture->kind)
+    {
+    case KIND_STDIO:
+      transport = MCP_TRANSPORT (mcp_stdio_transport_new (argv));
+      break;
+
+    case KIND_STREAMABLE_HTTP:
+      transport = MCP_TRANSPORT (mcp_http_transport_new (fixture->url, &error));
+      break;
+
+    case KIND_SSE:
+      transport = MCP_TRANSPORT (mcp_sse_transport_new (fixture->url, &error));
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_assert_no_error (error);
+  return transport;
+}
+
 static McpClient *
 connect_everything (Fixture     *fixture,
                     McpRevision  revision)
 {
-  g_autofree char *server = peer_path ("server-everything", "dist/index.js");
-  const char *argv[] = { "node", server, "stdio", NULL };
-  g_autoptr(McpStdioTransport) transport = mcp_stdio_transport_new (argv);
+  g_autoptr(McpTransport) transport = new_transport (fixture);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   McpClient *client;
 
-  client = mcp_client_new (MCP_TRANSPORT (transport));
+  client = mcp_client_new (transport);
   mcp_client_set_delegate (client, MCP_CLIENT_DELEGATE (fixture->delegate));
   if (revision != MCP_REVISION_UNKNOWN)
     mcp_client_set_requested_revision (client, revision);
 
   mcp_client_connect_async (client, NULL, store_result_cb, &result);
   wait_for (result != NULL);
-  g_assert_true (mcp_client_connect_finish (client, result, &error));
+  mcp_client_connect_finish (client, result, &error);
   g_assert_no_error (error);
 
   return client;
@@ -189,6 +332,9 @@ fixture_set_up (Fixture       *fixture,
   fixture->root_uri = g_strdup ("file:///srv/projects/first");
   fixture->log_levels = g_ptr_array_new_with_free_func (g_free);
   fixture->updated = g_ptr_array_new_with_free_func (g_free);
+  fixture->kind = (Kind) GPOINTER_TO_UINT (data);
+  if (fixture->kind != KIND_STDIO)
+    start_http_server (fixture);
 
   fixture->client = connect_everything (fixture, MCP_REVISION_UNKNOWN);
   g_signal_connect (fixture->client, "log-message", G_CALLBACK (log_message_cb), fixture);
@@ -205,6 +351,7 @@ fixture_tear_down (Fixture       *fixture,
   g_ptr_array_unref (fixture->log_levels);
   g_ptr_array_unref (fixture->updated);
   g_free (fixture->root_uri);
+  stop_http_server (fixture);
 }
 
 static McpTool *
@@ -267,11 +414,15 @@ ping (McpClient *client)
 
 /* Every stateful revision the server speaks is negotiated as asked. */
 static void
-test_revisions (void)
+test_revisions (gconstpointer data)
 {
   Fixture fixture = { 0 };
 
+  fixture.kind = (Kind) GPOINTER_TO_UINT (data);
   fixture.delegate = test_delegate_new (MCP_CLIENT_FEATURE_NONE);
+  if (fixture.kind != KIND_STDIO)
+    start_http_server (&fixture);
+
   for (McpRevision r = MCP_REVISION_2024_11_05; r <= MCP_REVISION_LATEST_STATEFUL; r++)
     {
       McpClient *client = connect_everything (&fixture, r);
@@ -284,6 +435,7 @@ test_revisions (void)
       close_client (client);
     }
   g_assert_finalize_object (fixture.delegate);
+  stop_http_server (&fixture);
 }
 
 /* The tools that need a capability arrive after initialization, through
@@ -380,9 +532,9 @@ test_tools (Fixture       *fixture,
           g_assert_no_error (error);
           g_assert_cmpmem (g_bytes_get_data (png, NULL), 4, "\x89PNG", 4);
         }
-      else if (g_str_equal (calls[i].name, "get-env"))
+      else if (g_str_equal (calls[i].name, "get-env") && fixture->kind == KIND_STDIO)
         {
-          /* The server sees the allowlist, not the whole environment. */
+          /* A server we start sees the allowlist, not our environment. */
           g_assert_null (strstr (text, "STEWARD_TEST_SECRET"));
         }
 
@@ -717,8 +869,10 @@ test_logging (Fixture       *fixture,
 
       for (guint j = before; j < fixture->log_levels->len; j++)
         g_assert_cmpint (level_rank (g_ptr_array_index (fixture->log_levels, j)), >=, (int) i);
+      /* At debug every message passes: at least one per round (the
+       * server's own five-second timer may add one on a slow machine). */
       if (i == 0)
-        g_assert_cmpuint (fixture->log_levels->len - before, ==, rounds);
+        g_assert_cmpuint (fixture->log_levels->len - before, >=, rounds);
       g_test_message ("level %s: %u messages", levels[i], fixture->log_levels->len - before);
     }
 }
@@ -830,20 +984,31 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/steward/everything/revisions", test_revisions);
+  for (Kind kind = KIND_STDIO; kind <= KIND_SSE; kind++)
+    {
+      gconstpointer data = GUINT_TO_POINTER (kind);
+      g_autofree char *revisions = g_strdup_printf ("/steward/everything/%s/revisions",
+                                                    kind_names[kind]);
 
-#define ADD(path, func) \
-  g_test_add ("/steward/everything/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+      g_test_add_data_func (revisions, data, test_revisions);
 
-  ADD ("list-changed", test_list_changed);
-  ADD ("tools", test_tools);
-  ADD ("tool-errors", test_tool_errors);
-  ADD ("resources", test_resources);
-  ADD ("subscriptions", test_subscriptions);
-  ADD ("prompts", test_prompts);
-  ADD ("logging", test_logging);
-  ADD ("progress-and-cancel", test_progress_and_cancel);
-  ADD ("roots-changed", test_roots_changed);
+#define ADD(path, func)                                                               \
+      G_STMT_START {                                                                  \
+        g_autofree char *name_ = g_strdup_printf ("/steward/everything/%s/%s",        \
+                                                  kind_names[kind], path);            \
+        g_test_add (name_, Fixture, data, fixture_set_up, func, fixture_tear_down);   \
+      } G_STMT_END
+
+      ADD ("list-changed", test_list_changed);
+      ADD ("tools", test_tools);
+      ADD ("tool-errors", test_tool_errors);
+      ADD ("resources", test_resources);
+      ADD ("subscriptions", test_subscriptions);
+      ADD ("prompts", test_prompts);
+      ADD ("logging", test_logging);
+      ADD ("progress-and-cancel", test_progress_and_cancel);
+      ADD ("roots-changed", test_roots_changed);
+    }
 
 #undef ADD
 

@@ -1121,7 +1121,7 @@ test_cycles (void)
 
   /* GLib drops its last reference to each subprocess on its worker thread,
    * just after the exit was reported. */
-  POLL_FOR (count_open_fds () == fds_before, 1000);
+  POLL_FOR (count_open_fds () == fds_before, 5000);
   g_assert_cmpuint (count_processes (0, TRUE), ==, 0);
 
   rss_after_kib = read_status_kib ("VmRSS");

@@ -5,9 +5,13 @@
 // that revision does, with input_required results, and one of them changes
 // the tool list so that the change reaches subscribers.
 //
-// Usage: node modern-server.mjs [stdio]
+// Usage: node modern-server.mjs stdio
+//        node modern-server.mjs http PORT   (prints "listening on PORT" on stderr)
 
-import { McpServer } from '@modelcontextprotocol/server';
+import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
+
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
@@ -48,6 +52,11 @@ function sampledText (response) {
   const content = Array.isArray(response.content) ? response.content[0] : response.content;
   return content.text;
 }
+
+// Tools added at run time; over HTTP every request gets a fresh instance,
+// so they are kept here and registered on each.
+const addedTools = [];
+let announceChange = () => {};
 
 function build () {
   const server = new McpServer(
@@ -106,12 +115,59 @@ function build () {
 
   server.registerTool('add-tool', { description: 'Adds a tool, changing the list', inputSchema: {} },
     async () => {
-      server.registerTool(`added-${Date.now()}`, { description: 'Added at run time', inputSchema: {} },
+      const name = `added-${addedTools.length + 1}`;
+
+      addedTools.push(name);
+      server.registerTool(name, { description: 'Added at run time', inputSchema: {} },
         async () => text('added'));
+      announceChange();
       return text('added a tool');
     });
+
+  for (const name of addedTools)
+    server.registerTool(name, { description: 'Added at run time', inputSchema: {} },
+      async () => text('added'));
 
   return server;
 }
 
-serveStdio(build, { onerror: (e) => process.stderr.write(`modern-server: ${e.stack || e}\n`) });
+function report (error) {
+  process.stderr.write(`modern-server: ${error.stack || error}\n`);
+}
+
+// Serves the web-standard handler on node's HTTP server, streaming the
+// response body so that event streams reach the client as they are written.
+function serveHttp (port) {
+  const handler = createMcpHandler(build, { onerror: report });
+
+  announceChange = () => handler.notify.toolsChanged();
+
+  const server = createServer(async (req, res) => {
+    try {
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Readable.toWeb(req);
+      const request = new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method, headers: req.headers, body, duplex: 'half',
+      });
+      const response = await handler.fetch(request);
+
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body === null) {
+        res.end();
+        return;
+      }
+      for await (const chunk of response.body)
+        res.write(chunk);
+      res.end();
+    } catch (error) {
+      report(error);
+      res.destroy();
+    }
+  });
+
+  server.listen(port, '127.0.0.1', () => process.stderr.write(`listening on ${port}\n`));
+}
+
+if (process.argv[2] === 'http')
+  serveHttp(Number(process.argv[3]));
+else
+  serveStdio(build, { onerror: report });
