@@ -2,21 +2,28 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # steward-cli from the outside: its output and exit status against the real
-# reference server (server-everything over stdio), and against a small mock
-# server in this file for what the reference server cannot be made to do
-# (never answer, crash, send media and hostile text, stream updates).
+# reference server (server-everything over stdio, and over Streamable HTTP
+# and the legacy HTTP+SSE transport), and against small mock servers in
+# this file for what the reference server cannot be made to do (never
+# answer, crash, send media and hostile text, stream updates, insist on a
+# header).
 #
 #   test-cli.py STEWARD-CLI
-#   test-cli.py --mock-server MODE     (the mock server, started by the tests)
+#   test-cli.py --mock-server MODE     (the stdio mock, started by the tests)
+#   test-cli.py --mock-http-server     (the HTTP mock, started by the tests)
 #
 # Prints TAP. Every run of steward-cli has a timeout, so a hang fails the
 # test instead of blocking the suite.
 
 import base64
 import concurrent.futures
+import http.server
 import json
 import os
+import queue
+import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -140,8 +147,73 @@ def mock_server(mode):
                   "error": {"code": -32601, "message": "Method not found"}})
 
 
+# The HTTP mock: Streamable HTTP with JSON replies, answering only requests
+# that carry the header below with this value.
+
+MOCK_HTTP_HEADER = "X-Steward-Key"
+MOCK_HTTP_KEY = os.environ.get("STEWARD_TEST_KEY", "")
+
+
+class MockHttpHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):
+        pass
+
+    def reply(self, status, body=None):
+        data = json.dumps(body).encode() if body is not None else b""
+        self.send_response(status)
+        if body is not None:
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self.reply(405)
+
+    def do_DELETE(self):
+        self.reply(200)
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.headers.get(MOCK_HTTP_HEADER) != MOCK_HTTP_KEY:
+            self.reply(401, {"error": "invalid_token"})
+            return
+        message = json.loads(body)
+        ident = message.get("id")
+        method = message.get("method")
+        if ident is None:
+            self.reply(202)
+        elif method == "initialize":
+            self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {
+                "protocolVersion": message["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "http-mock", "version": "1.0"}}})
+        elif method == "tools/list":
+            self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {"tools": [
+                {"name": "whoami", "inputSchema": {"type": "object"}}]}})
+        elif method == "tools/call":
+            # Never the key itself: that would put it on steward-cli's stdout.
+            self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {"content": [
+                {"type": "text", "text": "the key arrived"}]}})
+        else:
+            self.reply(200, {"jsonrpc": "2.0", "id": ident,
+                             "error": {"code": -32601, "message": "Method not found"}})
+
+
+def mock_http_server():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MockHttpHandler)
+    print("listening on port %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+
+
 if len(sys.argv) == 3 and sys.argv[1] == "--mock-server":
     mock_server(sys.argv[2])
+    sys.exit(0)
+
+if len(sys.argv) == 2 and sys.argv[1] == "--mock-http-server":
+    mock_http_server()
     sys.exit(0)
 
 # The tests.
@@ -160,6 +232,92 @@ EVERYTHING = ["node", EVERYTHING_JS, "stdio"]
 
 def mock(mode="normal"):
     return [sys.executable, os.path.abspath(__file__), "--mock-server", mode]
+
+
+def free_port():
+    # Free when asked; nothing else on this machine races for loopback ports
+    # in the moment before the server binds it.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HttpPeer:
+    """A server the tests reach over HTTP, started once for all of them.
+
+    It is ready once it prints the port it listens on; its output is read
+    to the end so that it never blocks on a full pipe."""
+
+    START_TIMEOUT = 60
+
+    def __init__(self, argv, port=None, env=None):
+        self.argv = argv
+        self.port = port
+        self.env = env or {}
+        self.process = None
+        self.lines = queue.Queue()
+        self.output = []
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.output.append(line)
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def start(self):
+        env = dict(os.environ, **self.env)
+        if self.port is not None:
+            env["PORT"] = str(self.port)
+        self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, env=env)
+        threading.Thread(target=self._read, daemon=True).start()
+        while True:
+            try:
+                line = self.lines.get(timeout=self.START_TIMEOUT)
+            except queue.Empty:
+                line = None
+            if line is None:
+                self.stop()
+                raise RuntimeError("%s did not say it listens:\n%s"
+                                   % (" ".join(self.argv), "".join(self.output)))
+            words = line.split()
+            if "port" in words and words.index("port") + 1 < len(words):
+                self.port = int(words[words.index("port") + 1])
+                return
+
+    def url(self, path):
+        return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def stop(self):
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# The key the HTTP mock insists on. It must never show in steward-cli's
+# output, not even with --verbose.
+TEST_KEY = "canary-" + secrets.token_hex(16)
+
+PEERS_OVER_HTTP = {
+    "streamable": HttpPeer(["node", EVERYTHING_JS, "streamableHttp"], free_port()),
+    "sse": HttpPeer(["node", EVERYTHING_JS, "sse"], free_port()),
+    "mock": HttpPeer([sys.executable, os.path.abspath(__file__), "--mock-http-server"],
+                     env={"STEWARD_TEST_KEY": TEST_KEY}),
+}
+
+
+def everything_url(transport):
+    """The reference server's URL and the --transport that reaches it."""
+    if transport == "streamable":
+        return ["--url", PEERS_OVER_HTTP["streamable"].url("/mcp"),
+                "--transport", "streamable-http"]
+    return ["--url", PEERS_OVER_HTTP["sse"].url("/sse"), "--transport", "sse"]
 
 
 class Result:
@@ -508,12 +666,10 @@ def servers_file():
             json.dump({"mcpServers": {
                 "everything": {"command": "node", "args": [EVERYTHING_JS, "stdio"],
                                "env": {"STEWARD_TEST_VAR": "from the file"}},
-                "remote": {"url": "https://mcp.example.com/mcp"},
+                "remote": {"url": PEERS_OVER_HTTP["streamable"].url("/mcp")},
             }}, f)
         r = run("--server", "everything", "--config", path, "tools", "call", "get-env")
         expect(r, 0, out='"STEWARD_TEST_VAR": "from the file"')
-        r = run("--server=remote", "--config", path, "ping")
-        expect(r, 3, err=["server `remote`", "does not support HTTP servers yet"])
         r = run("--server", "missing", "--config", path, "ping")
         expect(r, 2, err=["no server is named `missing`", "`everything`, `remote`"])
         with open(path, "w") as f:
@@ -550,12 +706,34 @@ def usage_errors_exit_2():
         (["--value", "x", "ping"], "go with `complete`"),
         (["--env", "NOEQUALS", "ping"], "--env: expected NAME=VALUE"),
         (["--no-such-option", "ping"], "Unknown option"),
-        (["--server", "a", "ping"], "--stdio and --server both"),
+        (["--server", "a", "ping"], "--stdio, --server and --url each name a server"),
+        (["--url", "http://localhost/mcp", "ping"], "--stdio, --server and --url each name"),
+        (["--header", "A:b", "ping"], "--header and --transport go with a remote server"),
+        (["--transport", "sse", "ping"], "--header and --transport go with a remote server"),
         (["--config", "/tmp/x.json", "ping"], "--config only makes sense with --server"),
     ]
     without_server = [
         ([], "say what to do"),
-        (["ping"], "say which server"),
+        (["ping"], "say which server: --url URL, --server NAME, or --stdio"),
+        (["--url", "ftp://example.com/mcp", "ping"], "--url: expected an http:// or https://"),
+        (["--url", "localhost:3001", "ping"], "--url: expected an http:// or https://"),
+        (["--url", "http:///mcp", "ping"], "--url: expected an http:// or https://"),
+        (["--url", "http://localhost/", "--transport", "websocket", "ping"],
+         "--transport: expected auto, streamable-http or sse, not `websocket`"),
+        (["--url", "http://localhost/", "--header", "Authorization", "ping"],
+         "--header: expected NAME:VALUE, not `Authorization`"),
+        (["--url", "http://localhost/", "--header", ":value", "ping"],
+         "--header: a header needs a name"),
+        (["--url", "http://localhost/", "--header", "Bad Name: x", "ping"],
+         "`Bad Name` is not an HTTP header name"),
+        (["--url", "http://localhost/", "--header", "X-Two: a\r\nX-Injected: b", "ping"],
+         "the value of header `X-Two` holds a control character"),
+        (["--url", "http://localhost/", "--header", "mcp-session-id: abc", "ping"],
+         "the transport sets `Mcp-Session-Id` itself"),
+        (["--url", "http://localhost/", "--env", "A=b", "ping"],
+         "--env and --cwd go with a server that steward-cli starts"),
+        (["--url", "http://localhost/", "--cwd", "/", "ping"],
+         "--env and --cwd go with a server that steward-cli starts"),
     ]
     cases = [(args, ["true"], message) for args, message in with_server]
     cases += [(args, None, message) for args, message in without_server]
@@ -570,10 +748,171 @@ def usage_errors_exit_2():
 @test
 def help_documents_grammar_and_exit_codes():
     r = run("--help")
-    expect(r, 0, out=["--stdio PROGRAM", "--server NAME", "Exit status:", "130",
-                      "tools call NAME [--args JSON]", "2025-11-25"])
+    expect(r, 0, out=["--stdio PROGRAM", "--server NAME", "--url URL", "--header NAME:VALUE",
+                      "--transport auto", "streamable-http|sse", "values", "Exit status:", "130",
+                      "tools call NAME [--args JSON]", "2025-11-25", "2026-07-28"])
     r = run("--version")
     expect(r, 0, out="steward-cli ")
+
+
+# Against the reference server over HTTP: the same commands, the same
+# output and exit status as over stdio, with either transport.
+
+def over_http(function):
+    """Registers one test per transport."""
+    for transport in ("streamable", "sse"):
+        def case(transport=transport):
+            function(transport)
+        case.__name__ = "%s_%s" % (function.__name__, transport)
+        TESTS.append(case)
+    return function
+
+
+@over_http
+def http_info_shows_revision(transport):
+    r = run("info", *everything_url(transport))
+    expect(r, 0, out=["mcp-servers/everything", "Everything Reference Server"])
+    protocol = [line for line in r.out.splitlines() if line.startswith("Protocol")]
+    check(protocol and protocol[0].split()[-1] == "2025-11-25", r, "negotiated revision")
+    r = run("--json", "--protocol", "2025-06-18", "info", *everything_url(transport))
+    expect(r, 0)
+    check(json.loads(r.out)["protocolVersion"] == "2025-06-18", r, "requested revision")
+
+
+@over_http
+def http_tools_list(transport):
+    r = run("tools", "list", *everything_url(transport))
+    expect(r, 0)
+    lines = r.out.splitlines()
+    check(lines[0].split() == ["NAME", "TITLE", "DESCRIPTION"], r, "header")
+    check(any(line.split()[0] == "echo" for line in lines[1:]), r, "echo listed")
+
+
+@over_http
+def http_tools_call_echo(transport):
+    r = run("tools", "call", "echo", "--args", '{"message":"hi"}', *everything_url(transport))
+    expect(r, 0, out="Echo: hi\n")
+    r = run("--json", "tools", "call", "get-sum", "--args", '{"a": 2, "b": 40}',
+            *everything_url(transport))
+    expect(r, 0)
+    check(json.loads(r.out)["content"][0]["text"] == "The sum of 2 and 40 is 42.", r,
+          "raw result")
+
+
+@over_http
+def http_tool_error_exits_5(transport):
+    r = run("tools", "call", "get-sum", "--args", '{"a": "two"}', *everything_url(transport))
+    expect(r, 5, out="The tool reported an error")
+    r = run("tools", "call", "no-such-tool", *everything_url(transport))
+    expect(r, 4, err="no tool `no-such-tool`")
+
+
+@over_http
+def http_sampling_reject(transport):
+    r = run("--sampling", "reject", "tools", "call", "trigger-sampling-request",
+            "--args", '{"prompt":"hello"}', *everything_url(transport))
+    expect(r, 5, out=["-1", "User rejected sampling request"])
+
+
+@over_http
+def http_elicitation_accept_defaults(transport):
+    r = run("--elicitation", "accept-defaults", "tools", "call", "trigger-elicitation-request",
+            *everything_url(transport))
+    expect(r, 0, out="User provided the requested information")
+    raw = json.loads(r.out[r.out.index("Raw result: ") + len("Raw result: "):])
+    check(raw["action"] == "accept", r, "accepted")
+    check(raw["content"]["integer"] == 42, r, "defaults sent")
+
+
+@over_http
+def http_resources_and_prompts(transport):
+    r = run("resources", "read", "demo://resource/static/document/features.md",
+            *everything_url(transport))
+    expect(r, 0, out="# Everything Server - Features")
+    r = run("prompts", "get", "args-prompt", "--args", '{"city":"Paris"}',
+            *everything_url(transport))
+    expect(r, 0, out="[user] What's weather in Paris?")
+    r = run("ping", *everything_url(transport))
+    expect(r, 0, out="The server answered the ping")
+
+
+@test
+def http_auto_finds_the_transport():
+    # The legacy server refuses the Streamable HTTP POST on /sse, so --transport
+    # auto (the default) tries the legacy transport next, by itself.
+    r = run("-v", "tools", "call", "echo", "--args", '{"message":"old"}',
+            "--url", PEERS_OVER_HTTP["sse"].url("/sse"))
+    expect(r, 0, out="Echo: old\n",
+           err="[connect] connected with the legacy HTTP+SSE transport")
+    r = run("-v", "tools", "call", "echo", "--args", '{"message":"new"}',
+            "--url", PEERS_OVER_HTTP["streamable"].url("/mcp"))
+    expect(r, 0, out="Echo: new\n",
+           err="[connect] connected with the Streamable HTTP transport")
+
+
+@test
+def http_bad_url_exits_3():
+    # A path the server does not serve, over either transport and with the
+    # fallback from one to the other.
+    url = PEERS_OVER_HTTP["streamable"].url("/nowhere")
+    for transport in ("auto", "streamable-http", "sse"):
+        r = run("--transport", transport, "ping", "--url", url, timeout=30)
+        expect(r, 3, err=["steward-cli: cannot connect to the server", "HTTP 404"])
+        check(r.out == "", r, "nothing on stdout")
+    # A port nothing listens on.
+    r = run("--transport", "sse", "ping", "--url", "http://127.0.0.1:%d/sse" % free_port(),
+            timeout=30)
+    expect(r, 3, err=["steward-cli: cannot connect to the server", "Connection refused"])
+
+
+@test
+def http_headers_reach_the_server_and_never_show():
+    mock_url = PEERS_OVER_HTTP["mock"].url("/mcp")
+    r = run("-v", "--header", "%s: %s" % (MOCK_HTTP_HEADER, TEST_KEY), "--header",
+            "X-Other:1", "tools", "call", "whoami", "--url", mock_url)
+    expect(r, 0, out="the key arrived",
+           err="headers (values not shown): X-Other, %s" % MOCK_HTTP_HEADER)
+    check(TEST_KEY not in r.out + r.err, r, "the header's value never printed")
+    # The last --header of a name wins, whatever its case.
+    r = run("--header", "%s: wrong" % MOCK_HTTP_HEADER,
+            "--header", "%s:%s" % (MOCK_HTTP_HEADER.lower(), TEST_KEY),
+            "--transport", "streamable-http", "tools", "call", "whoami", "--url", mock_url)
+    expect(r, 0, out="the key arrived")
+    # Without it the server refuses: a connection failure that says why.
+    r = run("-v", "--header", "%s: wrong" % MOCK_HTTP_HEADER, "--transport", "streamable-http",
+            "ping", "--url", mock_url)
+    expect(r, 3, err=["cannot connect to the server", "401"])
+    check(TEST_KEY not in r.out + r.err and ": wrong" not in r.err, r, "no values shown")
+
+
+@test
+def servers_file_remote_entries():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "servers.json")
+        with open(path, "w") as f:
+            json.dump({"mcpServers": {
+                "streamable": {"url": PEERS_OVER_HTTP["streamable"].url("/mcp")},
+                "legacy": {"url": PEERS_OVER_HTTP["sse"].url("/sse"), "transport": "sse"},
+                "keyed": {"url": PEERS_OVER_HTTP["mock"].url("/mcp"),
+                          "headers": {MOCK_HTTP_HEADER: "from the file"}},
+                "local": {"command": "node", "args": [EVERYTHING_JS, "stdio"]},
+            }}, f)
+        r = run("--server", "streamable", "--config", path, "info")
+        expect(r, 0, out="Everything Reference Server")
+        r = run("-v", "--server", "legacy", "--config", path, "tools", "call", "echo",
+                "--args", '{"message":"file"}')
+        expect(r, 0, out="Echo: file\n", err="with the legacy HTTP+SSE transport")
+        check("Streamable" not in r.err, r, "a named transport is not probed")
+        # The file's header is refused by the mock; the command line's wins.
+        r = run("--server", "keyed", "--config", path, "ping")
+        expect(r, 3, err="401")
+        r = run("--server", "keyed", "--config", path, "--header",
+                "%s: %s" % (MOCK_HTTP_HEADER, TEST_KEY), "tools", "call", "whoami")
+        expect(r, 0, out="the key arrived")
+        r = run("--server", "keyed", "--config", path, "--env", "A=b", "ping")
+        expect(r, 2, err="server `keyed` is remote")
+        r = run("--server", "local", "--config", path, "--header", "A: b", "ping")
+        expect(r, 2, err="server `local` is started with a command")
 
 
 # Against the mock server.
@@ -732,6 +1071,19 @@ def main():
 
     print("1..%d" % len(TESTS), flush=True)
 
+    try:
+        for peer in PEERS_OVER_HTTP.values():
+            peer.start()
+        return run_tests()
+    except RuntimeError as error:
+        print("Bail out! %s" % str(error).replace("\n", " | "), flush=True)
+        return 1
+    finally:
+        for peer in PEERS_OVER_HTTP.values():
+            peer.stop()
+
+
+def run_tests():
     def attempt(function):
         try:
             function()

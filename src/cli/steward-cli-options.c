@@ -35,6 +35,9 @@ static const struct {
 /* What GOption fills in, before it is checked. */
 typedef struct {
   char     *server_name;
+  char     *url;
+  char    **headers;
+  char     *transport;
   char     *config_path;
   char    **env;
   char     *cwd;
@@ -59,6 +62,9 @@ static void
 raw_options_clear (RawOptions *raw)
 {
   g_free (raw->server_name);
+  g_free (raw->url);
+  g_strfreev (raw->headers);
+  g_free (raw->transport);
   g_free (raw->config_path);
   g_strfreev (raw->env);
   g_free (raw->cwd);
@@ -104,7 +110,9 @@ steward_cli_options_free (StewardCliOptions *options)
   g_free (options->operand);
   g_strfreev (options->server_argv);
   g_free (options->server_name);
+  g_free (options->url);
   g_free (options->config_path);
+  g_clear_pointer (&options->headers, g_hash_table_unref);
   g_strfreev (options->env);
   g_free (options->cwd);
   g_strfreev (options->roots);
@@ -165,6 +173,128 @@ check_string_values (JsonObject  *object,
       return usage_error (error, _("%s: the value of `%s` must be a string (prompt arguments "
                                    "are always strings)"),
                           option, name);
+
+  return TRUE;
+}
+
+/* HTTP header names are compared without regard to case. */
+static guint
+header_name_hash (gconstpointer key)
+{
+  guint hash = 5381;
+
+  for (const char *p = key; *p != '\0'; p++)
+    hash = hash * 33 + (guint) g_ascii_tolower (*p);
+
+  return hash;
+}
+
+static gboolean
+header_name_equal (gconstpointer a,
+                   gconstpointer b)
+{
+  return g_ascii_strcasecmp (a, b) == 0;
+}
+
+/**
+ * steward_cli_headers_new:
+ *
+ * Returns: (transfer full): an empty table of header names to values, the
+ *   names compared without regard to case
+ */
+GHashTable *
+steward_cli_headers_new (void)
+{
+  return g_hash_table_new_full (header_name_hash, header_name_equal, g_free, g_free);
+}
+
+/**
+ * steward_cli_check_header:
+ * @where: what the header came from, for the message (`--header`, or the
+ *   server's name)
+ *
+ * Checks that a header can be sent as it is: a valid name, a value without
+ * control characters (which could end the header and start another), and
+ * not one of the headers the transports set themselves, which they would
+ * otherwise drop without a word.
+ */
+gboolean
+steward_cli_check_header (const char  *where,
+                          const char  *name,
+                          const char  *value,
+                          GError     **error)
+{
+  static const char * const reserved[] = {
+    "Accept", "Content-Type", "Content-Length", "Host", "Last-Event-ID", "Mcp-Session-Id",
+    "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Transfer-Encoding", "Connection",
+  };
+
+  if (name[0] == '\0')
+    return usage_error (error, _("%s: a header needs a name before the colon"), where);
+
+  for (const char *p = name; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("!#$%&'*+-.^_`|~", *p) == NULL)
+      return usage_error (error, _("%s: `%s` is not an HTTP header name (letters, digits and "
+                                   "!#$%%&'*+-.^_`|~ only, no spaces)"),
+                          where, name);
+
+  for (const guchar *p = (const guchar *) value; *p != '\0'; p++)
+    if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+      return usage_error (error, _("%s: the value of header `%s` holds a control character "
+                                   "such as a line break"),
+                          where, name);
+
+  for (guint i = 0; i < G_N_ELEMENTS (reserved); i++)
+    if (g_ascii_strcasecmp (name, reserved[i]) == 0)
+      return usage_error (error, _("%s: the transport sets `%s` itself; it cannot be given"),
+                          where, reserved[i]);
+
+  return TRUE;
+}
+
+/* `NAME:VALUE`, as curl takes it; the spaces around the value are not
+ * part of it. */
+static gboolean
+parse_headers (StewardCliOptions  *options,
+               char              **headers,
+               GError            **error)
+{
+  options->headers = steward_cli_headers_new ();
+
+  for (guint i = 0; headers != NULL && headers[i] != NULL; i++)
+    {
+      const char *colon = strchr (headers[i], ':');
+      g_autofree char *name = NULL;
+      g_autofree char *value = NULL;
+
+      if (colon == NULL)
+        return usage_error (error, _("--header: expected NAME:VALUE, not `%s`"), headers[i]);
+
+      name = g_strndup (headers[i], colon - headers[i]);
+      value = g_strstrip (g_strdup (colon + 1));
+      if (!steward_cli_check_header ("--header", name, value, error))
+        return FALSE;
+
+      g_hash_table_replace (options->headers, g_steal_pointer (&name), g_steal_pointer (&value));
+    }
+
+  return TRUE;
+}
+
+static gboolean
+check_url (const char  *url,
+           GError     **error)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  const char *scheme = uri ? g_uri_get_scheme (uri) : NULL;
+  const char *host = uri ? g_uri_get_host (uri) : NULL;
+
+  if (scheme == NULL ||
+      (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0) ||
+      host == NULL || host[0] == '\0')
+    return usage_error (error, _("--url: expected an http:// or https:// URL with a host, "
+                                 "such as http://localhost:3001/mcp, not `%s`"),
+                        url);
 
   return TRUE;
 }
@@ -259,16 +389,37 @@ apply_raw (StewardCliOptions  *options,
            GError            **error)
 {
   StewardCliCommand command = options->command;
+  guint n_servers = (options->server_argv != NULL) + (raw->server_name != NULL) +
+                    (raw->url != NULL);
 
-  if (options->server_argv != NULL && raw->server_name != NULL)
-    return usage_error (error, _("--stdio and --server both name a server; give one"));
-  if (options->server_argv == NULL && raw->server_name == NULL)
-    return usage_error (error, _("say which server: --server NAME, or --stdio COMMAND [ARGUMENT…] "
-                                 "at the end"));
+  if (n_servers > 1)
+    return usage_error (error, _("--stdio, --server and --url each name a server; give only "
+                                 "one of them"));
+  if (n_servers == 0)
+    return usage_error (error, _("say which server: --url URL, --server NAME, or --stdio "
+                                 "COMMAND [ARGUMENT…] at the end"));
   if (raw->config_path != NULL && raw->server_name == NULL)
     return usage_error (error, _("--config only makes sense with --server"));
+  if (options->server_argv != NULL && (raw->headers != NULL || raw->transport != NULL))
+    return usage_error (error, _("--header and --transport go with a remote server: --url, or "
+                                 "--server with a \"url\" entry"));
+  if (raw->url != NULL && (raw->env != NULL || raw->cwd != NULL))
+    return usage_error (error, _("--env and --cwd go with a server that steward-cli starts: "
+                                 "--stdio, or --server with a \"command\" entry"));
+
+  if (raw->url != NULL && !check_url (raw->url, error))
+    return FALSE;
+  if (!parse_headers (options, raw->headers, error))
+    return FALSE;
+
+  options->transport = MCP_HTTP_KIND_AUTO;
+  options->transport_given = raw->transport != NULL;
+  if (raw->transport != NULL && !mcp_http_kind_from_string (raw->transport, &options->transport))
+    return usage_error (error, _("--transport: expected auto, streamable-http or sse, not `%s`"),
+                        raw->transport);
 
   options->server_name = g_steal_pointer (&raw->server_name);
+  options->url = g_steal_pointer (&raw->url);
   options->config_path = g_steal_pointer (&raw->config_path);
   options->cwd = g_steal_pointer (&raw->cwd);
   options->json = raw->json;
@@ -374,6 +525,13 @@ create_context (RawOptions *raw)
   const GOptionEntry entries[] = {
     { "server", 0, 0, G_OPTION_ARG_STRING, &raw->server_name,
       N_("Connect to the server of this name in the servers file"), N_("NAME") },
+    { "url", 0, 0, G_OPTION_ARG_STRING, &raw->url,
+      N_("Connect to the remote server at this http:// or https:// URL"), N_("URL") },
+    { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &raw->headers,
+      N_("Send this header to the remote server (repeatable)"), N_("NAME:VALUE") },
+    { "transport", 0, 0, G_OPTION_ARG_STRING, &raw->transport,
+      N_("How to reach the remote server: auto (default), streamable-http or sse"),
+      N_("KIND") },
     { "config", 0, 0, G_OPTION_ARG_FILENAME, &raw->config_path,
       N_("Read servers from FILE, not $XDG_CONFIG_HOME/steward/servers.json"), N_("FILE") },
     { "env", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &raw->env,
@@ -418,16 +576,20 @@ create_context (RawOptions *raw)
   g_autofree char *revisions = mcp_revision_list_supported ();
 
   /* Translators: the usage line after "Usage: steward-cli". */
-  context = g_option_context_new (_("COMMAND [ARGUMENT…] --stdio PROGRAM [ARGUMENT…]"));
+  context = g_option_context_new (_("COMMAND [ARGUMENT…] --url URL | --server NAME | "
+                                    "--stdio PROGRAM [ARGUMENT…]"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   summary = g_strdup_printf (
     _("Talk to one Model Context Protocol server from the command line.\n"
       "\n"
-      "The server is either started from a command line that follows --stdio, which\n"
-      "therefore comes last (everything after it belongs to the server), or taken\n"
-      "from the servers file with --server NAME.\n"
+      "Name the server in one of three ways:\n"
+      "  --url URL                  a remote server, reached over HTTP\n"
+      "  --server NAME              an entry of the servers file, local or remote\n"
+      "  --stdio PROGRAM [ARG…]     a local server started from this command line;\n"
+      "                             it comes last, as everything after it belongs\n"
+      "                             to the server\n"
       "\n"
       "Commands:\n"
       "  info                       name, version, protocol revision, capabilities,\n"
@@ -463,11 +625,22 @@ create_context (RawOptions *raw)
       "                        decline, accept with the defaults of the requested\n"
       "                        schema, or ask for each field on the terminal\n"
       "\n"
+      "Remote servers (--url, or a servers file entry with \"url\"):\n"
+      "  --transport auto      try Streamable HTTP, and fall back to the legacy\n"
+      "                        HTTP+SSE transport when the server refuses the first\n"
+      "                        POST with 400, 404 or 405 (the default)\n"
+      "  --transport streamable-http|sse\n"
+      "                        use only this transport\n"
+      "  --header NAME:VALUE   sent with every request, and only to the server's\n"
+      "                        own origin (scheme, host and port); --verbose shows\n"
+      "                        header names, never their values. With --server they\n"
+      "                        add to the entry's headers and win over them\n"
+      "\n"
       "Exit status:\n"
       "  0    success\n"
       "  2    usage error (also a bad servers file or an unknown --server)\n"
-      "  3    connection failure: the server could not start, exited, or\n"
-      "       negotiation failed\n"
+      "  3    connection failure: the server could not start, exited, could not\n"
+      "       be reached, ended the session, or negotiation failed\n"
       "  4    protocol error: the server answered with an error, a request timed\n"
       "       out, or the server lacks what was asked for\n"
       "  5    the tool reported an error (isError)\n"
@@ -475,7 +648,10 @@ create_context (RawOptions *raw)
       "\n"
       "Examples:\n"
       "  steward-cli tools list --stdio npx -y @modelcontextprotocol/server-everything\n"
-      "  steward-cli tools call echo --args '{\"message\": \"hi\"}' --server everything\n"));
+      "  steward-cli tools call echo --args '{\"message\": \"hi\"}' --server everything\n"
+      "  steward-cli info --url http://localhost:3001/mcp\n"
+      "  steward-cli tools list --url https://mcp.example.com/mcp \\\n"
+      "      --header \"Authorization: Bearer $TOKEN\"\n"));
   g_option_context_set_description (context, description);
 
   return context;

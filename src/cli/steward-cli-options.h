@@ -3,6 +3,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "mcp-connect.h"
 #include "mcp-revision.h"
 
 G_BEGIN_DECLS
@@ -69,9 +70,16 @@ typedef struct {
   /* Exactly one of these names the server. */
   char                  **server_argv;
   char                   *server_name;
+  char                   *url;
   char                   *config_path;
   char                  **env;
   char                   *cwd;
+
+  /* A remote server's headers (names compared without case, the last
+   * given wins) and transport; with --server they override the file's. */
+  GHashTable             *headers;
+  McpHttpKind             transport;
+  gboolean                transport_given;
 
   gboolean                json;
   gboolean                verbose;
@@ -103,6 +111,11 @@ void                steward_cli_options_free   (StewardCliOptions   *options);
 JsonObject         *steward_cli_parse_json_object (const char         *text,
                                                    const char         *option,
                                                    GError            **error);
+GHashTable         *steward_cli_headers_new    (void);
+gboolean            steward_cli_check_header   (const char          *where,
+                                                const char          *name,
+                                                const char          *value,
+                                                GError             **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StewardCliOptions, steward_cli_options_free)
 

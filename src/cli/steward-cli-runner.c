@@ -7,13 +7,16 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mcp-client.h"
+#include "mcp-connect.h"
 #include "mcp-error.h"
 #include "mcp-item.h"
+#include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
 
 #include "steward-config.h"
@@ -26,18 +29,24 @@
  * StewardCliRunner:
  *
  * One run of steward-cli: start or find the server, connect, do the one
- * command, print its result, close the connection (which stops the
- * server) and give the exit status. Everything happens on a main loop that
- * ends only once the client is closed.
+ * command, print its result, close the connection (which stops a local
+ * server, or ends a remote one's session) and give the exit status.
+ * Everything happens on a main loop that ends only once the client is
+ * closed.
  */
 struct _StewardCliRunner
 {
   GObject              parent_instance;
 
   StewardCliOptions   *options;
-  McpTransport        *transport;
+  /* The client connecting or connected. Over HTTP with --transport auto it
+   * is replaced when the legacy transport is tried after the first. */
   McpClient           *client;
   StewardCliDelegate  *delegate;
+  /* A remote server: where, with which headers, over which transport. */
+  char                *url;
+  GHashTable          *headers;
+  McpHttpKind          kind;
   GMainLoop           *loop;
   GCancellable        *cancellable;
   McpToolResult       *tool_result;
@@ -125,6 +134,14 @@ finish (StewardCliRunner *self,
   self->finishing = TRUE;
   self->exit_code = exit_code;
   g_cancellable_cancel (self->cancellable);
+
+  /* A URL no transport accepts fails before any client is made. */
+  if (self->client == NULL)
+    {
+      g_main_loop_quit (self->loop);
+      return;
+    }
+
   mcp_client_close_async (self->client, NULL, close_cb, g_object_ref (self));
 }
 
@@ -157,6 +174,8 @@ fail_request (StewardCliRunner *self,
         case MCP_ERROR_SPAWN_FAILED:
         case MCP_ERROR_MISBEHAVING:
         case MCP_ERROR_NOT_READY:
+        case MCP_ERROR_SESSION_EXPIRED:
+        case MCP_ERROR_FORBIDDEN_ORIGIN:
           complain (_("lost the connection to the server: %s"), error->message);
           finish (self, STEWARD_CLI_EXIT_CONNECTION);
           return;
@@ -828,6 +847,17 @@ run_command (StewardCliRunner *self)
 }
 
 static void
+report_connect_failure (StewardCliRunner *self,
+                        const GError     *error)
+{
+  if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
+    complain (_("cannot start server: %s"), error->message);
+  else
+    complain (_("cannot connect to the server: %s"), error->message);
+  finish (self, STEWARD_CLI_EXIT_CONNECTION);
+}
+
+static void
 connect_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
@@ -837,14 +867,8 @@ connect_cb (GObject      *object,
 
   if (!mcp_client_connect_finish (MCP_CLIENT (object), result, &error))
     {
-      if (self->finishing)
-        return;
-
-      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
-        complain (_("cannot start server: %s"), error->message);
-      else
-        complain (_("cannot connect to the server: %s"), error->message);
-      finish (self, STEWARD_CLI_EXIT_CONNECTION);
+      if (!self->finishing)
+        report_connect_failure (self, error);
       return;
     }
 
@@ -853,6 +877,74 @@ connect_cb (GObject      *object,
 
   self->connected = TRUE;
   run_command (self);
+}
+
+static void
+connect_http_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(StewardCliRunner) self = user_data;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  client = mcp_connect_http_finish (result, &error);
+  if (client == NULL)
+    {
+      if (!self->finishing)
+        report_connect_failure (self, error);
+      return;
+    }
+
+  if (self->finishing)
+    return;
+
+  g_set_object (&self->client, client);
+
+  if (self->options->verbose)
+    {
+      if (MCP_IS_SSE_TRANSPORT (mcp_client_get_transport (client)))
+        print_err (_("[connect] connected with the legacy HTTP+SSE transport\n"));
+      else
+        print_err (_("[connect] connected with the Streamable HTTP transport\n"));
+    }
+
+  self->connected = TRUE;
+  run_command (self);
+}
+
+/* Called for each client made while connecting: over HTTP with
+ * --transport auto, a second one follows when the server turns out to
+ * speak the legacy transport. */
+static void
+setup_client (McpClient *client,
+              gpointer   user_data)
+{
+  StewardCliRunner *self = user_data;
+  StewardCliOptions *options = self->options;
+
+  g_set_object (&self->client, client);
+
+  mcp_client_set_client_info (client, "steward-cli", "Steward CLI", PACKAGE_VERSION);
+  mcp_client_set_delegate (client, MCP_CLIENT_DELEGATE (self->delegate));
+  if (options->revision != MCP_REVISION_UNKNOWN)
+    mcp_client_set_requested_revision (client, options->revision);
+  if (options->timeout_ms > 0)
+    {
+      mcp_client_set_request_timeout (client, options->timeout_ms);
+      mcp_client_set_initialize_timeout (client, options->timeout_ms);
+    }
+
+  g_signal_connect_object (mcp_client_get_transport (client), "log",
+                           G_CALLBACK (transport_log_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (client, "diagnostic", G_CALLBACK (client_diagnostic_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (client, "log-message", G_CALLBACK (client_log_message_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (client, "resource-updated", G_CALLBACK (client_resource_updated_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self,
+                           G_CONNECT_SWAPPED);
 }
 
 /* Setting up */
@@ -890,6 +982,71 @@ resolve_server (StewardCliRunner  *self,
   return server ? g_object_ref (server) : NULL;
 }
 
+/* What a remote entry of the servers file says, with the command line's
+ * --header and --transport on top. */
+static gboolean
+resolve_remote (StewardCliRunner     *self,
+                StewardServerConfig  *server,
+                GError              **error)
+{
+  StewardCliOptions *options = self->options;
+  const char *name = steward_server_config_get_name (server);
+  g_autofree char *where = g_strdup_printf (_("server `%s`"), name);
+  JsonObject *json = steward_server_config_get_json (server);
+  GHashTableIter iter;
+  gpointer key;
+  gpointer value;
+
+  if (!steward_server_config_is_remote (server))
+    {
+      if (g_hash_table_size (options->headers) == 0 && !options->transport_given)
+        return TRUE;
+
+      g_set_error (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE,
+                   _("--header and --transport go with a remote server; server `%s` is started "
+                     "with a command"),
+                   name);
+      return FALSE;
+    }
+
+  if (options->env != NULL || options->cwd != NULL)
+    {
+      g_set_error (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE,
+                   _("--env and --cwd go with a server that steward-cli starts; server `%s` is "
+                     "remote"),
+                   name);
+      return FALSE;
+    }
+
+  self->url = g_strdup (steward_server_config_get_url (server));
+  self->headers = steward_cli_headers_new ();
+
+  g_hash_table_iter_init (&iter, steward_server_config_get_headers (server));
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      if (!steward_cli_check_header (where, key, value, error))
+        return FALSE;
+      g_hash_table_replace (self->headers, g_strdup (key), g_strdup (value));
+    }
+
+  g_hash_table_iter_init (&iter, options->headers);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_replace (self->headers, g_strdup (key), g_strdup (value));
+
+  /* An entry that names no transport gets the specification's
+   * backwards-compatible probe, which tries Streamable HTTP first. */
+  if (options->transport_given)
+    self->kind = options->transport;
+  else if (!json_object_has_member (json, "transport") && !json_object_has_member (json, "type"))
+    self->kind = MCP_HTTP_KIND_AUTO;
+  else if (steward_server_config_get_transport (server) == STEWARD_SERVER_TRANSPORT_SSE)
+    self->kind = MCP_HTTP_KIND_SSE;
+  else
+    self->kind = MCP_HTTP_KIND_STREAMABLE;
+
+  return TRUE;
+}
+
 static McpTransport *
 create_stdio_transport (StewardCliRunner     *self,
                         StewardServerConfig  *server)
@@ -925,26 +1082,62 @@ create_stdio_transport (StewardCliRunner     *self,
   return MCP_TRANSPORT (g_steal_pointer (&transport));
 }
 
-static McpTransport *
-create_transport (StewardCliRunner     *self,
-                  StewardServerConfig  *server,
-                  GError              **error)
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
 {
-  switch (steward_server_config_get_transport (server))
-    {
-    case STEWARD_SERVER_TRANSPORT_STDIO:
-      return create_stdio_transport (self, server);
+  return g_ascii_strcasecmp (*(const char * const *) a, *(const char * const *) b);
+}
 
-    case STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP:
-    case STEWARD_SERVER_TRANSPORT_SSE:
+/* Where --verbose says it connects to: without the user information, query
+ * and fragment of the URL, which can hold keys, and with header names but
+ * never their values. */
+static void
+describe_remote (StewardCliRunner *self)
+{
+  g_autoptr(GUri) uri = g_uri_parse (self->url, G_URI_FLAGS_NONE, NULL);
+  g_autofree char *shown = NULL;
+  g_autofree char *clean = NULL;
+  g_autofree char *names = NULL;
+  g_autofree char *line = NULL;
+  g_autofree const char **keys = NULL;
+  const char *how;
+  guint n_keys;
+
+  if (!self->options->verbose)
+    return;
+
+  shown = uri ? g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO | G_URI_HIDE_QUERY |
+                                              G_URI_HIDE_FRAGMENT)
+              : g_strdup (self->url);
+  clean = steward_cli_sanitize (shown, FALSE);
+
+  switch (self->kind)
+    {
+    case MCP_HTTP_KIND_STREAMABLE:
+      how = _("with the Streamable HTTP transport");
+      break;
+
+    case MCP_HTTP_KIND_SSE:
+      how = _("with the legacy HTTP+SSE transport");
+      break;
+
+    case MCP_HTTP_KIND_AUTO:
     default:
-      g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                   _("server `%s` is a remote server (%s); steward-cli does not support "
-                     "HTTP servers yet"),
-                   steward_server_config_get_name (server),
-                   steward_server_config_get_url (server));
-      return NULL;
+      how = _("with Streamable HTTP, or the legacy HTTP+SSE transport if it is refused");
+      break;
     }
+
+  keys = (const char **) g_hash_table_get_keys_as_array (self->headers, &n_keys);
+  qsort (keys, n_keys, sizeof (char *), compare_names);
+  names = g_strjoinv (", ", (char **) keys);
+
+  if (n_keys > 0)
+    line = g_strdup_printf (_("[connect] %s %s; headers (values not shown): %s\n"), clean, how,
+                            names);
+  else
+    line = g_strdup_printf (_("[connect] %s %s\n"), clean, how);
+  print_err (line);
 }
 
 static gboolean
@@ -977,7 +1170,7 @@ steward_cli_runner_dispose (GObject *object)
 
   g_clear_object (&self->tool_result);
   g_clear_object (&self->client);
-  g_clear_object (&self->transport);
+  g_clear_pointer (&self->headers, g_hash_table_unref);
   g_clear_object (&self->delegate);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->loop, g_main_loop_unref);
@@ -991,6 +1184,7 @@ steward_cli_runner_finalize (GObject *object)
   StewardCliRunner *self = STEWARD_CLI_RUNNER (object);
 
   g_clear_pointer (&self->options, steward_cli_options_free);
+  g_free (self->url);
 
   G_OBJECT_CLASS (steward_cli_runner_parent_class)->finalize (object);
 }
@@ -1046,11 +1240,20 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   options = self->options;
 
-  server = resolve_server (self, &error);
-  if (server == NULL)
+  if (options->url != NULL)
     {
-      complain ("%s", error->message);
-      return STEWARD_CLI_EXIT_USAGE;
+      self->url = g_strdup (options->url);
+      self->headers = g_hash_table_ref (options->headers);
+      self->kind = options->transport;
+    }
+  else
+    {
+      server = resolve_server (self, &error);
+      if (server == NULL || !resolve_remote (self, server, &error))
+        {
+          complain ("%s", error->message);
+          return STEWARD_CLI_EXIT_USAGE;
+        }
     }
 
   if (!create_delegate (self, &error))
@@ -1059,39 +1262,24 @@ steward_cli_runner_run (StewardCliRunner *self)
       return STEWARD_CLI_EXIT_USAGE;
     }
 
-  self->transport = create_transport (self, server, &error);
-  if (self->transport == NULL)
-    {
-      complain ("%s", error->message);
-      return STEWARD_CLI_EXIT_CONNECTION;
-    }
-
-  self->client = mcp_client_new (self->transport);
-  mcp_client_set_client_info (self->client, "steward-cli", "Steward CLI", PACKAGE_VERSION);
-  mcp_client_set_delegate (self->client, MCP_CLIENT_DELEGATE (self->delegate));
-  if (options->revision != MCP_REVISION_UNKNOWN)
-    mcp_client_set_requested_revision (self->client, options->revision);
-  if (options->timeout_ms > 0)
-    {
-      mcp_client_set_request_timeout (self->client, options->timeout_ms);
-      mcp_client_set_initialize_timeout (self->client, options->timeout_ms);
-    }
-
-  g_signal_connect_object (self->transport, "log", G_CALLBACK (transport_log_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->client, "diagnostic", G_CALLBACK (client_diagnostic_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->client, "log-message", G_CALLBACK (client_log_message_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->client, "resource-updated",
-                           G_CALLBACK (client_resource_updated_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->client, "closed", G_CALLBACK (client_closed_cb), self,
-                           G_CONNECT_SWAPPED);
-
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
     self->signal_sources[i] = g_unix_signal_add (signals[i], interrupted_cb, self);
 
-  mcp_client_connect_async (self->client, self->cancellable, connect_cb, g_object_ref (self));
+  if (self->url != NULL)
+    {
+      describe_remote (self);
+      mcp_connect_http_async (self->url, self->headers, self->kind, setup_client, self,
+                              self->cancellable, connect_http_cb, g_object_ref (self));
+    }
+  else
+    {
+      g_autoptr(McpTransport) transport = create_stdio_transport (self, server);
+      g_autoptr(McpClient) client = mcp_client_new (transport);
+
+      setup_client (client, self);
+      mcp_client_connect_async (client, self->cancellable, connect_cb, g_object_ref (self));
+    }
+
   g_main_loop_run (self->loop);
 
   for (guint i = 0; i < G_N_ELEMENTS (self->signal_sources); i++)
