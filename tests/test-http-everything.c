@@ -117,6 +117,15 @@ free_port (void)
   return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 }
 
+static void
+exited_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  *(gboolean *) user_data = TRUE;
+}
+
 static Peer *
 peer_start (guint16 port)
 {
@@ -145,26 +154,24 @@ peer_start (guint16 port)
   peer->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (peer->process));
   read_next (peer, peer->out);
   read_next (peer, peer->err);
+  g_subprocess_wait_async (peer->process, NULL, exited_cb, &peer->exited);
 
-  WAIT_FOR (peer_said (peer, ready), DEADLINE_MS);
+  /* A server that cannot start says why before it exits. */
+  WAIT_FOR (peer_said (peer, ready) || peer->exited, DEADLINE_MS);
+  if (peer->exited)
+    {
+      g_ptr_array_add (peer->lines, NULL);
+      g_error ("the reference server exited instead of listening:\n%s",
+               g_strjoinv ("\n", (char **) peer->lines->pdata));
+    }
 
   return peer;
-}
-
-static void
-exited_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
-  *(gboolean *) user_data = TRUE;
 }
 
 static void
 peer_stop (Peer *peer)
 {
   g_subprocess_send_signal (peer->process, SIGINT);
-  g_subprocess_wait_async (peer->process, NULL, exited_cb, &peer->exited);
   WAIT_FOR (peer->exited, DEADLINE_MS);
 
   g_cancellable_cancel (peer->cancellable);

@@ -1058,6 +1058,41 @@ test_listen (void)
   harness_free (h);
 }
 
+/* Requests sent right after initialization wait for the GET stream, so
+ * that what the server sends there in reply to them is not lost. */
+static void
+test_listen_first (void)
+{
+  Harness *h = harness_new ("--listen-delay", "0.3", NULL);
+  g_autoptr(JsonObject) content = parse_object ("{\"action\":\"accept\","
+                                                "\"content\":{\"name\":\"Ada\"}}");
+  g_autoptr(McpMessage) answer = NULL;
+  McpMessage *request = NULL;
+  JsonObject *opened;
+  JsonObject *call;
+
+  initialize (h, "2025-11-25");
+  call_tool (h, 3, "ask-on-listen", NULL);
+
+  WAIT_FOR (h->messages->len == 2, DEADLINE_MS);
+  request = g_ptr_array_index (h->messages, 1);
+  g_assert_cmpint (mcp_message_get_kind (request), ==, MCP_MESSAGE_REQUEST);
+  g_assert_cmpstr (mcp_message_get_method (request), ==, "elicitation/create");
+  answer = mcp_message_new_result (mcp_message_get_id (request), content);
+  send_message (h, answer);
+  g_assert_cmpstr (result_text (wait_result (h, 3)), ==,
+                   "{\"action\": \"accept\", \"content\": {\"name\": \"Ada\"}}");
+
+  /* The call reached the server after the stream was open. */
+  server_sync (h->server);
+  opened = find_record (h->server, "listen-open", NULL, NULL, 0);
+  call = find_record (h->server, "request", "POST", "tools/call/ask-on-listen", 0);
+  g_assert_cmpint (record_time (call), >=, record_time (opened));
+  g_assert_null (find_record (h->server, "dropped", NULL, NULL, 0));
+
+  harness_free (h);
+}
+
 static void
 test_listen_reconnect (void)
 {
@@ -1481,10 +1516,19 @@ test_http_errors (void)
   g_assert_true (g_str_has_prefix (mcp_message_get_error_message (response),
                                    "the connection to the server broke before it answered: "));
 
+  /* A refused notification is only told about. */
+  send_notification (h, "notifications/refused", NULL);
+  WAIT_FOR (h->diagnostics->len == 1, DEADLINE_MS);
+  g_assert_cmpstr (g_ptr_array_index (h->diagnostics, 0), ==,
+                   "the server refused notifications/refused: the server answered HTTP 500 "
+                   "Internal Server Error: cannot take it");
+
   /* None of it closed the connection. */
   send_request (h, 8, "tools/list", NULL);
   wait_result (h, 8);
   g_assert_cmpuint (h->n_closed, ==, 0);
+  g_assert_null (find_response (h, 0));
+  g_assert_cmpuint (h->messages->len, ==, 9);
 
   harness_free (h);
 }
@@ -1643,6 +1687,24 @@ test_close (void)
   server_sync (h->server);
   g_assert_cmpuint (count_records (h->server, "request", "DELETE", NULL), ==, 1);
   g_assert_null (h->closed_error);
+  harness_free (h);
+
+  /* A DELETE that is never answered holds the close up for a bounded
+   * time only. */
+  h = harness_new ("--delete", "0", NULL);
+  initialize (h, "2025-11-25");
+  {
+    gint64 start = g_get_monotonic_time ();
+    gint64 elapsed_ms;
+
+    harness_close (h);
+    elapsed_ms = (g_get_monotonic_time () - start) / 1000;
+    g_test_message ("the close took %" G_GINT64_FORMAT " ms", elapsed_ms);
+    g_assert_cmpint (elapsed_ms, >=, MCP_HTTP_DELETE_TIMEOUT_MS);
+    g_assert_cmpint (elapsed_ms, <, MCP_HTTP_DELETE_TIMEOUT_MS + 1000);
+    g_assert_null (h->closed_error);
+    wait_record (h->server, "gone", "DELETE", NULL, 0);
+  }
   harness_free (h);
 
   h = harness_new ("--session", "none", NULL);
@@ -1818,6 +1880,7 @@ main (int   argc,
   g_test_add_func ("/steward/http-transport/resume-limit", test_resume_limit);
   g_test_add_func ("/steward/http-transport/get-refused", test_get_refused);
   g_test_add_func ("/steward/http-transport/listen", test_listen);
+  g_test_add_func ("/steward/http-transport/listen-first", test_listen_first);
   g_test_add_func ("/steward/http-transport/listen-reconnect", test_listen_reconnect);
   g_test_add_func ("/steward/http-transport/listen-limits", test_listen_limits);
   g_test_add_func ("/steward/http-transport/session-expired", test_session_expired);

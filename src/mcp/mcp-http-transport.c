@@ -39,6 +39,13 @@
 #define FIRST_BACKOFF_MS 1000
 #define MAX_BACKOFF_MS   (30 * 1000)
 
+/* While the standalone GET stream is being opened, POSTs wait for it, at
+ * most this long. A server sends a request that belongs to no request of
+ * ours (an elicitation a tool needs, for the SDK's servers) on that stream
+ * only, and drops it if the stream is not open yet; the tool call that
+ * causes it must not overtake the GET. */
+#define LISTEN_WAIT_MS 2000
+
 /* Every open stream holds a connection of its own under HTTP/1.1: the
  * standalone GET, each request still streaming its answer, and the POSTs
  * that answer the server's requests meanwhile. libsoup's default of two per
@@ -126,6 +133,7 @@ typedef struct {
   gsize              length;
   gsize              allocated;
   McpSseParser      *parser;        /* an event stream */
+  gboolean           opens_listen;  /* notifications/initialized, holding POSTs */
   gboolean           event_seen;
   GSource           *timer;
   Wait               wait;
@@ -176,6 +184,8 @@ struct _McpHttpTransport
   GHashTable        *requests;         /* id key → Stream */
   Stream            *listen;
   guint              n_ended;
+  GQueue             held;             /* Exchange, POSTs waiting for the GET stream */
+  GSource           *hold_source;      /* while they wait */
   GQueue             local;            /* McpMessage made here, behind the reader */
   gboolean           listen_refusal_logged;
   gboolean           unreachable_logged;
@@ -202,6 +212,7 @@ static void exchange_read     (Exchange         *ex);
 static void fail_connection   (McpHttpTransport *self,
                                GError           *error);
 static void settle_streams    (McpHttpTransport *self);
+static void release_held      (McpHttpTransport *self);
 static void start_get         (McpHttpTransport *self,
                                Stream           *stream);
 
@@ -590,6 +601,14 @@ exchange_detach (Exchange   *ex,
 
   exchange_complete_task (ex, MCP_ERROR_CLOSED, failure);
   clear_source (&ex->timer);
+
+  /* Refused or failed, it opens no stream; what it held goes out. */
+  if (ex->opens_listen)
+    {
+      ex->opens_listen = FALSE;
+      release_held (self);
+    }
+
   if (ex->stream != NULL && ex->stream->exchange == ex)
     {
       ex->stream->exchange = NULL;
@@ -697,6 +716,7 @@ stream_remove (McpHttpTransport *self,
     {
       self->listen = NULL;
       stream_free (stream);
+      release_held (self);
     }
   else
     g_hash_table_remove (self->requests, stream->key);
@@ -818,6 +838,9 @@ abandon_all (McpHttpTransport *self,
 
       stream_free (listen);
     }
+
+  clear_source (&self->hold_source);
+  g_queue_clear_full (&self->held, (GDestroyNotify) exchange_unref);
 
   while (self->exchanges->len > 0)
     exchange_detach (g_ptr_array_index (self->exchanges, self->exchanges->len - 1), why);
@@ -945,16 +968,56 @@ static void exchange_sent_cb (GObject      *object,
                               gpointer      user_data);
 
 static void
-exchange_start (McpHttpTransport *self,
+exchange_begin (McpHttpTransport *self,
                 Exchange         *ex)
 {
-  g_ptr_array_add (self->exchanges, ex);
-
   exchange_arm_timer (ex, ex->role == ROLE_DELETE ? MCP_HTTP_DELETE_TIMEOUT_MS
                                                   : self->idle_timeout_ms, WAIT_HEADERS);
 
   soup_session_send_async (self->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
                            exchange_sent_cb, exchange_ref (ex));
+}
+
+static void
+exchange_start (McpHttpTransport *self,
+                Exchange         *ex)
+{
+  g_ptr_array_add (self->exchanges, ex);
+
+  if (self->hold_source != NULL && ex->role == ROLE_POST)
+    {
+      g_queue_push_tail (&self->held, exchange_ref (ex));
+      return;
+    }
+
+  exchange_begin (self, ex);
+}
+
+/* The GET stream is open, refused or failed: what waited for it goes out,
+ * in order, but for what was given up meanwhile. */
+static void
+release_held (McpHttpTransport *self)
+{
+  Exchange *ex;
+
+  clear_source (&self->hold_source);
+  while ((ex = g_queue_pop_head (&self->held)) != NULL)
+    {
+      if (ex->self != NULL)
+        exchange_begin (self, ex);
+      exchange_unref (ex);
+    }
+}
+
+static gboolean
+hold_expired_cb (gpointer user_data)
+{
+  McpHttpTransport *self = MCP_HTTP_TRANSPORT (user_data);
+
+  g_clear_pointer (&self->hold_source, g_source_unref);
+  release_held (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -986,6 +1049,8 @@ open_listen (McpHttpTransport *self)
     return;
 
   self->listen = stream_new (self, NULL, NULL, NULL);
+  if (self->hold_source == NULL)
+    self->hold_source = schedule (self, LISTEN_WAIT_MS, hold_expired_cb, self);
   start_get (self, self->listen);
 }
 
@@ -1725,6 +1790,7 @@ exchange_failed (McpHttpTransport *self,
       break;
 
     case ROLE_LISTEN:
+      release_held (self);
       exchange_detach (ex, NULL);
       listen_ended (self, cause);
       break;
@@ -1787,8 +1853,9 @@ post_headers (McpHttpTransport *self,
     {
       /* Whatever a body holds (some servers answer a notification with 200
        * and a JSON body), it answers nothing of ours and is not read. */
-      gboolean initialized = g_strcmp0 (method, "notifications/initialized") == 0;
+      gboolean initialized = ex->opens_listen;
 
+      ex->opens_listen = FALSE;
       exchange_detach (ex, NULL);
       if (initialized)
         open_listen (self);
@@ -1828,6 +1895,9 @@ get_headers (McpHttpTransport *self,
   guint status = soup_message_get_status (ex->msg);
   g_autofree char *status_text = describe_status (ex->msg);
   Stream *stream = ex->stream;
+
+  if (ex->role == ROLE_LISTEN)
+    release_held (self);
 
   if (SOUP_STATUS_IS_SUCCESSFUL (status) && has_content_type (ex->msg, "text/event-stream"))
     {
@@ -2148,6 +2218,14 @@ mcp_http_transport_send_async (McpTransport        *transport,
 
   apply_headers (self, ex);
   exchange_start (self, ex);
+
+  /* What the client sends next waits for the GET stream this opens. */
+  if (kind == MCP_MESSAGE_NOTIFICATION && g_str_equal (method, "notifications/initialized") &&
+      !self->stateless && self->listen == NULL && self->hold_source == NULL)
+    {
+      ex->opens_listen = TRUE;
+      self->hold_source = schedule (self, LISTEN_WAIT_MS, hold_expired_cb, self);
+    }
 }
 
 static gboolean
@@ -2394,6 +2472,7 @@ mcp_http_transport_init (McpHttpTransport *self)
   self->exchanges = g_ptr_array_new_with_free_func ((GDestroyNotify) exchange_unref);
   self->requests = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) stream_free);
+  g_queue_init (&self->held);
   g_queue_init (&self->local);
   g_queue_init (&self->close_tasks);
 }

@@ -33,14 +33,17 @@ behaviour (see TOOLS below). The options change how everything is served:
   --listen-retry MS    start each standalone GET stream with `retry: MS`
   --listen-empty       end each standalone GET stream at once, without a
                        message
+  --listen-delay S     wait S seconds before answering a standalone GET
   --notify-body        answer notifications with 200 and a JSON body
-  --delete STATUS      answer DELETE with this status (default 200)
+  --delete STATUS      answer DELETE with this status (default 200), or
+                       with 0 never answer it
   --lifetime S         exit after S seconds whatever happens (default 120)
 """
 
 import argparse
 import json
 import os
+import queue
 import select
 import socket
 import socketserver
@@ -55,6 +58,8 @@ MIB = 1024 * 1024
 OPTIONS = None
 LOCK = threading.Lock()
 STATE = {
+    "listeners": [],     # queues of messages for the open standalone streams
+    "answers": {},       # id → the client's answer to a request of ours
     "sessions": set(),
     "counter": 0,
     "pending": {},       # event id → response delivered on a GET resuming it
@@ -172,9 +177,11 @@ class Handler(BaseHTTPRequestHandler):
         self.connection.close()
         self.close_connection = True
 
-    def wait_for_client_to_leave(self, seconds):
+    def wait_for_client_to_leave(self, seconds, outbox=None):
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
+            while outbox is not None and not outbox.empty():
+                self.event(outbox.get())
             readable, _, _ = select.select([self.connection], [], [], 0.2)
             if readable:
                 try:
@@ -223,8 +230,11 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             STATE["sessions"].discard(session)
         try:
+            if OPTIONS.delete == 0:
+                self.wait_for_client_to_leave(OPTIONS.lifetime)
             self.send_body(OPTIONS.delete, "Done" if OPTIONS.delete < 300 else "Refused", b"")
         except Gone:
+            record("gone", method="DELETE")
             self.close_connection = True
 
     # POST
@@ -251,9 +261,16 @@ class Handler(BaseHTTPRequestHandler):
         if not self.check_session(message):
             return
 
+        if "method" not in message and "id" in message:
+            with ANSWERED:
+                STATE["answers"][message["id"]] = message
+                ANSWERED.notify_all()
+
         if "method" not in message or "id" not in message:
             # A notification or a response.
-            if OPTIONS.notify_body:
+            if message.get("method") == "notifications/refused":
+                self.send_body(500, "Internal Server Error", b"cannot take it")
+            elif OPTIONS.notify_body:
                 self.send_json({"jsonrpc": "2.0", "result": {}})
             else:
                 self.send_body(202, "Accepted", b"", content_type="text/plain")
@@ -352,7 +369,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(OPTIONS.get, "Refused", b"")
             return
 
+        if last_id is None and OPTIONS.listen_delay:
+            time.sleep(OPTIONS.listen_delay)
         self.start_stream()
+        record("listen-open")
         if OPTIONS.listen_retry is not None:
             self.chunk(b"retry: %d\n\n" % OPTIONS.listen_retry)
         if OPTIONS.listen_empty:
@@ -374,7 +394,14 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.event({"jsonrpc": "2.0", "method": "notifications/message",
                         "params": {"level": "info", "data": "again"}})
-        self.wait_for_client_to_leave(OPTIONS.lifetime)
+        outbox = queue.Queue()
+        with LOCK:
+            STATE["listeners"].append(outbox)
+        try:
+            self.wait_for_client_to_leave(OPTIONS.lifetime, outbox)
+        finally:
+            with LOCK:
+                STATE["listeners"].remove(outbox)
 
 
 def tool_of(message):
@@ -405,6 +432,25 @@ def tool_before(handler, request_id, arguments):
     handler.event({"jsonrpc": "2.0", "method": "notifications/custom"}, event_type="other")
     handler.event(text_result(request_id, "after"), event_id="ev-%d" % next_number())
     handler.end_stream()
+
+
+def tool_ask_on_listen(handler, request_id, arguments):
+    """As the SDK's servers do with a request that belongs to no request of
+    the client: sent on the standalone stream, or lost if none is open."""
+    with LOCK:
+        listeners = list(STATE["listeners"])
+    if not listeners:
+        record("dropped", tool="ask-on-listen")
+        handler.answer(text_result(request_id, "nobody was listening"))
+        return
+    ask_id = "ask-%d" % next_number()
+    listeners[0].put({"jsonrpc": "2.0", "id": ask_id, "method": "elicitation/create",
+                      "params": {"message": "Your name?", "requestedSchema": {
+                          "type": "object", "properties": {"name": {"type": "string"}}}}})
+    with ANSWERED:
+        ANSWERED.wait_for(lambda: ask_id in STATE["answers"], timeout=10)
+        answer = STATE["answers"].get(ask_id)
+    handler.answer(text_result(request_id, json.dumps(answer.get("result") if answer else None)))
 
 
 def tool_drop(handler, request_id, arguments):
@@ -569,6 +615,7 @@ TOOLS = {
     "echo": tool_echo,
     "slow": tool_slow,
     "before": tool_before,
+    "ask-on-listen": tool_ask_on_listen,
     "drop": tool_drop,
     "drop-no-id": tool_drop_no_id,
     "drop-always": tool_drop_always,
@@ -646,6 +693,7 @@ def main():
     parser.add_argument("--listen-close", action="store_true")
     parser.add_argument("--listen-retry", type=int)
     parser.add_argument("--listen-empty", action="store_true")
+    parser.add_argument("--listen-delay", type=float)
     parser.add_argument("--notify-body", action="store_true")
     parser.add_argument("--delete", type=int, default=200)
     parser.add_argument("--lifetime", type=float, default=120)
@@ -668,6 +716,7 @@ def main():
 
 
 OTHER_PORT = 0
+ANSWERED = threading.Condition(LOCK)
 
 if __name__ == "__main__":
     main()
