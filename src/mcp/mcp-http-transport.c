@@ -60,7 +60,9 @@
  * its own. Each message is a POST; a request's answer comes as one JSON
  * body or as an event stream that may carry the server's own requests and
  * notifications first; after `notifications/initialized` a standalone GET
- * stream carries what the server sends unasked.
+ * stream carries what the server sends unasked, and what the client sends
+ * meanwhile waits (at most 2 s) until that stream is open, so that nothing
+ * the server sends there in reply is lost.
  *
  * Headers and credentials only ever go to the configured origin: redirects
  * are not followed, and a redirect fails the request with the origin it
