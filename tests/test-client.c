@@ -273,6 +273,29 @@ test_initialize_error (Fixture       *fixture,
 }
 
 static void
+test_initialize_undelivered (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpMessage *init;
+
+  /* An HTTP transport that cannot reach the server answers the request
+   * itself, without closing: connecting must fail, not wait forever. */
+  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
+  init = mcp_scripted_transport_wait_sent (fixture->transport, "initialize");
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"error\":"
+                                   "{\"code\":%d,\"message\":\"connection refused\"}}",
+                                   id_of (init), MCP_ERROR_CLOSED);
+  wait_for (result != NULL);
+  g_assert_false (mcp_client_connect_finish (fixture->client, result, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_CLOSED);
+  g_assert_nonnull (strstr (error->message, "connection refused"));
+  g_assert_cmpint (mcp_client_get_state (fixture->client), ==, MCP_CLIENT_STATE_CLOSED);
+}
+
+static void
 test_initialize_timeout (Fixture       *fixture,
                          gconstpointer  data)
 {
@@ -1519,6 +1542,7 @@ main (int   argc,
   ADD ("unsupported-version", fixture_set_up, test_unsupported_version);
   ADD ("initialize-error", fixture_set_up, test_initialize_error);
   ADD ("initialize-timeout", fixture_set_up, test_initialize_timeout);
+  ADD ("initialize-undelivered", fixture_set_up, test_initialize_undelivered);
   ADD ("queue-before-ready", fixture_set_up, test_queue_before_ready);
   ADD ("ping", fixture_set_up_ready, test_ping);
   ADD ("timeout", fixture_set_up_ready, test_timeout);

@@ -68,6 +68,7 @@ struct _McpClient
   JsonObject         *meta_capabilities;
   char               *log_level;         /* modern: sent in _meta */
   gint64              listen_id;         /* the open subscriptions/listen, or 0 */
+  gboolean            transport_closed;  /* "closed" came: it ends the connecting */
   gint64              list_expiry[4];    /* modern: a list is fresh until then */
   JsonObject         *server_info;
   JsonObject         *server_capabilities;
@@ -1140,6 +1141,7 @@ transport_closed_cb (McpClient    *self,
   if (self->state == MCP_CLIENT_STATE_CLOSED)
     return;
 
+  self->transport_closed = TRUE;
   if (error != NULL && self->error == NULL)
     self->error = g_error_copy (error);
 
@@ -1715,7 +1717,7 @@ initialize_cb (GObject      *object,
 
   if (reply == NULL)
     {
-      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_CLOSED))
+      if (self->transport_closed)
         return;
       connect_fail (self, rewrap_error (error, "the server did not initialize"));
       return;
@@ -1857,7 +1859,10 @@ discover_cb (GObject      *object,
       JsonNode *data = mcp_error_get_data (error);
       JsonArray *supported = NULL;
 
-      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_CLOSED))
+      /* A transport that closed fails the connecting itself; a request that
+       * merely could not be delivered (an unreachable HTTP server) does
+       * not close it, and is a failure like any other. */
+      if (self->transport_closed)
         return;
 
       if (data != NULL && JSON_NODE_HOLDS_OBJECT (data))
