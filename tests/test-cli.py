@@ -859,10 +859,11 @@ def http_bad_url_exits_3():
         r = run("--transport", transport, "ping", "--url", url, timeout=30)
         expect(r, 3, err=["steward-cli: cannot connect to the server", "HTTP 404"])
         check(r.out == "", r, "nothing on stdout")
-    # A port nothing listens on.
-    r = run("--transport", "sse", "ping", "--url", "http://127.0.0.1:%d/sse" % free_port(),
-            timeout=30)
-    expect(r, 3, err=["steward-cli: cannot connect to the server", "Connection refused"])
+    # A port nothing listens on, whichever transport is tried.
+    for transport in ("auto", "streamable-http", "sse"):
+        r = run("--transport", transport, "ping", "--url",
+                "http://127.0.0.1:%d/mcp" % free_port(), timeout=30)
+        expect(r, 3, err=["steward-cli: cannot connect to the server", "Connection refused"])
 
 
 @test
