@@ -1120,8 +1120,9 @@ test_cycles (void)
                   (g_get_monotonic_time () - start) / 1000.0);
 
   /* GLib drops its last reference to each subprocess on its worker thread,
-   * just after the exit was reported. */
-  POLL_FOR (count_open_fds () == fds_before, 5000);
+   * just after the exit was reported. Fewer than before is fine: what an
+   * earlier test left behind may have gone in the meantime. */
+  POLL_FOR (count_open_fds () <= fds_before, 5000);
   g_assert_cmpuint (count_processes (0, TRUE), ==, 0);
 
   rss_after_kib = read_status_kib ("VmRSS");
