@@ -8,6 +8,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-error.h"
+#include "mcp-format-private.h"
 #include "mcp-json.h"
 #include "mcp-json-private.h"
 #include "mcp-line-framer.h"
@@ -242,48 +243,6 @@ schedule (McpHttpTransport *self,
   g_source_attach (source, self->context);
 
   return source;
-}
-
-static char *
-format_size (gsize size)
-{
-  if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
-    return g_strdup_printf ("%" G_GSIZE_FORMAT " MiB", size / (1024 * 1024));
-  if (size >= 1024 && size % 1024 == 0)
-    return g_strdup_printf ("%" G_GSIZE_FORMAT " KiB", size / 1024);
-
-  return g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", size);
-}
-
-static char *
-format_duration (guint ms)
-{
-  if (ms >= 60000 && ms % 60000 == 0)
-    return g_strdup_printf ("%u min", ms / 60000);
-  if (ms >= 1000 && ms % 1000 == 0)
-    return g_strdup_printf ("%u s", ms / 1000);
-
-  return g_strdup_printf ("%u ms", ms);
-}
-
-static void
-diagnostic (McpHttpTransport *self,
-            const char       *format,
-            ...) G_GNUC_PRINTF (2, 3);
-
-static void
-diagnostic (McpHttpTransport *self,
-            const char       *format,
-            ...)
-{
-  g_autofree char *text = NULL;
-  va_list args;
-
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  mcp_transport_emit_log (MCP_TRANSPORT (self), MCP_TRANSPORT_LOG_DIAGNOSTIC, text);
 }
 
 static int
@@ -630,7 +589,7 @@ static gboolean
 exchange_timeout_cb (gpointer user_data)
 {
   Exchange *ex = user_data;
-  g_autofree char *duration = format_duration (ex->timer_ms);
+  g_autofree char *duration = mcp_format_duration (ex->timer_ms);
 
   g_clear_pointer (&ex->timer, g_source_unref);
   g_free (ex->abort_reason);
@@ -1096,7 +1055,7 @@ fail_connection (McpHttpTransport *self,
   drop_reader (self);
   abandon_all (self, reason->message);
 
-  diagnostic (self, "closing the connection: %s", reason->message);
+  mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "closing the connection: %s", reason->message);
   emit_closed (self, reason);
   complete_close_tasks (self);
 
@@ -1110,7 +1069,7 @@ static void
 fail_too_large (McpHttpTransport *self,
                 const char       *what)
 {
-  g_autofree char *cap = format_size (self->max_message_size);
+  g_autofree char *cap = mcp_format_size (self->max_message_size);
 
   fail_connection (self, g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
                                       "the server sent %s larger than the %s limit",
@@ -1161,7 +1120,7 @@ session_expired (McpHttpTransport *self,
     return;
 
   g_clear_pointer (&self->session_id, g_free);
-  diagnostic (self, "the server no longer knows the session (HTTP 404); a new one is needed");
+  mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server no longer knows the session (HTTP 404); a new one is needed");
 
   /* The event stream belonged to the old session; the next session opens
    * its own. */
@@ -1202,14 +1161,14 @@ schedule_reconnect (McpHttpTransport *self,
                     const char       *cause)
 {
   guint delay = reconnect_delay (stream);
-  g_autofree char *duration = format_duration (delay);
+  g_autofree char *duration = mcp_format_duration (delay);
 
   stream->n_reconnects++;
   if (stream == self->listen)
-    diagnostic (self, "the server’s event stream ended%s%s%s; reopening it in %s",
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server’s event stream ended%s%s%s; reopening it in %s",
                 cause ? " (" : "", cause ? cause : "", cause ? ")" : "", duration);
   else
-    diagnostic (self, "the stream answering a %s request ended before the answer%s%s%s; "
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the stream answering a %s request ended before the answer%s%s%s; "
                 "resuming it in %s", stream->method,
                 cause ? " (" : "", cause ? cause : "", cause ? ")" : "", duration);
 
@@ -1264,7 +1223,7 @@ listen_ended (McpHttpTransport *self,
 
   if (stream->n_reconnects >= MCP_HTTP_MAX_RECONNECTS)
     {
-      diagnostic (self, "the server’s event stream ended %u times in a row without a message; "
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server’s event stream ended %u times in a row without a message; "
                   "it is not reopened, so only answers to requests will arrive",
                   stream->n_reconnects + 1);
       stream_remove (self, stream, NULL);
@@ -1525,7 +1484,7 @@ refusal_done (McpHttpTransport *self,
     {
       const char *method = mcp_message_get_method (ex->message);
 
-      diagnostic (self, "the server refused %s: %s", method ? method : "a response", text);
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server refused %s: %s", method ? method : "a response", text);
       exchange_detach (ex, NULL);
     }
 }
@@ -1757,13 +1716,13 @@ post_failed (McpHttpTransport *self,
   if (unreachable && !self->unreachable_logged)
     {
       self->unreachable_logged = TRUE;
-      diagnostic (self, "%s", text);
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "%s", text);
     }
   else if (stream == NULL && !unreachable)
     {
       const char *method = mcp_message_get_method (ex->message);
 
-      diagnostic (self, "could not send %s: %s", method ? method : "a response", text);
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not send %s: %s", method ? method : "a response", text);
     }
 
   if (stream != NULL)
@@ -1914,7 +1873,7 @@ get_headers (McpHttpTransport *self,
       if (!self->listen_refusal_logged)
         {
           self->listen_refusal_logged = TRUE;
-          diagnostic (self, "the server offers no stream for the messages it sends unasked "
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server offers no stream for the messages it sends unasked "
                       "(it answered %s); only answers to requests will arrive", status_text);
         }
       stream_remove (self, stream, NULL);
@@ -2039,10 +1998,10 @@ reader_invalid_cb (McpHttpTransport *self,
   g_autoptr(McpHttpTransport) hold = g_object_ref (self);
 
   if (g_error_matches (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE))
-    diagnostic (self, "dropped a message from the server that is not JSON-RPC: %s (%s)",
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "dropped a message from the server that is not JSON-RPC: %s (%s)",
                 excerpt, error->message);
   else
-    diagnostic (self, "dropped a message from the server that is not JSON: %s (%s)",
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "dropped a message from the server that is not JSON: %s (%s)",
                 excerpt, error->message);
 
   reader_drained (self);
@@ -2195,7 +2154,7 @@ mcp_http_transport_send_async (McpTransport        *transport,
 
       if (g_hash_table_contains (self->requests, key))
         {
-          diagnostic (self, "did not send a %s request: a request with the same id is still "
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "did not send a %s request: a request with the same id is still "
                       "waiting for its answer", method);
           if (task != NULL)
             g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,

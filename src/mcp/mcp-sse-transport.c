@@ -8,6 +8,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-error.h"
+#include "mcp-format-private.h"
 #include "mcp-line-framer.h"
 #include "mcp-message-reader.h"
 #include "mcp-revision.h"
@@ -169,26 +170,6 @@ schedule (McpSseTransport *self,
   return source;
 }
 
-static char *
-format_size (gsize size)
-{
-  if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
-    return g_strdup_printf ("%" G_GSIZE_FORMAT " MiB", size / (1024 * 1024));
-  if (size >= 1024 && size % 1024 == 0)
-    return g_strdup_printf ("%" G_GSIZE_FORMAT " KiB", size / 1024);
-
-  return g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", size);
-}
-
-static char *
-format_duration (guint ms)
-{
-  if (ms >= 1000 && ms % 1000 == 0)
-    return g_strdup_printf ("%u s", ms / 1000);
-
-  return g_strdup_printf ("%u ms", ms);
-}
-
 /* Text the server chose, made safe to show: valid UTF-8, no control or
  * invisible formatting characters, and not too long. */
 static char *
@@ -217,26 +198,6 @@ quote_text (const char *data,
     }
 
   return g_strstrip (g_string_free (text, FALSE));
-}
-
-static void
-diagnostic (McpSseTransport *self,
-            const char      *format,
-            ...) G_GNUC_PRINTF (2, 3);
-
-static void
-diagnostic (McpSseTransport *self,
-            const char      *format,
-            ...)
-{
-  g_autofree char *text = NULL;
-  va_list args;
-
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  mcp_transport_emit_log (MCP_TRANSPORT (self), MCP_TRANSPORT_LOG_DIAGNOSTIC, text);
 }
 
 static int
@@ -487,7 +448,7 @@ post_fail (McpSseTransport *self,
 {
   g_autoptr(GTask) task = g_steal_pointer (&post->task);
 
-  diagnostic (self, "%s", error->message);
+  mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "%s", error->message);
 
   if (task != NULL)
     {
@@ -675,7 +636,7 @@ post_timeout_cb (gpointer user_data)
 {
   McpSseTransport *self = MCP_SSE_TRANSPORT (user_data);
   g_autoptr(McpSseTransport) hold = g_object_ref (self);
-  g_autofree char *duration = format_duration (self->post_timeout_ms);
+  g_autofree char *duration = mcp_format_duration (self->post_timeout_ms);
   Post *post = g_steal_pointer (&self->post_in_flight);
 
   g_clear_pointer (&self->post_timeout_source, g_source_unref);
@@ -907,7 +868,7 @@ handle_endpoint (McpSseTransport   *self,
         {
           g_autofree char *first = describe_uri (self->endpoint_uri, TRUE);
 
-          diagnostic (self, "ignored another endpoint event from the server; messages still "
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "ignored another endpoint event from the server; messages still "
                       "go to the first endpoint, %s", first);
           self->told_ignored_endpoint = TRUE;
         }
@@ -964,7 +925,7 @@ event_cb (const McpSseEvent *event,
         {
           g_autofree char *type = quote_text (event->type, -1);
 
-          diagnostic (self, "ignored an event of type “%s”; only message and endpoint events "
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "ignored an event of type “%s”; only message and endpoint events "
                       "mean something on this transport", type);
           self->told_ignored_type = TRUE;
         }
@@ -973,7 +934,7 @@ event_cb (const McpSseEvent *event,
 
   if (self->endpoint_uri == NULL)
     {
-      diagnostic (self, "ignored a message the server sent before it named its endpoint");
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "ignored a message the server sent before it named its endpoint");
       return;
     }
 
@@ -1024,7 +985,7 @@ stream_read_cb (GObject      *object,
 
   if (!mcp_sse_parser_push (self->parser, data, length, event_cb, self, &error))
     {
-      g_autofree char *cap = format_size (self->max_message_size);
+      g_autofree char *cap = mcp_format_size (self->max_message_size);
 
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
         end_connection (self, g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
@@ -1079,7 +1040,7 @@ idle_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
-  duration = format_duration (self->idle_timeout_ms);
+  duration = mcp_format_duration (self->idle_timeout_ms);
   end_connection (self, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
                                      "the event stream from %s was silent for %s, so the "
                                      "connection was taken as dead and closed",
@@ -1151,7 +1112,7 @@ endpoint_timeout_cb (gpointer user_data)
 {
   McpSseTransport *self = MCP_SSE_TRANSPORT (user_data);
   g_autoptr(McpSseTransport) hold = g_object_ref (self);
-  g_autofree char *duration = format_duration (self->endpoint_timeout_ms);
+  g_autofree char *duration = mcp_format_duration (self->endpoint_timeout_ms);
 
   g_clear_pointer (&self->endpoint_source, g_source_unref);
 
@@ -1198,10 +1159,10 @@ reader_invalid_cb (McpSseTransport *self,
                    const char      *excerpt)
 {
   if (g_error_matches (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE))
-    diagnostic (self, "dropped an event that is not a JSON-RPC message: %s (%s)",
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "dropped an event that is not a JSON-RPC message: %s (%s)",
                 excerpt, error->message);
   else
-    diagnostic (self, "dropped an event that is not JSON: %s (%s)", excerpt, error->message);
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "dropped an event that is not JSON: %s (%s)", excerpt, error->message);
 
   read_stream (self);
   schedule_finish (self);

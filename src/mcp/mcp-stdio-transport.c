@@ -14,6 +14,7 @@
 #include <glib-unix.h>
 
 #include "mcp-error.h"
+#include "mcp-format-private.h"
 #include "mcp-line-framer.h"
 #include "mcp-message-reader.h"
 #include "mcp-revision.h"
@@ -220,46 +221,6 @@ schedule (McpStdioTransport *self,
   g_source_attach (source, self->context);
 
   return source;
-}
-
-static char *
-format_size (gsize size)
-{
-  if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
-    return g_strdup_printf ("%" G_GSIZE_FORMAT " MiB", size / (1024 * 1024));
-  if (size >= 1024 && size % 1024 == 0)
-    return g_strdup_printf ("%" G_GSIZE_FORMAT " KiB", size / 1024);
-
-  return g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", size);
-}
-
-static char *
-format_duration (guint ms)
-{
-  if (ms >= 1000 && ms % 1000 == 0)
-    return g_strdup_printf ("%u s", ms / 1000);
-
-  return g_strdup_printf ("%u ms", ms);
-}
-
-static void
-diagnostic (McpStdioTransport *self,
-            const char        *format,
-            ...) G_GNUC_PRINTF (2, 3);
-
-static void
-diagnostic (McpStdioTransport *self,
-            const char        *format,
-            ...)
-{
-  g_autofree char *text = NULL;
-  va_list args;
-
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  mcp_transport_emit_log (MCP_TRANSPORT (self), MCP_TRANSPORT_LOG_DIAGNOSTIC, text);
 }
 
 static gboolean
@@ -887,7 +848,7 @@ escalate_cb (gpointer user_data)
 {
   McpStdioTransport *self = MCP_STDIO_TRANSPORT (user_data);
   g_autoptr(McpStdioTransport) hold = g_object_ref (self);
-  g_autofree char *grace = format_duration (self->grace_ms);
+  g_autofree char *grace = mcp_format_duration (self->grace_ms);
 
   g_clear_pointer (&self->escalation_source, g_source_unref);
 
@@ -899,11 +860,11 @@ escalate_cb (gpointer user_data)
       switch (self->cause)
         {
         case CAUSE_STDOUT_EOF:
-          diagnostic (self, "server closed its stdout but did not exit within %s; "
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "server closed its stdout but did not exit within %s; "
                       "sent SIGTERM to its process group", grace);
           break;
         case CAUSE_WRITE_FAILED:
-          diagnostic (self, "server stopped reading its stdin but did not exit within %s; "
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "server stopped reading its stdin but did not exit within %s; "
                       "sent SIGTERM to its process group", grace);
           break;
         case CAUSE_NONE:
@@ -911,7 +872,7 @@ escalate_cb (gpointer user_data)
         case CAUSE_EXITED:
         case CAUSE_FAILED:
         default:
-          diagnostic (self, "server did not exit %s after stdin was closed; "
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "server did not exit %s after stdin was closed; "
                       "sent SIGTERM to its process group", grace);
           break;
         }
@@ -920,7 +881,7 @@ escalate_cb (gpointer user_data)
     }
   else if (self->stage == STAGE_TERM_SENT)
     {
-      diagnostic (self, "server did not exit %s after SIGTERM; sent SIGKILL to its process group",
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "server did not exit %s after SIGTERM; sent SIGKILL to its process group",
                   grace);
       self->stage = STAGE_KILL_SENT;
       self->signalled = TRUE;
@@ -978,11 +939,11 @@ fail_connection (McpStdioTransport *self,
   if (!self->exited && self->stage < STAGE_TERM_SENT)
     {
       send_term (self);
-      diagnostic (self, "stopping the server: %s; sent SIGTERM to its process group",
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "stopping the server: %s; sent SIGTERM to its process group",
                   error->message);
     }
   else if (report)
-    diagnostic (self, "stopping the server: %s", error->message);
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "stopping the server: %s", error->message);
 
   if (report)
     emit_closed (self, error);
@@ -1042,7 +1003,7 @@ stdout_ready_cb (int          fd,
 
       if (n < 0)
         {
-          diagnostic (self, "could not read the server’s stdout: %s", g_strerror (errno));
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not read the server’s stdout: %s", g_strerror (errno));
           stdout_ended (self);
           return G_SOURCE_REMOVE;
         }
@@ -1056,7 +1017,7 @@ stdout_ready_cb (int          fd,
       if (!mcp_line_framer_push (self->framer, self->read_buffer, (gsize) n, line_cb, self,
                                  &error))
         {
-          g_autofree char *cap = format_size (self->max_message_size);
+          g_autofree char *cap = mcp_format_size (self->max_message_size);
           g_autoptr(GError) too_large = NULL;
 
           too_large = g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
@@ -1173,7 +1134,7 @@ wait_cb (GObject      *object,
   /* Whatever the server started and left behind in its group would hold
    * the pipes open and live on unseen. */
   if (self->pid > 0 && kill (-self->pid, SIGKILL) == 0 && self->stage != STAGE_KILL_SENT)
-    diagnostic (self, "killed the processes the server left behind in its process group");
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "killed the processes the server left behind in its process group");
 
   begin_shutdown (self, CAUSE_EXITED);
   try_finish (self);
@@ -1207,10 +1168,10 @@ reader_invalid_cb (McpStdioTransport *self,
   self->last_dropped = g_strdup (excerpt);
 
   if (g_error_matches (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE))
-    diagnostic (self, "dropped a line that is not a JSON-RPC message: %s (%s)",
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "dropped a line that is not a JSON-RPC message: %s (%s)",
                 excerpt, error->message);
   else
-    diagnostic (self, "dropped a line that is not JSON: %s (%s)", excerpt, error->message);
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "dropped a line that is not JSON: %s (%s)", excerpt, error->message);
 
   read_stdout (self);
   schedule_finish (self);
@@ -1381,7 +1342,7 @@ write_failed (McpStdioTransport *self,
 
   if (self->state == STATE_RUNNING)
     {
-      diagnostic (self, "could not write to the server’s stdin: %s", cause);
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not write to the server’s stdin: %s", cause);
       begin_shutdown (self, CAUSE_WRITE_FAILED);
     }
 }

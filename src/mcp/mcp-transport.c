@@ -152,6 +152,26 @@ mcp_transport_emit_log (McpTransport        *self,
   g_signal_emit (self, signals[SIGNAL_LOG], 0, (int) kind, text);
 }
 
+/**
+ * mcp_transport_emit_diagnostic:
+ *
+ * Emits "log" with %MCP_TRANSPORT_LOG_DIAGNOSTIC and the formatted text.
+ */
+void
+mcp_transport_emit_diagnostic (McpTransport *self,
+                               const char   *format,
+                               ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  mcp_transport_emit_log (self, MCP_TRANSPORT_LOG_DIAGNOSTIC, text);
+}
+
 void
 mcp_transport_emit_closed (McpTransport *self,
                            const GError *error)

@@ -104,6 +104,9 @@ void         mcp_transport_emit_message          (McpTransport         *self,
 void         mcp_transport_emit_log              (McpTransport         *self,
                                                   McpTransportLogKind   kind,
                                                   const char           *text);
+void         mcp_transport_emit_diagnostic       (McpTransport         *self,
+                                                  const char           *format,
+                                                  ...) G_GNUC_PRINTF (2, 3);
 void         mcp_transport_emit_closed           (McpTransport         *self,
                                                   const GError         *error);
 
