@@ -4,13 +4,15 @@
 #include "config.h"
 
 /*
- * Steward's side of the tools/call benchmark: McpStdioTransport and
- * McpClient as the host uses them, on the default main context. After
- * connecting it calls `echo` again and again, each call started from the
- * previous call's callback, so that the time per call is one full round
- * trip through the client, the pipes and the server.
+ * Steward's side of the tools/call benchmark: McpStdioTransport (or, with
+ * --url, McpHttpTransport) and McpClient as the host uses them, on the
+ * default main context. After connecting it calls `echo` again and again,
+ * each call started from the previous call's callback, so that the time per
+ * call is one full round trip through the client, the pipes or loopback,
+ * and the server.
  *
  *   bench-steward [--calls N] [--warmup N] -- SERVER [ARGS...]
+ *   bench-steward [--calls N] [--warmup N] --url URL
  */
 
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include <sys/resource.h>
 
 #include "mcp-client.h"
+#include "mcp-http-transport.h"
 #include "mcp-stdio-transport.h"
 
 /* The same text the other two clients send. */
@@ -164,9 +167,10 @@ main (int    argc,
       char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(McpStdioTransport) transport = NULL;
+  g_autoptr(McpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) server_argv = NULL;
+  g_autofree char *url = NULL;
   int calls = 10000;
   int warmup = 2000;
   Bench bench = { 0 };
@@ -174,31 +178,47 @@ main (int    argc,
   const GOptionEntry entries[] = {
     { "calls", 0, 0, G_OPTION_ARG_INT, &calls, "Calls to time", "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Calls made first and not timed", "N" },
+    { "url", 0, 0, G_OPTION_ARG_STRING, &url, "A server over Streamable HTTP", "URL" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &server_argv, NULL, NULL },
     { NULL }
   };
 
-  context = g_option_context_new ("-- SERVER [ARGS…]");
+  context = g_option_context_new ("--url URL | -- SERVER [ARGS…]");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("bench-steward: %s\n", error->message);
       return EXIT_FAILURE;
     }
-  if (server_argv == NULL || server_argv[0] == NULL || calls <= 0 || warmup < 0)
+  if ((url == NULL) == (server_argv == NULL || server_argv[0] == NULL) ||
+      calls <= 0 || warmup < 0)
     {
-      g_printerr ("usage: bench-steward [--calls N] [--warmup N] -- SERVER [ARGS…]\n");
+      g_printerr ("usage: bench-steward [--calls N] [--warmup N] --url URL | -- SERVER [ARGS…]\n");
       return EXIT_FAILURE;
     }
 
-  transport = mcp_stdio_transport_new ((const char * const *) server_argv);
+  if (url != NULL)
+    {
+      transport = MCP_TRANSPORT (mcp_http_transport_new (url, &error));
+      if (transport == NULL)
+        {
+          g_printerr ("bench-steward: %s\n", error->message);
+          return EXIT_FAILURE;
+        }
+    }
+  else
+    transport = MCP_TRANSPORT (mcp_stdio_transport_new ((const char * const *) server_argv));
+
   bench.loop = g_main_loop_new (NULL, FALSE);
-  bench.client = mcp_client_new (MCP_TRANSPORT (transport));
+  bench.client = mcp_client_new (transport);
   bench.calls = (guint) calls;
   bench.warmup = (guint) warmup;
   bench.arguments = json_object_new ();
   json_object_set_string_member (bench.arguments, "message", MESSAGE);
   mcp_client_set_client_info (bench.client, "steward-bench", NULL, PACKAGE_VERSION);
+  /* What a host does once it knows a server's revision: no probe. */
+  if (url != NULL)
+    mcp_client_set_requested_revision (bench.client, MCP_REVISION_2025_11_25);
 
   mcp_client_connect_async (bench.client, NULL, connect_cb, &bench);
   g_main_loop_run (bench.loop);
