@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include "bench-floor-common.h"
+
 /*
  * The floor of the tools/call benchmark: what the round trips cost with no
  * client at all. It spawns the server on two pipes, does the initialize
@@ -184,60 +186,6 @@ stop_server (pid_t pid,
   waitpid (pid, NULL, 0);
 }
 
-static long
-peak_rss_kib (void)
-{
-  FILE *status = fopen ("/proc/self/status", "r");
-  char line[256];
-  long kib = -1;
-
-  if (status == NULL)
-    return -1;
-  while (fgets (line, sizeof line, status) != NULL)
-    if (sscanf (line, "VmHWM: %ld kB", &kib) == 1)
-      break;
-  fclose (status);
-  return kib;
-}
-
-/* The process's own CPU time, user and system: unlike the wall clock it
- * does not grow when other work on the machine delays us. */
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-  return (double) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         (double) (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-static double
-now_seconds (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static unsigned long
-parse_count (const char *text,
-             const char *option)
-{
-  char *end = NULL;
-  unsigned long value;
-
-  errno = 0;
-  value = strtoul (text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0')
-    {
-      fprintf (stderr, "bench-floor: %s wants a number, not “%s”\n", option, text);
-      exit (EXIT_FAILURE);
-    }
-  return value;
-}
-
 int
 main (int    argc,
       char **argv)
@@ -270,9 +218,9 @@ main (int    argc,
           break;
         }
       else if (strcmp (argv[i], "--calls") == 0 && i + 1 < argc)
-        calls = parse_count (argv[++i], "--calls");
+        calls = parse_count ("bench-floor", argv[++i], "--calls");
       else if (strcmp (argv[i], "--warmup") == 0 && i + 1 < argc)
-        warmup = parse_count (argv[++i], "--warmup");
+        warmup = parse_count ("bench-floor", argv[++i], "--warmup");
       else
         break;
     }
