@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The reference side of the tools/call benchmark: the official TypeScript
-// SDK's Client and StdioClientTransport, pinned in tests/peers, calling
-// `echo` with `await` in a loop, one call after the other.
+// SDK's Client with StdioClientTransport (or, with --url, with
+// StreamableHTTPClientTransport against a server already listening there),
+// pinned in tests/peers, calling `echo` with `await` in a loop, one call
+// after the other.
 //
 //   node bench-ts-client.mjs [--calls N] [--warmup N] [--peers DIR] -- SERVER [ARGS...]
+//   node bench-ts-client.mjs [--calls N] [--warmup N] [--peers DIR] --url URL
 //
 // DIR is the peers' node_modules (default: $STEWARD_PEERS_DIR, else
 // ../peers/node_modules beside this file).
@@ -18,7 +21,8 @@ const MESSAGE = 'Hello from the Steward benchmark';
 
 function usage(problem) {
   process.stderr.write(`bench-ts-client: ${problem}\n` +
-    'usage: node bench-ts-client.mjs [--calls N] [--warmup N] [--peers DIR] -- SERVER [ARGS...]\n');
+    'usage: node bench-ts-client.mjs [--calls N] [--warmup N] [--peers DIR] ' +
+    '(-- SERVER [ARGS...] | --url URL)\n');
   process.exit(1);
 }
 
@@ -29,6 +33,7 @@ function parseArgs(argv) {
     peers: process.env.STEWARD_PEERS_DIR ||
       fileURLToPath(new URL('../peers/node_modules', import.meta.url)),
     server: [],
+    url: null,
   };
 
   for (let i = 0; i < argv.length; i++) {
@@ -41,6 +46,8 @@ function parseArgs(argv) {
       if (!Number.isInteger(value) || value < 0)
         usage(`${arg} wants a number, not “${argv[i]}”`);
       options[arg.slice(2)] = value;
+    } else if (arg === '--url' && i + 1 < argv.length) {
+      options.url = argv[++i];
     } else if (arg === '--peers' && i + 1 < argv.length) {
       options.peers = argv[++i];
     } else {
@@ -48,8 +55,8 @@ function parseArgs(argv) {
     }
   }
 
-  if (options.server.length === 0 || options.calls === 0)
-    usage('no server to run');
+  if ((options.server.length === 0) === (options.url === null) || options.calls === 0)
+    usage('name one server: -- SERVER [ARGS...] or --url URL');
   return options;
 }
 
@@ -91,18 +98,30 @@ const options = parseArgs(process.argv.slice(2));
 const { Client } = await importPeer(options.peers, '@modelcontextprotocol/sdk', 'client/index.js');
 const { StdioClientTransport } =
   await importPeer(options.peers, '@modelcontextprotocol/sdk', 'client/stdio.js');
+const { StreamableHTTPClientTransport } =
+  await importPeer(options.peers, '@modelcontextprotocol/sdk', 'client/streamableHttp.js');
 
-const transport = new StdioClientTransport({
-  command: options.server[0],
-  args: options.server.slice(1),
-  stderr: 'inherit',
-});
+const transport = options.url !== null
+  ? new StreamableHTTPClientTransport(new URL(options.url))
+  : new StdioClientTransport({
+    command: options.server[0],
+    args: options.server.slice(1),
+    stderr: 'inherit',
+  });
 const client = new Client({ name: 'steward-bench-ts', version: '0.1.0' });
 
 await client.connect(transport);
 // Steward's client lists the tools when it connects, as a host does; so
 // does this one, which also lets the SDK learn the tool's schemas.
 await client.listTools();
+
+async function stop() {
+  // Ending the session, as Steward's client does when it closes, lets the
+  // server drop what it kept for it before the next client runs.
+  if (options.url !== null)
+    await transport.terminateSession();
+  await client.close();
+}
 
 const expected = `Echo: ${MESSAGE}`;
 let start = 0n;
@@ -120,7 +139,7 @@ for (let n = 0; n < options.warmup + options.calls; n++) {
   const text = result.content?.[0]?.text;
   if (result.isError || text !== expected) {
     process.stderr.write(`bench-ts-client: call ${n + 1} answered ${JSON.stringify(result)}\n`);
-    await client.close();
+    await stop();
     process.exit(1);
   }
 }
@@ -129,7 +148,7 @@ const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 // All of the process's threads, the collector's included: they are part of
 // what the client costs.
 const cpu = process.cpuUsage(cpuStart);
-await client.close();
+await stop();
 
 process.stdout.write(JSON.stringify({
   client: 'typescript',
