@@ -379,6 +379,28 @@ list_member (const char *method)
   return "prompts";
 }
 
+typedef JsonObject *(*JsonOf) (gpointer object);
+
+/* `--json` output of a list: the objects as the server sent them, under
+ * the member the result had them in. */
+static void
+print_json_objects (const char *member,
+                    GPtrArray  *objects,
+                    JsonOf      json_of)
+{
+  g_autoptr(JsonObject) reply = json_object_new ();
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; i < objects->len; i++)
+    {
+      JsonObject *json = json_of (g_ptr_array_index (objects, i));
+
+      json_array_add_object_element (array, json_object_ref (json));
+    }
+  json_object_set_array_member (reply, member, array);
+  print_json (reply, TRUE);
+}
+
 static void
 list_cb (GObject      *object,
          GAsyncResult *result,
@@ -401,17 +423,7 @@ list_cb (GObject      *object,
 
   if (self->options->json)
     {
-      g_autoptr(JsonObject) reply = json_object_new ();
-      JsonArray *array = json_array_new ();
-
-      for (guint i = 0; i < items->len; i++)
-        {
-          McpItem *item = g_ptr_array_index (items, i);
-
-          json_array_add_object_element (array, json_object_ref (mcp_item_get_json (item)));
-        }
-      json_object_set_array_member (reply, list_member (method), array);
-      print_json (reply, TRUE);
+      print_json_objects (list_member (method), items, (JsonOf) mcp_item_get_json);
     }
   else
     {
@@ -533,17 +545,7 @@ read_resource_cb (GObject      *object,
 
   if (self->options->json)
     {
-      g_autoptr(JsonObject) reply = json_object_new ();
-      JsonArray *array = json_array_new ();
-
-      for (guint i = 0; i < contents->len; i++)
-        {
-          McpContent *content = g_ptr_array_index (contents, i);
-
-          json_array_add_object_element (array, json_object_ref (mcp_content_get_json (content)));
-        }
-      json_object_set_array_member (reply, "contents", array);
-      print_json (reply, TRUE);
+      print_json_objects ("contents", contents, (JsonOf) mcp_content_get_json);
     }
   else
     {
