@@ -57,4 +57,35 @@ gboolean              steward_config_load_from_data     (StewardConfig        *s
                                                          gsize                 length,
                                                          GError              **error);
 
+/* Writing (issue: the desktop app). The file is replaced atomically and
+ * keeps top-level keys it does not know. Configs are immutable: to change
+ * one, build a new StewardServerConfig and put it. */
+void                  steward_config_put_server         (StewardConfig        *self,
+                                                         StewardServerConfig  *server);
+gboolean              steward_config_remove_server      (StewardConfig        *self,
+                                                         const char           *name);
+void                  steward_config_save_async         (StewardConfig        *self,
+                                                         GCancellable         *cancellable,
+                                                         GAsyncReadyCallback   callback,
+                                                         gpointer              user_data);
+gboolean              steward_config_save_finish        (StewardConfig        *self,
+                                                         GAsyncResult         *result,
+                                                         GError              **error);
+/* Reloads on external edits (debounced; our own writes are not echoed) and
+ * emits "changed" after the servers list changed. A damaged edit keeps the
+ * last good list and emits "load-failed" (GError). */
+void                  steward_config_watch              (StewardConfig        *self);
+
+/* Consent: fingerprints of the commands the person allowed, kept in
+ * consents.json beside the servers file. */
+gboolean              steward_config_has_consent        (StewardConfig        *self,
+                                                         StewardServerConfig  *server);
+gboolean              steward_config_record_consent     (StewardConfig        *self,
+                                                         StewardServerConfig  *server,
+                                                         GError              **error);
+/* The server config the person last allowed under this name, to show what
+ * changed; NULL when none. */
+StewardServerConfig  *steward_config_get_consented      (StewardConfig        *self,
+                                                         const char           *name);
+
 G_END_DECLS

@@ -46,4 +46,23 @@ GHashTable             *steward_server_config_get_headers    (StewardServerConfi
 
 const char             *steward_server_transport_to_string   (StewardServerTransport transport);
 
+/* Building (the add/edit dialogs, import). @env and @headers map string to
+ * string and may hold "${keyring:ID}" references; they are copied. */
+StewardServerConfig    *steward_server_config_new_stdio      (const char           *name,
+                                                              const char           *command,
+                                                              const char * const   *args,
+                                                              GHashTable           *env,
+                                                              const char           *cwd);
+StewardServerConfig    *steward_server_config_new_remote     (const char           *name,
+                                                              const char           *url,
+                                                              StewardServerTransport transport,
+                                                              GHashTable           *headers);
+StewardServerConfig    *steward_server_config_with_disabled  (StewardServerConfig  *self,
+                                                              gboolean              disabled);
+StewardServerConfig    *steward_server_config_with_name      (StewardServerConfig  *self,
+                                                              const char           *name);
+/* SHA-256 (hex) over what consent covers: transport, command, args, cwd,
+ * env names and values (references as written), url, header names. */
+char                   *steward_server_config_dup_fingerprint (StewardServerConfig *self);
+
 G_END_DECLS

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * One thing waiting for a person: consent to start a server, a sampling
+ * request (two stages), an elicitation. The object that needs the answer
+ * (StewardServer, StewardSamplingBroker…) creates it, puts it in
+ * StewardApprovals and listens to "responded". The UI presents it and
+ * calls one of the respond functions; tests and the CLI call them directly.
+ *
+ * Sampling: stage REQUEST shows "request" (the server's params, editable);
+ * steward_approval_continue() hands the edited params back. The broker
+ * then fills "answer-text" (streamed; with the manual provider it stays
+ * empty for the person to write), sets "generating" while it does, and
+ * moves to stage RESPONSE; steward_approval_send() returns the final
+ * result, steward_approval_regenerate() asks for another answer.
+ *
+ * Once responded with a final action (send, accept, decline, cancel,
+ * reject, allow, deny), "finished" becomes TRUE and StewardApprovals drops
+ * it.
+ */
+
+typedef enum {
+  STEWARD_APPROVAL_KIND_CONSENT,       /* start a server with this exact command */
+  STEWARD_APPROVAL_KIND_SAMPLING,
+  STEWARD_APPROVAL_KIND_ELICITATION,
+} StewardApprovalKind;
+
+typedef enum {
+  STEWARD_APPROVAL_STAGE_REQUEST,
+  STEWARD_APPROVAL_STAGE_RESPONSE,
+} StewardApprovalStage;
+
+typedef enum {
+  STEWARD_APPROVAL_ACTION_ALLOW,       /* consent given */
+  STEWARD_APPROVAL_ACTION_DENY,        /* consent refused */
+  STEWARD_APPROVAL_ACTION_CONTINUE,    /* sampling stage 1 → 2, data: edited params */
+  STEWARD_APPROVAL_ACTION_REGENERATE,  /* sampling stage 2, another answer */
+  STEWARD_APPROVAL_ACTION_SEND,        /* sampling stage 2, data: the result */
+  STEWARD_APPROVAL_ACTION_REJECT,      /* sampling, either stage */
+  STEWARD_APPROVAL_ACTION_ACCEPT,      /* elicitation, data: the content object */
+  STEWARD_APPROVAL_ACTION_DECLINE,     /* elicitation */
+  STEWARD_APPROVAL_ACTION_CANCEL,      /* elicitation dismissed, or the server withdrew */
+} StewardApprovalAction;
+
+#define STEWARD_TYPE_APPROVAL (steward_approval_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardApproval, steward_approval, STEWARD, APPROVAL, GObject)
+
+/* @request: consent: {"command", "args", "cwd", "env" (names only), "url",
+ * "headers" (names only), "changed": bool, "previous": {…} when changed};
+ * sampling: the sampling/createMessage params; elicitation: the
+ * elicitation/create params. */
+StewardApproval      *steward_approval_new               (StewardApprovalKind   kind,
+                                                          const char           *server,
+                                                          JsonObject           *request);
+
+StewardApprovalKind   steward_approval_get_kind          (StewardApproval      *self);
+const char           *steward_approval_get_server        (StewardApproval      *self);
+JsonObject           *steward_approval_get_request       (StewardApproval      *self);
+StewardApprovalStage  steward_approval_get_stage         (StewardApproval      *self);
+gboolean              steward_approval_get_finished      (StewardApproval      *self);
+gint64                steward_approval_get_created       (StewardApproval      *self);
+
+/* What caused it, when known ("tool call `trigger-sampling-request`"), for
+ * the dialog; NULL when unknown. */
+const char           *steward_approval_get_cause         (StewardApproval      *self);
+void                  steward_approval_set_cause         (StewardApproval      *self,
+                                                          const char           *cause);
+/* Sampling: the model chosen and the sentence that explains why. */
+const char           *steward_approval_get_model         (StewardApproval      *self);
+const char           *steward_approval_get_model_reason  (StewardApproval      *self);
+void                  steward_approval_set_model         (StewardApproval      *self,
+                                                          const char           *model,
+                                                          const char           *reason);
+/* Sampling: the current policy for this server, as a sentence. */
+const char           *steward_approval_get_policy_text   (StewardApproval      *self);
+void                  steward_approval_set_policy_text   (StewardApproval      *self,
+                                                          const char           *text);
+/* Sampling stage 2, set by the broker. */
+void                  steward_approval_set_stage         (StewardApproval      *self,
+                                                          StewardApprovalStage  stage);
+const char           *steward_approval_get_answer_text   (StewardApproval      *self);
+void                  steward_approval_set_answer_text   (StewardApproval      *self,
+                                                          const char           *text);
+void                  steward_approval_append_answer     (StewardApproval      *self,
+                                                          const char           *delta);
+gboolean              steward_approval_get_generating    (StewardApproval      *self);
+void                  steward_approval_set_generating    (StewardApproval      *self,
+                                                          gboolean              generating);
+/* An error from the provider, shown in stage 2 (NULL when none). */
+const char           *steward_approval_get_error_text    (StewardApproval      *self);
+void                  steward_approval_set_error_text    (StewardApproval      *self,
+                                                          const char           *text);
+
+/* Emits "responded" (action, data-or-NULL); final actions set "finished". */
+void                  steward_approval_respond           (StewardApproval      *self,
+                                                          StewardApprovalAction action,
+                                                          JsonObject           *data);
+/* The server withdrew its request, or the connection ended. */
+void                  steward_approval_withdraw          (StewardApproval      *self);
+
+G_END_DECLS

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  STEWARD_LOG_SOURCE_STDERR,      /* a line a local server wrote to stderr */
+  STEWARD_LOG_SOURCE_SERVER,      /* notifications/message */
+  STEWARD_LOG_SOURCE_TRACE,       /* a JSON-RPC message in or out */
+  STEWARD_LOG_SOURCE_HOST,        /* consent, start, crash, restart, diagnostics */
+} StewardLogSource;
+
+/* The syslog levels MCP uses, in rising severity. */
+typedef enum {
+  STEWARD_LOG_LEVEL_DEBUG,
+  STEWARD_LOG_LEVEL_INFO,
+  STEWARD_LOG_LEVEL_NOTICE,
+  STEWARD_LOG_LEVEL_WARNING,
+  STEWARD_LOG_LEVEL_ERROR,
+  STEWARD_LOG_LEVEL_CRITICAL,
+  STEWARD_LOG_LEVEL_ALERT,
+  STEWARD_LOG_LEVEL_EMERGENCY,
+} StewardLogLevel;
+
+typedef enum {
+  STEWARD_LOG_DIRECTION_NONE,
+  STEWARD_LOG_DIRECTION_IN,       /* server → Steward */
+  STEWARD_LOG_DIRECTION_OUT,      /* Steward → server */
+} StewardLogDirection;
+
+#define STEWARD_TYPE_LOG_ENTRY (steward_log_entry_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardLogEntry, steward_log_entry, STEWARD, LOG_ENTRY, GObject)
+
+/*
+ * One immutable entry. @text is the one-line summary shown in the list
+ * (for a trace entry: method and id, or "result"/"error" and id); @detail is
+ * the full text shown when the entry is unfolded (pretty JSON for trace and
+ * notifications/message data), at most 64 KiB kept with a marker when
+ * folded; @size is the size in bytes of the original payload.
+ */
+StewardLogEntry     *steward_log_entry_new           (gint64               time_us,
+                                                      const char          *server,
+                                                      StewardLogSource     source,
+                                                      StewardLogLevel      level,
+                                                      StewardLogDirection  direction,
+                                                      const char          *logger,
+                                                      const char          *text,
+                                                      const char          *detail,
+                                                      gsize                size);
+
+gint64               steward_log_entry_get_time      (StewardLogEntry     *self);
+const char          *steward_log_entry_get_server    (StewardLogEntry     *self);
+StewardLogSource     steward_log_entry_get_source    (StewardLogEntry     *self);
+StewardLogLevel      steward_log_entry_get_level     (StewardLogEntry     *self);
+StewardLogDirection  steward_log_entry_get_direction (StewardLogEntry     *self);
+const char          *steward_log_entry_get_logger    (StewardLogEntry     *self);
+const char          *steward_log_entry_get_text      (StewardLogEntry     *self);
+const char          *steward_log_entry_get_detail    (StewardLogEntry     *self);
+gsize                steward_log_entry_get_size      (StewardLogEntry     *self);
+
+/* Case-insensitive match of @needle in text, detail and logger. */
+gboolean             steward_log_entry_matches_text  (StewardLogEntry     *self,
+                                                      const char          *needle);
+
+const char          *steward_log_level_to_string     (StewardLogLevel      level);
+gboolean             steward_log_level_from_string   (const char          *string,
+                                                      StewardLogLevel     *level);
+const char          *steward_log_source_to_string    (StewardLogSource     source);
+
+G_END_DECLS

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "steward-log-entry.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The bounded store of log entries from every server and from the host: a
+ * ring of at most "capacity" entries (100,000 by default) exposed as a
+ * GListModel of StewardLogEntry, oldest first. Appends are cheap and are
+ * announced to the model's observers in batches, at most once per
+ * "batch-interval" (16 ms), so that a flood of 10,000 entries per second
+ * costs the UI one items-changed per frame. Text that may hold secrets is
+ * redacted on append (steward_redact()).
+ */
+
+#define STEWARD_TYPE_LOG_STORE (steward_log_store_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardLogStore, steward_log_store, STEWARD, LOG_STORE, GObject)
+
+StewardLogStore *steward_log_store_new            (guint                 capacity);
+guint            steward_log_store_get_capacity   (StewardLogStore      *self);
+/* Takes a reference. */
+void             steward_log_store_append         (StewardLogStore      *self,
+                                                   StewardLogEntry      *entry);
+/* Convenience for host events (consent, start, crash, restart…). */
+void             steward_log_store_add_host_event (StewardLogStore      *self,
+                                                   const char           *server,
+                                                   StewardLogLevel       level,
+                                                   const char           *format,
+                                                   ...) G_GNUC_PRINTF (4, 5);
+/* Makes pending appends visible to observers now (tests, export). */
+void             steward_log_store_flush          (StewardLogStore      *self);
+void             steward_log_store_clear          (StewardLogStore      *self);
+guint64          steward_log_store_get_n_dropped  (StewardLogStore      *self);
+
+/* Writes the entries of @model (the whole store, or a filtered view of it)
+ * as text, one entry per line with time, server, source, level and text,
+ * or as JSON lines when @as_json. Runs on a worker over a snapshot. */
+void             steward_log_store_export_async   (GListModel           *model,
+                                                   GFile                *file,
+                                                   gboolean              as_json,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gboolean         steward_log_store_export_finish  (GAsyncResult         *result,
+                                                   GError              **error);
+
+/* Replaces Authorization / cookie / session-id header values, bearer
+ * tokens and key-shaped strings (sk-…, ghp_…, long base64/hex runs after
+ * "key", "token", "secret", "password") with "[redacted]". */
+char            *steward_redact                   (const char           *text);
+
+G_END_DECLS

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "steward-approvals.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The sampling half of the host's McpClientDelegate (ARCHITECTURE §4):
+ * per-server policy, rate limit, queue bound, maxTokens clamp, daily token
+ * budget, the two-stage approval, the answer (the manual provider until real
+ * models land: the person writes it), the audit record.
+ *
+ * Policies and limits are kept in policies.json in the config folder
+ * ({"servers": {"NAME": {"sampling": "ask", "maxTokens": 4096,
+ * "perMinute": 5, "dailyTokens": 100000}}}); "allow for this session" is
+ * never written. The audit journal is JSON lines, one record per request:
+ * {"time", "server", "decision" (sent|rejected|denied|limited|failed),
+ * "reason", "model", "maxTokens", "messages", "inputTokens",
+ * "outputTokens", "edited": bool}.
+ */
+
+typedef enum {
+  STEWARD_SAMPLING_POLICY_DENY,
+  STEWARD_SAMPLING_POLICY_ASK,            /* the default */
+  STEWARD_SAMPLING_POLICY_ALLOW_SESSION,  /* stage 1 skipped until Steward quits */
+  STEWARD_SAMPLING_POLICY_ALWAYS,         /* stage 1 skipped, remembered */
+} StewardSamplingPolicy;
+
+#define STEWARD_SAMPLING_DEFAULT_MAX_TOKENS   4096
+#define STEWARD_SAMPLING_DEFAULT_PER_MINUTE   5
+#define STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS 100000
+#define STEWARD_SAMPLING_QUEUE_SIZE           3   /* waiting per server besides the open one */
+
+#define STEWARD_TYPE_SAMPLING_BROKER (steward_sampling_broker_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardSamplingBroker, steward_sampling_broker, STEWARD, SAMPLING_BROKER, GObject)
+
+/* @policies: policies.json, or NULL to keep them in memory; @journal: the
+ * audit journal (audit.jsonl in $XDG_STATE_HOME/steward/), or NULL. */
+StewardSamplingBroker *steward_sampling_broker_new              (StewardApprovals       *approvals,
+                                                                 GFile                  *policies,
+                                                                 GFile                  *journal);
+gboolean               steward_sampling_broker_load             (StewardSamplingBroker  *self,
+                                                                 GError                **error);
+GFile                 *steward_sampling_broker_get_journal      (StewardSamplingBroker  *self);
+
+StewardSamplingPolicy  steward_sampling_broker_get_policy       (StewardSamplingBroker  *self,
+                                                                 const char             *server);
+void                   steward_sampling_broker_set_policy       (StewardSamplingBroker  *self,
+                                                                 const char             *server,
+                                                                 StewardSamplingPolicy   policy);
+guint                  steward_sampling_broker_get_max_tokens   (StewardSamplingBroker  *self,
+                                                                 const char             *server);
+void                   steward_sampling_broker_set_max_tokens   (StewardSamplingBroker  *self,
+                                                                 const char             *server,
+                                                                 guint                   max_tokens);
+guint                  steward_sampling_broker_get_per_minute   (StewardSamplingBroker  *self,
+                                                                 const char             *server);
+void                   steward_sampling_broker_set_per_minute   (StewardSamplingBroker  *self,
+                                                                 const char             *server,
+                                                                 guint                   per_minute);
+guint                  steward_sampling_broker_get_daily_tokens (StewardSamplingBroker  *self,
+                                                                 const char             *server);
+void                   steward_sampling_broker_set_daily_tokens (StewardSamplingBroker  *self,
+                                                                 const char             *server,
+                                                                 guint                   daily_tokens);
+/* Tokens counted against @server's budget today. */
+guint                  steward_sampling_broker_get_tokens_used  (StewardSamplingBroker  *self,
+                                                                 const char             *server);
+
+/* Answers one sampling/createMessage. @cause (nullable) says what caused it.
+ * Fails at once with MCP_ERROR_USER_REJECTED-style JSON-RPC errors when the
+ * policy denies, the rate limit or budget is exhausted, or the queue is
+ * full; otherwise waits for the person. */
+void                   steward_sampling_broker_create_message_async  (StewardSamplingBroker *self,
+                                                                      const char            *server,
+                                                                      JsonObject            *params,
+                                                                      const char            *cause,
+                                                                      GCancellable          *cancellable,
+                                                                      GAsyncReadyCallback    callback,
+                                                                      gpointer               user_data);
+JsonObject            *steward_sampling_broker_create_message_finish (StewardSamplingBroker *self,
+                                                                      GAsyncResult          *result,
+                                                                      GError               **error);
+
+/* Elicitation: at most one open per server, at most 10 per minute; the
+ * approval's ACCEPT data is the content object. */
+void                   steward_sampling_broker_elicit_async          (StewardSamplingBroker *self,
+                                                                      const char            *server,
+                                                                      JsonObject            *params,
+                                                                      GCancellable          *cancellable,
+                                                                      GAsyncReadyCallback    callback,
+                                                                      gpointer               user_data);
+JsonObject            *steward_sampling_broker_elicit_finish         (StewardSamplingBroker *self,
+                                                                      GAsyncResult          *result,
+                                                                      GError               **error);
+
+/* Reads the audit journal (newest last) on a worker; an array of
+ * JsonObject. Damaged lines are skipped and counted in the result's
+ * length difference, never fatal. */
+void                   steward_sampling_broker_read_journal_async    (StewardSamplingBroker *self,
+                                                                      GCancellable          *cancellable,
+                                                                      GAsyncReadyCallback    callback,
+                                                                      gpointer               user_data);
+GPtrArray             *steward_sampling_broker_read_journal_finish   (StewardSamplingBroker *self,
+                                                                      GAsyncResult          *result,
+                                                                      GError               **error);
+
+const char            *steward_sampling_policy_to_string   (StewardSamplingPolicy policy);
+gboolean               steward_sampling_policy_from_string (const char           *string,
+                                                            StewardSamplingPolicy *policy);
+
+G_END_DECLS

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-client.h"
+#include "steward-server-config.h"
+
+G_BEGIN_DECLS
+
+/*
+ * One configured server (ARCHITECTURE §3): its McpClient while connected,
+ * its status, restart with backoff (1 s doubling to 30 s with jitter; after
+ * 5 crashes in 3 minutes it gives up and says "keeps crashing" with the
+ * last stderr lines), and diagnostics a person can act on. It is the
+ * McpClientDelegate of its client: sampling and elicitation go to the
+ * host's StewardSamplingBroker, roots to StewardRoots. Every stderr line,
+ * notifications/message, JSON-RPC message in and out, and host event
+ * (consent, start, ready, crash, restart, stop) goes to the host's
+ * StewardLogStore.
+ *
+ * Before the first start, and whenever the command's fingerprint changed,
+ * the server asks for consent through StewardApprovals (status
+ * AWAITING_CONSENT) and starts only once allowed.
+ */
+
+typedef enum {
+  STEWARD_SERVER_STATUS_STOPPED,
+  STEWARD_SERVER_STATUS_DISABLED,
+  STEWARD_SERVER_STATUS_AWAITING_CONSENT,
+  STEWARD_SERVER_STATUS_STARTING,
+  STEWARD_SERVER_STATUS_READY,
+  STEWARD_SERVER_STATUS_RESTARTING,       /* waiting "retry-in" seconds */
+  STEWARD_SERVER_STATUS_FAILED,           /* gave up, or consent denied; see status-text */
+} StewardServerStatus;
+
+typedef struct _StewardHost StewardHost;
+
+#define STEWARD_TYPE_SERVER (steward_server_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardServer, steward_server, STEWARD, SERVER, GObject)
+
+/* Properties (all notify): "name", "config", "status", "status-text" (one
+ * sentence for the sidebar and the page: "Ready · 2025-11-25", "Failed:
+ * `npx` was not found on PATH", "Restarting in 4 s"), "detail-text" (the
+ * longer diagnosis with the last stderr lines, or NULL), "client"
+ * (nullable), "revision" (negotiated, or NULL), "retry-in" (seconds),
+ * "enabled". */
+StewardServer        *steward_server_new              (StewardHost          *host,
+                                                       StewardServerConfig  *config);
+const char           *steward_server_get_name         (StewardServer        *self);
+StewardServerConfig  *steward_server_get_config       (StewardServer        *self);
+/* Replaces the configuration; a running server restarts (asking for consent
+ * again when the command changed). */
+void                  steward_server_set_config       (StewardServer        *self,
+                                                       StewardServerConfig  *config);
+StewardServerStatus   steward_server_get_status       (StewardServer        *self);
+const char           *steward_server_get_status_text  (StewardServer        *self);
+const char           *steward_server_get_detail_text  (StewardServer        *self);
+McpClient            *steward_server_get_client       (StewardServer        *self);
+const char           *steward_server_get_revision     (StewardServer        *self);
+guint                 steward_server_get_retry_in     (StewardServer        *self);
+gboolean              steward_server_get_enabled      (StewardServer        *self);
+/* Writes "disabled" to the servers file and stops or starts. */
+void                  steward_server_set_enabled      (StewardServer        *self,
+                                                       gboolean              enabled);
+
+void                  steward_server_start            (StewardServer        *self);
+void                  steward_server_restart          (StewardServer        *self);
+/* Stops within 5 s at most (stdio: close stdin → 2 s → SIGTERM → 2 s →
+ * SIGKILL). */
+void                  steward_server_stop_async       (StewardServer        *self,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+gboolean              steward_server_stop_finish      (StewardServer        *self,
+                                                       GAsyncResult         *result,
+                                                       GError              **error);
+
+const char           *steward_server_status_to_string (StewardServerStatus   status);
+
+G_END_DECLS

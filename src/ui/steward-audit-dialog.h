@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "steward-host.h"
+
+G_BEGIN_DECLS
+
+#define STEWARD_TYPE_AUDIT_DIALOG (steward_audit_dialog_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardAuditDialog, steward_audit_dialog, STEWARD, AUDIT_DIALOG, AdwWindow)
+
+/* The sampling audit journal: every record, newest first; export. */
+GtkWidget *steward_audit_dialog_new (StewardHost *host);
+
+G_END_DECLS

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "mcp-content.h"
+
+G_BEGIN_DECLS
+
+#define STEWARD_TYPE_CONTENT_VIEW (steward_content_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardContentView, steward_content_view, STEWARD, CONTENT_VIEW, AdwBin)
+
+/* One content block as a person should see it: text (selectable, never
+ * markup, hidden characters made visible), images (decoded from data,
+ * never fetched), audio (playable, GtkMediaControls), embedded resources
+ * (text shown, blobs with "Save As…"), resource links (full URI, opened
+ * only after a click through the URI launcher, https or loopback http
+ * only), unknown blocks as pretty JSON. */
+GtkWidget *steward_content_view_new (McpContent *content);
+
+G_END_DECLS

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "steward-server.h"
+
+G_BEGIN_DECLS
+
+#define STEWARD_TYPE_SERVER_PAGE (steward_server_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardServerPage, steward_server_page, STEWARD, SERVER_PAGE, AdwBin)
+
+/* One server: status banner with start/stop/restart/enable, and a view
+ * switcher over Info, Tools, Resources and Prompts. */
+GtkWidget     *steward_server_page_new        (StewardServer     *server);
+StewardServer *steward_server_page_get_server (StewardServerPage *self);
+
+G_END_DECLS
