@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "mcp-client.h"
+#include "mcp-tool-result.h"
 #include "steward-server-config.h"
 
 G_BEGIN_DECLS
@@ -74,6 +75,21 @@ void                  steward_server_stop_async       (StewardServer        *sel
                                                        GAsyncReadyCallback   callback,
                                                        gpointer              user_data);
 gboolean              steward_server_stop_finish      (StewardServer        *self,
+                                                       GAsyncResult         *result,
+                                                       GError              **error);
+
+/* Calls a tool through the client, remembering the call so that a sampling
+ * or elicitation request that arrives while it runs names it as its cause. */
+void                  steward_server_call_tool_async  (StewardServer        *self,
+                                                       const char           *tool,
+                                                       JsonObject           *arguments,
+                                                       McpProgressFunc       progress,
+                                                       gpointer              progress_data,
+                                                       GDestroyNotify        progress_destroy,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+McpToolResult        *steward_server_call_tool_finish (StewardServer        *self,
                                                        GAsyncResult         *result,
                                                        GError              **error);
 
