@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-text"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "steward-text.h"
+
+/**
+ * steward_text_is_hidden_char:
+ * @c: a character
+ *
+ * Returns: whether @c would be invisible, or would change how the text
+ *   around it reads, without being seen: C0 and C1 controls other than
+ *   line feed and tab, bidi embeddings, overrides, isolates and marks,
+ *   zero-width characters and Unicode tags
+ */
+gboolean
+steward_text_is_hidden_char (gunichar c)
+{
+  if (c == '\n' || c == '\t')
+    return FALSE;
+
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) ||
+         /* bidi controls and marks */
+         c == 0x061c || c == 0x200e || c == 0x200f ||
+         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
+         /* zero-width characters */
+         (c >= 0x200b && c <= 0x200d) || c == 0x2060 || c == 0xfeff ||
+         /* tags, which can spell out a whole message no one sees */
+         (c >= 0xe0000 && c <= 0xe007f);
+}
+
+/**
+ * steward_text_has_hidden:
+ * @text: (nullable): text from a server or a model
+ *
+ * Returns: whether @text holds a hidden character (a carriage return
+ *   before a line feed is an ordinary line end) or is not valid UTF-8
+ */
+gboolean
+steward_text_has_hidden (const char *text)
+{
+  if (text == NULL)
+    return FALSE;
+
+  if (!g_utf8_validate (text, -1, NULL))
+    return TRUE;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
+
+      if (c == '\r' && p[1] == '\n')
+        continue;
+      if (steward_text_is_hidden_char (c))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * steward_text_make_visible_capped:
+ * @text: (nullable): text from a server or a model
+ * @max_bytes: the most bytes of text to return, before the marker
+ * @truncated: (out) (optional): set to whether @text was cut
+ *
+ * Returns: (transfer full): @text as valid UTF-8 with every hidden
+ *   character written as ⟨U+XXXX⟩ and CR LF as LF, cut at a character
+ *   boundary after at most @max_bytes with a marker saying how much of
+ *   it is shown
+ */
+char *
+steward_text_make_visible_capped (const char *text,
+                                  gsize       max_bytes,
+                                  gboolean   *truncated)
+{
+  g_autofree char *valid = NULL;
+  const char *p;
+  GString *out;
+  gsize length;
+
+  if (truncated != NULL)
+    *truncated = FALSE;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  length = strlen (text);
+  if (!g_utf8_validate (text, length, NULL))
+    {
+      valid = g_utf8_make_valid (text, length);
+      text = valid;
+      length = strlen (valid);
+    }
+
+  out = g_string_sized_new (MIN (length, max_bytes) + 16);
+
+  for (p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
+      gsize before = out->len;
+
+      if (c == '\r' && p[1] == '\n')
+        continue;
+
+      if (steward_text_is_hidden_char (c))
+        g_string_append_printf (out, "⟨U+%04X⟩", c);
+      else if (c < 0x80)
+        g_string_append_c (out, *p);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+
+      if (out->len > max_bytes)
+        {
+          g_string_truncate (out, before);
+          break;
+        }
+    }
+
+  if (*p != '\0')
+    {
+      g_autofree char *shown = g_format_size ((p - text));
+      g_autofree char *total = g_format_size (length);
+
+      if (truncated != NULL)
+        *truncated = TRUE;
+
+      /* Translators: the marker at the end of text cut for display; the
+       * first %s is the size shown, the second the whole size. */
+      g_string_append_printf (out, _("\n\n[… cut here: %s of %s shown]"), shown, total);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * steward_text_make_visible:
+ * @text: (nullable): text from a server or a model
+ *
+ * Returns: (transfer full): @text with hidden characters made visible,
+ *   whole
+ */
+char *
+steward_text_make_visible (const char *text)
+{
+  return steward_text_make_visible_capped (text, G_MAXSIZE, NULL);
+}
+
+/**
+ * steward_text_for_display:
+ * @text: (nullable): text from a server or a model
+ *
+ * Returns: (transfer full): @text with hidden characters made visible and
+ *   cut at %STEWARD_TEXT_DISPLAY_MAX bytes with a marker
+ */
+char *
+steward_text_for_display (const char *text)
+{
+  return steward_text_make_visible_capped (text, STEWARD_TEXT_DISPLAY_MAX, NULL);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * Text from servers and models as a person may safely see it
+ * (SECURITY.md, "What reaches the model and the person"): characters that
+ * render as nothing, or that reorder the text around them, are shown as
+ * ⟨U+XXXX⟩, and long text is cut with a marker that says so.
+ */
+
+/* The most text one view shows, in bytes. */
+#define STEWARD_TEXT_DISPLAY_MAX (256 * 1024)
+
+gboolean  steward_text_is_hidden_char      (gunichar     c);
+gboolean  steward_text_has_hidden          (const char  *text);
+char     *steward_text_make_visible        (const char  *text);
+char     *steward_text_make_visible_capped (const char  *text,
+                                            gsize        max_bytes,
+                                            gboolean    *truncated);
+char     *steward_text_for_display         (const char  *text);
+
+G_END_DECLS
