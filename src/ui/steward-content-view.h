@@ -17,6 +17,7 @@ G_DECLARE_FINAL_TYPE (StewardContentView, steward_content_view, STEWARD, CONTENT
  * (text shown, blobs with "Save As…"), resource links (full URI, opened
  * only after a click through the URI launcher, https or loopback http
  * only), unknown blocks as pretty JSON. */
-GtkWidget *steward_content_view_new (McpContent *content);
+GtkWidget  *steward_content_view_new         (McpContent         *content);
+McpContent *steward_content_view_get_content (StewardContentView *self);
 
 G_END_DECLS
