@@ -14,7 +14,11 @@ G_DECLARE_FINAL_TYPE (StewardApplication, steward_application, STEWARD, APPLICAT
 /* The application: owns the StewardHost, presents approvals (a dialog per
  * approval; a GNotification that brings it up when no window is focused),
  * app actions (preferences, about, shortcuts, quit). */
-StewardApplication *steward_application_new      (void);
-StewardHost        *steward_application_get_host (StewardApplication *self);
+StewardApplication *steward_application_new              (void);
+StewardHost        *steward_application_get_host         (StewardApplication *self);
+/* Presents the dialog of @approval (one per approval), transient for the
+ * main window. */
+void                steward_application_present_approval (StewardApplication *self,
+                                                          StewardApproval    *approval);
 
 G_END_DECLS

@@ -21,5 +21,7 @@ void       steward_window_show_server (StewardWindow  *self,
 void       steward_window_show_logs   (StewardWindow  *self,
                                        const char     *server);
 void       steward_window_show_roots  (StewardWindow  *self);
+void       steward_window_add_toast   (StewardWindow  *self,
+                                       AdwToast       *toast);
 
 G_END_DECLS

@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-consent-dialog"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "steward-command-text.h"
+#include "steward-consent-dialog.h"
+
+/* Beyond this many line pairs the comparison is not worth the wait. */
+#define MAX_DIFF_CELLS (4 * 1024 * 1024)
+
+struct _StewardConsentDialog
+{
+  AdwWindow        parent_instance;
+
+  StewardApproval *approval;
+
+  GtkLabel        *heading_label;
+  GtkLabel        *intro_label;
+  GtkWidget       *changed_box;
+  GtkLabel        *changed_label;
+  GtkListBox      *changed_list;
+  GtkLabel        *command_heading;
+  GtkListBox      *command_list;
+  GtkWidget       *deny_button;
+  GtkWidget       *allow_button;
+};
+
+enum {
+  PROP_0,
+  PROP_APPROVAL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (StewardConsentDialog, steward_consent_dialog, ADW_TYPE_WINDOW)
+
+static GtkWidget *
+value_label_new (const char *text)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  /* Set as text, never as markup: the command comes from a file. */
+  gtk_label_set_text (GTK_LABEL (label), text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "monospace");
+
+  return label;
+}
+
+static void
+add_command_row (StewardConsentDialog *self,
+                 const char           *caption,
+                 const char           *value)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  GtkWidget *caption_label = gtk_label_new (caption);
+  GtkWidget *value_label = value_label_new (value);
+
+  gtk_widget_set_margin_top (box, 9);
+  gtk_widget_set_margin_bottom (box, 9);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_label_set_xalign (GTK_LABEL (caption_label), 0);
+  gtk_widget_add_css_class (caption_label, "caption");
+  gtk_widget_add_css_class (caption_label, "dim-label");
+  gtk_box_append (GTK_BOX (box), caption_label);
+  gtk_box_append (GTK_BOX (box), value_label);
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (value_label),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, caption_label, NULL,
+                                  -1);
+  gtk_list_box_append (self->command_list, row);
+}
+
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+/* An argument as written, or the JSON of a value that is not a string. */
+static char *
+dup_element_text (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+
+  return json_to_string (node, FALSE);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* "env" and "headers" carry names only: a list of them, or an object whose
+ * member names they are. */
+static GPtrArray *
+get_names (JsonObject *object,
+           const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        g_ptr_array_add (names, dup_element_text (json_array_get_element (array, i)));
+    }
+  else if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      GList *members = json_object_get_members (json_node_get_object (node));
+
+      for (GList *l = members; l != NULL; l = l->next)
+        g_ptr_array_add (names, g_strdup (l->data));
+      g_list_free (members);
+    }
+
+  g_ptr_array_sort (names, compare_names);
+
+  return names;
+}
+
+static gboolean
+is_remote (JsonObject *request)
+{
+  return get_string (request, "url") != NULL;
+}
+
+static char *
+join_quoted (GPtrArray *names)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *quoted = steward_command_quote (g_ptr_array_index (names, i));
+
+      if (i > 0)
+        g_string_append_c (out, '\n');
+      g_string_append (out, quoted);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+build_command (StewardConsentDialog *self,
+               JsonObject           *request)
+{
+  if (is_remote (request))
+    {
+      g_autofree char *url = steward_command_quote (get_string (request, "url"));
+      g_autoptr(GPtrArray) headers = get_names (request, "headers");
+
+      add_command_row (self, _("URL"), url);
+      if (headers->len > 0)
+        {
+          g_autofree char *text = join_quoted (headers);
+
+          add_command_row (self, _("Headers (values hidden)"), text);
+        }
+    }
+  else
+    {
+      g_autofree char *program = steward_command_quote (get_string (request, "command"));
+      JsonNode *args = json_object_get_member (request, "args");
+      const char *cwd = get_string (request, "cwd");
+      g_autoptr(GPtrArray) env = get_names (request, "env");
+
+      add_command_row (self, _("Program"), program);
+
+      if (args != NULL && JSON_NODE_HOLDS_ARRAY (args))
+        {
+          JsonArray *array = json_node_get_array (args);
+
+          for (guint i = 0; i < json_array_get_length (array); i++)
+            {
+              g_autofree char *arg = dup_element_text (json_array_get_element (array, i));
+              g_autofree char *quoted = steward_command_quote (arg);
+              /* Translators: the caption of one argument of a command; %u counts from 1. */
+              g_autofree char *caption = g_strdup_printf (_("Argument %u"), i + 1);
+
+              add_command_row (self, caption, quoted);
+            }
+        }
+
+      if (cwd != NULL && cwd[0] != '\0')
+        {
+          g_autofree char *folder = steward_command_quote (cwd);
+
+          add_command_row (self, _("Working folder"), folder);
+        }
+
+      if (env->len > 0)
+        {
+          g_autofree char *text = join_quoted (env);
+
+          add_command_row (self, _("Environment variables (values hidden)"), text);
+        }
+    }
+}
+
+/* What consent covers, one line per item, for the comparison. */
+static GPtrArray *
+describe_lines (JsonObject *request)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) names = NULL;
+
+  if (is_remote (request))
+    {
+      g_autofree char *url = steward_command_quote (get_string (request, "url"));
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("URL:"), url));
+      names = get_names (request, "headers");
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autofree char *name = steward_command_quote (g_ptr_array_index (names, i));
+
+          g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("Header:"), name));
+        }
+    }
+  else
+    {
+      g_autofree char *program = steward_command_quote (get_string (request, "command"));
+      JsonNode *args = json_object_get_member (request, "args");
+      const char *cwd = get_string (request, "cwd");
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("Program:"), program));
+      if (args != NULL && JSON_NODE_HOLDS_ARRAY (args))
+        {
+          JsonArray *array = json_node_get_array (args);
+
+          for (guint i = 0; i < json_array_get_length (array); i++)
+            {
+              g_autofree char *arg = dup_element_text (json_array_get_element (array, i));
+              g_autofree char *quoted = steward_command_quote (arg);
+
+              g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("Argument:"), quoted));
+            }
+        }
+      if (cwd != NULL && cwd[0] != '\0')
+        {
+          g_autofree char *folder = steward_command_quote (cwd);
+
+          g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("Working folder:"), folder));
+        }
+      names = get_names (request, "env");
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autofree char *name = steward_command_quote (g_ptr_array_index (names, i));
+
+          g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("Variable:"), name));
+        }
+    }
+
+  return lines;
+}
+
+static void
+add_change_row (StewardConsentDialog *self,
+                gboolean              added,
+                const char           *line)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  /* The word, not only the colour, says which side a line is on. */
+  GtkWidget *kind = gtk_label_new (added ? _("Added") : _("Removed"));
+  GtkWidget *value = value_label_new (line);
+
+  gtk_widget_set_margin_top (box, 9);
+  gtk_widget_set_margin_bottom (box, 9);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_valign (kind, GTK_ALIGN_START);
+  gtk_widget_add_css_class (kind, "heading");
+  gtk_widget_add_css_class (kind, added ? "success" : "error");
+  gtk_widget_set_hexpand (value, TRUE);
+  gtk_box_append (GTK_BOX (box), kind);
+  gtk_box_append (GTK_BOX (box), value);
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_list_box_append (self->changed_list, row);
+}
+
+/* Lines removed from @before and added in @after, in order, by the longest
+ * common subsequence. Returns FALSE when the lists are too long to
+ * compare. */
+static gboolean
+build_diff (StewardConsentDialog *self,
+            GPtrArray            *before,
+            GPtrArray            *after,
+            guint                *n_changes)
+{
+  guint n = before->len, m = after->len;
+  g_autofree guint *lcs = NULL;
+  guint i = 0, j = 0;
+
+#define LCS(a, b) lcs[(gsize) (a) * (m + 1) + (b)]
+#define SAME(a, b) g_str_equal (g_ptr_array_index (before, a), g_ptr_array_index (after, b))
+
+  *n_changes = 0;
+  if ((gsize) (n + 1) * (m + 1) > MAX_DIFF_CELLS)
+    return FALSE;
+
+  lcs = g_new0 (guint, (gsize) (n + 1) * (m + 1));
+  for (guint a = n; a-- > 0;)
+    for (guint b = m; b-- > 0;)
+      LCS (a, b) = SAME (a, b) ? LCS (a + 1, b + 1) + 1 : MAX (LCS (a + 1, b), LCS (a, b + 1));
+
+  while (i < n || j < m)
+    {
+      if (i < n && j < m && SAME (i, j))
+        {
+          i++;
+          j++;
+        }
+      else if (j >= m || (i < n && LCS (i + 1, j) >= LCS (i, j + 1)))
+        {
+          add_change_row (self, FALSE, g_ptr_array_index (before, i++));
+          (*n_changes)++;
+        }
+      else
+        {
+          add_change_row (self, TRUE, g_ptr_array_index (after, j++));
+          (*n_changes)++;
+        }
+    }
+
+#undef SAME
+#undef LCS
+
+  return TRUE;
+}
+
+static void
+build_changes (StewardConsentDialog *self,
+               JsonObject           *request)
+{
+  JsonNode *previous = json_object_get_member (request, "previous");
+  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  guint n_changes = 0;
+
+  if (!json_object_get_boolean_member_with_default (request, "changed", FALSE))
+    return;
+
+  gtk_widget_set_visible (self->changed_box, TRUE);
+
+  if (previous == NULL || !JSON_NODE_HOLDS_OBJECT (previous))
+    {
+      gtk_label_set_text (self->changed_label,
+                          _("The command changed since you allowed it."));
+      gtk_widget_set_visible (GTK_WIDGET (self->changed_list), FALSE);
+      return;
+    }
+
+  before = describe_lines (json_node_get_object (previous));
+  after = describe_lines (request);
+
+  if (!build_diff (self, before, after, &n_changes))
+    gtk_label_set_text (self->changed_label,
+                        _("The command changed since you allowed it, in too many places to "
+                          "list. Read it whole below."));
+  else if (n_changes == 0)
+    gtk_label_set_text (self->changed_label,
+                        _("Only values that are not shown changed, such as the value of an "
+                          "environment variable or a header."));
+  else
+    gtk_label_set_text (self->changed_label,
+                        _("The command changed since you allowed it:"));
+
+  gtk_widget_set_visible (GTK_WIDGET (self->changed_list), n_changes > 0);
+}
+
+static void
+finished_cb (StewardConsentDialog *self)
+{
+  if (steward_approval_get_finished (self->approval))
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+respond (StewardConsentDialog  *self,
+         StewardApprovalAction  action)
+{
+  g_autoptr(StewardConsentDialog) hold = g_object_ref (self);
+
+  if (!steward_approval_get_finished (self->approval))
+    steward_approval_respond (self->approval, action, NULL);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+allow_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  respond (STEWARD_CONSENT_DIALOG (widget), STEWARD_APPROVAL_ACTION_ALLOW);
+}
+
+static void
+deny_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  respond (STEWARD_CONSENT_DIALOG (widget), STEWARD_APPROVAL_ACTION_DENY);
+}
+
+static void
+steward_consent_dialog_constructed (GObject *object)
+{
+  StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
+  JsonObject *request = steward_approval_get_request (self->approval);
+  const char *server = steward_approval_get_server (self->approval);
+  g_autofree char *heading = NULL;
+
+  G_OBJECT_CLASS (steward_consent_dialog_parent_class)->constructed (object);
+
+  /* Translators: %s is a server's name. */
+  heading = g_strdup_printf (_("Start “%s”?"), server);
+  gtk_label_set_text (self->heading_label, heading);
+
+  if (is_remote (request))
+    {
+      gtk_label_set_text (self->intro_label,
+                          _("Steward will connect to this server and send it the headers "
+                            "named below. Allow it only if you trust the server."));
+      gtk_label_set_text (self->command_heading, _("Server"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->command_list),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server"),
+                                      -1);
+    }
+  else
+    {
+      gtk_label_set_text (self->intro_label,
+                          _("Steward will run this program on your computer, with your "
+                            "permissions, exactly as shown. Start it only if you trust it."));
+    }
+
+  build_command (self, request);
+  build_changes (self, request);
+
+  g_signal_connect_object (self->approval, "notify::finished",
+                           G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
+
+  /* Enter on the first focus must not start a program by accident. */
+  gtk_window_set_focus (GTK_WINDOW (self), self->deny_button);
+}
+
+static void
+steward_consent_dialog_dispose (GObject *object)
+{
+  StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_CONSENT_DIALOG);
+  g_clear_object (&self->approval);
+
+  G_OBJECT_CLASS (steward_consent_dialog_parent_class)->dispose (object);
+}
+
+static void
+steward_consent_dialog_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROVAL:
+      g_value_set_object (value, self->approval);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_consent_dialog_set_property (GObject      *object,
+                                     guint         prop_id,
+                                     const GValue *value,
+                                     GParamSpec   *pspec)
+{
+  StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROVAL:
+      self->approval = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_consent_dialog_class_init (StewardConsentDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = steward_consent_dialog_constructed;
+  object_class->dispose = steward_consent_dialog_dispose;
+  object_class->get_property = steward_consent_dialog_get_property;
+  object_class->set_property = steward_consent_dialog_set_property;
+
+  properties[PROP_APPROVAL] =
+    g_param_spec_object ("approval", NULL, NULL,
+                         STEWARD_TYPE_APPROVAL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/stewardmcp/Steward/steward-consent-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, heading_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, intro_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, changed_box);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, changed_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, changed_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, command_heading);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, command_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, deny_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, allow_button);
+
+  gtk_widget_class_install_action (widget_class, "consent.allow", NULL, allow_action);
+  gtk_widget_class_install_action (widget_class, "consent.deny", NULL, deny_action);
+
+  /* Escape closes without answering: the server keeps waiting, and its
+   * row offers to review the command again. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+steward_consent_dialog_init (StewardConsentDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+steward_consent_dialog_new (StewardApproval *approval)
+{
+  g_return_val_if_fail (STEWARD_IS_APPROVAL (approval), NULL);
+  g_return_val_if_fail (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_CONSENT,
+                        NULL);
+
+  return g_object_new (STEWARD_TYPE_CONSENT_DIALOG,
+                       "approval", approval,
+                       NULL);
+}

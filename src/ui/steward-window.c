@@ -1,0 +1,1022 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "steward-application.h"
+#include "steward-consent-dialog.h"
+#include "steward-import-dialog.h"
+#include "steward-log-view.h"
+#include "steward-roots-page.h"
+#include "steward-server-dialog.h"
+#include "steward-server-page.h"
+#include "steward-server-row.h"
+#include "steward-window.h"
+
+#define SERVER_PAGE_PREFIX "server/"
+
+struct _StewardWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  StewardHost          *host;
+  GSettings            *settings;
+  /* Server name → its StewardServerPage, made the first time the server
+   * is shown. The content stack owns the pages. */
+  GHashTable           *server_pages;
+  GtkWidget            *log_view;
+  GtkWidget            *roots_page;
+  gboolean              show_sidebar;
+  /* Set while the window changes a list's selection itself, so that the
+   * selection handlers do not answer their own echo. */
+  gboolean              selecting;
+
+  AdwToastOverlay      *toast_overlay;
+  AdwLeaflet           *leaflet;
+  GtkWidget            *sidebar;
+  GtkStack             *sidebar_stack;
+  GtkListBox           *server_list;
+  GtkListBox           *nav_list;
+  GtkListBoxRow        *logs_row;
+  GtkListBoxRow        *roots_row;
+  GtkWidget            *content;
+  AdwWindowTitle       *content_title;
+  GtkStack             *content_stack;
+};
+
+enum {
+  PROP_0,
+  PROP_HOST,
+  PROP_SHOW_SIDEBAR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (StewardWindow, steward_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static StewardServerRegistry *
+get_registry (StewardWindow *self)
+{
+  return steward_host_get_registry (self->host);
+}
+
+static StewardServer *
+lookup_server (StewardWindow *self,
+               GVariant      *parameter)
+{
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  return steward_server_registry_lookup (get_registry (self), name);
+}
+
+static void
+present_dialog (StewardWindow *self,
+                GtkWidget     *dialog)
+{
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+show_toast (StewardWindow *self,
+            const char    *text)
+{
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+  /* AdwToast reads its title as markup; names in it come from files. */
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+}
+
+static void
+navigate_to_content (StewardWindow *self)
+{
+  adw_leaflet_set_visible_child (self->leaflet, self->content);
+}
+
+static void
+unselect (StewardWindow *self,
+          GtkListBox    *list)
+{
+  self->selecting = TRUE;
+  gtk_list_box_unselect_all (list);
+  self->selecting = FALSE;
+}
+
+static void
+select_row (StewardWindow *self,
+            GtkListBox    *list,
+            GtkListBoxRow *row)
+{
+  self->selecting = TRUE;
+  gtk_list_box_select_row (list, row);
+  self->selecting = FALSE;
+}
+
+static void
+set_title (StewardWindow *self,
+           const char    *title,
+           const char    *subtitle)
+{
+  adw_window_title_set_title (self->content_title, title != NULL ? title : "");
+  adw_window_title_set_subtitle (self->content_title, subtitle != NULL ? subtitle : "");
+}
+
+static void
+show_welcome (StewardWindow *self)
+{
+  gtk_stack_set_visible_child_name (self->content_stack, "welcome");
+  set_title (self, NULL, NULL);
+}
+
+static void
+show_server_page (StewardWindow *self,
+                  StewardServer *server)
+{
+  const char *name = steward_server_get_name (server);
+  GtkWidget *page = g_hash_table_lookup (self->server_pages, name);
+
+  if (page != NULL &&
+      steward_server_page_get_server (STEWARD_SERVER_PAGE (page)) != server)
+    {
+      gtk_stack_remove (self->content_stack, page);
+      g_hash_table_remove (self->server_pages, name);
+      page = NULL;
+    }
+
+  if (page == NULL)
+    {
+      g_autofree char *page_name = g_strconcat (SERVER_PAGE_PREFIX, name, NULL);
+
+      page = steward_server_page_new (server);
+      gtk_stack_add_named (self->content_stack, page, page_name);
+      g_hash_table_insert (self->server_pages, g_strdup (name), page);
+    }
+
+  gtk_stack_set_visible_child (self->content_stack, page);
+  set_title (self, name, NULL);
+}
+
+static GtkListBoxRow *
+find_server_row (StewardWindow *self,
+                 const char    *name)
+{
+  for (int i = 0;; i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->server_list, i);
+      StewardServer *server;
+
+      if (row == NULL)
+        return NULL;
+
+      server = steward_server_row_get_server (STEWARD_SERVER_ROW (row));
+      if (g_strcmp0 (steward_server_get_name (server), name) == 0)
+        return row;
+    }
+}
+
+static GtkWidget *
+create_server_row_cb (gpointer item,
+                      gpointer user_data)
+{
+  return steward_server_row_new (STEWARD_SERVER (item));
+}
+
+static void
+server_row_selected_cb (StewardWindow *self,
+                        GtkListBoxRow *row,
+                        GtkListBox    *list)
+{
+  if (self->selecting || row == NULL)
+    return;
+
+  unselect (self, self->nav_list);
+  show_server_page (self, steward_server_row_get_server (STEWARD_SERVER_ROW (row)));
+}
+
+static void
+row_activated_cb (StewardWindow *self,
+                  GtkListBoxRow *row,
+                  GtkListBox    *list)
+{
+  navigate_to_content (self);
+}
+
+static void
+ensure_log_view (StewardWindow *self)
+{
+  if (self->log_view != NULL)
+    return;
+
+  self->log_view = steward_log_view_new (self->host);
+  gtk_stack_add_named (self->content_stack, self->log_view, "logs");
+}
+
+static void
+ensure_roots_page (StewardWindow *self)
+{
+  if (self->roots_page != NULL)
+    return;
+
+  self->roots_page = steward_roots_page_new (self->host);
+  gtk_stack_add_named (self->content_stack, self->roots_page, "roots");
+}
+
+static void
+show_logs_page (StewardWindow *self,
+                const char    *server)
+{
+  ensure_log_view (self);
+  steward_log_view_set_server (STEWARD_LOG_VIEW (self->log_view), server);
+  gtk_stack_set_visible_child (self->content_stack, self->log_view);
+  set_title (self, _("Logs"), server);
+}
+
+static void
+show_roots_page (StewardWindow *self)
+{
+  ensure_roots_page (self);
+  gtk_stack_set_visible_child (self->content_stack, self->roots_page);
+  set_title (self, _("Roots"), NULL);
+}
+
+static void
+nav_row_selected_cb (StewardWindow *self,
+                     GtkListBoxRow *row,
+                     GtkListBox    *list)
+{
+  if (self->selecting || row == NULL)
+    return;
+
+  unselect (self, self->server_list);
+  if (row == self->logs_row)
+    show_logs_page (self, NULL);
+  else if (row == self->roots_row)
+    show_roots_page (self);
+}
+
+/* Drops the pages of servers that left the registry, or that it replaced
+ * with a new object under the same name. */
+static void
+prune_server_pages (StewardWindow *self)
+{
+  GtkWidget *visible = gtk_stack_get_visible_child (self->content_stack);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->server_pages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      StewardServer *server = steward_server_registry_lookup (get_registry (self), key);
+      GtkWidget *page = value;
+
+      if (server != NULL && steward_server_page_get_server (STEWARD_SERVER_PAGE (page)) == server)
+        continue;
+
+      if (page == visible)
+        show_welcome (self);
+      gtk_stack_remove (self->content_stack, page);
+      g_hash_table_iter_remove (&iter);
+    }
+}
+
+static void
+registry_items_changed_cb (StewardWindow *self,
+                           guint          position,
+                           guint          removed,
+                           guint          added,
+                           GListModel    *registry)
+{
+  guint n_items = g_list_model_get_n_items (registry);
+
+  gtk_stack_set_visible_child_name (self->sidebar_stack, n_items > 0 ? "servers" : "empty");
+  prune_server_pages (self);
+
+  /* Something is always shown once there is something to show. */
+  if (n_items > 0 &&
+      gtk_list_box_get_selected_row (self->server_list) == NULL &&
+      gtk_list_box_get_selected_row (self->nav_list) == NULL)
+    gtk_list_box_select_row (self->server_list,
+                             gtk_list_box_get_row_at_index (self->server_list, 0));
+}
+
+static void
+update_sidebar_visibility (StewardWindow *self)
+{
+  /* A folded leaflet shows one child at a time and the sidebar is how one
+   * gets anywhere, so it can only be hidden while unfolded. */
+  gtk_widget_set_visible (self->sidebar,
+                          self->show_sidebar || adw_leaflet_get_folded (self->leaflet));
+}
+
+static void
+set_show_sidebar (StewardWindow *self,
+                  gboolean       show_sidebar)
+{
+  show_sidebar = !!show_sidebar;
+  if (self->show_sidebar == show_sidebar)
+    return;
+
+  self->show_sidebar = show_sidebar;
+  update_sidebar_visibility (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SIDEBAR]);
+}
+
+static void
+dialog_saved_cb (StewardWindow       *self,
+                 StewardServerConfig *config,
+                 GtkWidget           *dialog)
+{
+  steward_window_show_server (self, steward_server_config_get_name (config));
+}
+
+static void
+dialog_imported_cb (StewardWindow *self,
+                    guint          n_imported,
+                    GtkWidget     *dialog)
+{
+  g_autofree char *text = NULL;
+
+  /* Translators: shown after importing servers from another app. */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Imported %u server",
+                                       "Imported %u servers", n_imported),
+                          n_imported);
+  show_toast (self, text);
+}
+
+static void
+add_server_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  GtkWidget *dialog = steward_server_dialog_new (self->host, NULL);
+
+  g_signal_connect_object (dialog, "saved", G_CALLBACK (dialog_saved_cb),
+                           self, G_CONNECT_SWAPPED);
+  present_dialog (self, dialog);
+}
+
+static void
+import_servers_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  GtkWidget *dialog = steward_import_dialog_new (self->host);
+
+  g_signal_connect_object (dialog, "imported", G_CALLBACK (dialog_imported_cb),
+                           self, G_CONNECT_SWAPPED);
+  present_dialog (self, dialog);
+}
+
+static void
+show_logs_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  steward_window_show_logs (STEWARD_WINDOW (widget), NULL);
+}
+
+static void
+show_roots_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  steward_window_show_roots (STEWARD_WINDOW (widget));
+}
+
+static void
+show_server_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  steward_window_show_server (STEWARD_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+move_server_selection (StewardWindow *self,
+                       int            delta)
+{
+  GtkListBoxRow *selected = gtk_list_box_get_selected_row (self->server_list);
+  GtkListBoxRow *row;
+  int index = 0;
+
+  if (selected != NULL)
+    index = gtk_list_box_row_get_index (selected) + delta;
+
+  row = gtk_list_box_get_row_at_index (self->server_list, MAX (index, 0));
+  if (row == NULL)
+    return;
+
+  gtk_list_box_select_row (self->server_list, row);
+  gtk_widget_grab_focus (GTK_WIDGET (row));
+}
+
+static void
+previous_server_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  move_server_selection (STEWARD_WINDOW (widget), -1);
+}
+
+static void
+next_server_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  move_server_selection (STEWARD_WINDOW (widget), 1);
+}
+
+static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+
+  if (adw_leaflet_get_folded (self->leaflet))
+    {
+      if (adw_leaflet_get_visible_child (self->leaflet) == self->sidebar)
+        navigate_to_content (self);
+      else
+        adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+      return;
+    }
+
+  set_show_sidebar (self, !self->show_sidebar);
+}
+
+static void
+go_back_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+
+  adw_leaflet_navigate (self->leaflet, ADW_NAVIGATION_DIRECTION_BACK);
+}
+
+static void
+server_start_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  StewardServer *server = lookup_server (STEWARD_WINDOW (widget), parameter);
+
+  if (server != NULL)
+    steward_server_start (server);
+}
+
+static void
+server_stopped_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The server reports its own failures in its status and the log. */
+  if (!steward_server_stop_finish (STEWARD_SERVER (object), result, &error))
+    g_debug ("Stopping %s: %s", steward_server_get_name (STEWARD_SERVER (object)),
+             error->message);
+}
+
+static void
+server_stop_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  StewardServer *server = lookup_server (STEWARD_WINDOW (widget), parameter);
+
+  if (server != NULL)
+    steward_server_stop_async (server, NULL, server_stopped_cb, NULL);
+}
+
+static void
+server_restart_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  StewardServer *server = lookup_server (STEWARD_WINDOW (widget), parameter);
+
+  if (server != NULL)
+    steward_server_restart (server);
+}
+
+static void
+server_enable_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  StewardServer *server = lookup_server (STEWARD_WINDOW (widget), parameter);
+
+  if (server != NULL)
+    steward_server_set_enabled (server, g_str_equal (action_name, "win.server-enable"));
+}
+
+static void
+server_edit_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  StewardConfig *config = steward_host_get_config (self->host);
+  StewardServerConfig *server;
+  GtkWidget *dialog;
+
+  server = steward_config_lookup (config, g_variant_get_string (parameter, NULL), NULL);
+  if (server == NULL)
+    return;
+
+  dialog = steward_server_dialog_new (self->host, server);
+  g_signal_connect_object (dialog, "saved", G_CALLBACK (dialog_saved_cb),
+                           self, G_CONNECT_SWAPPED);
+  present_dialog (self, dialog);
+}
+
+static void
+server_log_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  steward_window_show_logs (STEWARD_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static StewardApproval *
+find_consent (StewardWindow *self,
+              const char    *name)
+{
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (self->host));
+  guint n_items = g_list_model_get_n_items (approvals);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      if (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_CONSENT &&
+          !steward_approval_get_finished (approval) &&
+          g_strcmp0 (steward_approval_get_server (approval), name) == 0)
+        return g_steal_pointer (&approval);
+    }
+
+  return NULL;
+}
+
+static void
+server_review_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(StewardApproval) approval = NULL;
+
+  approval = find_consent (self, g_variant_get_string (parameter, NULL));
+  if (approval == NULL)
+    return;
+
+  /* The application keeps one dialog per approval; a window on its own
+   * (as in the tests) opens one itself. */
+  if (STEWARD_IS_APPLICATION (app))
+    steward_application_present_approval (STEWARD_APPLICATION (app), approval);
+  else
+    present_dialog (self, steward_consent_dialog_new (approval));
+}
+
+typedef struct
+{
+  StewardWindow *self;
+  char          *name;
+  GHashTable    *secret_ids;
+} RemoveData;
+
+static void
+remove_data_free (RemoveData *data)
+{
+  g_clear_object (&data->self);
+  g_free (data->name);
+  g_clear_pointer (&data->secret_ids, g_hash_table_unref);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RemoveData, remove_data_free)
+
+static void
+collect_secret_ids (GHashTable *ids,
+                    GHashTable *values)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (values == NULL)
+    return;
+
+  g_hash_table_iter_init (&iter, values);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      char *id = steward_secret_reference_get_id (value);
+
+      if (id != NULL)
+        g_hash_table_add (ids, id);
+    }
+}
+
+static void
+secret_cleared_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* A secret that is gone already is what we wanted. */
+  if (!steward_secrets_clear_finish (STEWARD_SECRETS (object), result, &error))
+    g_debug ("Forgetting a secret: %s", error->message);
+}
+
+static void
+removal_saved_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(RemoveData) data = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  if (!steward_config_save_finish (STEWARD_CONFIG (object), result, &error))
+    {
+      /* Translators: the first %s is a server's name, the second why the
+       * servers file could not be written. */
+      text = g_strdup_printf (_("Could not remove “%s”: %s"), data->name, error->message);
+      show_toast (data->self, text);
+      return;
+    }
+
+  steward_server_registry_sync (get_registry (data->self), TRUE);
+
+  if (data->secret_ids != NULL)
+    {
+      StewardSecrets *secrets = steward_host_get_secrets (data->self->host);
+      GHashTableIter iter;
+      gpointer id;
+
+      g_hash_table_iter_init (&iter, data->secret_ids);
+      while (g_hash_table_iter_next (&iter, &id, NULL))
+        steward_secrets_clear_async (secrets, id, NULL, secret_cleared_cb, NULL);
+    }
+
+  /* Translators: %s is a server's name. */
+  text = g_strdup_printf (_("Removed “%s”"), data->name);
+  show_toast (data->self, text);
+}
+
+static void
+remove_server (StewardWindow *self,
+               const char    *name,
+               gboolean       forget_secrets)
+{
+  StewardConfig *config = steward_host_get_config (self->host);
+  StewardServerConfig *server = steward_config_lookup (config, name, NULL);
+  RemoveData *data;
+
+  if (server == NULL)
+    return;
+
+  data = g_new0 (RemoveData, 1);
+  data->self = g_object_ref (self);
+  data->name = g_strdup (name);
+  if (forget_secrets)
+    {
+      data->secret_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      collect_secret_ids (data->secret_ids, steward_server_config_get_env (server));
+      collect_secret_ids (data->secret_ids, steward_server_config_get_headers (server));
+    }
+
+  steward_config_remove_server (config, name);
+  steward_config_save_async (config, NULL, removal_saved_cb, data);
+}
+
+static void
+remove_response_cb (StewardWindow    *self,
+                    const char       *response,
+                    AdwMessageDialog *dialog)
+{
+  GtkCheckButton *forget = g_object_get_data (G_OBJECT (dialog), "forget-secrets");
+  const char *name = g_object_get_data (G_OBJECT (dialog), "server-name");
+
+  if (g_strcmp0 (response, "remove") == 0)
+    remove_server (self, name, gtk_check_button_get_active (forget));
+}
+
+static void
+server_remove_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  g_autofree char *heading = NULL;
+  GtkWidget *dialog;
+  GtkWidget *forget;
+
+  /* Translators: %s is a server's name. */
+  heading = g_strdup_printf (_("Remove “%s”?"), name);
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
+                                   _("The server is stopped and removed from the servers "
+                                     "file. Steward will not start it again."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "remove", _("_Remove"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "remove",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+
+  forget = gtk_check_button_new_with_mnemonic (_("Also _forget its stored secrets"));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (forget), TRUE);
+  gtk_widget_set_halign (forget, GTK_ALIGN_CENTER);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), forget);
+
+  g_object_set_data (G_OBJECT (dialog), "forget-secrets", forget);
+  g_object_set_data_full (G_OBJECT (dialog), "server-name", g_strdup (name), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (remove_response_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+folded_changed_cb (StewardWindow *self)
+{
+  update_sidebar_visibility (self);
+}
+
+static gboolean
+steward_window_close_request (GtkWindow *window)
+{
+  StewardWindow *self = STEWARD_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_apply (self->settings);
+
+  return GTK_WINDOW_CLASS (steward_window_parent_class)->close_request (window);
+}
+
+static void
+steward_window_constructed (GObject *object)
+{
+  StewardWindow *self = STEWARD_WINDOW (object);
+  GListModel *registry;
+
+  G_OBJECT_CLASS (steward_window_parent_class)->constructed (object);
+
+  g_assert (STEWARD_IS_HOST (self->host));
+  registry = G_LIST_MODEL (get_registry (self));
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_settings_bind (self->settings, "sidebar-visible", self, "show-sidebar",
+                   G_SETTINGS_BIND_DEFAULT);
+
+  gtk_list_box_bind_model (self->server_list, registry, create_server_row_cb, NULL, NULL);
+  g_signal_connect_object (registry, "items-changed",
+                           G_CALLBACK (registry_items_changed_cb), self, G_CONNECT_SWAPPED);
+  registry_items_changed_cb (self, 0, 0, 0, registry);
+}
+
+static void
+steward_window_dispose (GObject *object)
+{
+  StewardWindow *self = STEWARD_WINDOW (object);
+
+  g_clear_pointer (&self->server_pages, g_hash_table_unref);
+  self->log_view = NULL;
+  self->roots_page = NULL;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_WINDOW);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->host);
+
+  G_OBJECT_CLASS (steward_window_parent_class)->dispose (object);
+}
+
+static void
+steward_window_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  StewardWindow *self = STEWARD_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HOST:
+      g_value_set_object (value, self->host);
+      break;
+    case PROP_SHOW_SIDEBAR:
+      g_value_set_boolean (value, self->show_sidebar);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_window_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  StewardWindow *self = STEWARD_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HOST:
+      self->host = g_value_dup_object (value);
+      break;
+    case PROP_SHOW_SIDEBAR:
+      set_show_sidebar (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_window_class_init (StewardWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = steward_window_constructed;
+  object_class->dispose = steward_window_dispose;
+  object_class->get_property = steward_window_get_property;
+  object_class->set_property = steward_window_set_property;
+
+  window_class->close_request = steward_window_close_request;
+
+  properties[PROP_HOST] =
+    g_param_spec_object ("host", NULL, NULL,
+                         STEWARD_TYPE_HOST,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_SHOW_SIDEBAR] =
+    g_param_spec_boolean ("show-sidebar", NULL, NULL,
+                          TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (STEWARD_TYPE_SERVER_ROW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/stewardmcp/Steward/steward-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, sidebar_stack);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, server_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, nav_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, logs_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, roots_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, content);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_title);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_stack);
+  gtk_widget_class_bind_template_callback (widget_class, server_row_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, nav_row_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, folded_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.add-server", NULL, add_server_action);
+  gtk_widget_class_install_action (widget_class, "win.import-servers", NULL,
+                                   import_servers_action);
+  gtk_widget_class_install_action (widget_class, "win.show-logs", NULL, show_logs_action);
+  gtk_widget_class_install_action (widget_class, "win.show-roots", NULL, show_roots_action);
+  gtk_widget_class_install_action (widget_class, "win.show-server", "s", show_server_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-server", NULL,
+                                   previous_server_action);
+  gtk_widget_class_install_action (widget_class, "win.next-server", NULL, next_server_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL,
+                                   toggle_sidebar_action);
+  gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "show-sidebar");
+  gtk_widget_class_install_action (widget_class, "win.go-back", NULL, go_back_action);
+  gtk_widget_class_install_action (widget_class, "win.server-start", "s", server_start_action);
+  gtk_widget_class_install_action (widget_class, "win.server-stop", "s", server_stop_action);
+  gtk_widget_class_install_action (widget_class, "win.server-restart", "s",
+                                   server_restart_action);
+  gtk_widget_class_install_action (widget_class, "win.server-enable", "s",
+                                   server_enable_action);
+  gtk_widget_class_install_action (widget_class, "win.server-disable", "s",
+                                   server_enable_action);
+  gtk_widget_class_install_action (widget_class, "win.server-edit", "s", server_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.server-log", "s", server_log_action);
+  gtk_widget_class_install_action (widget_class, "win.server-review", "s",
+                                   server_review_action);
+  gtk_widget_class_install_action (widget_class, "win.server-remove", "s",
+                                   server_remove_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK,
+                                       "win.add-server", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK,
+                                       "win.show-logs", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0,
+                                       "win.toggle-sidebar", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK,
+                                       "win.previous-server", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK,
+                                       "win.next-server", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                       "window.close", NULL);
+}
+
+static void
+steward_window_init (StewardWindow *self)
+{
+  self->show_sidebar = TRUE;
+  self->server_pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->settings = g_settings_new (APPLICATION_ID);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+steward_window_new (GtkApplication *application,
+                    StewardHost    *host)
+{
+  g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (STEWARD_IS_HOST (host), NULL);
+
+  return g_object_new (STEWARD_TYPE_WINDOW,
+                       "application", application,
+                       "host", host,
+                       NULL);
+}
+
+void
+steward_window_show_server (StewardWindow *self,
+                            const char    *name)
+{
+  GtkListBoxRow *row;
+
+  g_return_if_fail (STEWARD_IS_WINDOW (self));
+  g_return_if_fail (name != NULL);
+
+  row = find_server_row (self, name);
+  if (row == NULL)
+    return;
+
+  unselect (self, self->nav_list);
+  select_row (self, self->server_list, row);
+  show_server_page (self, steward_server_row_get_server (STEWARD_SERVER_ROW (row)));
+  navigate_to_content (self);
+}
+
+void
+steward_window_show_logs (StewardWindow *self,
+                          const char    *server)
+{
+  g_return_if_fail (STEWARD_IS_WINDOW (self));
+
+  unselect (self, self->server_list);
+  select_row (self, self->nav_list, self->logs_row);
+  show_logs_page (self, server);
+  navigate_to_content (self);
+}
+
+void
+steward_window_show_roots (StewardWindow *self)
+{
+  g_return_if_fail (STEWARD_IS_WINDOW (self));
+
+  unselect (self, self->server_list);
+  select_row (self, self->nav_list, self->roots_row);
+  show_roots_page (self);
+  navigate_to_content (self);
+}
+
+void
+steward_window_add_toast (StewardWindow *self,
+                          AdwToast      *toast)
+{
+  g_return_if_fail (STEWARD_IS_WINDOW (self));
+  g_return_if_fail (ADW_IS_TOAST (toast));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
