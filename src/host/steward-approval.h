@@ -23,6 +23,13 @@ G_BEGIN_DECLS
  * Once responded with a final action (send, accept, decline, cancel,
  * reject, allow, deny), "finished" becomes TRUE and StewardApprovals drops
  * it.
+ *
+ * Every getter is a property that notifies: "kind", "server", "request",
+ * "stage", "finished", "created" (wall-clock microseconds), "cause",
+ * "model", "model-reason", "max-tokens-requested", "policy-text",
+ * "answer-text", "generating", "error-text", "withdrawn". The signal
+ * "responded" (StewardApprovalAction action, JsonObject *data) runs before
+ * "finished" is notified; responding to a finished approval does nothing.
  */
 
 typedef enum {
@@ -48,6 +55,18 @@ typedef enum {
   STEWARD_APPROVAL_ACTION_CANCEL,      /* elicitation dismissed, or the server withdrew */
 } StewardApprovalAction;
 
+#define STEWARD_TYPE_APPROVAL_KIND   (steward_approval_kind_get_type ())
+#define STEWARD_TYPE_APPROVAL_STAGE  (steward_approval_stage_get_type ())
+#define STEWARD_TYPE_APPROVAL_ACTION (steward_approval_action_get_type ())
+
+GType steward_approval_kind_get_type   (void) G_GNUC_CONST;
+GType steward_approval_stage_get_type  (void) G_GNUC_CONST;
+GType steward_approval_action_get_type (void) G_GNUC_CONST;
+
+/* Whether @action ends the approval (everything but CONTINUE and
+ * REGENERATE). */
+gboolean steward_approval_action_is_final (StewardApprovalAction action);
+
 #define STEWARD_TYPE_APPROVAL (steward_approval_get_type ())
 
 G_DECLARE_FINAL_TYPE (StewardApproval, steward_approval, STEWARD, APPROVAL, GObject)
@@ -63,6 +82,10 @@ StewardApproval      *steward_approval_new               (StewardApprovalKind   
 StewardApprovalKind   steward_approval_get_kind          (StewardApproval      *self);
 const char           *steward_approval_get_server        (StewardApproval      *self);
 JsonObject           *steward_approval_get_request       (StewardApproval      *self);
+/* Replaces the request, for instance with the params the person edited
+ * before a sampling request went on to stage 2. */
+void                  steward_approval_set_request       (StewardApproval      *self,
+                                                          JsonObject           *request);
 StewardApprovalStage  steward_approval_get_stage         (StewardApproval      *self);
 gboolean              steward_approval_get_finished      (StewardApproval      *self);
 gint64                steward_approval_get_created       (StewardApproval      *self);
@@ -78,6 +101,12 @@ const char           *steward_approval_get_model_reason  (StewardApproval      *
 void                  steward_approval_set_model         (StewardApproval      *self,
                                                           const char           *model,
                                                           const char           *reason);
+/* Sampling: "maxTokens" as the server asked for it, when the broker
+ * clamped it to the server's cap (the request then carries the clamped
+ * value); 0 when nothing was clamped. */
+guint                 steward_approval_get_max_tokens_requested (StewardApproval *self);
+void                  steward_approval_set_max_tokens_requested (StewardApproval *self,
+                                                                 guint            max_tokens);
 /* Sampling: the current policy for this server, as a sentence. */
 const char           *steward_approval_get_policy_text   (StewardApproval      *self);
 void                  steward_approval_set_policy_text   (StewardApproval      *self,
@@ -102,7 +131,9 @@ void                  steward_approval_set_error_text    (StewardApproval      *
 void                  steward_approval_respond           (StewardApproval      *self,
                                                           StewardApprovalAction action,
                                                           JsonObject           *data);
-/* The server withdrew its request, or the connection ended. */
+/* The server withdrew its request, or the connection ended: responds
+ * CANCEL and sets "withdrawn", so that the UI can say so. */
 void                  steward_approval_withdraw          (StewardApproval      *self);
+gboolean              steward_approval_get_withdrawn     (StewardApproval      *self);
 
 G_END_DECLS

@@ -11,7 +11,8 @@ G_BEGIN_DECLS
  * The queue of approvals waiting for a person, oldest first, as a
  * GListModel of StewardApproval. An approval leaves the list when it
  * finishes. "added" (approval) is emitted after one joins, so that the UI
- * can present it (or raise a desktop notification when unfocused).
+ * can present it (or raise a desktop notification when unfocused). The
+ * property "n-items" follows the length.
  */
 
 #define STEWARD_TYPE_APPROVALS (steward_approvals_get_type ())
