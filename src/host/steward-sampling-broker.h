@@ -21,6 +21,23 @@ G_BEGIN_DECLS
  * {"time", "server", "decision" (sent|rejected|denied|limited|failed),
  * "reason", "model", "maxTokens", "messages", "inputTokens",
  * "outputTokens", "edited": bool}.
+ *
+ * Beside those, a record may hold "decision": "cancelled" (the server
+ * withdrew the request or its connection ended), "cause",
+ * "maxTokensRequested" (when "maxTokens" was clamped), "promptChars" and
+ * "answerChars" (sizes), and "summary": the first 200 characters of the
+ * last user message. Nothing else of the conversation is written.
+ *
+ * When "maxTokens" is above the server's cap, the approval's request
+ * carries the clamped value and the approval's "max-tokens-requested"
+ * property the value the server asked for.
+ *
+ * Refusals for load (rate limit, budget, full queue, a second elicitation)
+ * are MCP_ERROR_OVERLOADED errors, which McpClient answers as -32603 with
+ * the same message; a rejection is MCP_ERROR_USER_REJECTED (-1, "User
+ * rejected sampling request"); a request withdrawn by the server ends with
+ * G_IO_ERROR_CANCELLED. "policies-changed" (server, or NULL for all after a
+ * load) is emitted whenever a setting changed.
  */
 
 typedef enum {
@@ -35,6 +52,10 @@ typedef enum {
 #define STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS 100000
 #define STEWARD_SAMPLING_QUEUE_SIZE           3   /* waiting per server besides the open one */
 
+#define STEWARD_TYPE_SAMPLING_POLICY (steward_sampling_policy_get_type ())
+
+GType steward_sampling_policy_get_type (void) G_GNUC_CONST;
+
 #define STEWARD_TYPE_SAMPLING_BROKER (steward_sampling_broker_get_type ())
 
 G_DECLARE_FINAL_TYPE (StewardSamplingBroker, steward_sampling_broker, STEWARD, SAMPLING_BROKER, GObject)
@@ -44,8 +65,29 @@ G_DECLARE_FINAL_TYPE (StewardSamplingBroker, steward_sampling_broker, STEWARD, S
 StewardSamplingBroker *steward_sampling_broker_new              (StewardApprovals       *approvals,
                                                                  GFile                  *policies,
                                                                  GFile                  *journal);
+/* Reads policies.json at once, for tests and the CLI; the app uses
+ * load_async. A missing file is no error (the defaults apply); a damaged
+ * one is a G_IO_ERROR_INVALID_DATA error that names the file. */
 gboolean               steward_sampling_broker_load             (StewardSamplingBroker  *self,
                                                                  GError                **error);
+void                   steward_sampling_broker_load_async       (StewardSamplingBroker  *self,
+                                                                 GCancellable           *cancellable,
+                                                                 GAsyncReadyCallback     callback,
+                                                                 gpointer                user_data);
+gboolean               steward_sampling_broker_load_finish      (StewardSamplingBroker  *self,
+                                                                 GAsyncResult           *result,
+                                                                 GError                **error);
+/* Setters save policies.json by themselves (atomically, soon after);
+ * save_async writes now and finishes once the file holds every change
+ * made before the call. */
+void                   steward_sampling_broker_save_async       (StewardSamplingBroker  *self,
+                                                                 GCancellable           *cancellable,
+                                                                 GAsyncReadyCallback     callback,
+                                                                 gpointer                user_data);
+gboolean               steward_sampling_broker_save_finish      (StewardSamplingBroker  *self,
+                                                                 GAsyncResult           *result,
+                                                                 GError                **error);
+GFile                 *steward_sampling_broker_get_policies     (StewardSamplingBroker  *self);
 GFile                 *steward_sampling_broker_get_journal      (StewardSamplingBroker  *self);
 
 StewardSamplingPolicy  steward_sampling_broker_get_policy       (StewardSamplingBroker  *self,

@@ -1,0 +1,2705 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-sampling-broker"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "mcp-error.h"
+#include "mcp-json.h"
+
+#include "steward-sampling-broker-private.h"
+
+#define WINDOW_USEC               ((gint64) 60 * G_USEC_PER_SEC)
+#define ELICITATIONS_PER_MINUTE   10
+#define SUMMARY_CHARS             200
+#define CHARS_PER_TOKEN           4
+/* policies.json holds a few lines per server. */
+#define POLICIES_MAX_FILE_SIZE    (1024 * 1024)
+/* A record is a few hundred bytes; a longer line is damage, not a record. */
+#define JOURNAL_MAX_LINE          (64 * 1024)
+
+/* The words and code the specification shows for a refusal. */
+#define USER_REJECTED_MESSAGE     "User rejected sampling request"
+
+typedef struct {
+  char                  *name;
+
+  /* What the person chose; only servers with "configured" set are
+   * written to policies.json. */
+  gboolean               configured;
+  StewardSamplingPolicy  policy;
+  guint                  max_tokens;
+  guint                  per_minute;
+  guint                  daily_tokens;
+
+  /* When requests were let in, for the per-minute windows (gint64). */
+  GArray                *sampling_times;
+  GArray                *elicitation_times;
+
+  /* The local day "tokens_used" counts for, as YYYY-MM-DD. */
+  char                  *day;
+  guint                  tokens_used;
+
+  /* At most one sampling approval open; the rest wait, oldest first. */
+  GTask                 *open;
+  GQueue                 waiting;
+  gboolean               pumping;
+
+  GTask                 *open_elicitation;
+} ServerState;
+
+struct _StewardSamplingBroker
+{
+  GObject                             parent_instance;
+
+  StewardApprovals                   *approvals;
+  GFile                              *policies;
+  GFile                              *journal;
+
+  GHashTable                         *servers;   /* name → ServerState */
+
+  const StewardSamplingProviderFuncs *provider_funcs;
+  gpointer                            provider;
+
+  StewardSamplingClock                clock;
+  gpointer                            clock_data;
+
+  /* File work runs here, one job at a time, in the order asked: appends
+   * stay ordered and a read sees every write asked before it. */
+  GThreadPool                        *io_pool;
+  guint                               save_source_id;
+};
+
+enum {
+  PROP_0,
+  PROP_APPROVALS,
+  PROP_POLICIES,
+  PROP_JOURNAL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_POLICIES_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (StewardSamplingBroker, steward_sampling_broker, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (StewardSamplingPolicy, steward_sampling_policy,
+  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_DENY, "deny"),
+  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ASK, "ask"),
+  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ALLOW_SESSION, "allow-session"),
+  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ALWAYS, "always"))
+
+/* The manual provider: no model, the person writes the answer. */
+
+static char *
+manual_choose_model (gpointer     provider,
+                     JsonObject  *params,
+                     char       **reason)
+{
+  *reason = g_strdup (_("No model is configured, so you write the answer."));
+  return g_strdup ("manual");
+}
+
+static const StewardSamplingProviderFuncs manual_provider = {
+  manual_choose_model,
+  NULL,
+  NULL,
+};
+
+StewardSamplingAnswer *
+steward_sampling_answer_new (const char *text,
+                             const char *model)
+{
+  StewardSamplingAnswer *answer = g_new0 (StewardSamplingAnswer, 1);
+
+  answer->text = g_strdup (text ? text : "");
+  answer->model = g_strdup (model);
+  answer->stop_reason = g_strdup ("endTurn");
+  answer->input_tokens = -1;
+  answer->output_tokens = -1;
+
+  return answer;
+}
+
+void
+steward_sampling_answer_free (StewardSamplingAnswer *answer)
+{
+  if (answer == NULL)
+    return;
+
+  g_free (answer->text);
+  g_free (answer->model);
+  g_free (answer->stop_reason);
+  g_free (answer);
+}
+
+/* Time */
+
+static gint64
+now_usec (StewardSamplingBroker *self)
+{
+  if (self->clock != NULL)
+    return self->clock (self->clock_data);
+
+  return g_get_real_time ();
+}
+
+static char *
+format_day (gint64 usec)
+{
+  g_autoptr(GDateTime) datetime = g_date_time_new_from_unix_local (usec / G_USEC_PER_SEC);
+
+  return g_date_time_format (datetime, "%Y-%m-%d");
+}
+
+/* Drops the times that left the window and says how many are in it; the
+ * oldest one left tells when the window opens again. A time in the future
+ * means the wall clock went back, and it is forgotten rather than letting
+ * it hold the window shut. */
+static guint
+window_count (GArray *times,
+              gint64  now,
+              gint64 *oldest)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < times->len; i++)
+    {
+      gint64 t = g_array_index (times, gint64, i);
+
+      if (t > now - WINDOW_USEC && t <= now)
+        g_array_index (times, gint64, kept++) = t;
+    }
+  g_array_set_size (times, kept);
+
+  if (oldest != NULL)
+    *oldest = kept > 0 ? g_array_index (times, gint64, 0) : now;
+
+  return kept;
+}
+
+static guint
+seconds_until_free (gint64 oldest,
+                    gint64 now)
+{
+  gint64 wait = oldest + WINDOW_USEC - now;
+
+  return (guint) MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
+}
+
+/* Per-server state */
+
+static void
+server_state_free (ServerState *state)
+{
+  g_free (state->name);
+  g_array_unref (state->sampling_times);
+  g_array_unref (state->elicitation_times);
+  g_free (state->day);
+  g_clear_object (&state->open);
+  g_queue_clear_full (&state->waiting, g_object_unref);
+  g_clear_object (&state->open_elicitation);
+  g_free (state);
+}
+
+static void
+server_state_reset_settings (ServerState *state)
+{
+  state->configured = FALSE;
+  state->policy = STEWARD_SAMPLING_POLICY_ASK;
+  state->max_tokens = STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
+  state->per_minute = STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
+  state->daily_tokens = STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
+}
+
+static ServerState *
+get_state (StewardSamplingBroker *self,
+           const char            *server)
+{
+  ServerState *state = g_hash_table_lookup (self->servers, server);
+
+  if (state != NULL)
+    return state;
+
+  state = g_new0 (ServerState, 1);
+  state->name = g_strdup (server);
+  server_state_reset_settings (state);
+  state->sampling_times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  state->elicitation_times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_queue_init (&state->waiting);
+  g_hash_table_insert (self->servers, state->name, state);
+
+  return state;
+}
+
+/* Starts a new budget when the local day changed. */
+static void
+roll_day (StewardSamplingBroker *self,
+          ServerState           *state)
+{
+  g_autofree char *today = format_day (now_usec (self));
+
+  if (g_strcmp0 (state->day, today) == 0)
+    return;
+
+  g_free (state->day);
+  state->day = g_steal_pointer (&today);
+  state->tokens_used = 0;
+}
+
+static void
+add_tokens (StewardSamplingBroker *self,
+            ServerState           *state,
+            gint64                 tokens)
+{
+  roll_day (self, state);
+  state->tokens_used = (guint) CLAMP ((gint64) state->tokens_used + MAX (tokens, 0), 0, G_MAXUINT);
+}
+
+/* JSON helpers. The params come from an untrusted server, so every read
+ * checks the type first. */
+
+static JsonNode *
+deep_copy_node (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *source = json_node_get_object (node);
+      g_autoptr(JsonObject) copy = json_object_new ();
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *member;
+
+      json_object_iter_init_ordered (&iter, source);
+      while (json_object_iter_next_ordered (&iter, &name, &member))
+        json_object_set_member (copy, name, deep_copy_node (member));
+
+      return json_node_init_object (json_node_alloc (), copy);
+    }
+
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *source = json_node_get_array (node);
+      guint length = json_array_get_length (source);
+      g_autoptr(JsonArray) copy = json_array_sized_new (length);
+
+      for (guint i = 0; i < length; i++)
+        json_array_add_element (copy, deep_copy_node (json_array_get_element (source, i)));
+
+      return json_node_init_array (json_node_alloc (), copy);
+    }
+
+  return json_node_copy (node);
+}
+
+static JsonObject *
+deep_copy_object (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autoptr(JsonNode) copy = deep_copy_node (node);
+
+  return json_object_ref (json_node_get_object (copy));
+}
+
+static gboolean
+objects_equal (JsonObject *a,
+               JsonObject *b)
+{
+  g_autoptr(JsonNode) node_a = json_node_init_object (json_node_alloc (), a);
+  g_autoptr(JsonNode) node_b = json_node_init_object (json_node_alloc (), b);
+
+  return json_node_equal (node_a, node_b);
+}
+
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static JsonObject *
+get_object (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  return json_node_get_object (node);
+}
+
+static JsonArray *
+get_array (JsonObject *object,
+           const char *member)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  return json_node_get_array (node);
+}
+
+/* A whole number, also when written as 100.0. */
+static gboolean
+get_integer (JsonObject *object,
+             const char *member,
+             gint64     *value)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+  double d;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      *value = json_node_get_int (node);
+      return TRUE;
+
+    case G_TYPE_DOUBLE:
+      d = json_node_get_double (node);
+      if (!(d >= -9.0e15 && d <= 9.0e15) || d != (double) (gint64) d)
+        return FALSE;
+      *value = (gint64) d;
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+/* The text blocks of a content, single or array; other blocks (images,
+ * audio, tool use) count for nothing here. */
+static void
+append_content_text (GString  *out,
+                     JsonNode *content)
+{
+  if (content == NULL)
+    return;
+
+  if (JSON_NODE_HOLDS_ARRAY (content))
+    {
+      JsonArray *blocks = json_node_get_array (content);
+
+      for (guint i = 0; i < json_array_get_length (blocks); i++)
+        append_content_text (out, json_array_get_element (blocks, i));
+      return;
+    }
+
+  if (JSON_NODE_HOLDS_OBJECT (content))
+    {
+      JsonObject *block = json_node_get_object (content);
+      const char *text = get_string (block, "text");
+
+      if (g_strcmp0 (get_string (block, "type"), "text") == 0 && text != NULL)
+        {
+          if (out->len > 0)
+            g_string_append_c (out, '\n');
+          g_string_append (out, text);
+        }
+    }
+}
+
+static char *
+dup_content_text (JsonNode *content)
+{
+  GString *out = g_string_new (NULL);
+
+  append_content_text (out, content);
+  return g_string_free (out, FALSE);
+}
+
+static gint64
+count_chars (const char *text)
+{
+  return text ? g_utf8_strlen (text, -1) : 0;
+}
+
+static gint64
+estimate_tokens (gint64 chars)
+{
+  return (chars + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
+}
+
+static gint64
+count_prompt_chars (JsonObject *params)
+{
+  JsonArray *messages = get_array (params, "messages");
+  gint64 chars = count_chars (get_string (params, "systemPrompt"));
+
+  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
+    {
+      JsonNode *message = json_array_get_element (messages, i);
+      g_autofree char *text = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (message))
+        continue;
+
+      text = dup_content_text (json_object_get_member (json_node_get_object (message),
+                                                       "content"));
+      chars += count_chars (text);
+    }
+
+  return chars;
+}
+
+/* The first characters of the last user message: enough for a person to
+ * recognise the request in the journal, short enough to keep secrets out
+ * of it for the most part. */
+static char *
+dup_summary (JsonObject *params)
+{
+  JsonArray *messages = get_array (params, "messages");
+
+  for (guint i = messages ? json_array_get_length (messages) : 0; i > 0; i--)
+    {
+      JsonNode *node = json_array_get_element (messages, i - 1);
+      JsonObject *message;
+      g_autofree char *text = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+
+      message = json_node_get_object (node);
+      if (g_strcmp0 (get_string (message, "role"), "user") != 0)
+        continue;
+
+      text = dup_content_text (json_object_get_member (message, "content"));
+      return g_utf8_substring (text, 0, MIN (count_chars (text), SUMMARY_CHARS));
+    }
+
+  return NULL;
+}
+
+/* Validation */
+
+static gboolean
+validate_params (JsonObject  *params,
+                 GError     **error)
+{
+  JsonArray *messages = get_array (params, "messages");
+  JsonNode *system_prompt;
+  gint64 max_tokens;
+
+  if (messages == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("The sampling request has no “messages” array"));
+      return FALSE;
+    }
+
+  if (json_array_get_length (messages) == 0)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("The sampling request’s “messages” array is empty"));
+      return FALSE;
+    }
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *node = json_array_get_element (messages, i);
+      JsonObject *message;
+      const char *role;
+      JsonNode *content;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                       _("“messages[%u]” must be an object"), i);
+          return FALSE;
+        }
+
+      message = json_node_get_object (node);
+      role = get_string (message, "role");
+      if (g_strcmp0 (role, "user") != 0 && g_strcmp0 (role, "assistant") != 0)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                       _("“messages[%u].role” must be “user” or “assistant”"), i);
+          return FALSE;
+        }
+
+      content = json_object_get_member (message, "content");
+      if (content == NULL || !(JSON_NODE_HOLDS_OBJECT (content) || JSON_NODE_HOLDS_ARRAY (content)))
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                       _("“messages[%u].content” must be a content block or an array of them"),
+                       i);
+          return FALSE;
+        }
+    }
+
+  if (!get_integer (params, "maxTokens", &max_tokens) || max_tokens <= 0)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("“maxTokens” must be a whole number greater than 0"));
+      return FALSE;
+    }
+
+  system_prompt = json_object_get_member (params, "systemPrompt");
+  if (system_prompt != NULL && !JSON_NODE_HOLDS_NULL (system_prompt) &&
+      get_string (params, "systemPrompt") == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("“systemPrompt” must be a string"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Returns a copy of @params with maxTokens at most @cap, and what the
+ * request asked for when it was more (else 0). */
+static JsonObject *
+clamp_params (JsonObject *params,
+              guint       cap,
+              guint      *requested)
+{
+  JsonObject *copy = deep_copy_object (params);
+  gint64 max_tokens = 0;
+
+  get_integer (copy, "maxTokens", &max_tokens);
+  *requested = 0;
+  if (max_tokens > (gint64) cap)
+    {
+      *requested = (guint) MIN (max_tokens, (gint64) G_MAXUINT);
+      json_object_set_int_member (copy, "maxTokens", cap);
+    }
+
+  return copy;
+}
+
+static gboolean
+validate_result (JsonObject  *result,
+                 GError     **error)
+{
+  JsonNode *content = json_object_get_member (result, "content");
+  gboolean valid = FALSE;
+
+  if (g_strcmp0 (get_string (result, "role"), "assistant") != 0)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INTERNAL_ERROR,
+                           _("The answer must have the role “assistant”"));
+      return FALSE;
+    }
+
+  if (content != NULL && JSON_NODE_HOLDS_OBJECT (content))
+    valid = get_string (json_node_get_object (content), "type") != NULL;
+  else if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+    {
+      JsonArray *blocks = json_node_get_array (content);
+
+      valid = json_array_get_length (blocks) > 0;
+      for (guint i = 0; valid && i < json_array_get_length (blocks); i++)
+        {
+          JsonNode *block = json_array_get_element (blocks, i);
+
+          valid = JSON_NODE_HOLDS_OBJECT (block) &&
+                  get_string (json_node_get_object (block), "type") != NULL;
+        }
+    }
+
+  if (!valid)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INTERNAL_ERROR,
+                           _("The answer has no content to send"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+validate_elicitation (JsonObject  *params,
+                      gboolean    *url_mode,
+                      GError     **error)
+{
+  const char *mode = get_string (params, "mode");
+  JsonNode *mode_node = params ? json_object_get_member (params, "mode") : NULL;
+  JsonObject *schema;
+
+  if (params == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("The elicitation request has no params"));
+      return FALSE;
+    }
+
+  if (get_string (params, "message") == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("The elicitation request has no “message” string"));
+      return FALSE;
+    }
+
+  if (mode_node != NULL && mode == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("The elicitation request’s “mode” must be a string"));
+      return FALSE;
+    }
+
+  if (g_strcmp0 (mode, "url") == 0)
+    {
+      *url_mode = TRUE;
+      if (get_string (params, "url") == NULL)
+        {
+          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                               _("The URL elicitation request has no “url” string"));
+          return FALSE;
+        }
+      if (get_string (params, "elicitationId") == NULL)
+        {
+          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                               _("The URL elicitation request has no “elicitationId” string"));
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (mode != NULL && !g_str_equal (mode, "form"))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                   _("The elicitation mode “%s” is not one Steward knows"), mode);
+      return FALSE;
+    }
+
+  *url_mode = FALSE;
+  schema = get_object (params, "requestedSchema");
+  if (schema == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("The elicitation request has no “requestedSchema” object"));
+      return FALSE;
+    }
+
+  if (g_strcmp0 (get_string (schema, "type"), "object") != 0)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("“requestedSchema.type” must be “object”"));
+      return FALSE;
+    }
+
+  if (get_object (schema, "properties") == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                           _("“requestedSchema.properties” must be an object"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static GError *
+new_rejection (void)
+{
+  return mcp_error_new_rpc (MCP_ERROR_USER_REJECTED, USER_REJECTED_MESSAGE, NULL);
+}
+
+static GError *
+new_withdrawn (void)
+{
+  return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                              _("The server withdrew the request"));
+}
+
+static const char *
+describe_policy (StewardSamplingPolicy policy)
+{
+  switch (policy)
+    {
+    case STEWARD_SAMPLING_POLICY_DENY:
+      return _("Sampling is turned off for this server");
+    case STEWARD_SAMPLING_POLICY_ALLOW_SESSION:
+      return _("Allowed without asking until Steward quits");
+    case STEWARD_SAMPLING_POLICY_ALWAYS:
+      return _("Always allowed without asking");
+    case STEWARD_SAMPLING_POLICY_ASK:
+    default:
+      return _("Ask every time");
+    }
+}
+
+/* File work on the I/O thread */
+
+typedef enum {
+  JOB_WRITE,
+  JOB_APPEND,
+  JOB_READ_JOURNAL,
+  JOB_READ_POLICIES,
+} JobKind;
+
+typedef struct {
+  JobKind         kind;
+  GFile          *file;
+  GBytes         *bytes;
+  GTask          *task;          /* NULL for appends: nobody waits for them */
+  GMainContext   *context;
+
+  /* What the worker found, handed back on the main context. */
+  GError         *error;
+  gpointer        result;
+  GDestroyNotify  result_free;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->file);
+  g_clear_pointer (&job->bytes, g_bytes_unref);
+  g_clear_object (&job->task);
+  g_clear_pointer (&job->context, g_main_context_unref);
+  g_clear_error (&job->error);
+  if (job->result != NULL && job->result_free != NULL)
+    job->result_free (job->result);
+  g_free (job);
+}
+
+static gboolean
+ensure_parent (GFile   *file,
+               GError **error)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autoptr(GError) local_error = NULL;
+
+  if (parent == NULL)
+    return TRUE;
+
+  if (!g_file_make_directory_with_parents (parent, NULL, &local_error) &&
+      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static char *
+dup_file_label (GFile *file)
+{
+  return g_file_get_parse_name (file);
+}
+
+static void
+run_write (Job *job)
+{
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (job->bytes, &length);
+
+  if (ensure_parent (job->file, &error))
+    g_file_replace_contents (job->file, data, length, NULL, FALSE,
+                             G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
+                             NULL, NULL, &error);
+
+  if (error != NULL)
+    {
+      g_autofree char *label = dup_file_label (job->file);
+
+      job->error = g_error_new (G_IO_ERROR, error->code,
+                                _("Cannot save the sampling policies to %s: %s"),
+                                label, error->message);
+    }
+}
+
+static void
+run_append (Job *job)
+{
+  g_autoptr(GFileOutputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (job->bytes, &length);
+
+  if (ensure_parent (job->file, &error))
+    stream = g_file_append_to (job->file, G_FILE_CREATE_PRIVATE, NULL, &error);
+
+  if (stream != NULL &&
+      g_output_stream_write_all (G_OUTPUT_STREAM (stream), data, length, NULL, NULL, &error))
+    g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error);
+
+  if (error != NULL)
+    {
+      g_autofree char *label = dup_file_label (job->file);
+
+      job->error = g_error_new (G_IO_ERROR, error->code,
+                                "Cannot write the sampling journal %s: %s",
+                                label, error->message);
+    }
+}
+
+static void
+run_read_journal (Job *job)
+{
+  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  GCancellable *cancellable = g_task_get_cancellable (job->task);
+  g_autoptr(GFileInputStream) file_stream = NULL;
+  g_autoptr(GDataInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  guint damaged = 0;
+
+  file_stream = g_file_read (job->file, cancellable, &error);
+  if (file_stream != NULL)
+    {
+      stream = g_data_input_stream_new (G_INPUT_STREAM (file_stream));
+      g_data_input_stream_set_newline_type (stream, G_DATA_STREAM_NEWLINE_TYPE_LF);
+    }
+
+  while (stream != NULL)
+    {
+      g_autofree char *line = NULL;
+      g_autoptr(JsonNode) node = NULL;
+      gsize length;
+
+      line = g_data_input_stream_read_line (stream, &length, cancellable, &error);
+      if (line == NULL)
+        break;
+
+      if (length == 0)
+        continue;
+
+      if (length <= JOURNAL_MAX_LINE && g_utf8_validate (line, length, NULL))
+        node = mcp_json_parse (line, length, NULL);
+
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        {
+          damaged++;
+          continue;
+        }
+
+      g_ptr_array_add (records, json_object_ref (json_node_get_object (node)));
+    }
+
+  /* No journal yet is an empty one. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    g_clear_error (&error);
+
+  if (error != NULL)
+    {
+      g_autofree char *label = dup_file_label (job->file);
+
+      job->error = g_error_new (G_IO_ERROR, error->code,
+                                _("Cannot read the sampling journal %s: %s"),
+                                label, error->message);
+      return;
+    }
+
+  if (damaged > 0)
+    g_debug ("Skipped %u damaged lines of the sampling journal", damaged);
+
+  job->result = g_steal_pointer (&records);
+  job->result_free = (GDestroyNotify) g_ptr_array_unref;
+}
+
+static void
+run_read_policies (Job *job)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  /* A missing file leaves the result NULL: the defaults apply. */
+  if (!g_file_load_contents (job->file, g_task_get_cancellable (job->task), &contents, &length,
+                             NULL, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        job->error = g_steal_pointer (&error);
+      return;
+    }
+
+  job->result = g_bytes_new_take (g_steal_pointer (&contents), length);
+  job->result_free = (GDestroyNotify) g_bytes_unref;
+}
+
+/* Back on the main context. The task is returned and let go of here, never
+ * on the worker, so that the last reference to the broker is never dropped
+ * on another thread. */
+static gboolean
+job_complete_cb (gpointer data)
+{
+  Job *job = data;
+
+  if (job->task == NULL)
+    g_warning ("%s", job->error->message);
+  else if (job->error != NULL)
+    g_task_return_error (job->task, g_steal_pointer (&job->error));
+  else if (job->kind == JOB_WRITE)
+    g_task_return_boolean (job->task, TRUE);
+  else
+    g_task_return_pointer (job->task, g_steal_pointer (&job->result), job->result_free);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+io_job_run (gpointer data,
+            gpointer user_data)
+{
+  Job *job = data;
+  g_autoptr(GSource) source = NULL;
+
+  switch (job->kind)
+    {
+    case JOB_WRITE:
+      run_write (job);
+      break;
+    case JOB_APPEND:
+      run_append (job);
+      break;
+    case JOB_READ_JOURNAL:
+      run_read_journal (job);
+      break;
+    case JOB_READ_POLICIES:
+    default:
+      run_read_policies (job);
+      break;
+    }
+
+  /* A journal line written needs no answer. */
+  if (job->task == NULL && job->error == NULL)
+    {
+      job_free (job);
+      return;
+    }
+
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, job_complete_cb, job, (GDestroyNotify) job_free);
+  g_source_set_static_name (source, "[steward] sampling broker file work");
+  g_source_attach (source, job->context);
+}
+
+static void
+push_job (StewardSamplingBroker *self,
+          JobKind                kind,
+          GFile                 *file,
+          GBytes                *bytes,
+          GTask                 *task)
+{
+  Job *job = g_new0 (Job, 1);
+
+  job->kind = kind;
+  job->file = g_object_ref (file);
+  job->bytes = bytes ? g_bytes_ref (bytes) : NULL;
+  job->task = task ? g_object_ref (task) : NULL;
+  job->context = task ? g_main_context_ref (g_task_get_context (task))
+                      : g_main_context_ref_thread_default ();
+
+  g_thread_pool_push (self->io_pool, job, NULL);
+}
+
+/* policies.json */
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+static GBytes *
+serialize_policies (StewardSamplingBroker *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GHashTableIter iter;
+  ServerState *state;
+  gsize length;
+  char *text;
+
+  g_hash_table_iter_init (&iter, self->servers);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
+    if (state->configured)
+      g_ptr_array_add (names, state->name);
+  /* Sorted, so that a file under version control changes little. */
+  g_ptr_array_sort (names, compare_names);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "servers");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < names->len; i++)
+    {
+      StewardSamplingPolicy policy;
+
+      state = g_hash_table_lookup (self->servers, g_ptr_array_index (names, i));
+      /* "Allow for this session" ends with the session: it is kept as
+       * "ask", what the server gets when Steward starts again. */
+      policy = state->policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION ? STEWARD_SAMPLING_POLICY_ASK
+                                                                       : state->policy;
+
+      json_builder_set_member_name (builder, state->name);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "sampling");
+      json_builder_add_string_value (builder, steward_sampling_policy_to_string (policy));
+      json_builder_set_member_name (builder, "maxTokens");
+      json_builder_add_int_value (builder, state->max_tokens);
+      json_builder_set_member_name (builder, "perMinute");
+      json_builder_add_int_value (builder, state->per_minute);
+      json_builder_set_member_name (builder, "dailyTokens");
+      json_builder_add_int_value (builder, state->daily_tokens);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, &length);
+  text = g_realloc (text, length + 2);
+  text[length++] = '\n';
+  text[length] = '\0';
+
+  return g_bytes_new_take (text, length);
+}
+
+typedef struct {
+  char                  *name;
+  StewardSamplingPolicy  policy;
+  guint                  max_tokens;
+  guint                  per_minute;
+  guint                  daily_tokens;
+} Entry;
+
+static void
+entry_free (Entry *entry)
+{
+  g_free (entry->name);
+  g_free (entry);
+}
+
+static gboolean
+read_setting (JsonObject  *object,
+              const char  *server,
+              const char  *member,
+              guint        minimum,
+              guint       *value,
+              GError     **error)
+{
+  gint64 number;
+
+  if (!json_object_has_member (object, member))
+    return TRUE;
+
+  if (!get_integer (object, member, &number) || number < minimum || number > G_MAXUINT)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("server `%s`: “%s” must be a whole number from %u to %u"),
+                   server, member, minimum, G_MAXUINT);
+      return FALSE;
+    }
+
+  *value = (guint) number;
+  return TRUE;
+}
+
+static GPtrArray *
+parse_policies (const char  *data,
+                gsize        length,
+                GError     **error)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *servers;
+  JsonNode *servers_node;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+
+  if (length > POLICIES_MAX_FILE_SIZE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("the file is larger than %u KiB, far more than policies need"),
+                   POLICIES_MAX_FILE_SIZE / 1024);
+      return NULL;
+    }
+
+  root = mcp_json_parse (data, (gssize) length, &local_error);
+  if (root == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("the file is not valid JSON: %s"), local_error->message);
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("the file must hold a JSON object with “servers”"));
+      return NULL;
+    }
+
+  servers_node = json_object_get_member (json_node_get_object (root), "servers");
+  if (servers_node == NULL)
+    return g_steal_pointer (&entries);
+
+  if (!JSON_NODE_HOLDS_OBJECT (servers_node))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("“servers” must be an object"));
+      return NULL;
+    }
+
+  servers = json_node_get_object (servers_node);
+  json_object_iter_init_ordered (&iter, servers);
+  while (json_object_iter_next_ordered (&iter, &name, &node))
+    {
+      Entry *entry;
+      JsonObject *object;
+      const char *policy;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("server `%s`: must be an object"), name);
+          return NULL;
+        }
+
+      object = json_node_get_object (node);
+      entry = g_new0 (Entry, 1);
+      entry->name = g_strdup (name);
+      entry->policy = STEWARD_SAMPLING_POLICY_ASK;
+      entry->max_tokens = STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
+      entry->per_minute = STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
+      entry->daily_tokens = STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
+      g_ptr_array_add (entries, entry);
+
+      if (json_object_has_member (object, "sampling"))
+        {
+          policy = get_string (object, "sampling");
+          if (policy == NULL || !steward_sampling_policy_from_string (policy, &entry->policy))
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("server `%s`: “sampling” must be “deny”, “ask” or “always”"),
+                           name);
+              return NULL;
+            }
+          /* A session's allowance never comes back from a file. */
+          if (entry->policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION)
+            entry->policy = STEWARD_SAMPLING_POLICY_ASK;
+        }
+
+      if (!read_setting (object, name, "maxTokens", 1, &entry->max_tokens, error) ||
+          !read_setting (object, name, "perMinute", 0, &entry->per_minute, error) ||
+          !read_setting (object, name, "dailyTokens", 0, &entry->daily_tokens, error))
+        return NULL;
+    }
+
+  return g_steal_pointer (&entries);
+}
+
+static gboolean
+apply_policies (StewardSamplingBroker  *self,
+                const char             *data,
+                gsize                   length,
+                GError                **error)
+{
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GHashTableIter iter;
+  ServerState *state;
+
+  entries = parse_policies (data, length, &local_error);
+  if (entries == NULL)
+    {
+      g_autofree char *label = dup_file_label (self->policies);
+
+      g_set_error (error, local_error->domain, local_error->code,
+                   "%s: %s", label, local_error->message);
+      return FALSE;
+    }
+
+  /* The file says everything: a server it leaves out has the defaults. */
+  g_hash_table_iter_init (&iter, self->servers);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
+    server_state_reset_settings (state);
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (entries, i);
+
+      state = get_state (self, entry->name);
+      state->configured = TRUE;
+      state->policy = entry->policy;
+      state->max_tokens = entry->max_tokens;
+      state->per_minute = entry->per_minute;
+      state->daily_tokens = entry->daily_tokens;
+    }
+
+  g_signal_emit (self, signals[SIGNAL_POLICIES_CHANGED], 0, NULL);
+  return TRUE;
+}
+
+static void
+autosave_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    g_warning ("%s", error->message);
+}
+
+static void
+write_policies (StewardSamplingBroker *self,
+                GTask                 *task)
+{
+  g_autoptr(GBytes) bytes = serialize_policies (self);
+
+  g_clear_handle_id (&self->save_source_id, g_source_remove);
+  push_job (self, JOB_WRITE, self->policies, bytes, task);
+}
+
+static gboolean
+autosave_cb (gpointer user_data)
+{
+  StewardSamplingBroker *self = user_data;
+  g_autoptr(GTask) task = g_task_new (self, NULL, autosave_done_cb, NULL);
+
+  g_task_set_source_tag (task, autosave_cb);
+  self->save_source_id = 0;
+  write_policies (self, task);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Changes made together are written together, once the main loop is idle.
+ * The source holds the broker so that no change is lost when it goes. */
+static void
+settings_changed (StewardSamplingBroker *self,
+                  ServerState           *state)
+{
+  state->configured = TRUE;
+
+  if (self->policies != NULL && self->save_source_id == 0)
+    self->save_source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autosave_cb,
+                                            g_object_ref (self), g_object_unref);
+
+  g_signal_emit (self, signals[SIGNAL_POLICIES_CHANGED], 0, state->name);
+}
+
+/* The audit journal */
+
+typedef struct {
+  ServerState      *state;
+  char             *server;
+  char             *cause;
+  JsonObject       *params;        /* clamped, and as edited by the person */
+  guint             max_tokens_requested;
+  char             *model;
+  char             *model_reason;
+
+  StewardApproval  *approval;
+  gulong            responded_id;
+  GSource          *cancel_source;
+
+  GCancellable     *generation;    /* the provider's answer under way */
+  char             *produced;      /* what the provider produced, NULL if nothing */
+  char             *produced_by;   /* the model that says it produced it */
+  gint64            input_tokens;  /* as the provider reported them, or -1 */
+  gint64            output_tokens;
+  gboolean          edited;
+  gboolean          done;
+} Request;
+
+static void
+request_free (Request *request)
+{
+  g_free (request->server);
+  g_free (request->cause);
+  g_clear_pointer (&request->params, json_object_unref);
+  g_free (request->model);
+  g_free (request->model_reason);
+  if (request->approval != NULL)
+    g_clear_signal_handler (&request->responded_id, request->approval);
+  g_clear_object (&request->approval);
+  if (request->cancel_source != NULL)
+    g_source_destroy (request->cancel_source);
+  g_clear_pointer (&request->cancel_source, g_source_unref);
+  if (request->generation != NULL)
+    g_cancellable_cancel (request->generation);
+  g_clear_object (&request->generation);
+  g_free (request->produced);
+  g_free (request->produced_by);
+  g_free (request);
+}
+
+static void
+journal_append (StewardSamplingBroker *self,
+                Request               *request,
+                const char            *decision,
+                const GError          *error,
+                JsonObject            *result,
+                gint64                 input_tokens,
+                gint64                 output_tokens)
+{
+  g_autoptr(JsonBuilder) builder = NULL;
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GDateTime) datetime = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *stamp = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *answer = NULL;
+  JsonArray *messages;
+  gint64 max_tokens = 0;
+  const char *model;
+  gsize length;
+
+  if (self->journal == NULL)
+    return;
+
+  builder = json_builder_new ();
+  datetime = g_date_time_new_from_unix_utc (now_usec (self) / G_USEC_PER_SEC);
+  stamp = g_date_time_format_iso8601 (datetime);
+  messages = get_array (request->params, "messages");
+  get_integer (request->params, "maxTokens", &max_tokens);
+  summary = dup_summary (request->params);
+  model = result ? get_string (result, "model") : NULL;
+  if (model == NULL)
+    model = request->model;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "time");
+  json_builder_add_string_value (builder, stamp);
+  json_builder_set_member_name (builder, "server");
+  json_builder_add_string_value (builder, request->server);
+  json_builder_set_member_name (builder, "decision");
+  json_builder_add_string_value (builder, decision);
+  if (error != NULL)
+    {
+      json_builder_set_member_name (builder, "reason");
+      json_builder_add_string_value (builder, error->message);
+    }
+  if (request->cause != NULL)
+    {
+      json_builder_set_member_name (builder, "cause");
+      json_builder_add_string_value (builder, request->cause);
+    }
+  if (model != NULL)
+    {
+      json_builder_set_member_name (builder, "model");
+      json_builder_add_string_value (builder, model);
+    }
+  json_builder_set_member_name (builder, "maxTokens");
+  json_builder_add_int_value (builder, max_tokens);
+  if (request->max_tokens_requested > 0)
+    {
+      json_builder_set_member_name (builder, "maxTokensRequested");
+      json_builder_add_int_value (builder, request->max_tokens_requested);
+    }
+  json_builder_set_member_name (builder, "messages");
+  json_builder_add_int_value (builder, messages ? json_array_get_length (messages) : 0);
+  json_builder_set_member_name (builder, "promptChars");
+  json_builder_add_int_value (builder, count_prompt_chars (request->params));
+  if (result != NULL)
+    {
+      answer = dup_content_text (json_object_get_member (result, "content"));
+      json_builder_set_member_name (builder, "answerChars");
+      json_builder_add_int_value (builder, count_chars (answer));
+    }
+  json_builder_set_member_name (builder, "inputTokens");
+  json_builder_add_int_value (builder, input_tokens);
+  json_builder_set_member_name (builder, "outputTokens");
+  json_builder_add_int_value (builder, output_tokens);
+  json_builder_set_member_name (builder, "edited");
+  json_builder_add_boolean_value (builder, request->edited);
+  if (summary != NULL)
+    {
+      json_builder_set_member_name (builder, "summary");
+      json_builder_add_string_value (builder, summary);
+    }
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  generator = json_generator_new ();
+  json_generator_set_root (generator, root);
+
+  /* The generator escapes newlines in strings, so a record is one line. */
+  text = json_generator_to_data (generator, &length);
+  text = g_realloc (text, length + 2);
+  text[length++] = '\n';
+  text[length] = '\0';
+  bytes = g_bytes_new_take (g_steal_pointer (&text), length);
+
+  push_job (self, JOB_APPEND, self->journal, bytes, NULL);
+}
+
+/* Sampling requests */
+
+static void pump (StewardSamplingBroker *self,
+                  ServerState           *state);
+
+/* Every request ends here, exactly once: the audit record, the queue, the
+ * answer to the server, then the next request of the same server. */
+static void
+request_complete (StewardSamplingBroker *self,
+                  GTask                 *task,
+                  const char            *decision,
+                  JsonObject            *result,
+                  GError                *error,
+                  gint64                 input_tokens,
+                  gint64                 output_tokens)
+{
+  g_autoptr(GTask) owned = NULL;
+  Request *request = g_task_get_task_data (task);
+  ServerState *state = request->state;
+  gboolean was_open = FALSE;
+
+  if (request->done)
+    {
+      g_clear_error (&error);
+      return;
+    }
+  request->done = TRUE;
+
+  if (request->cancel_source != NULL)
+    g_source_destroy (request->cancel_source);
+  if (request->generation != NULL)
+    g_cancellable_cancel (request->generation);
+  if (request->approval != NULL)
+    g_clear_signal_handler (&request->responded_id, request->approval);
+
+  journal_append (self, request, decision, error, result, input_tokens, output_tokens);
+
+  if (state->open == task)
+    {
+      owned = g_steal_pointer (&state->open);
+      was_open = TRUE;
+    }
+  else if (g_queue_remove (&state->waiting, task))
+    owned = task;
+  else
+    owned = g_object_ref (task);
+
+  if (error != NULL)
+    g_task_return_error (owned, error);
+  else
+    g_task_return_pointer (owned, json_object_ref (result), (GDestroyNotify) json_object_unref);
+
+  if (was_open)
+    pump (self, state);
+}
+
+static void
+request_fail (StewardSamplingBroker *self,
+              GTask                 *task,
+              const char            *decision,
+              GError                *error)
+{
+  Request *request = g_task_get_task_data (task);
+
+  /* Tokens a provider reported were spent even when nothing is sent. */
+  request_complete (self, task, decision, NULL, error,
+                    MAX (request->input_tokens, 0), MAX (request->output_tokens, 0));
+}
+
+typedef struct {
+  GTask        *task;
+  GCancellable *cancellable;
+} Generation;
+
+static void
+generation_free (Generation *generation)
+{
+  g_object_unref (generation->task);
+  g_object_unref (generation->cancellable);
+  g_free (generation);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Generation, generation_free)
+
+static void
+generate_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(Generation) generation = user_data;
+  StewardSamplingBroker *self = g_task_get_source_object (generation->task);
+  Request *request = g_task_get_task_data (generation->task);
+  g_autoptr(StewardSamplingAnswer) answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  answer = self->provider_funcs->generate_finish (self->provider, result, &error);
+
+  /* A newer answer was asked for, or the request ended meanwhile. */
+  if (request->done || generation->cancellable != request->generation)
+    return;
+
+  g_clear_object (&request->generation);
+  steward_approval_set_generating (request->approval, FALSE);
+
+  if (answer == NULL)
+    {
+      steward_approval_set_error_text (request->approval, error->message);
+      return;
+    }
+
+  g_free (request->produced);
+  request->produced = g_strdup (answer->text);
+  request->input_tokens = answer->input_tokens;
+  request->output_tokens = answer->output_tokens;
+  g_free (request->produced_by);
+  request->produced_by = g_strdup (answer->model);
+
+  /* Reported tokens were spent, whatever the person does next. */
+  if (answer->input_tokens >= 0 && answer->output_tokens >= 0)
+    add_tokens (self, request->state, answer->input_tokens + answer->output_tokens);
+
+  steward_approval_set_answer_text (request->approval, answer->text);
+}
+
+static void
+generate (StewardSamplingBroker *self,
+          GTask                 *task)
+{
+  Request *request = g_task_get_task_data (task);
+  Generation *generation;
+
+  if (request->generation != NULL)
+    g_cancellable_cancel (request->generation);
+  g_clear_object (&request->generation);
+  g_clear_pointer (&request->produced, g_free);
+  g_clear_pointer (&request->produced_by, g_free);
+  request->input_tokens = -1;
+  request->output_tokens = -1;
+
+  steward_approval_set_error_text (request->approval, NULL);
+  steward_approval_set_answer_text (request->approval, "");
+
+  /* The manual provider: the person writes the answer. */
+  if (self->provider_funcs->generate_async == NULL)
+    {
+      steward_approval_set_generating (request->approval, FALSE);
+      return;
+    }
+
+  request->generation = g_cancellable_new ();
+  generation = g_new0 (Generation, 1);
+  generation->task = g_object_ref (task);
+  generation->cancellable = g_object_ref (request->generation);
+
+  steward_approval_set_generating (request->approval, TRUE);
+  self->provider_funcs->generate_async (self->provider, request->model, request->params,
+                                        request->approval, request->generation, generate_cb,
+                                        generation);
+}
+
+static void
+send_answer (StewardSamplingBroker *self,
+             GTask                 *task,
+             JsonObject            *data)
+{
+  Request *request = g_task_get_task_data (task);
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL;
+  gint64 input_tokens = request->input_tokens;
+  gint64 output_tokens = request->output_tokens;
+
+  if (data != NULL)
+    result = deep_copy_object (data);
+  else
+    {
+      JsonObject *content = json_object_new ();
+
+      json_object_set_string_member (content, "type", "text");
+      json_object_set_string_member (content, "text",
+                                     steward_approval_get_answer_text (request->approval));
+      result = json_object_new ();
+      json_object_set_string_member (result, "role", "assistant");
+      json_object_set_object_member (result, "content", content);
+      json_object_set_string_member (result, "stopReason", "endTurn");
+    }
+
+  if (!validate_result (result, &error))
+    {
+      request_fail (self, task, "failed", g_steal_pointer (&error));
+      return;
+    }
+
+  if (get_string (result, "model") == NULL)
+    json_object_set_string_member (result, "model", request->produced_by ? request->produced_by
+                                                                        : request->model);
+
+  answer = dup_content_text (json_object_get_member (result, "content"));
+
+  /* With the manual provider nothing was produced to edit: the answer is
+   * the person's own, and only the request's edits count. */
+  if (request->produced != NULL && g_strcmp0 (answer, request->produced) != 0)
+    request->edited = TRUE;
+
+  if (input_tokens < 0 || output_tokens < 0)
+    {
+      input_tokens = estimate_tokens (count_prompt_chars (request->params));
+      output_tokens = estimate_tokens (count_chars (answer));
+      add_tokens (self, request->state, input_tokens + output_tokens);
+    }
+
+  request_complete (self, task, "sent", result, NULL, input_tokens, output_tokens);
+}
+
+static void
+continue_request (StewardSamplingBroker *self,
+                  GTask                 *task,
+                  JsonObject            *data)
+{
+  Request *request = g_task_get_task_data (task);
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GError) error = NULL;
+  guint requested = 0;
+
+  if (steward_approval_get_stage (request->approval) != STEWARD_APPROVAL_STAGE_REQUEST)
+    {
+      g_debug ("Ignoring “continue” for a sampling request past its first stage");
+      return;
+    }
+
+  if (data != NULL && !validate_params (data, &error))
+    {
+      /* The person can fix the edit; the request stays at stage 1. */
+      steward_approval_set_error_text (request->approval, error->message);
+      return;
+    }
+
+  if (data != NULL)
+    {
+      params = clamp_params (data, request->state->max_tokens, &requested);
+      if (!objects_equal (params, request->params))
+        request->edited = TRUE;
+      g_clear_pointer (&request->params, json_object_unref);
+      request->params = json_object_ref (params);
+      steward_approval_set_request (request->approval, params);
+    }
+
+  steward_approval_set_stage (request->approval, STEWARD_APPROVAL_STAGE_RESPONSE);
+  generate (self, task);
+}
+
+static void
+responded_cb (StewardApproval       *approval,
+              StewardApprovalAction  action,
+              JsonObject            *data,
+              gpointer               user_data)
+{
+  GTask *task = user_data;
+  StewardSamplingBroker *self = g_task_get_source_object (task);
+
+  switch (action)
+    {
+    case STEWARD_APPROVAL_ACTION_CONTINUE:
+      continue_request (self, task, data);
+      break;
+
+    case STEWARD_APPROVAL_ACTION_REGENERATE:
+      if (steward_approval_get_stage (approval) == STEWARD_APPROVAL_STAGE_RESPONSE)
+        generate (self, task);
+      break;
+
+    case STEWARD_APPROVAL_ACTION_SEND:
+      send_answer (self, task, data);
+      break;
+
+    case STEWARD_APPROVAL_ACTION_REJECT:
+    case STEWARD_APPROVAL_ACTION_CANCEL:
+    case STEWARD_APPROVAL_ACTION_DENY:
+    case STEWARD_APPROVAL_ACTION_DECLINE:
+    case STEWARD_APPROVAL_ACTION_ALLOW:
+    case STEWARD_APPROVAL_ACTION_ACCEPT:
+    default:
+      /* Any other way of closing the dialog is a refusal too: nothing
+       * reaches the server without the person's "send". */
+      request_fail (self, task, "rejected", new_rejection ());
+      break;
+    }
+}
+
+static gboolean
+request_cancelled_cb (GCancellable *cancellable,
+                      gpointer      user_data)
+{
+  GTask *task = user_data;
+  StewardSamplingBroker *self = g_task_get_source_object (task);
+  Request *request = g_task_get_task_data (task);
+
+  /* The dialog closes before the next request of the server opens. */
+  if (request->approval != NULL)
+    {
+      g_clear_signal_handler (&request->responded_id, request->approval);
+      steward_approval_withdraw (request->approval);
+    }
+
+  request_fail (self, task, "cancelled", new_withdrawn ());
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Opens the approval for a request whose turn came. */
+static void
+request_begin (StewardSamplingBroker *self,
+               GTask                 *task)
+{
+  Request *request = g_task_get_task_data (task);
+  StewardSamplingPolicy policy = request->state->policy;
+
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    {
+      request_fail (self, task, "cancelled", new_withdrawn ());
+      return;
+    }
+
+  /* The person may have turned sampling off while it waited. */
+  if (policy == STEWARD_SAMPLING_POLICY_DENY)
+    {
+      request_fail (self, task, "denied", new_rejection ());
+      return;
+    }
+
+  request->approval = steward_approval_new (STEWARD_APPROVAL_KIND_SAMPLING, request->server,
+                                            request->params);
+  steward_approval_set_cause (request->approval, request->cause);
+  steward_approval_set_model (request->approval, request->model, request->model_reason);
+  steward_approval_set_max_tokens_requested (request->approval, request->max_tokens_requested);
+  steward_approval_set_policy_text (request->approval, describe_policy (policy));
+  if (policy != STEWARD_SAMPLING_POLICY_ASK)
+    steward_approval_set_stage (request->approval, STEWARD_APPROVAL_STAGE_RESPONSE);
+
+  request->responded_id = g_signal_connect (request->approval, "responded",
+                                            G_CALLBACK (responded_cb), task);
+
+  steward_approvals_add (self->approvals, request->approval);
+
+  if (policy != STEWARD_SAMPLING_POLICY_ASK)
+    generate (self, task);
+}
+
+/* Gives the turn to the oldest waiting request while none is open. */
+static void
+pump (StewardSamplingBroker *self,
+      ServerState           *state)
+{
+  if (state->pumping)
+    return;
+
+  state->pumping = TRUE;
+  while (state->open == NULL && !g_queue_is_empty (&state->waiting))
+    {
+      state->open = g_queue_pop_head (&state->waiting);
+      request_begin (self, state->open);
+    }
+  state->pumping = FALSE;
+}
+
+/* Elicitation */
+
+typedef struct {
+  ServerState      *state;
+  StewardApproval  *approval;
+  gulong            responded_id;
+  GSource          *cancel_source;
+  gboolean          url_mode;
+} Elicitation;
+
+static void
+elicitation_free (Elicitation *elicitation)
+{
+  if (elicitation->approval != NULL)
+    g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
+  g_clear_object (&elicitation->approval);
+  if (elicitation->cancel_source != NULL)
+    g_source_destroy (elicitation->cancel_source);
+  g_clear_pointer (&elicitation->cancel_source, g_source_unref);
+  g_free (elicitation);
+}
+
+static void
+elicitation_complete (GTask      *task,
+                      const char *action,
+                      JsonObject *content,
+                      GError     *error)
+{
+  Elicitation *elicitation = g_task_get_task_data (task);
+  g_autoptr(GTask) owned = g_steal_pointer (&elicitation->state->open_elicitation);
+  g_autoptr(JsonObject) result = NULL;
+
+  g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
+  if (elicitation->cancel_source != NULL)
+    g_source_destroy (elicitation->cancel_source);
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "action", action);
+  if (content != NULL)
+    json_object_set_object_member (result, "content", json_object_ref (content));
+
+  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) json_object_unref);
+}
+
+static void
+elicitation_responded_cb (StewardApproval       *approval,
+                          StewardApprovalAction  action,
+                          JsonObject            *data,
+                          gpointer               user_data)
+{
+  GTask *task = user_data;
+  Elicitation *elicitation = g_task_get_task_data (task);
+  g_autoptr(JsonObject) empty = NULL;
+
+  switch (action)
+    {
+    case STEWARD_APPROVAL_ACTION_ACCEPT:
+      /* A URL elicitation's answer is that the person went there. */
+      if (elicitation->url_mode)
+        elicitation_complete (task, "accept", NULL, NULL);
+      else if (data != NULL)
+        elicitation_complete (task, "accept", data, NULL);
+      else
+        {
+          empty = json_object_new ();
+          elicitation_complete (task, "accept", empty, NULL);
+        }
+      break;
+
+    case STEWARD_APPROVAL_ACTION_DECLINE:
+    case STEWARD_APPROVAL_ACTION_REJECT:
+    case STEWARD_APPROVAL_ACTION_DENY:
+      elicitation_complete (task, "decline", NULL, NULL);
+      break;
+
+    case STEWARD_APPROVAL_ACTION_CONTINUE:
+    case STEWARD_APPROVAL_ACTION_REGENERATE:
+      g_debug ("Ignoring a sampling action for an elicitation");
+      break;
+
+    case STEWARD_APPROVAL_ACTION_CANCEL:
+    case STEWARD_APPROVAL_ACTION_SEND:
+    case STEWARD_APPROVAL_ACTION_ALLOW:
+    default:
+      elicitation_complete (task, "cancel", NULL, NULL);
+      break;
+    }
+}
+
+static gboolean
+elicitation_cancelled_cb (GCancellable *cancellable,
+                          gpointer      user_data)
+{
+  GTask *task = user_data;
+  Elicitation *elicitation = g_task_get_task_data (task);
+
+  g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
+  steward_approval_withdraw (elicitation->approval);
+  elicitation_complete (task, NULL, NULL, new_withdrawn ());
+
+  return G_SOURCE_REMOVE;
+}
+
+/* GObject */
+
+static void
+steward_sampling_broker_dispose (GObject *object)
+{
+  StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
+
+  g_clear_handle_id (&self->save_source_id, g_source_remove);
+  g_clear_object (&self->approvals);
+
+  G_OBJECT_CLASS (steward_sampling_broker_parent_class)->dispose (object);
+}
+
+static void
+steward_sampling_broker_finalize (GObject *object)
+{
+  StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
+
+  /* Appends still queued go on without us: they hold all they need. */
+  g_thread_pool_free (self->io_pool, FALSE, FALSE);
+  g_clear_pointer (&self->servers, g_hash_table_unref);
+  g_clear_object (&self->policies);
+  g_clear_object (&self->journal);
+
+  G_OBJECT_CLASS (steward_sampling_broker_parent_class)->finalize (object);
+}
+
+static void
+steward_sampling_broker_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROVALS:
+      g_value_set_object (value, self->approvals);
+      break;
+    case PROP_POLICIES:
+      g_value_set_object (value, self->policies);
+      break;
+    case PROP_JOURNAL:
+      g_value_set_object (value, self->journal);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_sampling_broker_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROVALS:
+      self->approvals = g_value_dup_object (value);
+      break;
+    case PROP_POLICIES:
+      self->policies = g_value_dup_object (value);
+      break;
+    case PROP_JOURNAL:
+      self->journal = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_sampling_broker_class_init (StewardSamplingBrokerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = steward_sampling_broker_dispose;
+  object_class->finalize = steward_sampling_broker_finalize;
+  object_class->get_property = steward_sampling_broker_get_property;
+  object_class->set_property = steward_sampling_broker_set_property;
+
+  properties[PROP_APPROVALS] =
+    g_param_spec_object ("approvals", NULL, NULL, STEWARD_TYPE_APPROVALS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_POLICIES] =
+    g_param_spec_object ("policies", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_JOURNAL] =
+    g_param_spec_object ("journal", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * StewardSamplingBroker::policies-changed:
+   * @server: (nullable): the server whose settings changed, or %NULL when
+   *   all may have (after a load)
+   */
+  signals[SIGNAL_POLICIES_CHANGED] =
+    g_signal_new ("policies-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+steward_sampling_broker_init (StewardSamplingBroker *self)
+{
+  self->servers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                         (GDestroyNotify) server_state_free);
+  self->provider_funcs = &manual_provider;
+  self->io_pool = g_thread_pool_new (io_job_run, NULL, 1, FALSE, NULL);
+}
+
+/* Public API */
+
+/**
+ * steward_sampling_broker_new:
+ * @approvals: where approvals go
+ * @policies: (nullable): policies.json
+ * @journal: (nullable): the audit journal
+ */
+StewardSamplingBroker *
+steward_sampling_broker_new (StewardApprovals *approvals,
+                             GFile            *policies,
+                             GFile            *journal)
+{
+  g_return_val_if_fail (STEWARD_IS_APPROVALS (approvals), NULL);
+  g_return_val_if_fail (policies == NULL || G_IS_FILE (policies), NULL);
+  g_return_val_if_fail (journal == NULL || G_IS_FILE (journal), NULL);
+
+  return g_object_new (STEWARD_TYPE_SAMPLING_BROKER,
+                       "approvals", approvals,
+                       "policies", policies,
+                       "journal", journal,
+                       NULL);
+}
+
+gboolean
+steward_sampling_broker_load (StewardSamplingBroker  *self,
+                              GError                **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
+
+  if (self->policies == NULL)
+    return TRUE;
+
+  if (!g_file_load_contents (self->policies, NULL, &contents, &length, NULL, &local_error))
+    {
+      g_autofree char *label = NULL;
+
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        return apply_policies (self, "{}", 2, error);
+
+      label = dup_file_label (self->policies);
+      g_set_error (error, G_IO_ERROR, local_error->code,
+                   _("Cannot read the sampling policies %s: %s"), label, local_error->message);
+      return FALSE;
+    }
+
+  return apply_policies (self, contents, length, error);
+}
+
+static void
+load_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StewardSamplingBroker *self = g_task_get_source_object (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data;
+
+  bytes = g_task_propagate_pointer (G_TASK (result), &error);
+  if (error != NULL)
+    {
+      g_autofree char *label = dup_file_label (self->policies);
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, G_IO_ERROR, error->code,
+                                 _("Cannot read the sampling policies %s: %s"),
+                                 label, error->message);
+      return;
+    }
+
+  /* No file yet: the defaults apply. */
+  if (bytes == NULL)
+    bytes = g_bytes_new_static ("{}", 2);
+  data = g_bytes_get_data (bytes, &length);
+
+  if (!apply_policies (self, data, length, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+steward_sampling_broker_load_async (StewardSamplingBroker *self,
+                                    GCancellable          *cancellable,
+                                    GAsyncReadyCallback    callback,
+                                    gpointer               user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) read = NULL;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_sampling_broker_load_async);
+
+  if (self->policies == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  read = g_task_new (self, cancellable, load_read_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (read, run_read_policies);
+  push_job (self, JOB_READ_POLICIES, self->policies, NULL, read);
+}
+
+gboolean
+steward_sampling_broker_load_finish (StewardSamplingBroker  *self,
+                                     GAsyncResult           *result,
+                                     GError                **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_sampling_broker_load_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+steward_sampling_broker_save_async (StewardSamplingBroker *self,
+                                    GCancellable          *cancellable,
+                                    GAsyncReadyCallback    callback,
+                                    gpointer               user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_sampling_broker_save_async);
+
+  if (self->policies == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  write_policies (self, task);
+}
+
+gboolean
+steward_sampling_broker_save_finish (StewardSamplingBroker  *self,
+                                     GAsyncResult           *result,
+                                     GError                **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_sampling_broker_save_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * steward_sampling_broker_get_policies:
+ *
+ * Returns: (transfer none) (nullable): policies.json
+ */
+GFile *
+steward_sampling_broker_get_policies (StewardSamplingBroker *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
+
+  return self->policies;
+}
+
+/**
+ * steward_sampling_broker_get_journal:
+ *
+ * Returns: (transfer none) (nullable): the audit journal
+ */
+GFile *
+steward_sampling_broker_get_journal (StewardSamplingBroker *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
+
+  return self->journal;
+}
+
+StewardSamplingPolicy
+steward_sampling_broker_get_policy (StewardSamplingBroker *self,
+                                    const char            *server)
+{
+  ServerState *state;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), STEWARD_SAMPLING_POLICY_DENY);
+  g_return_val_if_fail (server != NULL, STEWARD_SAMPLING_POLICY_DENY);
+
+  state = g_hash_table_lookup (self->servers, server);
+  return state ? state->policy : STEWARD_SAMPLING_POLICY_ASK;
+}
+
+void
+steward_sampling_broker_set_policy (StewardSamplingBroker *self,
+                                    const char            *server,
+                                    StewardSamplingPolicy  policy)
+{
+  ServerState *state;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+  g_return_if_fail (policy <= STEWARD_SAMPLING_POLICY_ALWAYS);
+
+  state = get_state (self, server);
+  if (state->configured && state->policy == policy)
+    return;
+
+  state->policy = policy;
+  settings_changed (self, state);
+}
+
+guint
+steward_sampling_broker_get_max_tokens (StewardSamplingBroker *self,
+                                        const char            *server)
+{
+  ServerState *state;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
+  g_return_val_if_fail (server != NULL, 0);
+
+  state = g_hash_table_lookup (self->servers, server);
+  return state ? state->max_tokens : STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
+}
+
+void
+steward_sampling_broker_set_max_tokens (StewardSamplingBroker *self,
+                                        const char            *server,
+                                        guint                  max_tokens)
+{
+  ServerState *state;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+  g_return_if_fail (max_tokens > 0);
+
+  state = get_state (self, server);
+  if (state->configured && state->max_tokens == max_tokens)
+    return;
+
+  state->max_tokens = max_tokens;
+  settings_changed (self, state);
+}
+
+guint
+steward_sampling_broker_get_per_minute (StewardSamplingBroker *self,
+                                        const char            *server)
+{
+  ServerState *state;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
+  g_return_val_if_fail (server != NULL, 0);
+
+  state = g_hash_table_lookup (self->servers, server);
+  return state ? state->per_minute : STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
+}
+
+/* 0 lets no request through. */
+void
+steward_sampling_broker_set_per_minute (StewardSamplingBroker *self,
+                                        const char            *server,
+                                        guint                  per_minute)
+{
+  ServerState *state;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+
+  state = get_state (self, server);
+  if (state->configured && state->per_minute == per_minute)
+    return;
+
+  state->per_minute = per_minute;
+  settings_changed (self, state);
+}
+
+guint
+steward_sampling_broker_get_daily_tokens (StewardSamplingBroker *self,
+                                          const char            *server)
+{
+  ServerState *state;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
+  g_return_val_if_fail (server != NULL, 0);
+
+  state = g_hash_table_lookup (self->servers, server);
+  return state ? state->daily_tokens : STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
+}
+
+void
+steward_sampling_broker_set_daily_tokens (StewardSamplingBroker *self,
+                                          const char            *server,
+                                          guint                  daily_tokens)
+{
+  ServerState *state;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+
+  state = get_state (self, server);
+  if (state->configured && state->daily_tokens == daily_tokens)
+    return;
+
+  state->daily_tokens = daily_tokens;
+  settings_changed (self, state);
+}
+
+guint
+steward_sampling_broker_get_tokens_used (StewardSamplingBroker *self,
+                                         const char            *server)
+{
+  ServerState *state;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
+  g_return_val_if_fail (server != NULL, 0);
+
+  state = g_hash_table_lookup (self->servers, server);
+  if (state == NULL)
+    return 0;
+
+  roll_day (self, state);
+  return state->tokens_used;
+}
+
+void
+steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
+                                              const char            *server,
+                                              JsonObject            *params,
+                                              const char            *cause,
+                                              GCancellable          *cancellable,
+                                              GAsyncReadyCallback    callback,
+                                              gpointer               user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) empty = NULL;
+  ServerState *state;
+  Request *request;
+  gint64 now;
+  gint64 oldest;
+  guint n_open;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_sampling_broker_create_message_async);
+
+  state = get_state (self, server);
+  now = now_usec (self);
+
+  request = g_new0 (Request, 1);
+  request->state = state;
+  request->server = g_strdup (server);
+  request->cause = g_strdup (cause);
+  request->input_tokens = -1;
+  request->output_tokens = -1;
+  g_task_set_task_data (task, request, (GDestroyNotify) request_free);
+
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  if (!validate_params (params, &error))
+    {
+      request->params = deep_copy_object (params);
+      request_fail (self, task, "failed", g_steal_pointer (&error));
+      return;
+    }
+
+  request->params = clamp_params (params, state->max_tokens, &request->max_tokens_requested);
+  request->model = self->provider_funcs->choose_model (self->provider, request->params,
+                                                       &request->model_reason);
+
+  if (state->policy == STEWARD_SAMPLING_POLICY_DENY)
+    {
+      request_fail (self, task, "denied", new_rejection ());
+      return;
+    }
+
+  if (window_count (state->sampling_times, now, &oldest) >= state->per_minute)
+    {
+      guint seconds = seconds_until_free (oldest, now);
+
+      error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "Server `%s` asked for sampling more than %u times a "
+                                        "minute. It can ask again in %u second.",
+                                        "Server `%s` asked for sampling more than %u times a "
+                                        "minute. It can ask again in %u seconds.",
+                                        seconds),
+                           server, state->per_minute, seconds);
+      request_fail (self, task, "limited", g_steal_pointer (&error));
+      return;
+    }
+
+  roll_day (self, state);
+  if (state->tokens_used >= state->daily_tokens)
+    {
+      error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
+                           _("Server `%s` has used its sampling budget of %u tokens for today. "
+                             "It can ask again tomorrow."),
+                           server, state->daily_tokens);
+      request_fail (self, task, "limited", g_steal_pointer (&error));
+      return;
+    }
+
+  n_open = state->open != NULL ? 1 : 0;
+  if (n_open + g_queue_get_length (&state->waiting) >= 1 + STEWARD_SAMPLING_QUEUE_SIZE)
+    {
+      error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
+                           _("Server `%s` already has a sampling request open and %u waiting. "
+                             "It can ask again once the person has answered."),
+                           server, g_queue_get_length (&state->waiting));
+      request_fail (self, task, "limited", g_steal_pointer (&error));
+      return;
+    }
+
+  g_array_append_val (state->sampling_times, now);
+
+  /* The server may withdraw its request at any time, also while it waits. */
+  if (cancellable != NULL)
+    {
+      request->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (request->cancel_source, G_SOURCE_FUNC (request_cancelled_cb),
+                             task, NULL);
+      g_source_attach (request->cancel_source, g_task_get_context (task));
+    }
+
+  g_queue_push_tail (&state->waiting, g_steal_pointer (&task));
+  pump (self, state);
+}
+
+/**
+ * steward_sampling_broker_create_message_finish:
+ *
+ * Returns: (transfer full): the CreateMessageResult to send back
+ */
+JsonObject *
+steward_sampling_broker_create_message_finish (StewardSamplingBroker  *self,
+                                               GAsyncResult           *result,
+                                               GError                **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_sampling_broker_create_message_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+steward_sampling_broker_elicit_async (StewardSamplingBroker *self,
+                                      const char            *server,
+                                      JsonObject            *params,
+                                      GCancellable          *cancellable,
+                                      GAsyncReadyCallback    callback,
+                                      gpointer               user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  Elicitation *elicitation;
+  ServerState *state;
+  gint64 now;
+  gint64 oldest;
+  gboolean url_mode = FALSE;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_sampling_broker_elicit_async);
+
+  if (!validate_elicitation (params, &url_mode, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  state = get_state (self, server);
+  now = now_usec (self);
+
+  if (state->open_elicitation != NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_OVERLOADED,
+                               _("Server `%s` already has a question open. It can ask again "
+                                 "once the person has answered it."),
+                               server);
+      return;
+    }
+
+  if (window_count (state->elicitation_times, now, &oldest) >= ELICITATIONS_PER_MINUTE)
+    {
+      guint seconds = seconds_until_free (oldest, now);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_OVERLOADED,
+                               g_dngettext (GETTEXT_PACKAGE,
+                                            "Server `%s` asked more than %u questions a minute. "
+                                            "It can ask again in %u second.",
+                                            "Server `%s` asked more than %u questions a minute. "
+                                            "It can ask again in %u seconds.",
+                                            seconds),
+                               server, ELICITATIONS_PER_MINUTE, seconds);
+      return;
+    }
+
+  g_array_append_val (state->elicitation_times, now);
+
+  elicitation = g_new0 (Elicitation, 1);
+  elicitation->state = state;
+  elicitation->url_mode = url_mode;
+  elicitation->approval = steward_approval_new (STEWARD_APPROVAL_KIND_ELICITATION, server,
+                                                params);
+  g_task_set_task_data (task, elicitation, (GDestroyNotify) elicitation_free);
+
+  elicitation->responded_id = g_signal_connect (elicitation->approval, "responded",
+                                                G_CALLBACK (elicitation_responded_cb), task);
+  if (cancellable != NULL)
+    {
+      elicitation->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (elicitation->cancel_source,
+                             G_SOURCE_FUNC (elicitation_cancelled_cb), task, NULL);
+      g_source_attach (elicitation->cancel_source, g_task_get_context (task));
+    }
+
+  state->open_elicitation = g_object_ref (task);
+  steward_approvals_add (self->approvals, elicitation->approval);
+}
+
+/**
+ * steward_sampling_broker_elicit_finish:
+ *
+ * Returns: (transfer full): the ElicitResult to send back
+ */
+JsonObject *
+steward_sampling_broker_elicit_finish (StewardSamplingBroker  *self,
+                                       GAsyncResult           *result,
+                                       GError                **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_sampling_broker_elicit_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+steward_sampling_broker_read_journal_async (StewardSamplingBroker *self,
+                                            GCancellable          *cancellable,
+                                            GAsyncReadyCallback    callback,
+                                            gpointer               user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_sampling_broker_read_journal_async);
+
+  if (self->journal == NULL)
+    {
+      g_task_return_pointer (task,
+                             g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref),
+                             (GDestroyNotify) g_ptr_array_unref);
+      return;
+    }
+
+  push_job (self, JOB_READ_JOURNAL, self->journal, NULL, task);
+}
+
+/**
+ * steward_sampling_broker_read_journal_finish:
+ *
+ * Returns: (transfer full) (element-type JsonObject): the records, oldest
+ *   first
+ */
+GPtrArray *
+steward_sampling_broker_read_journal_finish (StewardSamplingBroker  *self,
+                                             GAsyncResult           *result,
+                                             GError                **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_sampling_broker_read_journal_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+const char *
+steward_sampling_policy_to_string (StewardSamplingPolicy policy)
+{
+  switch (policy)
+    {
+    case STEWARD_SAMPLING_POLICY_DENY:
+      return "deny";
+    case STEWARD_SAMPLING_POLICY_ALLOW_SESSION:
+      return "allow-session";
+    case STEWARD_SAMPLING_POLICY_ALWAYS:
+      return "always";
+    case STEWARD_SAMPLING_POLICY_ASK:
+    default:
+      return "ask";
+    }
+}
+
+gboolean
+steward_sampling_policy_from_string (const char            *string,
+                                     StewardSamplingPolicy *policy)
+{
+  static const StewardSamplingPolicy all[] = {
+    STEWARD_SAMPLING_POLICY_DENY,
+    STEWARD_SAMPLING_POLICY_ASK,
+    STEWARD_SAMPLING_POLICY_ALLOW_SESSION,
+    STEWARD_SAMPLING_POLICY_ALWAYS,
+  };
+
+  g_return_val_if_fail (policy != NULL, FALSE);
+
+  for (guint i = 0; string != NULL && i < G_N_ELEMENTS (all); i++)
+    if (g_str_equal (string, steward_sampling_policy_to_string (all[i])))
+      {
+        *policy = all[i];
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+void
+steward_sampling_broker_set_clock (StewardSamplingBroker *self,
+                                   StewardSamplingClock   clock,
+                                   gpointer               user_data)
+{
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+
+  self->clock = clock;
+  self->clock_data = user_data;
+}
+
+void
+steward_sampling_broker_set_provider (StewardSamplingBroker              *self,
+                                      const StewardSamplingProviderFuncs *funcs,
+                                      gpointer                            provider)
+{
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (funcs == NULL || funcs->choose_model != NULL);
+  g_return_if_fail (funcs == NULL || funcs->generate_async == NULL ||
+                    funcs->generate_finish != NULL);
+
+  self->provider_funcs = funcs ? funcs : &manual_provider;
+  self->provider = funcs ? provider : NULL;
+}

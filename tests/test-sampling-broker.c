@@ -1,0 +1,1595 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-sampling-broker"
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "mcp-error.h"
+
+#include "steward-sampling-broker-private.h"
+
+#define MINUTE ((gint64) 60 * G_USEC_PER_SEC)
+#define DAY    (24 * 60 * MINUTE)
+
+/* The clock the broker goes by; tests move it. Noon, so that a few
+ * minutes either way stay on the same local day. */
+static gint64 fake_now;
+
+static gint64
+fake_clock (gpointer user_data)
+{
+  return fake_now;
+}
+
+static void
+reset_clock (void)
+{
+  g_autoptr(GDateTime) noon = g_date_time_new_local (2026, 3, 14, 12, 0, 0);
+
+  fake_now = g_date_time_to_unix (noon) * G_USEC_PER_SEC;
+}
+
+/* Waiting without sleeping: the main loop runs until the condition holds,
+ * and a condition that never comes fails the test. */
+static gboolean timed_out;
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+#define WAIT_UNTIL(condition) G_STMT_START {                             \
+    guint timeout_id_ = g_timeout_add_seconds (10, timeout_cb, NULL);    \
+    timed_out = FALSE;                                                   \
+    while (!(condition) && !timed_out)                                   \
+      g_main_context_iteration (NULL, TRUE);                             \
+    g_assert_false (timed_out);                                          \
+    g_source_remove (timeout_id_);                                       \
+  } G_STMT_END
+
+/* Runs whatever is ready without waiting: "fails at once" means by then. */
+static void
+run_pending (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+typedef struct {
+  gboolean    done;
+  JsonObject *result;
+  GError     *error;
+} Call;
+
+static void
+call_clear (Call *call)
+{
+  call->done = FALSE;
+  g_clear_pointer (&call->result, json_object_unref);
+  g_clear_error (&call->error);
+}
+
+static void
+create_message_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  Call *call = user_data;
+
+  g_assert_false (call->done);
+  call->result = steward_sampling_broker_create_message_finish (STEWARD_SAMPLING_BROKER (object),
+                                                                result, &call->error);
+  g_assert_true ((call->result == NULL) != (call->error == NULL));
+  call->done = TRUE;
+}
+
+static void
+elicit_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Call *call = user_data;
+
+  g_assert_false (call->done);
+  call->result = steward_sampling_broker_elicit_finish (STEWARD_SAMPLING_BROKER (object),
+                                                        result, &call->error);
+  g_assert_true ((call->result == NULL) != (call->error == NULL));
+  call->done = TRUE;
+}
+
+static JsonObject *
+parse_object (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  return json_object_ref (json_node_get_object (node));
+}
+
+static JsonObject *
+sampling_params (const char *question,
+                 gint64      max_tokens)
+{
+  g_autofree char *text = g_strdup_printf ("{\"messages\": [{\"role\": \"user\", \"content\": "
+                                           "{\"type\": \"text\", \"text\": \"%s\"}}], "
+                                           "\"systemPrompt\": \"Be brief.\", "
+                                           "\"maxTokens\": %" G_GINT64_FORMAT "}",
+                                           question, max_tokens);
+
+  return parse_object (text);
+}
+
+static const char *
+first_message_text (JsonObject *params)
+{
+  JsonArray *messages = json_object_get_array_member (params, "messages");
+  JsonObject *message = json_array_get_object_element (messages, 0);
+
+  return json_object_get_string_member (json_object_get_object_member (message, "content"),
+                                        "text");
+}
+
+static const char *
+result_text (JsonObject *result)
+{
+  return json_object_get_string_member (json_object_get_object_member (result, "content"),
+                                        "text");
+}
+
+static StewardSamplingBroker *
+new_broker (StewardApprovals *approvals,
+            GFile            *policies,
+            GFile            *journal)
+{
+  StewardSamplingBroker *broker = steward_sampling_broker_new (approvals, policies, journal);
+
+  reset_clock ();
+  steward_sampling_broker_set_clock (broker, fake_clock, NULL);
+  return broker;
+}
+
+static void
+ask (StewardSamplingBroker *broker,
+     const char            *server,
+     const char            *question,
+     gint64                 max_tokens,
+     GCancellable          *cancellable,
+     Call                  *call)
+{
+  g_autoptr(JsonObject) params = sampling_params (question, max_tokens);
+
+  steward_sampling_broker_create_message_async (broker, server, params, NULL, cancellable,
+                                                create_message_cb, call);
+}
+
+/* The newest approval in the list, referenced. */
+static StewardApproval *
+get_last (StewardApprovals *approvals)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (approvals));
+
+  g_assert_cmpuint (n, >, 0);
+  return g_list_model_get_item (G_LIST_MODEL (approvals), n - 1);
+}
+
+static guint
+n_approvals (StewardApprovals *approvals)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (approvals));
+}
+
+static void
+assert_rejected (Call *call)
+{
+  g_assert_true (call->done);
+  g_assert_error (call->error, MCP_ERROR, MCP_ERROR_USER_REJECTED);
+  g_assert_cmpint (call->error->code, ==, -1);
+  g_assert_cmpstr (call->error->message, ==, "User rejected sampling request");
+  g_assert_true (mcp_error_is_rpc (call->error));
+}
+
+/* Temporary folders */
+
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFileInfo *info;
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
+        remove_tree (child);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+static GFile *
+make_tmp_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_dir_make_tmp ("steward-broker-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static GPtrArray *
+read_journal (StewardSamplingBroker *broker)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *records;
+
+  steward_sampling_broker_read_journal_async (broker, NULL, done_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  records = steward_sampling_broker_read_journal_finish (broker, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (records);
+
+  return records;
+}
+
+static const char *
+record_string (GPtrArray  *records,
+               guint       index,
+               const char *member)
+{
+  return json_object_get_string_member_with_default (g_ptr_array_index (records, index),
+                                                     member, NULL);
+}
+
+static gint64
+record_int (GPtrArray  *records,
+            guint       index,
+            const char *member)
+{
+  return json_object_get_int_member_with_default (g_ptr_array_index (records, index),
+                                                  member, -100);
+}
+
+static gboolean
+file_contains (GFile      *file,
+               const char *needle)
+{
+  g_autofree char *contents = NULL;
+
+  return g_file_load_contents (file, NULL, &contents, NULL, NULL, NULL) &&
+         strstr (contents, needle) != NULL;
+}
+
+/* The unfinished approval of @kind from @server, referenced. */
+static StewardApproval *
+find_approval (StewardApprovals    *approvals,
+               StewardApprovalKind  kind,
+               const char          *server)
+{
+  for (guint i = 0; i < n_approvals (approvals); i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (G_LIST_MODEL (approvals), i);
+
+      if (steward_approval_get_kind (approval) == kind &&
+          g_str_equal (steward_approval_get_server (approval), server))
+        return g_steal_pointer (&approval);
+    }
+
+  g_assert_not_reached ();
+}
+
+/* Policies */
+
+static void
+test_deny (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  Call call = { 0, };
+
+  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_DENY);
+  ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
+  run_pending ();
+
+  assert_rejected (&call);
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+
+  /* Other servers keep the default. */
+  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "files"), ==,
+                   STEWARD_SAMPLING_POLICY_ASK);
+
+  call_clear (&call);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_ask (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  g_autoptr(JsonObject) params = sampling_params ("What is 6 times 7?", 100);
+  g_autoptr(JsonObject) edited = sampling_params ("What is six times seven?", 100);
+  StewardApproval *approval;
+  Call call = { 0, };
+
+  steward_sampling_broker_create_message_async (broker, "everything", params,
+                                                "tool call `trigger-sampling-request`", NULL,
+                                                create_message_cb, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+
+  g_assert_cmpint (steward_approval_get_kind (approval), ==, STEWARD_APPROVAL_KIND_SAMPLING);
+  g_assert_cmpstr (steward_approval_get_server (approval), ==, "everything");
+  g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_REQUEST);
+  g_assert_cmpstr (steward_approval_get_cause (approval), ==,
+                   "tool call `trigger-sampling-request`");
+  g_assert_cmpstr (steward_approval_get_model (approval), ==, "manual");
+  g_assert_cmpstr (steward_approval_get_model_reason (approval), ==,
+                   "No model is configured, so you write the answer.");
+  g_assert_cmpstr (steward_approval_get_policy_text (approval), ==, "Ask every time");
+  g_assert_cmpuint (steward_approval_get_max_tokens_requested (approval), ==, 0);
+  g_assert_cmpstr (first_message_text (steward_approval_get_request (approval)), ==,
+                   "What is 6 times 7?");
+  g_assert_false (call.done);
+
+  /* The person edits the question and goes on. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, edited);
+  g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_RESPONSE);
+  g_assert_cmpstr (first_message_text (steward_approval_get_request (approval)), ==,
+                   "What is six times seven?");
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "");
+  g_assert_false (steward_approval_get_generating (approval));
+  g_assert_false (steward_approval_get_finished (approval));
+
+  /* … and writes the answer. */
+  steward_approval_set_answer_text (approval, "42");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+
+  g_assert_no_error (call.error);
+  g_assert_cmpstr (json_object_get_string_member (call.result, "role"), ==, "assistant");
+  g_assert_cmpstr (result_text (call.result), ==, "42");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "model"), ==, "manual");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "stopReason"), ==, "endTurn");
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  g_assert_true (steward_approval_get_finished (approval));
+
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+/* An edit that breaks the request is said in the dialog, which stays. */
+static void
+test_continue_invalid (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  g_autoptr(JsonObject) broken = parse_object ("{\"messages\": [{\"role\": \"system\", "
+                                               "\"content\": {\"type\": \"text\", "
+                                               "\"text\": \"hi\"}}], \"maxTokens\": 10}");
+  g_autoptr(JsonObject) result = parse_object ("{\"role\": \"assistant\", \"content\": "
+                                               "{\"type\": \"text\", \"text\": \"Hello\"}, "
+                                               "\"model\": \"by-hand\"}");
+  StewardApproval *approval;
+  Call call = { 0, };
+
+  ask (broker, "everything", "Hi", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, broken);
+  g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_REQUEST);
+  g_assert_nonnull (strstr (steward_approval_get_error_text (approval), "messages[0].role"));
+  g_assert_cmpstr (first_message_text (steward_approval_get_request (approval)), ==, "Hi");
+
+  /* Going on unchanged works, and clears the error. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_RESPONSE);
+  g_assert_null (steward_approval_get_error_text (approval));
+
+  /* The dialog may build the result itself. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, result);
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  g_assert_cmpstr (result_text (call.result), ==, "Hello");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "model"), ==, "by-hand");
+
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_reject (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  StewardApproval *approval;
+  Call call = { 0, };
+
+  /* At the first stage. */
+  ask (broker, "everything", "Tell me a secret", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  assert_rejected (&call);
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* At the second. */
+  ask (broker, "everything", "Tell me another", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  steward_approval_set_answer_text (approval, "No.");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  assert_rejected (&call);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* A sampling dialog closed another way is no consent either. */
+  ask (broker, "everything", "And now?", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CANCEL, NULL);
+  WAIT_UNTIL (call.done);
+  assert_rejected (&call);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_always (void)
+{
+  const StewardSamplingPolicy policies[] = {
+    STEWARD_SAMPLING_POLICY_ALWAYS,
+    STEWARD_SAMPLING_POLICY_ALLOW_SESSION,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (policies); i++)
+    {
+      StewardApprovals *approvals = steward_approvals_new ();
+      StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+      StewardApproval *approval;
+      Call call = { 0, };
+
+      steward_sampling_broker_set_policy (broker, "everything", policies[i]);
+      ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
+      WAIT_UNTIL (n_approvals (approvals) == 1);
+      approval = get_last (approvals);
+
+      /* No first stage: the approval opens at the answer. */
+      g_assert_cmpint (steward_approval_get_stage (approval), ==,
+                       STEWARD_APPROVAL_STAGE_RESPONSE);
+      g_assert_false (steward_approval_get_generating (approval));
+      g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "");
+      g_assert_cmpstr (steward_approval_get_policy_text (approval), !=, "Ask every time");
+
+      steward_approval_set_answer_text (approval, "42");
+      steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+      WAIT_UNTIL (call.done);
+      g_assert_no_error (call.error);
+      g_assert_cmpstr (result_text (call.result), ==, "42");
+
+      call_clear (&call);
+      g_assert_finalize_object (approval);
+      g_assert_finalize_object (broker);
+      g_assert_finalize_object (approvals);
+    }
+}
+
+static void
+test_invalid_params (void)
+{
+  const struct {
+    const char *params;
+    const char *field;
+  } cases[] = {
+    { "{\"maxTokens\": 10}", "messages" },
+    { "{\"messages\": {}, \"maxTokens\": 10}", "messages" },
+    { "{\"messages\": [], \"maxTokens\": 10}", "messages" },
+    { "{\"messages\": [42], \"maxTokens\": 10}", "messages[0]" },
+    { "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"a\"}},"
+      " {\"role\": \"system\", \"content\": {\"type\": \"text\", \"text\": \"b\"}}],"
+      " \"maxTokens\": 10}", "messages[1].role" },
+    { "{\"messages\": [{\"role\": \"user\"}], \"maxTokens\": 10}", "messages[0].content" },
+    { "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"a\"}}]}",
+      "maxTokens" },
+    { "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"a\"}}],"
+      " \"maxTokens\": 0}", "maxTokens" },
+    { "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"a\"}}],"
+      " \"maxTokens\": 1.5}", "maxTokens" },
+    { "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"a\"}}],"
+      " \"maxTokens\": \"10\"}", "maxTokens" },
+  };
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonObject) params = parse_object (cases[i].params);
+      g_autofree char *quoted = g_strdup_printf ("“%s”", cases[i].field);
+      Call call = { 0, };
+
+      steward_sampling_broker_create_message_async (broker, "everything", params, NULL, NULL,
+                                                    create_message_cb, &call);
+      run_pending ();
+      g_assert_true (call.done);
+      g_assert_error (call.error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+      g_assert_nonnull (strstr (call.error->message, quoted));
+      call_clear (&call);
+    }
+
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+/* Limits */
+
+static void
+reject_open (StewardApprovals *approvals,
+             Call             *call)
+{
+  StewardApproval *approval;
+
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call->done);
+  assert_rejected (call);
+  call_clear (call);
+  g_assert_finalize_object (approval);
+}
+
+static void
+test_rate_limit (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  Call call = { 0, };
+
+  g_assert_cmpuint (steward_sampling_broker_get_per_minute (broker, "everything"), ==, 5);
+
+  for (guint i = 0; i < 5; i++)
+    {
+      ask (broker, "everything", "Again", 100, NULL, &call);
+      reject_open (approvals, &call);
+      fake_now += 2 * G_USEC_PER_SEC;
+    }
+
+  /* The sixth within the minute is refused at once, saying when. */
+  fake_now += G_USEC_PER_SEC;
+  ask (broker, "everything", "Again", 100, NULL, &call);
+  run_pending ();
+  g_assert_true (call.done);
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_nonnull (strstr (call.error->message, "`everything`"));
+  g_assert_nonnull (strstr (call.error->message, "in 49 seconds"));
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  call_clear (&call);
+
+  /* Another server has its own window. */
+  ask (broker, "files", "Hello", 100, NULL, &call);
+  reject_open (approvals, &call);
+
+  /* Once the first request left the window, one more may come. */
+  fake_now += 50 * G_USEC_PER_SEC;
+  ask (broker, "everything", "Again", 100, NULL, &call);
+  reject_open (approvals, &call);
+
+  ask (broker, "everything", "Again", 100, NULL, &call);
+  run_pending ();
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  call_clear (&call);
+
+  /* A lower limit applies at once. */
+  fake_now += 2 * MINUTE;
+  steward_sampling_broker_set_per_minute (broker, "everything", 1);
+  ask (broker, "everything", "Again", 100, NULL, &call);
+  reject_open (approvals, &call);
+  ask (broker, "everything", "Again", 100, NULL, &call);
+  run_pending ();
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_nonnull (strstr (call.error->message, "in 60 seconds"));
+  call_clear (&call);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_queue (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  Call calls[5] = { { 0, }, };
+  Call other = { 0, };
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_autofree char *question = g_strdup_printf ("Question %u", i);
+
+      ask (broker, "everything", question, 100, NULL, &calls[i]);
+    }
+  run_pending ();
+
+  /* One open, three waiting, the fifth refused at once. */
+  g_assert_cmpuint (n_approvals (approvals), ==, 1);
+  g_assert_true (calls[4].done);
+  g_assert_error (calls[4].error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_nonnull (strstr (calls[4].error->message, "3 waiting"));
+  for (guint i = 0; i < 4; i++)
+    g_assert_false (calls[i].done);
+
+  /* Another server is not held up by this one. */
+  ask (broker, "files", "Hello", 100, NULL, &other);
+  WAIT_UNTIL (n_approvals (approvals) == 2);
+  g_assert_cmpuint (steward_approvals_count_for (approvals, STEWARD_APPROVAL_KIND_SAMPLING,
+                                                 "everything"), ==, 1);
+
+  /* They come one after the other, oldest first. */
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(StewardApproval) approval = NULL;
+      g_autofree char *question = g_strdup_printf ("Question %u", i);
+
+      WAIT_UNTIL (steward_approvals_count_for (approvals, STEWARD_APPROVAL_KIND_SAMPLING,
+                                               "everything") == 1);
+      approval = find_approval (approvals, STEWARD_APPROVAL_KIND_SAMPLING, "everything");
+      g_assert_cmpstr (first_message_text (steward_approval_get_request (approval)), ==,
+                       question);
+      steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+      WAIT_UNTIL (calls[i].done);
+      assert_rejected (&calls[i]);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    call_clear (&calls[i]);
+
+  reject_open (approvals, &other);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_clamp (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  g_autoptr(JsonObject) raised = sampling_params ("Write a book", 9000);
+  StewardApproval *approval;
+  JsonObject *request;
+  Call call = { 0, };
+
+  g_assert_cmpuint (steward_sampling_broker_get_max_tokens (broker, "everything"), ==, 4096);
+
+  ask (broker, "everything", "Write a book", 100000, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  request = steward_approval_get_request (approval);
+  g_assert_cmpint (json_object_get_int_member (request, "maxTokens"), ==, 4096);
+  g_assert_cmpuint (steward_approval_get_max_tokens_requested (approval), ==, 100000);
+
+  /* The cap holds for the person's edits too. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, raised);
+  request = steward_approval_get_request (approval);
+  g_assert_cmpint (json_object_get_int_member (request, "maxTokens"), ==, 4096);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* A lower cap of the server's own, and a request under it. */
+  steward_sampling_broker_set_max_tokens (broker, "everything", 1000);
+  ask (broker, "everything", "Write a page", 500, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  g_assert_cmpint (json_object_get_int_member (steward_approval_get_request (approval),
+                                               "maxTokens"), ==, 500);
+  g_assert_cmpuint (steward_approval_get_max_tokens_requested (approval), ==, 0);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  ask (broker, "everything", "Write a chapter", 2000, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  g_assert_cmpint (json_object_get_int_member (steward_approval_get_request (approval),
+                                               "maxTokens"), ==, 1000);
+  g_assert_cmpuint (steward_approval_get_max_tokens_requested (approval), ==, 2000);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+send_written_answer (StewardApprovals *approvals,
+                     Call             *call,
+                     const char       *answer)
+{
+  StewardApproval *approval;
+
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  if (steward_approval_get_stage (approval) == STEWARD_APPROVAL_STAGE_REQUEST)
+    steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  steward_approval_set_answer_text (approval, answer);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call->done);
+  g_assert_no_error (call->error);
+  call_clear (call);
+  g_assert_finalize_object (approval);
+}
+
+static void
+test_budget (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  Call call = { 0, };
+
+  g_assert_cmpuint (steward_sampling_broker_get_daily_tokens (broker, "everything"), ==, 100000);
+  steward_sampling_broker_set_daily_tokens (broker, "everything", 30);
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 0);
+
+  /* No usage reported: ceil(chars / 4) of the prompt and the answer. The
+   * prompt is "Be brief." (9) and "Count" (5): 4 tokens; the answer 39
+   * characters: 10 tokens. */
+  ask (broker, "everything", "Count", 100, NULL, &call);
+  send_written_answer (approvals, &call, "one two three four five six seven eight");
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 4 + 10);
+
+  ask (broker, "everything", "Count", 100, NULL, &call);
+  send_written_answer (approvals, &call, "one two three four five six seven eight");
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 28);
+
+  /* Under the budget still: one more gets in and goes over it. */
+  ask (broker, "everything", "Count", 100, NULL, &call);
+  send_written_answer (approvals, &call, "nine");
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 33);
+
+  fake_now += MINUTE;
+  ask (broker, "everything", "Count", 100, NULL, &call);
+  run_pending ();
+  g_assert_true (call.done);
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_nonnull (strstr (call.error->message, "tomorrow"));
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  call_clear (&call);
+
+  /* Other servers have their own budget. */
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "files"), ==, 0);
+
+  /* A new day, a new budget. */
+  fake_now += DAY;
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 0);
+  ask (broker, "everything", "Count", 100, NULL, &call);
+  send_written_answer (approvals, &call, "1");
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_cancel (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  g_autoptr(GCancellable) first_cancellable = g_cancellable_new ();
+  g_autoptr(GCancellable) second_cancellable = g_cancellable_new ();
+  StewardApproval *approval;
+  Call first = { 0, };
+  Call second = { 0, };
+  Call third = { 0, };
+
+  ask (broker, "everything", "First", 100, first_cancellable, &first);
+  ask (broker, "everything", "Second", 100, second_cancellable, &second);
+  ask (broker, "everything", "Third", 100, NULL, &third);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+
+  /* A waiting request the server withdraws never shows. */
+  g_cancellable_cancel (second_cancellable);
+  WAIT_UNTIL (second.done);
+  g_assert_error (second.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (n_approvals (approvals), ==, 1);
+  g_assert_false (steward_approval_get_finished (approval));
+
+  /* The open one is withdrawn from the person, and the next one opens. */
+  g_cancellable_cancel (first_cancellable);
+  WAIT_UNTIL (first.done);
+  g_assert_error (first.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (steward_approval_get_finished (approval));
+  g_assert_true (steward_approval_get_withdrawn (approval));
+  g_assert_finalize_object (approval);
+
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  g_assert_cmpstr (first_message_text (steward_approval_get_request (approval)), ==, "Third");
+  g_assert_false (steward_approval_get_withdrawn (approval));
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (third.done);
+  assert_rejected (&third);
+  g_assert_finalize_object (approval);
+
+  /* A request already withdrawn when it arrives never shows either. */
+  call_clear (&first);
+  ask (broker, "everything", "Late", 100, first_cancellable, &first);
+  WAIT_UNTIL (first.done);
+  g_assert_error (first.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+
+  call_clear (&first);
+  call_clear (&second);
+  call_clear (&third);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+/* A provider behind the seam: it streams "Forty-two" and reports usage. */
+typedef struct {
+  guint calls;
+} FakeProvider;
+
+static char *
+fake_choose_model (gpointer     provider,
+                   JsonObject  *params,
+                   char       **reason)
+{
+  *reason = g_strdup ("The test picked it.");
+  return g_strdup ("fake-model");
+}
+
+static gboolean
+fake_answer_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  StewardApproval *approval = g_task_get_task_data (task);
+  StewardSamplingAnswer *answer;
+
+  if (g_task_return_error_if_cancelled (task))
+    return G_SOURCE_REMOVE;
+
+  steward_approval_append_answer (approval, "Forty");
+  steward_approval_append_answer (approval, "-two");
+
+  answer = steward_sampling_answer_new ("Forty-two", "fake-model-v2");
+  answer->input_tokens = 7;
+  answer->output_tokens = 3;
+  g_task_return_pointer (task, answer, (GDestroyNotify) steward_sampling_answer_free);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fake_generate_async (gpointer             provider,
+                     const char          *model,
+                     JsonObject          *params,
+                     StewardApproval     *approval,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  FakeProvider *fake = provider;
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_assert_cmpstr (model, ==, "fake-model");
+  fake->calls++;
+  g_task_set_task_data (task, g_object_ref (approval), g_object_unref);
+  g_idle_add_full (G_PRIORITY_DEFAULT, fake_answer_cb, task, g_object_unref);
+}
+
+static StewardSamplingAnswer *
+fake_generate_finish (gpointer       provider,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static const StewardSamplingProviderFuncs fake_provider_funcs = {
+  fake_choose_model,
+  fake_generate_async,
+  fake_generate_finish,
+};
+
+static void
+test_provider (void)
+{
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) journal = g_file_get_child (dir, "audit.jsonl");
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, journal);
+  g_autoptr(GPtrArray) records = NULL;
+  FakeProvider fake = { 0, };
+  StewardApproval *approval;
+  JsonObject *record;
+  Call call = { 0, };
+
+  steward_sampling_broker_set_provider (broker, &fake_provider_funcs, &fake);
+  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
+
+  ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  g_assert_cmpstr (steward_approval_get_model (approval), ==, "fake-model");
+  g_assert_cmpstr (steward_approval_get_model_reason (approval), ==, "The test picked it.");
+  g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_RESPONSE);
+  g_assert_true (steward_approval_get_generating (approval));
+
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "Forty-two");
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 10);
+
+  /* Another answer is asked for, and spent too. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REGENERATE, NULL);
+  g_assert_true (steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "");
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpuint (fake.calls, ==, 2);
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 20);
+
+  /* Sent as produced: not edited, the reported usage recorded. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  g_assert_cmpstr (result_text (call.result), ==, "Forty-two");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "model"), ==, "fake-model-v2");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* Changed by the person before sending: edited. */
+  ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  steward_approval_set_answer_text (approval, "Forty-two, of course.");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_cmpstr (result_text (call.result), ==, "Forty-two, of course.");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* Rejected while the answer is still coming: the answer is dropped. */
+  ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  g_assert_true (steward_approval_get_generating (approval));
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  assert_rejected (&call);
+  g_assert_false (steward_approval_get_generating (approval));
+  call_clear (&call);
+  run_pending ();
+  g_assert_cmpuint (fake.calls, ==, 4);
+  g_assert_finalize_object (approval);
+
+  records = read_journal (broker);
+  g_assert_cmpuint (records->len, ==, 3);
+  record = g_ptr_array_index (records, 0);
+  g_assert_cmpstr (record_string (records, 0, "decision"), ==, "sent");
+  g_assert_cmpstr (record_string (records, 0, "model"), ==, "fake-model-v2");
+  g_assert_cmpint (record_int (records, 0, "inputTokens"), ==, 7);
+  g_assert_cmpint (record_int (records, 0, "outputTokens"), ==, 3);
+  g_assert_false (json_object_get_boolean_member (record, "edited"));
+  g_assert_cmpstr (record_string (records, 1, "decision"), ==, "sent");
+  g_assert_true (json_object_get_boolean_member (g_ptr_array_index (records, 1), "edited"));
+  g_assert_cmpstr (record_string (records, 2, "decision"), ==, "rejected");
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+  remove_tree (dir);
+}
+
+/* Elicitation */
+
+static JsonObject *
+form_params (void)
+{
+  return parse_object ("{\"message\": \"Who are you?\", \"requestedSchema\": {"
+                       "\"type\": \"object\", \"properties\": {"
+                       "\"name\": {\"type\": \"string\", \"default\": \"Ada\"}}}}");
+}
+
+static void
+elicit (StewardSamplingBroker *broker,
+        const char            *server,
+        JsonObject            *params,
+        GCancellable          *cancellable,
+        Call                  *call)
+{
+  steward_sampling_broker_elicit_async (broker, server, params, cancellable, elicit_cb, call);
+}
+
+static void
+test_elicit (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  g_autoptr(JsonObject) params = form_params ();
+  g_autoptr(JsonObject) content = parse_object ("{\"name\": \"Grace\"}");
+  StewardApproval *approval;
+  JsonObject *answered;
+  Call call = { 0, };
+
+  /* Accept with content. */
+  elicit (broker, "everything", params, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  g_assert_cmpint (steward_approval_get_kind (approval), ==, STEWARD_APPROVAL_KIND_ELICITATION);
+  g_assert_cmpstr (steward_approval_get_server (approval), ==, "everything");
+  g_assert_cmpstr (json_object_get_string_member (steward_approval_get_request (approval),
+                                                  "message"), ==, "Who are you?");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ACCEPT, content);
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  g_assert_cmpstr (json_object_get_string_member (call.result, "action"), ==, "accept");
+  answered = json_object_get_object_member (call.result, "content");
+  g_assert_cmpstr (json_object_get_string_member (answered, "name"), ==, "Grace");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* Decline. */
+  elicit (broker, "everything", params, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_DECLINE, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_cmpstr (json_object_get_string_member (call.result, "action"), ==, "decline");
+  g_assert_false (json_object_has_member (call.result, "content"));
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* Cancel, as when the dialog is closed. */
+  elicit (broker, "everything", params, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CANCEL, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_cmpstr (json_object_get_string_member (call.result, "action"), ==, "cancel");
+  g_assert_false (json_object_has_member (call.result, "content"));
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_elicit_url (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  g_autoptr(JsonObject) params = parse_object ("{\"mode\": \"url\", \"message\": \"Sign in\", "
+                                               "\"url\": \"https://example.com/auth?x=1\", "
+                                               "\"elicitationId\": \"e-1\"}");
+  g_autoptr(JsonObject) no_id = parse_object ("{\"mode\": \"url\", \"message\": \"Sign in\", "
+                                              "\"url\": \"https://example.com/\"}");
+  g_autoptr(JsonObject) unknown = parse_object ("{\"mode\": \"carrier-pigeon\", "
+                                                "\"message\": \"Coo\"}");
+  g_autoptr(JsonObject) content = parse_object ("{\"ignored\": true}");
+  StewardApproval *approval;
+  Call call = { 0, };
+
+  elicit (broker, "everything", params, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  g_assert_cmpstr (json_object_get_string_member (steward_approval_get_request (approval),
+                                                  "url"), ==, "https://example.com/auth?x=1");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ACCEPT, content);
+  WAIT_UNTIL (call.done);
+  g_assert_cmpstr (json_object_get_string_member (call.result, "action"), ==, "accept");
+  /* A URL elicitation's acceptance carries no content. */
+  g_assert_false (json_object_has_member (call.result, "content"));
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  elicit (broker, "everything", no_id, NULL, &call);
+  run_pending ();
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+  g_assert_nonnull (strstr (call.error->message, "elicitationId"));
+  call_clear (&call);
+
+  elicit (broker, "everything", unknown, NULL, &call);
+  run_pending ();
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+  g_assert_nonnull (strstr (call.error->message, "carrier-pigeon"));
+  call_clear (&call);
+
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_elicit_invalid (void)
+{
+  const struct {
+    const char *params;
+    const char *field;
+  } cases[] = {
+    { "{\"requestedSchema\": {\"type\": \"object\", \"properties\": {}}}", "message" },
+    { "{\"message\": \"Hi\"}", "requestedSchema" },
+    { "{\"message\": \"Hi\", \"requestedSchema\": {\"type\": \"array\", \"properties\": {}}}",
+      "requestedSchema.type" },
+    { "{\"message\": \"Hi\", \"requestedSchema\": {\"type\": \"object\"}}",
+      "requestedSchema.properties" },
+    { "{\"mode\": \"url\", \"message\": \"Hi\", \"elicitationId\": \"x\"}", "url" },
+  };
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonObject) params = parse_object (cases[i].params);
+      g_autofree char *quoted = g_strdup_printf ("“%s”", cases[i].field);
+      Call call = { 0, };
+
+      elicit (broker, "everything", params, NULL, &call);
+      run_pending ();
+      g_assert_true (call.done);
+      g_assert_error (call.error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+      g_assert_nonnull (strstr (call.error->message, quoted));
+      call_clear (&call);
+    }
+
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_elicit_limits (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  g_autoptr(JsonObject) params = form_params ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  StewardApproval *approval;
+  Call first = { 0, };
+  Call second = { 0, };
+
+  /* One open per server: a second is refused at once. */
+  elicit (broker, "everything", params, cancellable, &first);
+  elicit (broker, "everything", params, NULL, &second);
+  run_pending ();
+  g_assert_true (second.done);
+  g_assert_error (second.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_nonnull (strstr (second.error->message, "`everything`"));
+  call_clear (&second);
+
+  /* Another server may ask meanwhile. */
+  elicit (broker, "files", params, NULL, &second);
+  WAIT_UNTIL (n_approvals (approvals) == 2);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_DECLINE, NULL);
+  WAIT_UNTIL (second.done);
+  call_clear (&second);
+  g_assert_finalize_object (approval);
+
+  /* The server withdraws its question. */
+  approval = get_last (approvals);
+  g_cancellable_cancel (cancellable);
+  WAIT_UNTIL (first.done);
+  g_assert_error (first.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (steward_approval_get_withdrawn (approval));
+  g_assert_true (steward_approval_get_finished (approval));
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  call_clear (&first);
+  g_assert_finalize_object (approval);
+
+  /* Ten a minute: "everything" asked once, nine more may come. */
+  for (guint i = 0; i < 9; i++)
+    {
+      elicit (broker, "everything", params, NULL, &first);
+      WAIT_UNTIL (n_approvals (approvals) == 1);
+      approval = get_last (approvals);
+      steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CANCEL, NULL);
+      WAIT_UNTIL (first.done);
+      g_assert_no_error (first.error);
+      call_clear (&first);
+      g_assert_finalize_object (approval);
+    }
+
+  elicit (broker, "everything", params, NULL, &first);
+  run_pending ();
+  g_assert_error (first.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_nonnull (strstr (first.error->message, "in 60 seconds"));
+  call_clear (&first);
+
+  fake_now += MINUTE;
+  elicit (broker, "everything", params, NULL, &first);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_DECLINE, NULL);
+  WAIT_UNTIL (first.done);
+  call_clear (&first);
+  g_assert_finalize_object (approval);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+/* policies.json */
+
+static void
+save_and_wait (StewardSamplingBroker *broker)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  steward_sampling_broker_save_async (broker, NULL, done_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (steward_sampling_broker_save_finish (broker, result, &error));
+  g_assert_no_error (error);
+}
+
+static void
+changed_cb (StewardSamplingBroker *broker,
+            const char            *server,
+            GPtrArray             *log)
+{
+  g_ptr_array_add (log, g_strdup (server ? server : "(all)"));
+}
+
+static void
+test_policies_round_trip (void)
+{
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) config = g_file_get_child (dir, "config");
+  g_autoptr(GFile) file = g_file_get_child (config, "policies.json");
+  g_autoptr(GPtrArray) changes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, file, NULL);
+
+  /* No file yet is no error: the defaults apply. */
+  g_assert_true (steward_sampling_broker_load (broker, &error));
+  g_assert_no_error (error);
+  g_assert_true (steward_sampling_broker_get_policies (broker) == file);
+
+  g_signal_connect (broker, "policies-changed", G_CALLBACK (changed_cb), changes);
+  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_broker_set_policy (broker, "files", STEWARD_SAMPLING_POLICY_DENY);
+  steward_sampling_broker_set_max_tokens (broker, "files", 1000);
+  steward_sampling_broker_set_per_minute (broker, "files", 2);
+  steward_sampling_broker_set_daily_tokens (broker, "files", 5000);
+  steward_sampling_broker_set_policy (broker, "memory", STEWARD_SAMPLING_POLICY_ALLOW_SESSION);
+  g_assert_cmpuint (changes->len, ==, 6);
+  g_assert_cmpstr (g_ptr_array_index (changes, 0), ==, "everything");
+  g_assert_cmpstr (g_ptr_array_index (changes, 5), ==, "memory");
+  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "memory"), ==,
+                   STEWARD_SAMPLING_POLICY_ALLOW_SESSION);
+
+  /* The folder did not exist; the file is the person's alone. */
+  save_and_wait (broker);
+  g_assert_true (g_file_load_contents (file, NULL, &contents, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (strstr (contents, "allow-session"));
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_UNIX_MODE, G_FILE_QUERY_INFO_NONE, NULL,
+                            &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_UNIX_MODE) & 0777,
+                    ==, 0600);
+  g_assert_finalize_object (broker);
+
+  /* What a new session reads back. */
+  broker = new_broker (approvals, file, NULL);
+  g_signal_connect (broker, "policies-changed", G_CALLBACK (changed_cb), changes);
+  steward_sampling_broker_load_async (broker, NULL, done_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (steward_sampling_broker_load_finish (broker, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_cmpstr (g_ptr_array_index (changes, changes->len - 1), ==, "(all)");
+
+  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "everything"), ==,
+                   STEWARD_SAMPLING_POLICY_ALWAYS);
+  g_assert_cmpuint (steward_sampling_broker_get_max_tokens (broker, "everything"), ==, 4096);
+  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "files"), ==,
+                   STEWARD_SAMPLING_POLICY_DENY);
+  g_assert_cmpuint (steward_sampling_broker_get_max_tokens (broker, "files"), ==, 1000);
+  g_assert_cmpuint (steward_sampling_broker_get_per_minute (broker, "files"), ==, 2);
+  g_assert_cmpuint (steward_sampling_broker_get_daily_tokens (broker, "files"), ==, 5000);
+  /* "For this session" ended with the session. */
+  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "memory"), ==,
+                   STEWARD_SAMPLING_POLICY_ASK);
+  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "unknown"), ==,
+                   STEWARD_SAMPLING_POLICY_ASK);
+
+  /* Setters save by themselves; a save after it lets the writes settle. */
+  steward_sampling_broker_set_max_tokens (broker, "memory", 77);
+  WAIT_UNTIL (file_contains (file, "\"maxTokens\" : 77"));
+  save_and_wait (broker);
+  g_assert_finalize_object (broker);
+
+  g_assert_finalize_object (approvals);
+  remove_tree (dir);
+}
+
+static void
+test_policies_damaged (void)
+{
+  const char *damaged[] = {
+    "{\"servers\": ",
+    "[]",
+    "{\"servers\": []}",
+    "{\"servers\": {\"files\": 3}}",
+    "{\"servers\": {\"files\": {\"sampling\": \"sometimes\"}}}",
+    "{\"servers\": {\"files\": {\"maxTokens\": 0}}}",
+    "{\"servers\": {\"files\": {\"perMinute\": -1}}}",
+    "{\"servers\": {\"files\": {\"dailyTokens\": \"lots\"}}}",
+  };
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) file = g_file_get_child (dir, "policies.json");
+  g_autofree char *path = g_file_get_path (file);
+  StewardApprovals *approvals = steward_approvals_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (damaged); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GAsyncResult) result = NULL;
+      StewardSamplingBroker *broker = new_broker (approvals, file, NULL);
+
+      g_assert_true (g_file_set_contents (path, damaged[i], -1, NULL));
+      g_assert_false (steward_sampling_broker_load (broker, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, path));
+      g_clear_error (&error);
+
+      steward_sampling_broker_load_async (broker, NULL, done_cb, &result);
+      WAIT_UNTIL (result != NULL);
+      g_assert_false (steward_sampling_broker_load_finish (broker, result, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_clear_object (&result);
+
+      /* The defaults stay. */
+      g_assert_cmpint (steward_sampling_broker_get_policy (broker, "files"), ==,
+                       STEWARD_SAMPLING_POLICY_ASK);
+      g_assert_finalize_object (broker);
+    }
+
+  g_assert_finalize_object (approvals);
+  remove_tree (dir);
+}
+
+static void
+test_policy_strings (void)
+{
+  const StewardSamplingPolicy all[] = {
+    STEWARD_SAMPLING_POLICY_DENY,
+    STEWARD_SAMPLING_POLICY_ASK,
+    STEWARD_SAMPLING_POLICY_ALLOW_SESSION,
+    STEWARD_SAMPLING_POLICY_ALWAYS,
+  };
+  g_autoptr(GEnumClass) klass = g_type_class_ref (STEWARD_TYPE_SAMPLING_POLICY);
+  StewardSamplingPolicy policy;
+
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      const char *string = steward_sampling_policy_to_string (all[i]);
+
+      g_assert_true (steward_sampling_policy_from_string (string, &policy));
+      g_assert_cmpint (policy, ==, all[i]);
+      /* The enum's nicks are the same words. */
+      g_assert_cmpint (g_enum_get_value_by_nick (klass, string)->value, ==, all[i]);
+    }
+
+  g_assert_false (steward_sampling_policy_from_string ("sometimes", &policy));
+  g_assert_false (steward_sampling_policy_from_string (NULL, &policy));
+}
+
+/* The journal */
+
+static void
+test_journal (void)
+{
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) state = g_file_get_child (dir, "state");
+  g_autoptr(GFile) journal = g_file_get_child (state, "audit.jsonl");
+  g_autofree char *path = g_file_get_path (journal);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) long_question = g_string_new (NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *summary = NULL;
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, journal);
+  StewardApproval *approval;
+  Call call = { 0, };
+  FILE *append;
+
+  g_assert_true (steward_sampling_broker_get_journal (broker) == journal);
+
+  /* Nothing written yet: no records, no error. */
+  records = read_journal (broker);
+  g_assert_cmpuint (records->len, ==, 0);
+  g_clear_pointer (&records, g_ptr_array_unref);
+
+  /* Denied. */
+  steward_sampling_broker_set_policy (broker, "files", STEWARD_SAMPLING_POLICY_DENY);
+  ask (broker, "files", "Secret question", 100, NULL, &call);
+  run_pending ();
+  assert_rejected (&call);
+  call_clear (&call);
+
+  /* Sent, after an edit, with a clamp, and a question longer than the
+   * summary keeps. */
+  for (guint i = 0; i < 30; i++)
+    g_string_append (long_question, "0123456789");
+  ask (broker, "everything", long_question->str, 50000, NULL, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  {
+    g_autoptr(JsonObject) edited = sampling_params (long_question->str, 10);
+
+    steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, edited);
+  }
+  steward_approval_set_answer_text (approval, "Digits.");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* Rejected. */
+  ask (broker, "everything", "Another", 100, NULL, &call);
+  reject_open (approvals, &call);
+
+  /* Invalid. */
+  {
+    g_autoptr(JsonObject) params = parse_object ("{\"messages\": []}");
+
+    steward_sampling_broker_create_message_async (broker, "everything", params, NULL, NULL,
+                                                  create_message_cb, &call);
+    run_pending ();
+    g_assert_error (call.error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+    call_clear (&call);
+  }
+
+  /* Limited. */
+  steward_sampling_broker_set_per_minute (broker, "everything", 2);
+  ask (broker, "everything", "Too many", 100, NULL, &call);
+  run_pending ();
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  call_clear (&call);
+
+  records = read_journal (broker);
+  g_assert_cmpuint (records->len, ==, 5);
+
+  g_assert_cmpstr (record_string (records, 0, "decision"), ==, "denied");
+  g_assert_cmpstr (record_string (records, 0, "server"), ==, "files");
+  g_assert_cmpstr (record_string (records, 0, "summary"), ==, "Secret question");
+  g_assert_nonnull (record_string (records, 0, "time"));
+
+  g_assert_cmpstr (record_string (records, 1, "decision"), ==, "sent");
+  g_assert_cmpstr (record_string (records, 1, "server"), ==, "everything");
+  g_assert_cmpstr (record_string (records, 1, "model"), ==, "manual");
+  g_assert_cmpint (record_int (records, 1, "maxTokens"), ==, 10);
+  g_assert_cmpint (record_int (records, 1, "maxTokensRequested"), ==, 50000);
+  g_assert_cmpint (record_int (records, 1, "messages"), ==, 1);
+  g_assert_cmpint (record_int (records, 1, "promptChars"), ==, 300 + 9);
+  g_assert_cmpint (record_int (records, 1, "answerChars"), ==, 7);
+  g_assert_cmpint (record_int (records, 1, "inputTokens"), ==, 78);
+  g_assert_cmpint (record_int (records, 1, "outputTokens"), ==, 2);
+  g_assert_true (json_object_get_boolean_member (g_ptr_array_index (records, 1), "edited"));
+  summary = g_strndup (long_question->str, 200);
+  g_assert_cmpstr (record_string (records, 1, "summary"), ==, summary);
+
+  g_assert_cmpstr (record_string (records, 2, "decision"), ==, "rejected");
+  g_assert_false (json_object_get_boolean_member (g_ptr_array_index (records, 2), "edited"));
+
+  g_assert_cmpstr (record_string (records, 3, "decision"), ==, "failed");
+  g_assert_nonnull (strstr (record_string (records, 3, "reason"), "messages"));
+
+  g_assert_cmpstr (record_string (records, 4, "decision"), ==, "limited");
+  g_assert_nonnull (strstr (record_string (records, 4, "reason"), "in "));
+  g_clear_pointer (&records, g_ptr_array_unref);
+
+  /* Only the summary of the conversation is kept, and the answer never. */
+  g_assert_true (g_file_load_contents (journal, NULL, &contents, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (strstr (contents, "Digits."));
+  g_assert_null (strstr (contents, "Be brief."));
+
+  info = g_file_query_info (journal, G_FILE_ATTRIBUTE_UNIX_MODE, G_FILE_QUERY_INFO_NONE, NULL,
+                            &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_UNIX_MODE) & 0777,
+                    ==, 0600);
+
+  /* A damaged line is skipped; the records after it are read. */
+  append = g_fopen (path, "a");
+  g_assert_nonnull (append);
+  fputs ("{\"time\": \"2026-03-14T12:00:00Z\", \"server\": \"cut off\n", append);
+  fputs ("\xff\xfe not even text\n", append);
+  fputs ("[1, 2, 3]\n", append);
+  fclose (append);
+
+  steward_sampling_broker_set_policy (broker, "memory", STEWARD_SAMPLING_POLICY_DENY);
+  ask (broker, "memory", "After the damage", 100, NULL, &call);
+  run_pending ();
+  assert_rejected (&call);
+  call_clear (&call);
+
+  records = read_journal (broker);
+  g_assert_cmpuint (records->len, ==, 6);
+  g_assert_cmpstr (record_string (records, 5, "server"), ==, "memory");
+  g_assert_cmpstr (record_string (records, 5, "summary"), ==, "After the damage");
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+  remove_tree (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/steward/sampling-broker/deny", test_deny);
+  g_test_add_func ("/steward/sampling-broker/ask", test_ask);
+  g_test_add_func ("/steward/sampling-broker/continue-invalid", test_continue_invalid);
+  g_test_add_func ("/steward/sampling-broker/reject", test_reject);
+  g_test_add_func ("/steward/sampling-broker/always", test_always);
+  g_test_add_func ("/steward/sampling-broker/invalid-params", test_invalid_params);
+  g_test_add_func ("/steward/sampling-broker/rate-limit", test_rate_limit);
+  g_test_add_func ("/steward/sampling-broker/queue", test_queue);
+  g_test_add_func ("/steward/sampling-broker/clamp", test_clamp);
+  g_test_add_func ("/steward/sampling-broker/budget", test_budget);
+  g_test_add_func ("/steward/sampling-broker/cancel", test_cancel);
+  g_test_add_func ("/steward/sampling-broker/provider", test_provider);
+  g_test_add_func ("/steward/sampling-broker/elicit", test_elicit);
+  g_test_add_func ("/steward/sampling-broker/elicit-url", test_elicit_url);
+  g_test_add_func ("/steward/sampling-broker/elicit-invalid", test_elicit_invalid);
+  g_test_add_func ("/steward/sampling-broker/elicit-limits", test_elicit_limits);
+  g_test_add_func ("/steward/sampling-broker/policies-round-trip", test_policies_round_trip);
+  g_test_add_func ("/steward/sampling-broker/policies-damaged", test_policies_damaged);
+  g_test_add_func ("/steward/sampling-broker/policy-strings", test_policy_strings);
+  g_test_add_func ("/steward/sampling-broker/journal", test_journal);
+
+  return g_test_run ();
+}
