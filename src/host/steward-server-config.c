@@ -593,3 +593,383 @@ steward_server_transport_to_string (StewardServerTransport transport)
       g_return_val_if_reached (NULL);
     }
 }
+
+/* Building */
+
+/* json-glib's copies share the objects and arrays inside; a config is
+ * immutable only if it shares nothing with the one it was made from. */
+static JsonNode *
+copy_node (JsonNode *node)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  JsonNode *copy;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      copy = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (copy, json_object_new ());
+      json_object_iter_init_ordered (&iter, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&iter, &name, &member))
+        json_object_set_member (json_node_get_object (copy), name, copy_node (member));
+      return copy;
+
+    case JSON_NODE_ARRAY:
+      copy = json_node_new (JSON_NODE_ARRAY);
+      json_node_take_array (copy, json_array_new ());
+      for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
+        json_array_add_element (json_node_get_array (copy),
+                                copy_node (json_array_get_element (json_node_get_array (node),
+                                                                   i)));
+      return copy;
+
+    case JSON_NODE_VALUE:
+    case JSON_NODE_NULL:
+    default:
+      return json_node_copy (node);
+    }
+}
+
+static JsonObject *
+copy_object (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) copy = NULL;
+
+  json_node_set_object (node, object);
+  copy = copy_node (node);
+  return json_object_ref (json_node_get_object (copy));
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The keys of a string table, sorted, so that what is written and hashed
+ * does not depend on the order of a hash table. */
+static const char **
+dup_sorted_keys (GHashTable *table,
+                 guint      *n_keys)
+{
+  const char **keys = (const char **) g_hash_table_get_keys_as_array (table, n_keys);
+
+  qsort (keys, *n_keys, sizeof (char *), compare_strings);
+  return keys;
+}
+
+static void
+set_string_map (JsonObject *json,
+                const char *member,
+                GHashTable *table)
+{
+  g_autofree const char **keys = NULL;
+  JsonObject *map;
+  guint n_keys;
+
+  if (table == NULL || g_hash_table_size (table) == 0)
+    {
+      json_object_remove_member (json, member);
+      return;
+    }
+
+  map = json_object_new ();
+  keys = dup_sorted_keys (table, &n_keys);
+  for (guint i = 0; i < n_keys; i++)
+    json_object_set_string_member (map, keys[i], g_hash_table_lookup (table, keys[i]));
+  json_object_set_object_member (json, member, map);
+}
+
+/* Builders take what a dialog or an import made; input the servers file
+ * would refuse is a programming error there, as those check it first. */
+static StewardServerConfig *
+build (const char *name,
+       JsonObject *json)
+{
+  g_autoptr(GError) error = NULL;
+  StewardServerConfig *self;
+
+  self = steward_server_config_new_from_json (name, json, &error);
+  if (self == NULL)
+    g_critical ("Cannot build server `%s`: %s", name, error->message);
+
+  return self;
+}
+
+/**
+ * steward_server_config_new_stdio:
+ * @name: the server's name
+ * @command: the program to start
+ * @args: (nullable) (array zero-terminated=1): its arguments
+ * @env: (nullable) (element-type utf8 utf8): variables to set
+ * @cwd: (nullable): an absolute folder to start it in
+ *
+ * Makes a local server's entry as the servers file holds it. Input the file
+ * would refuse (an empty command, a relative folder, a variable name with
+ * "=") is a programming error: check what a person typed with
+ * steward_server_config_new_from_json(), which says why.
+ *
+ * Returns: (transfer full): the entry
+ */
+StewardServerConfig *
+steward_server_config_new_stdio (const char         *name,
+                                 const char         *command,
+                                 const char * const *args,
+                                 GHashTable         *env,
+                                 const char         *cwd)
+{
+  g_autoptr(JsonObject) json = json_object_new ();
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (command != NULL, NULL);
+
+  json_object_set_string_member (json, "command", command);
+
+  if (args != NULL && args[0] != NULL)
+    {
+      JsonArray *array = json_array_new ();
+
+      for (guint i = 0; args[i] != NULL; i++)
+        json_array_add_string_element (array, args[i]);
+      json_object_set_array_member (json, "args", array);
+    }
+
+  set_string_map (json, "env", env);
+
+  if (cwd != NULL)
+    json_object_set_string_member (json, "cwd", cwd);
+
+  return build (name, json);
+}
+
+/**
+ * steward_server_config_new_remote:
+ * @name: the server's name
+ * @url: an http:// or https:// URL
+ * @transport: %STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP or
+ *   %STEWARD_SERVER_TRANSPORT_SSE
+ * @headers: (nullable) (element-type utf8 utf8): headers to send
+ *
+ * Makes a remote server's entry. Streamable HTTP, the default of the
+ * servers file, is written without a "transport" member; the legacy
+ * transport as `"transport": "sse"`.
+ *
+ * Returns: (transfer full): the entry
+ */
+StewardServerConfig *
+steward_server_config_new_remote (const char             *name,
+                                  const char             *url,
+                                  StewardServerTransport  transport,
+                                  GHashTable             *headers)
+{
+  g_autoptr(JsonObject) json = json_object_new ();
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (transport == STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP ||
+                        transport == STEWARD_SERVER_TRANSPORT_SSE, NULL);
+
+  json_object_set_string_member (json, "url", url);
+  if (transport == STEWARD_SERVER_TRANSPORT_SSE)
+    json_object_set_string_member (json, "transport",
+                                   steward_server_transport_to_string (transport));
+  set_string_map (json, "headers", headers);
+
+  return build (name, json);
+}
+
+/**
+ * steward_server_config_with_disabled:
+ *
+ * Returns: (transfer full): a copy of the entry, disabled or not; every
+ *   other member stays as it was
+ */
+StewardServerConfig *
+steward_server_config_with_disabled (StewardServerConfig *self,
+                                     gboolean             disabled)
+{
+  g_autoptr(JsonObject) json = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  json = copy_object (self->json);
+  if (disabled)
+    json_object_set_boolean_member (json, "disabled", TRUE);
+  else
+    json_object_remove_member (json, "disabled");
+
+  return build (self->name, json);
+}
+
+/**
+ * steward_server_config_with_name:
+ *
+ * Returns: (transfer full): a copy of the entry under another name
+ */
+StewardServerConfig *
+steward_server_config_with_name (StewardServerConfig *self,
+                                 const char          *name)
+{
+  g_autoptr(JsonObject) json = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+  g_return_val_if_fail (name != NULL && name[0] != '\0', NULL);
+
+  json = copy_object (self->json);
+  return build (name, json);
+}
+
+/**
+ * steward_server_config_with_env:
+ * @env: (element-type utf8 utf8): the variables, replacing all of them
+ *
+ * Returns: (transfer full): a copy of a local server's entry with other
+ *   environment variables, e.g. values moved into the keyring
+ */
+StewardServerConfig *
+steward_server_config_with_env (StewardServerConfig *self,
+                                GHashTable          *env)
+{
+  g_autoptr(JsonObject) json = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+  g_return_val_if_fail (self->command != NULL, NULL);
+
+  json = copy_object (self->json);
+  set_string_map (json, "env", env);
+  return build (self->name, json);
+}
+
+/**
+ * steward_server_config_with_headers:
+ * @headers: (element-type utf8 utf8): the headers, replacing all of them
+ *
+ * Returns: (transfer full): a copy of a remote server's entry with other
+ *   headers
+ */
+StewardServerConfig *
+steward_server_config_with_headers (StewardServerConfig *self,
+                                    GHashTable          *headers)
+{
+  g_autoptr(JsonObject) json = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+  g_return_val_if_fail (self->url != NULL, NULL);
+
+  json = copy_object (self->json);
+  set_string_map (json, "headers", headers);
+  return build (self->name, json);
+}
+
+/**
+ * steward_server_config_equal:
+ *
+ * Returns: whether both entries have the same name and the same members
+ *   with the same values, in whatever order the file had them
+ */
+gboolean
+steward_server_config_equal (StewardServerConfig *a,
+                             StewardServerConfig *b)
+{
+  g_autoptr(JsonNode) node_a = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) node_b = json_node_new (JSON_NODE_OBJECT);
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (a), FALSE);
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (b), FALSE);
+
+  if (a == b)
+    return TRUE;
+
+  if (!g_str_equal (a->name, b->name))
+    return FALSE;
+
+  json_node_set_object (node_a, a->json);
+  json_node_set_object (node_b, b->json);
+  return json_node_equal (node_a, node_b);
+}
+
+static void
+add_nullable_string (JsonBuilder *builder,
+                     const char  *value)
+{
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+/**
+ * steward_server_config_dup_fingerprint:
+ *
+ * Hashes what a person agrees to when they allow a server to start, in a
+ * fixed order that does not depend on how the file was written: a version
+ * tag, the transport, the command, the arguments, the folder, the
+ * environment (names and values, sorted by name, references as written),
+ * the URL and the header names (in lower case, sorted). Header values are
+ * left out: they are credentials, which may be renewed without a new
+ * consent. The name and "disabled" are left out too.
+ *
+ * Returns: (transfer full): SHA-256 as 64 lower-case hex digits
+ */
+char *
+steward_server_config_dup_fingerprint (StewardServerConfig *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree const char **keys = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GPtrArray) headers = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key;
+  guint n_keys;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, "steward-consent-1");
+  json_builder_add_string_value (builder, steward_server_transport_to_string (self->transport));
+  add_nullable_string (builder, self->command);
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; self->args[i] != NULL; i++)
+    json_builder_add_string_value (builder, self->args[i]);
+  json_builder_end_array (builder);
+
+  add_nullable_string (builder, self->cwd);
+
+  json_builder_begin_array (builder);
+  keys = dup_sorted_keys (self->env, &n_keys);
+  for (guint i = 0; i < n_keys; i++)
+    {
+      json_builder_begin_array (builder);
+      json_builder_add_string_value (builder, keys[i]);
+      json_builder_add_string_value (builder, g_hash_table_lookup (self->env, keys[i]));
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+
+  add_nullable_string (builder, self->url);
+
+  g_hash_table_iter_init (&iter, self->headers);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (headers, g_ascii_strdown (key, -1));
+  g_ptr_array_sort (headers, compare_strings);
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < headers->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (headers, i));
+  json_builder_end_array (builder);
+
+  json_builder_end_array (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+}

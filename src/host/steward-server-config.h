@@ -65,4 +65,14 @@ StewardServerConfig    *steward_server_config_with_name      (StewardServerConfi
  * env names and values (references as written), url, header names. */
 char                   *steward_server_config_dup_fingerprint (StewardServerConfig *self);
 
+/* Copies with other environment variables or headers (import moves secret
+ * values into the keyring), and equality of whole entries (reloads keep the
+ * objects of entries that did not change). */
+StewardServerConfig    *steward_server_config_with_env       (StewardServerConfig  *self,
+                                                              GHashTable           *env);
+StewardServerConfig    *steward_server_config_with_headers   (StewardServerConfig  *self,
+                                                              GHashTable           *headers);
+gboolean                steward_server_config_equal          (StewardServerConfig  *a,
+                                                              StewardServerConfig  *b);
+
 G_END_DECLS
