@@ -19,6 +19,7 @@ struct _StewardImportDialog
   GtkFileChooserNative *file_chooser;
   gboolean              importing;
 
+  GtkWidget            *import_button;
   GtkStack             *stack;
   AdwActionRow         *claude_row;
   AdwActionRow         *vscode_row;
@@ -550,6 +551,7 @@ steward_import_dialog_class_init (StewardImportDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-import-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, import_button);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, claude_row);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, vscode_row);

@@ -151,22 +151,31 @@ update_value_entry (Variable *variable)
     gtk_entry_set_placeholder_text (variable->value, _("Value"));
 }
 
+/* Until the person chooses, secret-looking names and values go to the
+ * keyring. */
+static void
+update_keyring_default (Variable *variable)
+{
+  const char *name = gtk_editable_get_text (variable->name);
+  const char *value = gtk_editable_get_text (GTK_EDITABLE (variable->value));
+
+  if (variable->keyring_chosen || variable->secret_id != NULL)
+    return;
+
+  variable->updating = TRUE;
+  gtk_switch_set_active (variable->keyring,
+                         steward_secret_looks_secret (name, value[0] != '\0' ? value : NULL));
+  variable->updating = FALSE;
+  update_value_entry (variable);
+}
+
 static void
 variable_name_changed_cb (Variable *variable)
 {
   g_autofree char *accessible = NULL;
   const char *name = gtk_editable_get_text (variable->name);
 
-  /* Until the person chooses, secret-looking names go to the keyring. */
-  if (!variable->keyring_chosen && variable->secret_id == NULL)
-    {
-      variable->updating = TRUE;
-      gtk_switch_set_active (variable->keyring,
-                             steward_secret_looks_secret (name,
-                                                          gtk_editable_get_text (GTK_EDITABLE (variable->value))));
-      variable->updating = FALSE;
-      update_value_entry (variable);
-    }
+  update_keyring_default (variable);
 
   /* Translators: the name of a value field; %s is a variable or header name. */
   accessible = g_strdup_printf (_("Value of %s"), name[0] != '\0' ? name : _("the new entry"));
@@ -192,6 +201,8 @@ variable_keyring_changed_cb (Variable *variable)
 static void
 variable_value_changed_cb (Variable *variable)
 {
+  update_keyring_default (variable);
+
   if (variable->self->validate_live)
     validate (variable->self);
 }

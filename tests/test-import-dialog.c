@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-import-dialog"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "steward-config-import.h"
+#include "steward-import-dialog.h"
+#include "test-widgets.h"
+
+#define CANARY "sk-canary-1b2c3d4e5f60718293a4"
+#define TOKEN_CANARY "ghp_canary0123456789abcdefghijABCDEFGHIJ"
+
+typedef struct
+{
+  char        *dir;
+  GFile       *config_dir;
+  StewardHost *host;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+
+  fixture->dir = g_dir_make_tmp ("steward-import-dialog-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->config_dir = g_file_new_build_filename (fixture->dir, "config", NULL);
+  state_dir = g_file_new_build_filename (fixture->dir, "state", NULL);
+  fixture->host = steward_host_new (fixture->config_dir, state_dir);
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+shut_down_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  steward_host_shutdown_finish (STEWARD_HOST (object), result, NULL);
+  *(gboolean *) user_data = TRUE;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gboolean done = FALSE;
+
+  steward_host_shutdown_async (fixture->host, NULL, shut_down_cb, &done);
+  test_wait_until (flag_is_set, &done, 10000);
+  g_assert_finalize_object (fixture->host);
+  g_object_unref (fixture->config_dir);
+  remove_tree (fixture->dir);
+  g_free (fixture->dir);
+}
+
+static GtkWidget *
+child (GtkWidget  *dialog,
+       const char *name)
+{
+  GObject *object = gtk_widget_get_template_child (dialog, STEWARD_TYPE_IMPORT_DIALOG, name);
+
+  g_assert_nonnull (object);
+  return GTK_WIDGET (object);
+}
+
+static void
+write_default_file (StewardImportSource  source,
+                    const char          *contents)
+{
+  g_autoptr(GFile) file = steward_import_default_file (source);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autoptr(GError) error = NULL;
+
+  g_file_make_directory_with_parents (parent, NULL, &error);
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+    g_assert_no_error (error);
+  g_clear_error (&error);
+  g_file_replace_contents (file, contents, strlen (contents), NULL, FALSE,
+                           G_FILE_CREATE_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+delete_default_file (StewardImportSource source)
+{
+  g_autoptr(GFile) file = steward_import_default_file (source);
+
+  g_file_delete (file, NULL, NULL);
+}
+
+static gboolean
+widget_is_sensitive (gpointer data)
+{
+  return gtk_widget_get_sensitive (GTK_WIDGET (data));
+}
+
+static gboolean
+showing_list (gpointer data)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (data)), "list") == 0;
+}
+
+typedef struct
+{
+  gboolean done;
+  guint    n_imported;
+} Imported;
+
+static void
+imported_cb (GtkWidget *dialog,
+             guint      n_imported,
+             Imported  *imported)
+{
+  imported->done = TRUE;
+  imported->n_imported = n_imported;
+}
+
+static GtkWidget *
+open_and_list (Fixture    *fixture,
+               const char *row,
+               const char *action)
+{
+  GtkWidget *dialog = steward_import_dialog_new (fixture->host);
+
+  g_object_ref (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  /* The button for an app's default file works once the file is found. */
+  test_wait_until (widget_is_sensitive, child (dialog, row), 10000);
+  gtk_widget_activate_action (dialog, action, NULL);
+  test_wait_until (showing_list, child (dialog, "stack"), 10000);
+
+  return dialog;
+}
+
+static guint
+count_rows (GtkWidget *list)
+{
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list);
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    n++;
+
+  return n;
+}
+
+static GtkWidget *
+find_row (GtkWidget  *list,
+          const char *title)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (list);
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), title) == 0)
+        return row;
+    }
+
+  return NULL;
+}
+
+static void
+apply_and_wait (GtkWidget *dialog,
+                Imported  *imported)
+{
+  g_signal_connect (dialog, "imported", G_CALLBACK (imported_cb), imported);
+  g_assert_true (gtk_widget_is_sensitive (child (dialog, "import_button")));
+  gtk_widget_activate_action (dialog, "import.apply", NULL);
+  test_wait_until (flag_is_set, &imported->done, 20000);
+}
+
+static char *
+read_servers_file (Fixture *fixture)
+{
+  g_autoptr(GFile) file = g_file_get_child (fixture->config_dir, "servers.json");
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+
+  g_file_load_contents (file, NULL, &contents, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  return contents;
+}
+
+static JsonObject *
+read_server (Fixture    *fixture,
+             const char *name)
+{
+  g_autofree char *contents = read_servers_file (fixture);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *servers;
+
+  root = json_from_string (contents, &error);
+  g_assert_no_error (error);
+  servers = json_object_get_object_member (json_node_get_object (root), "mcpServers");
+  g_assert_nonnull (servers);
+  g_assert_true (json_object_has_member (servers, name));
+
+  return json_object_ref (json_object_get_object_member (servers, name));
+}
+
+static gboolean
+tree_contains (const char *path,
+               const char *needle)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      if (!g_file_get_contents (path, &contents, &length, NULL))
+        return FALSE;
+      for (gsize i = 0; i + strlen (needle) <= length; i++)
+        {
+          if (memcmp (contents + i, needle, strlen (needle)) == 0)
+            return TRUE;
+        }
+      return FALSE;
+    }
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child_path = g_build_filename (path, name, NULL);
+
+      if (tree_contains (child_path, needle))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+typedef struct
+{
+  gboolean  done;
+  char     *value;
+} Lookup;
+
+static void
+looked_up_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Lookup *lookup = user_data;
+  g_autoptr(GError) error = NULL;
+
+  lookup->value = steward_secrets_lookup_finish (STEWARD_SECRETS (object), result, &error);
+  g_assert_no_error (error);
+  lookup->done = TRUE;
+}
+
+static void
+test_claude_moves_secrets (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(JsonObject) files = NULL;
+  g_autoptr(JsonObject) remote = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *config_path = g_file_get_path (fixture->config_dir);
+  Imported imported = { FALSE, 0 };
+  Lookup lookup = { FALSE, NULL };
+  GtkWidget *dialog;
+  GtkWidget *list;
+
+  write_default_file (STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP,
+                      "{\"mcpServers\": {"
+                      "  \"files\": {\"command\": \"npx\","
+                      "            \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\","
+                      "                     \"/tmp/a folder\"],"
+                      "            \"env\": {\"API_KEY\": \"" CANARY "\", \"DEBUG\": \"1\"}},"
+                      "  \"hosted\": {\"url\": \"https://mcp.example.com/mcp\","
+                      "             \"headers\": {\"Authorization\": \"Bearer " TOKEN_CANARY "\"}}"
+                      "}}");
+
+  dialog = open_and_list (fixture, "claude_row", "import.from-claude");
+  list = child (dialog, "candidate_list");
+
+  g_assert_cmpuint (count_rows (list), ==, 2);
+  g_assert_nonnull (find_row (list, "files"));
+  g_assert_nonnull (find_row (list, "hosted"));
+  /* The exact command, every argument whole; names of secrets, never values. */
+  g_assert_true (test_any_label_contains (list, "\"/tmp/a folder\""));
+  g_assert_true (test_any_label_contains (list, "API_KEY"));
+  g_assert_false (test_any_label_contains (dialog, CANARY));
+  g_assert_false (test_any_label_contains (dialog, TOKEN_CANARY));
+  g_assert_true (gtk_widget_get_visible (child (dialog, "secrets_group")));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (child (dialog, "move_switch"))));
+
+  apply_and_wait (dialog, &imported);
+  g_assert_cmpuint (imported.n_imported, ==, 2);
+  g_assert_finalize_object (dialog);
+
+  files = read_server (fixture, "files");
+  id = steward_secret_reference_get_id (
+    json_object_get_string_member (json_object_get_object_member (files, "env"), "API_KEY"));
+  g_assert_nonnull (id);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (files, "env"),
+                                                  "DEBUG"), ==, "1");
+  remote = read_server (fixture, "hosted");
+  g_assert_nonnull (steward_secret_reference_get_id (
+    json_object_get_string_member (json_object_get_object_member (remote, "headers"),
+                                   "Authorization")));
+
+  /* Steward's own files hold neither secret; the keyring holds them. */
+  g_assert_false (tree_contains (config_path, CANARY));
+  g_assert_false (tree_contains (config_path, TOKEN_CANARY));
+  steward_secrets_lookup_async (steward_host_get_secrets (fixture->host), id, NULL,
+                                looked_up_cb, &lookup);
+  test_wait_until (flag_is_set, &lookup.done, 10000);
+  g_assert_cmpstr (lookup.value, ==, CANARY);
+  steward_secret_value_free (lookup.value);
+
+  delete_default_file (STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP);
+}
+
+static void
+test_vscode_problem (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  Imported imported = { FALSE, 0 };
+  g_autofree char *contents = NULL;
+  GtkWidget *dialog;
+  GtkWidget *list;
+  GtkWidget *bad;
+
+  write_default_file (STEWARD_IMPORT_SOURCE_VSCODE,
+                      "{\"servers\": {"
+                      "  \"asks\": {\"type\": \"stdio\", \"command\": \"node\","
+                      "           \"env\": {\"TOKEN\": \"${input:token}\"}},"
+                      "  \"plain\": {\"type\": \"stdio\", \"command\": \"node\","
+                      "            \"args\": [\"server.js\"]}"
+                      "}}");
+
+  dialog = open_and_list (fixture, "vscode_row", "import.from-vscode");
+  list = child (dialog, "candidate_list");
+
+  g_assert_cmpuint (count_rows (list), ==, 2);
+  bad = find_row (list, "asks");
+  g_assert_nonnull (bad);
+  /* What cannot be imported is shown, greyed out, with the reason. */
+  g_assert_false (gtk_widget_get_sensitive (bad));
+  g_assert_true (gtk_widget_get_sensitive (find_row (list, "plain")));
+
+  apply_and_wait (dialog, &imported);
+  g_assert_cmpuint (imported.n_imported, ==, 1);
+  g_assert_finalize_object (dialog);
+
+  contents = read_servers_file (fixture);
+  g_assert_nonnull (strstr (contents, "\"plain\""));
+  g_assert_null (strstr (contents, "\"asks\""));
+
+  delete_default_file (STEWARD_IMPORT_SOURCE_VSCODE);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/steward/import-dialog/claude-moves-secrets", Fixture, NULL,
+              fixture_set_up, test_claude_moves_secrets, fixture_tear_down);
+  g_test_add ("/steward/import-dialog/vscode-problem", Fixture, NULL,
+              fixture_set_up, test_vscode_problem, fixture_tear_down);
+
+  return g_test_run ();
+}
