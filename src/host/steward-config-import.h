@@ -26,8 +26,6 @@ typedef enum {
   STEWARD_IMPORT_SOURCE_VSCODE,
 } StewardImportSource;
 
-const char          *steward_import_candidate_get_name        (StewardImportCandidate *self);
-/* NULL only when the entry cannot be read at all; the problem says why. */
 StewardServerConfig *steward_import_candidate_get_config      (StewardImportCandidate *self);
 /* Names of env variables / headers whose values look secret. */
 const char * const  *steward_import_candidate_get_secret_keys (StewardImportCandidate *self);
