@@ -277,7 +277,8 @@ test_link (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *json = g_strdup_printf ("{\"type\":\"resource_link\",\"name\":\"the <i>doc</i>\","
+      g_autofree char *json = g_strdup_printf ("{\"type\":\"resource_link\","
+                                               "\"name\":\"the <i>doc</i>\","
                                                "\"uri\":\"%s\",\"description\":\"read me\"}",
                                                cases[i].uri);
       Shown shown = show (json);

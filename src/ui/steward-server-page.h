@@ -13,7 +13,14 @@ G_DECLARE_FINAL_TYPE (StewardServerPage, steward_server_page, STEWARD, SERVER_PA
 
 /* One server: status banner with start/stop/restart/enable, and a view
  * switcher over Info, Tools, Resources and Prompts. */
-GtkWidget     *steward_server_page_new        (StewardServer     *server);
-StewardServer *steward_server_page_get_server (StewardServerPage *self);
+GtkWidget     *steward_server_page_new            (StewardServer     *server);
+StewardServer *steward_server_page_get_server     (StewardServerPage *self);
+gboolean       steward_server_page_select         (StewardServerPage *self,
+                                                   const char        *page,
+                                                   const char        *key);
+GtkWidget     *steward_server_page_get_pane       (StewardServerPage *self,
+                                                   const char        *page);
+GListModel    *steward_server_page_get_list_model (StewardServerPage *self,
+                                                   const char        *page);
 
 G_END_DECLS

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-server-page"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "mcp-resource.h"
+#include "steward-completion-entry.h"
+#include "steward-host.h"
+#include "steward-info-view.h"
+#include "steward-prompt-view.h"
+#include "steward-resource-view.h"
+#include "steward-schema-form-private.h"
+#include "steward-server-page.h"
+#include "steward-template-view.h"
+#include "steward-tool-pane.h"
+#include "steward-tool-result-view.h"
+
+/* A server page over the reference server "everything", started by a
+ * StewardHost as the app starts it, driven as a person would drive it. */
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until @condition holds, or fails after @seconds; a
+ * tick wakes the loop to check conditions that no source reports. */
+#define wait_until(condition, seconds)                                         \
+  G_STMT_START {                                                              \
+    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
+    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
+    while (!(condition))                                                      \
+      {                                                                       \
+        if (g_get_monotonic_time () >= deadline_)                             \
+          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
+                   #condition);                                               \
+        g_main_context_iteration (NULL, TRUE);                                \
+      }                                                                       \
+    g_source_remove (tick_);                                                  \
+  } G_STMT_END
+
+typedef struct {
+  char          *top;
+  StewardHost   *host;
+  StewardServer *server;
+  GtkWindow     *window;
+  GtkWidget     *page;
+} Fixture;
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFileInfo *info;
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
+        remove_tree (child);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (found, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, found);
+}
+
+static GtkWidget *
+find_one (GtkWidget *root,
+          GType      type)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found->len > 0 ? g_ptr_array_index (found, 0) : NULL;
+}
+
+/* A visible label, or the text of a text view, that holds @part. */
+static gboolean
+shows_text (GtkWidget  *root,
+            const char *part)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+
+  collect (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (strstr (gtk_label_get_text (g_ptr_array_index (labels, i)), part) != NULL)
+      return TRUE;
+
+  collect (root, GTK_TYPE_TEXT_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (g_ptr_array_index (views, i));
+      GtkTextIter start, end;
+      g_autofree char *text = NULL;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      if (strstr (text, part) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
+  g_autofree char *server_js = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *state_path = NULL;
+  g_autofree char *servers_path = NULL;
+  g_autofree char *servers = NULL;
+  g_autoptr(GFile) config_dir = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  GListModel *registry;
+  GListModel *approvals;
+  g_autoptr(StewardApproval) approval = NULL;
+
+  g_assert_nonnull (peers);
+  server_js = g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
+                                "index.js", NULL);
+
+  fixture->top = g_dir_make_tmp ("test-server-page-XXXXXX", &error);
+  g_assert_no_error (error);
+  config_path = g_build_filename (fixture->top, "config", "steward", NULL);
+  state_path = g_build_filename (fixture->top, "state", "steward", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (config_path, 0700), ==, 0);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "mcpServers");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "everything");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "command");
+  json_builder_add_string_value (builder, "node");
+  json_builder_set_member_name (builder, "args");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, server_js);
+  json_builder_add_string_value (builder, "stdio");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  servers = json_generator_to_data (generator, NULL);
+  servers_path = g_build_filename (config_path, "servers.json", NULL);
+  g_file_set_contents (servers_path, servers, -1, &error);
+  g_assert_no_error (error);
+
+  config_dir = g_file_new_for_path (config_path);
+  state_dir = g_file_new_for_path (state_path);
+  fixture->host = steward_host_new (config_dir, state_dir);
+  steward_host_start (fixture->host);
+
+  registry = G_LIST_MODEL (steward_host_get_registry (fixture->host));
+  wait_until (g_list_model_get_n_items (registry) == 1, 10);
+  fixture->server = g_list_model_get_item (registry, 0);
+
+  /* A new server asks for consent first; the person allows it. */
+  approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+  wait_until (g_list_model_get_n_items (approvals) == 1, 10);
+  approval = g_list_model_get_item (approvals, 0);
+  g_assert_cmpint (steward_approval_get_kind (approval), ==, STEWARD_APPROVAL_KIND_CONSENT);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
+
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 1000, 700);
+  fixture->page = g_object_ref (steward_server_page_new (fixture->server));
+  gtk_window_set_child (fixture->window, fixture->page);
+  gtk_window_present (fixture->window);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  gtk_window_destroy (fixture->window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_finalize_object (fixture->page);
+
+  steward_host_shutdown_async (fixture->host, NULL, store_result_cb, &result);
+  wait_until (result != NULL, 10);
+  g_assert_true (steward_host_shutdown_finish (fixture->host, result, &error));
+  g_assert_no_error (error);
+
+  g_clear_object (&fixture->server);
+  g_clear_object (&fixture->host);
+  remove_tree (top);
+  g_free (fixture->top);
+}
+
+static StewardServerPage *
+page_of (Fixture *fixture)
+{
+  return STEWARD_SERVER_PAGE (fixture->page);
+}
+
+static void
+test_info (Fixture       *fixture,
+           gconstpointer  data)
+{
+  McpClient *client = steward_server_get_client (fixture->server);
+  GtkWidget *info;
+
+  wait_until ((info = steward_server_page_get_pane (page_of (fixture), "info")) != NULL, 10);
+  g_assert_true (STEWARD_IS_INFO_VIEW (info));
+  g_assert_nonnull (mcp_client_get_protocol_version (client));
+  g_assert_cmpstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "revision"), ==,
+                   mcp_client_get_protocol_version (client));
+  g_assert_cmpstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "name"), ==,
+                   "mcp-servers/everything");
+  g_assert_nonnull (strstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "capabilities"),
+                            "tools"));
+  g_assert_true (shows_text (info, mcp_client_get_protocol_version (client)));
+  /* The server logs, so its level can be chosen. */
+  g_assert_nonnull (find_one (info, GTK_TYPE_DROP_DOWN));
+}
+
+static void
+test_call_echo (Fixture       *fixture,
+                gconstpointer  data)
+{
+  McpTool *tool;
+  GtkWidget *pane;
+  GtkWidget *form;
+  GtkWidget *field;
+  GtkWidget *result;
+
+  wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
+  pane = steward_server_page_get_pane (page_of (fixture), "tools");
+  g_assert_true (STEWARD_IS_TOOL_PANE (pane));
+  tool = steward_tool_pane_get_tool (STEWARD_TOOL_PANE (pane));
+  g_assert_cmpstr (mcp_item_get_name (MCP_ITEM (tool)), ==, "echo");
+
+  form = steward_tool_pane_get_form (STEWARD_TOOL_PANE (pane));
+  field = steward_schema_form_get_field_widget (STEWARD_SCHEMA_FORM (form), "message");
+  g_assert_true (GTK_IS_EDITABLE (field));
+  gtk_editable_set_text (GTK_EDITABLE (field), "hello from the page");
+
+  g_assert_true (gtk_widget_activate_action (pane, "tool.call", NULL));
+  wait_until (steward_tool_pane_get_result_view (STEWARD_TOOL_PANE (pane)) != NULL, 20);
+  g_assert_false (steward_tool_pane_get_running (STEWARD_TOOL_PANE (pane)));
+  result = steward_tool_pane_get_result_view (STEWARD_TOOL_PANE (pane));
+  g_assert_true (STEWARD_IS_TOOL_RESULT_VIEW (result));
+  g_assert_nonnull (steward_tool_result_view_get_result (STEWARD_TOOL_RESULT_VIEW (result)));
+  g_assert_true (shows_text (result, "Echo: hello from the page"));
+
+  /* The pane survives the list being refreshed, with its result. */
+  g_assert_true (steward_server_page_get_pane (page_of (fixture), "tools") == pane);
+}
+
+static McpResource *
+find_text_resource (GListModel *model)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (MCP_IS_RESOURCE (item) &&
+          g_str_has_prefix (mcp_item_get_mime_type (MCP_ITEM (item)) ?: "", "text/"))
+        return MCP_RESOURCE (item);
+    }
+
+  return NULL;
+}
+
+static void
+test_read_resource (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GListModel *model = steward_server_page_get_list_model (page_of (fixture), "resources");
+  McpResource *resource = NULL;
+  GtkWidget *pane;
+  McpContent *content;
+  GPtrArray *contents;
+  g_autofree char *start = NULL;
+
+  wait_until ((resource = find_text_resource (model)) != NULL, 20);
+  g_assert_true (steward_server_page_select (page_of (fixture), "resources",
+                                             mcp_resource_get_uri (resource)));
+  pane = steward_server_page_get_pane (page_of (fixture), "resources");
+  g_assert_true (STEWARD_IS_RESOURCE_VIEW (pane));
+  wait_until (steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (pane)) != NULL, 20);
+
+  contents = steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (pane));
+  g_assert_cmpuint (contents->len, >=, 1);
+  content = g_ptr_array_index (contents, 0);
+  g_assert_nonnull (mcp_content_get_text (content));
+  start = g_utf8_substring (mcp_content_get_text (content), 0, 20);
+  g_assert_true (shows_text (pane, start));
+
+  /* The server offers subscriptions: the switch is there. */
+  g_assert_nonnull (find_one (pane, GTK_TYPE_SWITCH));
+}
+
+static void
+test_template (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char *uri_template = "demo://resource/dynamic/text/{resourceId}";
+  GtkWidget *pane;
+  GtkWidget *entry;
+  GtkWidget *view;
+  g_autofree char *uri = NULL;
+
+  wait_until (steward_server_page_select (page_of (fixture), "resources", uri_template), 20);
+  pane = steward_server_page_get_pane (page_of (fixture), "resources");
+  g_assert_true (STEWARD_IS_TEMPLATE_VIEW (pane));
+  entry = steward_template_view_get_entry (STEWARD_TEMPLATE_VIEW (pane), "resourceId");
+  g_assert_nonnull (entry);
+
+  /* The server completes the variable as the person types. */
+  gtk_editable_set_text (steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (entry)),
+                         "1");
+  wait_until (steward_completion_entry_get_suggestions (STEWARD_COMPLETION_ENTRY (entry)) != NULL,
+              20);
+
+  gtk_editable_set_text (steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (entry)),
+                         "3");
+  uri = steward_template_view_dup_uri (STEWARD_TEMPLATE_VIEW (pane));
+  g_assert_cmpstr (uri, ==, "demo://resource/dynamic/text/3");
+  g_assert_true (shows_text (pane, uri));
+
+  g_assert_true (gtk_widget_activate_action (pane, "template.read", NULL));
+  view = steward_template_view_get_resource_view (STEWARD_TEMPLATE_VIEW (pane));
+  g_assert_true (STEWARD_IS_RESOURCE_VIEW (view));
+  wait_until (steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (view)) != NULL, 20);
+  g_assert_cmpstr (steward_resource_view_get_uri (STEWARD_RESOURCE_VIEW (view)), ==, uri);
+}
+
+static void
+test_get_prompt (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  GtkWidget *pane;
+  GtkWidget *city;
+  McpPromptResult *result;
+
+  wait_until (steward_server_page_select (page_of (fixture), "prompts", "args-prompt"), 20);
+  pane = steward_server_page_get_pane (page_of (fixture), "prompts");
+  g_assert_true (STEWARD_IS_PROMPT_VIEW (pane));
+
+  city = steward_prompt_view_get_entry (STEWARD_PROMPT_VIEW (pane), "city");
+  g_assert_nonnull (city);
+  /* city is required: Get waits for it. */
+  g_assert_false (gtk_widget_activate_action (pane, "prompt.get", NULL) &&
+                  steward_prompt_view_get_loading (STEWARD_PROMPT_VIEW (pane)));
+  gtk_editable_set_text (steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (city)),
+                         "Paris");
+
+  g_assert_true (gtk_widget_activate_action (pane, "prompt.get", NULL));
+  wait_until (steward_prompt_view_get_result (STEWARD_PROMPT_VIEW (pane)) != NULL, 20);
+  result = steward_prompt_view_get_result (STEWARD_PROMPT_VIEW (pane));
+  g_assert_cmpuint (mcp_prompt_result_get_n_messages (result), >=, 1);
+  g_assert_true (shows_text (pane, "Paris"));
+  g_assert_true (shows_text (pane, mcp_prompt_result_get_message_role (result, 0)));
+}
+
+/* Stopped, the page shows the status instead of the lists; started
+ * again, it shows them for the new connection. */
+static void
+test_stop_start (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  GtkWidget *page = fixture->page;
+
+  g_assert_true (gtk_widget_activate_action (page, "server.stop", NULL));
+  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_STOPPED, 10);
+  g_assert_null (steward_server_page_get_pane (page_of (fixture), "info"));
+  g_assert_nonnull (find_one (page, ADW_TYPE_STATUS_PAGE));
+
+  g_assert_true (gtk_widget_activate_action (page, "server.start", NULL));
+  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
+  wait_until (steward_server_page_get_pane (page_of (fixture), "info") != NULL, 10);
+  wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+#define ADD(path, func) \
+  g_test_add ("/steward/server-page/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("info", test_info);
+  ADD ("call-echo", test_call_echo);
+  ADD ("read-resource", test_read_resource);
+  ADD ("template", test_template);
+  ADD ("get-prompt", test_get_prompt);
+  ADD ("stop-start", test_stop_start);
+
+  return g_test_run ();
+}
