@@ -26,6 +26,7 @@ typedef enum {
   STEWARD_IMPORT_SOURCE_VSCODE,
 } StewardImportSource;
 
+const char          *steward_import_candidate_get_name        (StewardImportCandidate *self);
 StewardServerConfig *steward_import_candidate_get_config      (StewardImportCandidate *self);
 /* Names of env variables / headers whose values look secret. */
 const char * const  *steward_import_candidate_get_secret_keys (StewardImportCandidate *self);
