@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "steward-config.h"
 
@@ -76,7 +77,8 @@ test_valid (void)
   servers = steward_config_get_servers (config);
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 3);
 
-  server = get_server (config, 0);
+  /* Sorted by name, whatever the order of the file. */
+  server = get_server (config, 1);
   g_assert_cmpstr (steward_server_config_get_name (server), ==, "files");
   g_assert_cmpstr (steward_server_config_get_command (server), ==, "npx");
   g_assert_cmpuint (g_strv_length ((GStrv) steward_server_config_get_args (server)), ==, 3);
@@ -98,7 +100,7 @@ test_valid (void)
   g_assert_cmpstr (argv[0], ==, "npx");
   g_assert_cmpstr (argv[3], ==, "/tmp");
 
-  server = get_server (config, 1);
+  server = get_server (config, 0);
   g_assert_cmpstr (steward_server_config_get_name (server), ==, "bare");
   g_assert_true (steward_server_config_get_disabled (server));
   g_assert_nonnull (steward_server_config_get_args (server));
@@ -106,6 +108,7 @@ test_valid (void)
   g_assert_null (steward_server_config_get_cwd (server));
 
   server = get_server (config, 2);
+  g_assert_cmpstr (steward_server_config_get_name (server), ==, "local");
   g_assert_cmpint (steward_server_config_get_transport (server), ==,
                    STEWARD_SERVER_TRANSPORT_STDIO);
 
@@ -129,7 +132,8 @@ test_remote (void)
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (steward_config_get_servers (config)), ==, 3);
 
-  server = get_server (config, 0);
+  server = get_server (config, 1);
+  g_assert_cmpstr (steward_server_config_get_name (server), ==, "remote");
   g_assert_true (steward_server_config_is_remote (server));
   g_assert_cmpstr (steward_server_config_get_url (server), ==, "https://mcp.example.com/mcp");
   g_assert_cmpint (steward_server_config_get_transport (server), ==,
@@ -139,7 +143,8 @@ test_remote (void)
   g_assert_null (steward_server_config_get_command (server));
   g_assert_null (steward_server_config_dup_argv (server));
 
-  server = get_server (config, 1);
+  server = get_server (config, 0);
+  g_assert_cmpstr (steward_server_config_get_name (server), ==, "legacy");
   g_assert_cmpint (steward_server_config_get_transport (server), ==, STEWARD_SERVER_TRANSPORT_SSE);
   g_assert_cmpstr (steward_server_transport_to_string (STEWARD_SERVER_TRANSPORT_SSE), ==, "sse");
 
@@ -471,6 +476,832 @@ test_async (void)
   g_assert_finalize_object (config);
 }
 
+/* Writing, watching and consent */
+
+#define WAIT_TIMEOUT_S 10
+/* Longer than the reload delay, to see that nothing more comes. */
+#define QUIET_MS 600
+
+static gboolean
+timed_out_cb (gpointer user_data)
+{
+  g_error ("Timed out waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_until (gboolean   *condition,
+            const char *what)
+{
+  guint timeout = g_timeout_add_seconds (WAIT_TIMEOUT_S, timed_out_cb, (gpointer) what);
+
+  while (!*condition)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (timeout);
+}
+
+static gboolean
+set_true_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets the main loop run for a while, so that what would come late, comes. */
+static void
+run_quietly (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (QUIET_MS, set_true_cb, &done);
+  wait_until (&done, "a quiet moment");
+}
+
+/* A folder of its own under tmp_dir, removed at the end with the rest. */
+static char *
+make_folder (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+  return g_steal_pointer (&path);
+}
+
+static void
+save (StewardConfig *config)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  steward_config_save_async (config, NULL, load_async_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (steward_config_save_finish (config, result, &error));
+  g_assert_no_error (error);
+}
+
+/* Drops the last reference and waits until background writes, which hold
+ * one of their own, are done and the config is gone. */
+static void
+drop_config (StewardConfig *config)
+{
+  guint timeout = g_timeout_add_seconds (WAIT_TIMEOUT_S, timed_out_cb, "the config to go");
+
+  g_object_add_weak_pointer (G_OBJECT (config), (gpointer *) &config);
+  g_object_unref (config);
+  while (config != NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (timeout);
+}
+
+static GHashTable *
+string_table (const char *first,
+              ...)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  va_list args;
+
+  va_start (args, first);
+  for (const char *key = first; key != NULL; key = va_arg (args, const char *))
+    g_hash_table_insert (table, g_strdup (key), g_strdup (va_arg (args, const char *)));
+  va_end (args);
+
+  return table;
+}
+
+static void
+test_builders (void)
+{
+  static const char * const args[] = { "-y", "@modelcontextprotocol/server-filesystem", NULL };
+  g_autoptr(GHashTable) env = string_table ("ROOT", "/srv", "API_KEY", "${keyring:abc}", NULL);
+  g_autoptr(GHashTable) headers = string_table ("Authorization", "Bearer ${keyring:x}", NULL);
+  StewardServerConfig *stdio;
+  StewardServerConfig *remote;
+  StewardServerConfig *disabled;
+  StewardServerConfig *enabled;
+  StewardServerConfig *renamed;
+  StewardServerConfig *modern;
+  JsonObject *json;
+
+  stdio = steward_server_config_new_stdio ("files", "npx", args, env, "/home/me");
+  g_assert_cmpstr (steward_server_config_get_name (stdio), ==, "files");
+  g_assert_cmpstr (steward_server_config_get_command (stdio), ==, "npx");
+  g_assert_cmpstrv (steward_server_config_get_args (stdio), args);
+  g_assert_cmpstr (g_hash_table_lookup (steward_server_config_get_env (stdio), "API_KEY"), ==,
+                   "${keyring:abc}");
+  g_assert_cmpstr (steward_server_config_get_cwd (stdio), ==, "/home/me");
+  g_assert_false (steward_server_config_get_disabled (stdio));
+  json = steward_server_config_get_json (stdio);
+  g_assert_false (json_object_has_member (json, "transport"));
+  g_assert_false (json_object_has_member (json, "disabled"));
+
+  remote = steward_server_config_new_remote ("web", "http://127.0.0.1:3001/sse",
+                                             STEWARD_SERVER_TRANSPORT_SSE, headers);
+  g_assert_cmpint (steward_server_config_get_transport (remote), ==, STEWARD_SERVER_TRANSPORT_SSE);
+  g_assert_cmpstr (json_object_get_string_member (steward_server_config_get_json (remote),
+                                                  "transport"), ==, "sse");
+  g_assert_cmpstr (g_hash_table_lookup (steward_server_config_get_headers (remote),
+                                        "Authorization"), ==, "Bearer ${keyring:x}");
+
+  /* Streamable HTTP is the default and needs no member. */
+  modern = steward_server_config_new_remote ("web", "https://mcp.example.com/mcp",
+                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
+  g_assert_cmpint (steward_server_config_get_transport (modern), ==,
+                   STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
+  g_assert_false (json_object_has_member (steward_server_config_get_json (modern), "transport"));
+  g_assert_false (json_object_has_member (steward_server_config_get_json (modern), "headers"));
+
+  disabled = steward_server_config_with_disabled (stdio, TRUE);
+  g_assert_true (steward_server_config_get_disabled (disabled));
+  g_assert_true (json_object_get_boolean_member (steward_server_config_get_json (disabled),
+                                                 "disabled"));
+  g_assert_cmpstr (steward_server_config_get_cwd (disabled), ==, "/home/me");
+  /* The original is untouched: configs are immutable. */
+  g_assert_false (steward_server_config_get_disabled (stdio));
+  g_assert_false (json_object_has_member (steward_server_config_get_json (stdio), "disabled"));
+
+  enabled = steward_server_config_with_disabled (disabled, FALSE);
+  g_assert_false (steward_server_config_get_disabled (enabled));
+  g_assert_true (steward_server_config_equal (enabled, stdio));
+  g_assert_false (steward_server_config_equal (disabled, stdio));
+
+  renamed = steward_server_config_with_name (stdio, "files-2");
+  g_assert_cmpstr (steward_server_config_get_name (renamed), ==, "files-2");
+  g_assert_false (steward_server_config_equal (renamed, stdio));
+
+  g_assert_finalize_object (renamed);
+  g_assert_finalize_object (enabled);
+  g_assert_finalize_object (disabled);
+  g_assert_finalize_object (modern);
+  g_assert_finalize_object (remote);
+  g_assert_finalize_object (stdio);
+}
+
+static char *
+fingerprint_of (const char *entry)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StewardServerConfig) server = NULL;
+
+  json_parser_load_from_data (parser, entry, -1, &error);
+  g_assert_no_error (error);
+  server = steward_server_config_new_from_json ("s", json_node_get_object (
+                                                  json_parser_get_root (parser)), &error);
+  g_assert_no_error (error);
+
+  return steward_server_config_dup_fingerprint (server);
+}
+
+static void
+test_fingerprint (void)
+{
+  static const char *base_stdio =
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}";
+  static const char *same_stdio[] = {
+    /* Another order of members and variables, and what consent does not
+     * cover. */
+    "{\"env\": {\"B\": \"${keyring:k}\", \"A\": \"1\"}, \"cwd\": \"/srv\","
+    " \"args\": [\"-y\", \"pkg\"], \"command\": \"npx\"}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"disabled\": true,"
+    " \"autoApprove\": [\"x\"]}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"type\": \"stdio\"}",
+  };
+  static const char *other_stdio[] = {
+    "{\"command\": \"uvx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"pkg\", \"-y\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\", \"/\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/home\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"],"
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"2\", \"B\": \"${keyring:k}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"C\": \"${keyring:k}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:other}\"}}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\"}}",
+    /* Arguments that would join to the same text. */
+    "{\"command\": \"npx\", \"args\": [\"-y pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}",
+  };
+  static const char *base_remote =
+    "{\"url\": \"https://a.example/mcp\", \"headers\": {\"X-Key\": \"1\"}}";
+  static const char *same_remote[] = {
+    "{\"headers\": {\"X-Key\": \"2\"}, \"url\": \"https://a.example/mcp\"}",
+    "{\"url\": \"https://a.example/mcp\", \"headers\": {\"x-key\": \"1\"}}",
+  };
+  static const char *other_remote[] = {
+    "{\"url\": \"https://b.example/mcp\", \"headers\": {\"X-Key\": \"1\"}}",
+    "{\"url\": \"https://a.example/mcp\", \"headers\": {\"X-Other\": \"1\"}}",
+    "{\"url\": \"https://a.example/mcp\"}",
+    "{\"url\": \"https://a.example/mcp\", \"headers\": {\"X-Key\": \"1\"},"
+    " \"transport\": \"sse\"}",
+  };
+  g_autofree char *stdio = fingerprint_of (base_stdio);
+  g_autofree char *remote = fingerprint_of (base_remote);
+
+  g_assert_cmpuint (strlen (stdio), ==, 64);
+  g_assert_cmpstr (stdio, !=, remote);
+
+  for (guint i = 0; i < G_N_ELEMENTS (same_stdio); i++)
+    {
+      g_autofree char *fingerprint = fingerprint_of (same_stdio[i]);
+
+      g_test_message ("same: %s", same_stdio[i]);
+      g_assert_cmpstr (fingerprint, ==, stdio);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (other_stdio); i++)
+    {
+      g_autofree char *fingerprint = fingerprint_of (other_stdio[i]);
+
+      g_test_message ("other: %s", other_stdio[i]);
+      g_assert_cmpstr (fingerprint, !=, stdio);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (same_remote); i++)
+    {
+      g_autofree char *fingerprint = fingerprint_of (same_remote[i]);
+
+      g_test_message ("same: %s", same_remote[i]);
+      g_assert_cmpstr (fingerprint, ==, remote);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (other_remote); i++)
+    {
+      g_autofree char *fingerprint = fingerprint_of (other_remote[i]);
+
+      g_test_message ("other: %s", other_remote[i]);
+      g_assert_cmpstr (fingerprint, !=, remote);
+    }
+}
+
+typedef struct {
+  guint position;
+  guint removed;
+  guint added;
+} Change;
+
+static void
+record_change_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  GArray     *changes)
+{
+  Change change = { position, removed, added };
+
+  g_array_append_val (changes, change);
+}
+
+static void
+assert_change (GArray *changes,
+               guint   index,
+               guint   position,
+               guint   removed,
+               guint   added)
+{
+  Change *change;
+
+  g_assert_cmpuint (changes->len, >, index);
+  change = &g_array_index (changes, Change, index);
+  g_assert_cmpuint (change->position, ==, position);
+  g_assert_cmpuint (change->removed, ==, removed);
+  g_assert_cmpuint (change->added, ==, added);
+}
+
+static const char *
+name_at (StewardConfig *config,
+         guint          position)
+{
+  return steward_server_config_get_name (get_server (config, position));
+}
+
+static void
+test_put_remove (void)
+{
+  g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
+  g_autoptr(GError) error = NULL;
+  StewardServerConfig *server;
+  StewardServerConfig *replacement;
+  StewardServerConfig *kept;
+  StewardConfig *config;
+  GListModel *servers;
+
+  config = load_text ("{\"mcpServers\": {\"charlie\": {\"command\": \"c\"},"
+                      " \"alpha\": {\"command\": \"a\", \"autoApprove\": [\"read\"]}}}", &error);
+  g_assert_no_error (error);
+  servers = steward_config_get_servers (config);
+  g_signal_connect (servers, "items-changed", G_CALLBACK (record_change_cb), changes);
+
+  server = steward_server_config_new_stdio ("bravo", "b", NULL, NULL, NULL);
+  steward_config_put_server (config, server);
+  g_assert_cmpuint (changes->len, ==, 1);
+  assert_change (changes, 0, 1, 0, 1);
+  g_assert_cmpstr (name_at (config, 0), ==, "alpha");
+  g_assert_cmpstr (name_at (config, 1), ==, "bravo");
+  g_assert_cmpstr (name_at (config, 2), ==, "charlie");
+  g_assert_true (get_server (config, 1) == server);
+
+  /* Names sort without regard to case, and before the ones after them. */
+  replacement = steward_server_config_new_stdio ("Delta", "d", NULL, NULL, NULL);
+  steward_config_put_server (config, replacement);
+  assert_change (changes, 1, 3, 0, 1);
+  g_clear_object (&replacement);
+
+  /* Replacing keeps the position, in one change, and the members of the
+   * old entry that Steward does not know. */
+  replacement = steward_server_config_new_stdio ("alpha", "a2", NULL, NULL, NULL);
+  steward_config_put_server (config, replacement);
+  g_assert_cmpuint (changes->len, ==, 3);
+  assert_change (changes, 2, 0, 1, 1);
+  kept = steward_config_lookup (config, "alpha", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (steward_server_config_get_command (kept), ==, "a2");
+  g_assert_true (json_object_has_member (steward_server_config_get_json (kept), "autoApprove"));
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 4);
+
+  g_assert_true (steward_config_remove_server (config, "charlie"));
+  assert_change (changes, 3, 2, 1, 0);
+  g_assert_false (steward_config_remove_server (config, "charlie"));
+  g_assert_cmpuint (changes->len, ==, 4);
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 3);
+  g_assert_null (steward_config_lookup (config, "charlie", NULL));
+
+  g_signal_handlers_disconnect_by_data (servers, changes);
+  g_assert_finalize_object (config);
+  g_assert_finalize_object (replacement);
+  g_assert_finalize_object (server);
+}
+
+static char *
+read_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static guint
+count_entries (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+
+  return n;
+}
+
+static void
+test_write (void)
+{
+  g_autofree char *folder = g_build_filename (tmp_dir, "write", "new", "steward", NULL);
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GHashTable) env = string_table ("TOKEN", "${keyring:t1}", "LANG", "C", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  StewardServerConfig *server;
+  StewardConfig *config;
+  StewardConfig *again;
+  GStatBuf st;
+
+  /* A folder that does not exist yet is made, private. */
+  config = steward_config_new (file);
+  server = steward_server_config_new_stdio ("zeta", "z", NULL, env, NULL);
+  steward_config_put_server (config, server);
+  g_clear_object (&server);
+  server = steward_server_config_new_remote ("alpha", "http://127.0.0.1:1/sse",
+                                             STEWARD_SERVER_TRANSPORT_SSE, NULL);
+  steward_config_put_server (config, server);
+  g_clear_object (&server);
+  save (config);
+
+  g_assert_cmpint (g_stat (folder, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpuint (count_entries (folder), ==, 1);
+
+  text = read_text (path);
+  g_test_message ("%s", text);
+  g_assert_cmpstr (text, ==,
+                   "{\n"
+                   "  \"mcpServers\": {\n"
+                   "    \"alpha\": {\n"
+                   "      \"url\": \"http://127.0.0.1:1/sse\",\n"
+                   "      \"transport\": \"sse\"\n"
+                   "    },\n"
+                   "    \"zeta\": {\n"
+                   "      \"command\": \"z\",\n"
+                   "      \"env\": {\n"
+                   "        \"LANG\": \"C\",\n"
+                   "        \"TOKEN\": \"${keyring:t1}\"\n"
+                   "      }\n"
+                   "    }\n"
+                   "  }\n"
+                   "}\n");
+  g_clear_pointer (&text, g_free);
+
+  /* What was written reads back the same. */
+  again = steward_config_new (file);
+  g_assert_true (steward_config_load (again, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (steward_config_get_servers (again)), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (steward_server_config_equal (get_server (config, i), get_server (again, i)));
+  g_assert_finalize_object (again);
+
+  /* A file others could read becomes private; the write goes through a
+   * file beside it that is renamed over it, and nothing else stays. */
+  g_assert_cmpint (g_chmod (path, 0644), ==, 0);
+  g_assert_true (steward_config_remove_server (config, "alpha"));
+  save (config);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpuint (count_entries (folder), ==, 1);
+  text = read_text (path);
+  g_assert_null (strstr (text, "alpha"));
+
+  g_assert_finalize_object (config);
+}
+
+static void
+test_write_keeps_unknown (void)
+{
+  static const char *original =
+    "{\n"
+    "  \"globalShortcut\": \"Ctrl+Space\",\n"
+    "  \"mcpServers\": {\n"
+    "    \"files\": {\"command\": \"npx\", \"autoApprove\": [\"read\"],"
+    " \"timeout\": 30, \"ratio\": 0.5, \"note\": null, \"nested\": {\"a\": [1, {\"b\": true}]}},\n"
+    "    \"after\": {\"url\": \"https://a.example\", \"type\": \"http\"}\n"
+    "  },\n"
+    "  \"theme\": {\"dark\": true, \"names\": [\"a\\\"b\", \"tab\\there\", \"\\u0001\"]}\n"
+    "}\n";
+  g_autofree char *folder = make_folder ("unknown");
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GList) members = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) expected = json_parser_new ();
+  StewardServerConfig *server;
+  StewardConfig *config;
+  JsonObject *root;
+  JsonObject *files;
+
+  g_file_set_contents (path, original, -1, &error);
+  g_assert_no_error (error);
+  file = g_file_new_for_path (path);
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_no_error (error);
+
+  server = steward_server_config_new_stdio ("middle", "m", NULL, NULL, NULL);
+  steward_config_put_server (config, server);
+  g_clear_object (&server);
+  save (config);
+
+  text = read_text (path);
+  g_test_message ("%s", text);
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+
+  /* Top-level members in their places. */
+  members = json_object_get_members (root);
+  g_assert_cmpuint (g_list_length (members), ==, 3);
+  g_assert_cmpstr (g_list_nth_data (members, 0), ==, "globalShortcut");
+  g_assert_cmpstr (g_list_nth_data (members, 1), ==, "mcpServers");
+  g_assert_cmpstr (g_list_nth_data (members, 2), ==, "theme");
+  g_clear_pointer (&members, g_list_free);
+
+  json_parser_load_from_data (expected, original, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_node_equal (json_object_get_member (root, "theme"),
+                                  json_object_get_member (json_node_get_object (
+                                    json_parser_get_root (expected)), "theme")));
+
+  /* Servers by name, with the members of other hosts, values as they were. */
+  members = json_object_get_members (json_object_get_object_member (root, "mcpServers"));
+  g_assert_cmpuint (g_list_length (members), ==, 3);
+  g_assert_cmpstr (g_list_nth_data (members, 0), ==, "after");
+  g_assert_cmpstr (g_list_nth_data (members, 1), ==, "files");
+  g_assert_cmpstr (g_list_nth_data (members, 2), ==, "middle");
+  files = json_object_get_object_member (json_object_get_object_member (root, "mcpServers"),
+                                         "files");
+  g_assert_true (json_node_equal (json_object_get_member (files, "nested"),
+                                  json_object_get_member (
+                                    json_object_get_object_member (
+                                      json_object_get_object_member (
+                                        json_node_get_object (json_parser_get_root (expected)),
+                                        "mcpServers"), "files"), "nested")));
+  g_assert_cmpint (json_object_get_int_member (files, "timeout"), ==, 30);
+  g_assert_cmpfloat (json_object_get_double_member (files, "ratio"), ==, 0.5);
+  g_assert_true (json_object_get_null_member (files, "note"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (files, "autoApprove")),
+                    ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (
+                       json_object_get_object_member (root, "mcpServers"), "after"),
+                     "type"), ==, "http");
+
+  g_assert_finalize_object (config);
+}
+
+static void
+test_write_symlink (void)
+{
+  g_autofree char *folder = make_folder ("linked");
+  g_autofree char *real = g_build_filename (folder, "real.json", NULL);
+  g_autofree char *link = g_build_filename (folder, "servers.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (link);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  StewardConfig *config;
+
+  g_file_set_contents (real, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (symlink ("real.json", link), ==, 0);
+
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_true (steward_config_remove_server (config, "a"));
+  save (config);
+
+  /* A servers file kept elsewhere, as dotfile managers do, stays there. */
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  text = read_text (real);
+  g_assert_cmpstr (text, ==, "{\n  \"mcpServers\": {}\n}\n");
+
+  g_assert_finalize_object (config);
+}
+
+static void
+count_cb (gpointer  instance,
+          guint    *count)
+{
+  (*count)++;
+}
+
+static void
+load_failed_cb (StewardConfig  *config,
+                const GError   *error,
+                GError        **out)
+{
+  g_clear_error (out);
+  *out = g_error_copy (error);
+}
+
+static void
+changed_flag_cb (StewardConfig *config,
+                 gboolean      *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+test_watch (void)
+{
+  g_autofree char *folder = make_folder ("watch");
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) failure = NULL;
+  StewardServerConfig *server;
+  StewardConfig *config;
+  gboolean changed = FALSE;
+  guint n_changed = 0;
+
+  g_file_set_contents (path, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}", -1, &error);
+  g_assert_no_error (error);
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_no_error (error);
+
+  steward_config_watch (config);
+  g_signal_connect (config, "changed", G_CALLBACK (count_cb), &n_changed);
+  g_signal_connect (config, "changed", G_CALLBACK (changed_flag_cb), &changed);
+  g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
+
+  /* An editor that writes a new file and renames it over the old one. */
+  g_file_set_contents (path, "{\"mcpServers\": {\"a\": {\"command\": \"a\"},"
+                       " \"b\": {\"command\": \"b\"}}}", -1, &error);
+  g_assert_no_error (error);
+  wait_until (&changed, "the edit to be noticed");
+  run_quietly ();
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_null (failure);
+  g_assert_cmpuint (g_list_model_get_n_items (steward_config_get_servers (config)), ==, 2);
+
+  /* An editor that writes the file in place, with the same servers in
+   * another order and layout: nothing changed. */
+  {
+    g_autoptr(GFileOutputStream) stream = NULL;
+    const char *same = "{\"mcpServers\": {\n  \"b\": {\"command\": \"b\"},\n"
+                       "  \"a\": {\"command\": \"a\"}\n}}\n";
+
+    stream = g_file_append_to (file, G_FILE_CREATE_NONE, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_seekable_truncate (G_SEEKABLE (stream), 0, NULL, &error));
+    g_assert_true (g_output_stream_write_all (G_OUTPUT_STREAM (stream), same, strlen (same),
+                                              NULL, NULL, &error));
+    g_assert_true (g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error));
+    g_assert_no_error (error);
+  }
+  run_quietly ();
+  g_assert_cmpuint (n_changed, ==, 1);
+
+  /* Our own save is not echoed. */
+  server = steward_server_config_new_stdio ("c", "c", NULL, NULL, NULL);
+  steward_config_put_server (config, server);
+  g_clear_object (&server);
+  save (config);
+  run_quietly ();
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_null (failure);
+
+  /* A damaged edit is reported, with where, and the list stays. */
+  g_file_set_contents (path, "{\"mcpServers\": {\n  \"a\": {\"command\": \"a\",}\n}}", -1, &error);
+  g_assert_no_error (error);
+  {
+    guint timeout = g_timeout_add_seconds (WAIT_TIMEOUT_S, timed_out_cb, "load-failed");
+
+    while (failure == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (timeout);
+  }
+  g_test_message ("%s", failure->message);
+  g_assert_error (failure, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE);
+  g_assert_nonnull (strstr (failure->message, "servers.json"));
+  g_assert_nonnull (strstr (failure->message, "line 2, column 24"));
+  g_assert_cmpuint (g_list_model_get_n_items (steward_config_get_servers (config)), ==, 3);
+  run_quietly ();
+  g_assert_cmpuint (n_changed, ==, 1);
+
+  /* Mended, it counts again. */
+  changed = FALSE;
+  g_file_set_contents (path, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}", -1, &error);
+  g_assert_no_error (error);
+  wait_until (&changed, "the mended file to be read");
+  g_assert_cmpuint (n_changed, ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (steward_config_get_servers (config)), ==, 1);
+
+  g_assert_finalize_object (config);
+}
+
+static void
+test_parse_position (void)
+{
+  g_autoptr(GError) error = NULL;
+  StewardConfig *config;
+
+  config = load_text ("{\n  \"mcpServers\": {\n    \"é\": {\"command\": x}\n  }\n}", &error);
+  g_assert_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "(line 3, column 22)"));
+  g_assert_null (strstr (error->message, "byte"));
+  g_assert_finalize_object (config);
+}
+
+static void
+test_consent (void)
+{
+  g_autofree char *folder = make_folder ("consent");
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autofree char *consents_path = g_build_filename (folder, "consents.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GHashTable) env = string_table ("OPENAI_API_KEY", "sk-plain0123456789abcdefXYZW",
+                                            "STORED", "${keyring:k1}", "DEBUG", "1", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  StewardServerConfig *server;
+  StewardServerConfig *changed;
+  StewardServerConfig *consented;
+  StewardServerConfig *other;
+  StewardConfig *config;
+  GStatBuf st;
+
+  g_file_set_contents (path, "{\"mcpServers\": {}}", -1, &error);
+  g_assert_no_error (error);
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+
+  server = steward_server_config_new_stdio ("files", "npx", NULL, env, NULL);
+  other = steward_server_config_new_stdio ("other", "npx", NULL, env, NULL);
+  g_assert_false (steward_config_has_consent (config, server));
+  g_assert_null (steward_config_get_consented (config, "files"));
+
+  g_assert_true (steward_config_record_consent (config, server, &error));
+  g_assert_no_error (error);
+  g_assert_true (steward_config_has_consent (config, server));
+  /* Consent is per name. */
+  g_assert_false (steward_config_has_consent (config, other));
+
+  /* A changed command asks again, and the old one is there to compare. */
+  changed = steward_server_config_new_stdio ("files", "uvx", NULL, env, NULL);
+  g_assert_false (steward_config_has_consent (config, changed));
+  consented = steward_config_get_consented (config, "files");
+  g_assert_nonnull (consented);
+  g_assert_cmpstr (steward_server_config_get_command (consented), ==, "npx");
+  g_assert_cmpstr (g_hash_table_lookup (steward_server_config_get_env (consented), "DEBUG"), ==,
+                   "1");
+  g_assert_cmpstr (g_hash_table_lookup (steward_server_config_get_env (consented), "STORED"), ==,
+                   "${keyring:k1}");
+  /* A key in plain text is not copied into a second file. */
+  g_assert_cmpstr (g_hash_table_lookup (steward_server_config_get_env (consented),
+                                        "OPENAI_API_KEY"), ==, "sk-…XYZW");
+  g_clear_object (&consented);
+
+  g_assert_true (steward_config_record_consent (config, other, &error));
+  drop_config (config);
+
+  /* Written, private, and read by the next one. */
+  g_assert_cmpint (g_stat (consents_path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpuint (count_entries (folder), ==, 2);
+  text = read_text (consents_path);
+  g_test_message ("%s", text);
+  g_assert_null (strstr (text, "sk-plain0123456789abcdefXYZW"));
+  g_assert_nonnull (strstr (text, "\"fingerprint\": \""));
+  g_assert_nonnull (strstr (text, "\"time\": \""));
+  g_assert_nonnull (strstr (text, "\"files\": {"));
+  g_assert_nonnull (strstr (text, "\"other\": {"));
+
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_true (steward_config_has_consent (config, server));
+  g_assert_true (steward_config_has_consent (config, other));
+  g_assert_false (steward_config_has_consent (config, changed));
+
+  /* A new consent replaces the old one, and the file keeps the others. */
+  g_assert_true (steward_config_record_consent (config, changed, &error));
+  g_assert_true (steward_config_has_consent (config, changed));
+  g_assert_false (steward_config_has_consent (config, server));
+  drop_config (config);
+
+  config = steward_config_new (file);
+  load_async (config, &error);
+  g_assert_no_error (error);
+  g_assert_true (steward_config_has_consent (config, changed));
+  g_assert_true (steward_config_has_consent (config, other));
+  g_assert_false (steward_config_has_consent (config, server));
+  g_assert_finalize_object (config);
+
+  /* A damaged consents file means no consent at all. */
+  g_file_set_contents (consents_path, "{\"files\": ", -1, &error);
+  g_assert_no_error (error);
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_false (steward_config_has_consent (config, changed));
+  g_assert_finalize_object (config);
+
+  g_assert_finalize_object (changed);
+  g_assert_finalize_object (other);
+  g_assert_finalize_object (server);
+}
+
+static gboolean
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK) && g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      dir = g_dir_open (path, 0, NULL);
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+      return g_rmdir (path) == 0;
+    }
+
+  return g_remove (path) == 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -495,12 +1326,21 @@ main (int   argc,
   g_test_add_func ("/steward/config/reload", test_reload);
   g_test_add_func ("/steward/config/lookup", test_lookup);
   g_test_add_func ("/steward/config/async", test_async);
+  g_test_add_func ("/steward/config/builders", test_builders);
+  g_test_add_func ("/steward/config/fingerprint", test_fingerprint);
+  g_test_add_func ("/steward/config/put-remove", test_put_remove);
+  g_test_add_func ("/steward/config/write", test_write);
+  g_test_add_func ("/steward/config/write-keeps-unknown", test_write_keeps_unknown);
+  g_test_add_func ("/steward/config/write-symlink", test_write_symlink);
+  g_test_add_func ("/steward/config/watch", test_watch);
+  g_test_add_func ("/steward/config/parse-position", test_parse_position);
+  g_test_add_func ("/steward/config/consent", test_consent);
 
   status = g_test_run ();
 
   for (guint i = 0; i < tmp_files->len; i++)
     g_remove (g_ptr_array_index (tmp_files, i));
-  g_rmdir (tmp_dir);
+  remove_tree (tmp_dir);
   g_clear_pointer (&tmp_files, g_ptr_array_unref);
   g_clear_pointer (&tmp_dir, g_free);
 

@@ -20,6 +20,7 @@
 #include "mcp-stdio-transport.h"
 
 #include "steward-config.h"
+#include "steward-secrets.h"
 
 #include "steward-cli-delegate.h"
 #include "steward-cli-format.h"
@@ -43,6 +44,10 @@ struct _StewardCliRunner
    * is replaced when the legacy transport is tried after the first. */
   McpClient           *client;
   StewardCliDelegate  *delegate;
+  /* The server file's environment and headers with the keyring's secrets
+   * in place of their references; wiped when freed. */
+  GHashTable          *server_env;
+  GHashTable          *server_headers;
   /* A remote server: where, with which headers, over which transport. */
   char                *url;
   GHashTable          *headers;
@@ -984,6 +989,81 @@ resolve_server (StewardCliRunner  *self,
   return server ? g_object_ref (server) : NULL;
 }
 
+static gboolean
+has_references (GHashTable *table)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (strstr (value, "${keyring:") != NULL)
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+resolved_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* Replaces "${keyring:ID}" in @table's values with the secrets. The
+ * keyring answers over D-Bus; steward-cli has nothing else to do until it
+ * has, so it waits here, before its main loop runs. */
+static GHashTable *
+resolve_references (StewardCliRunner  *self,
+                    StewardSecrets    *secrets,
+                    const char        *name,
+                    const char        *what,
+                    GHashTable        *table,
+                    GError           **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GHashTable *resolved;
+
+  if (!has_references (table))
+    return g_hash_table_ref (table);
+
+  steward_secrets_resolve_async (secrets, table, self->cancellable, resolved_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  resolved = steward_secrets_resolve_finish (secrets, result, &local_error);
+  if (resolved == NULL)
+    /* Translators: the second placeholder is "environment" or "headers";
+     * the third says which secret is missing, or why the keyring cannot
+     * be reached. */
+    g_set_error (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE,
+                 _("server `%s`, %s: %s"), name, what, local_error->message);
+
+  return resolved;
+}
+
+static gboolean
+resolve_secrets (StewardCliRunner     *self,
+                 StewardServerConfig  *server,
+                 GError              **error)
+{
+  const char *name = steward_server_config_get_name (server);
+  g_autoptr(StewardSecrets) secrets = steward_secrets_new ();
+
+  self->server_env = resolve_references (self, secrets, name, _("environment"),
+                                         steward_server_config_get_env (server), error);
+  if (self->server_env == NULL)
+    return FALSE;
+
+  self->server_headers = resolve_references (self, secrets, name, _("headers"),
+                                             steward_server_config_get_headers (server), error);
+  return self->server_headers != NULL;
+}
+
 /* What a remote entry of the servers file says, with the command line's
  * --header and --transport on top. */
 static gboolean
@@ -1023,7 +1103,7 @@ resolve_remote (StewardCliRunner     *self,
   self->url = g_strdup (steward_server_config_get_url (server));
   self->headers = steward_cli_headers_new ();
 
-  g_hash_table_iter_init (&iter, steward_server_config_get_headers (server));
+  g_hash_table_iter_init (&iter, self->server_headers);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       if (!steward_cli_check_header (where, key, value, error))
@@ -1060,7 +1140,7 @@ create_stdio_transport (StewardCliRunner     *self,
   const char *name;
   const char *value;
 
-  g_hash_table_iter_init (&iter, steward_server_config_get_env (server));
+  g_hash_table_iter_init (&iter, self->server_env);
   while (g_hash_table_iter_next (&iter, (gpointer *) &name, (gpointer *) &value))
     mcp_stdio_transport_setenv (transport, name, value);
 
@@ -1173,6 +1253,8 @@ steward_cli_runner_dispose (GObject *object)
   g_clear_object (&self->tool_result);
   g_clear_object (&self->client);
   g_clear_pointer (&self->headers, g_hash_table_unref);
+  g_clear_pointer (&self->server_env, g_hash_table_unref);
+  g_clear_pointer (&self->server_headers, g_hash_table_unref);
   g_clear_object (&self->delegate);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->loop, g_main_loop_unref);
@@ -1251,7 +1333,8 @@ steward_cli_runner_run (StewardCliRunner *self)
   else
     {
       server = resolve_server (self, &error);
-      if (server == NULL || !resolve_remote (self, server, &error))
+      if (server == NULL || !resolve_secrets (self, server, &error) ||
+          !resolve_remote (self, server, &error))
         {
           complain ("%s", error->message);
           return STEWARD_CLI_EXIT_USAGE;

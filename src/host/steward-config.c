@@ -3,19 +3,65 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "mcp-json.h"
 
+#include "steward-config-private.h"
+#include "steward-secrets.h"
 #include "steward-config.h"
+
+/**
+ * StewardConfig:
+ *
+ * The servers file (`mcpServers`, the shape other hosts use too) and the
+ * consents beside it. Servers are kept sorted by name; writes replace the
+ * whole file atomically and keep what other hosts wrote in it.
+ */
+
+/* Editors save in bursts (truncate, write, rename, chmod); one reload
+ * after the burst is enough. */
+#define RELOAD_DELAY_MS 200
+/* Symbolic links to the servers file are followed this far at most. */
+#define MAX_LINK_DEPTH 8
+
+typedef struct {
+  char                *fingerprint;
+  JsonObject          *config;
+  char                *time;
+  StewardServerConfig *server;
+} Consent;
 
 struct _StewardConfig
 {
-  GObject     parent_instance;
+  GObject       parent_instance;
 
-  GFile      *file;
-  GListStore *servers;
+  GFile        *file;
+  GListStore   *servers;
+  /* The top-level object last read, for the members other hosts keep
+   * beside "mcpServers". */
+  JsonObject   *root;
+  /* The bytes last read from the file or written to it: when the file
+   * still holds them after a change event, the event was our own write. */
+  GBytes       *content;
+  GQueue        saves;
+
+  GCancellable *cancellable;
+  GFileMonitor *file_monitor;
+  GFileMonitor *dir_monitor;
+  guint         reload_source;
+  gboolean      reloading;
+  gboolean      reload_again;
+
+  GFile        *consents_file;
+  /* Name → Consent: what the person allowed, as far as we know. */
+  GHashTable   *consents;
+  /* Name → Consent: recorded but not yet written. */
+  GHashTable   *pending_consents;
+  gboolean      writing_consents;
 };
 
 enum {
@@ -26,9 +72,45 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  CHANGED,
+  LOAD_FAILED,
+  SAVE_FAILED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (StewardConfig, steward_config, G_TYPE_OBJECT)
 
 G_DEFINE_QUARK (steward-config-error-quark, steward_config_error)
+
+static Consent *
+consent_ref (Consent *consent)
+{
+  return g_rc_box_acquire (consent);
+}
+
+static void
+consent_clear (Consent *consent)
+{
+  g_clear_pointer (&consent->fingerprint, g_free);
+  g_clear_pointer (&consent->config, json_object_unref);
+  g_clear_pointer (&consent->time, g_free);
+  g_clear_object (&consent->server);
+}
+
+static void
+consent_unref (Consent *consent)
+{
+  g_rc_box_release_full (consent, (GDestroyNotify) consent_clear);
+}
+
+static GHashTable *
+consent_table_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) consent_unref);
+}
 
 static char *
 dup_file_label (StewardConfig *self)
@@ -57,11 +139,45 @@ describe_node (JsonNode *node)
     }
 }
 
-static GListStore *
+static int
+compare_names (const char *a,
+               const char *b)
+{
+  int result = g_ascii_strcasecmp (a, b);
+
+  return result != 0 ? result : strcmp (a, b);
+}
+
+static int
+compare_name_pointers (const void *a,
+                       const void *b)
+{
+  return compare_names (*(const char * const *) a, *(const char * const *) b);
+}
+
+static int
+compare_servers (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  return compare_names (steward_server_config_get_name ((StewardServerConfig *) a),
+                        steward_server_config_get_name ((StewardServerConfig *) b));
+}
+
+static int
+compare_server_pointers (gconstpointer a,
+                         gconstpointer b)
+{
+  return compare_servers (*(gpointer const *) a, *(gpointer const *) b, NULL);
+}
+
+/* Reading */
+
+static GPtrArray *
 parse_servers (JsonNode  *root,
                GError   **error)
 {
-  g_autoptr(GListStore) servers = g_list_store_new (STEWARD_TYPE_SERVER_CONFIG);
+  g_autoptr(GPtrArray) servers = g_ptr_array_new_with_free_func (g_object_unref);
   JsonNode *mcp_servers;
   JsonObjectIter iter;
   const char *name;
@@ -94,7 +210,7 @@ parse_servers (JsonNode  *root,
   json_object_iter_init_ordered (&iter, json_node_get_object (mcp_servers));
   while (json_object_iter_next_ordered (&iter, &name, &entry))
     {
-      g_autoptr(StewardServerConfig) server = NULL;
+      StewardServerConfig *server;
 
       if (!JSON_NODE_HOLDS_OBJECT (entry))
         {
@@ -108,19 +224,68 @@ parse_servers (JsonNode  *root,
       if (server == NULL)
         return NULL;
 
-      g_list_store_append (servers, server);
+      g_ptr_array_add (servers, server);
     }
 
+  g_ptr_array_sort (servers, compare_server_pointers);
   return g_steal_pointer (&servers);
 }
 
-static GListStore *
-parse_data (const char  *data,
-            gsize        length,
-            GError     **error)
+/* The JSON reader reports where it stopped as a byte offset; a person
+ * looks for a line and a column, as their editor shows them. */
+static char *
+describe_parse_error (const char *message,
+                      const char *data,
+                      gsize       length)
+{
+  const char *at = strstr (message, "(at byte ");
+  const char *digits;
+  const char *close;
+  g_autofree char *position = NULL;
+  guint64 offset;
+  guint line = 1;
+  guint column = 1;
+
+  if (at == NULL)
+    return g_strdup (message);
+
+  digits = at + strlen ("(at byte ");
+  close = strchr (digits, ')');
+  offset = g_ascii_strtoull (digits, NULL, 10);
+  if (close == NULL || offset > length)
+    return g_strdup (message);
+
+  for (const char *p = data; p < data + offset; p = g_utf8_next_char (p))
+    {
+      if (*p == '\n')
+        {
+          line++;
+          column = 1;
+        }
+      else
+        column++;
+    }
+
+  /* Translators: where a servers file stops being valid JSON. */
+  position = g_strdup_printf (_("line %u, column %u"), line, column);
+  return g_strdup_printf ("%.*s(%s)%s", (int) (at - message), message, position, close + 1);
+}
+
+/**
+ * steward_config_parse_json:
+ *
+ * Reads a file of other hosts' configuration as strictly as the servers
+ * file: the same size limit, the same depth limit, and errors that give
+ * the line and column.
+ */
+JsonNode *
+steward_config_parse_json (const char  *data,
+                           gsize        length,
+                           GError     **error)
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *detail = NULL;
 
   if (length > STEWARD_CONFIG_MAX_FILE_SIZE)
     {
@@ -133,27 +298,79 @@ parse_data (const char  *data,
   root = mcp_json_parse (data, (gssize) length, &local_error);
   if (root == NULL)
     {
+      detail = describe_parse_error (local_error->message, data, length);
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE,
-                   _("the file is not valid JSON: %s"), local_error->message);
+                   _("the file is not valid JSON: %s"), detail);
       return NULL;
     }
 
-  return parse_servers (root, error);
+  return g_steal_pointer (&root);
 }
 
+/* Replaces the list with @servers (sorted) in one splice, so that views of
+ * the list see a single change; entries that did not change keep their
+ * objects. Returns whether anything changed. */
+static gboolean
+replace_servers (StewardConfig *self,
+                 GPtrArray     *servers)
+{
+  GListModel *model = G_LIST_MODEL (self->servers);
+  guint n_old = g_list_model_get_n_items (model);
+  g_autofree gpointer *items = g_new0 (gpointer, servers->len + 1);
+  gboolean changed = n_old != servers->len;
+
+  for (guint i = 0; i < servers->len; i++)
+    {
+      StewardServerConfig *server = g_ptr_array_index (servers, i);
+      g_autoptr(StewardServerConfig) old = NULL;
+
+      /* Our own references: the splice drops the store's before it takes
+       * new ones. */
+      items[i] = g_object_ref (server);
+      for (guint j = 0; j < n_old; j++)
+        {
+          g_autoptr(StewardServerConfig) candidate = g_list_model_get_item (model, j);
+
+          if (steward_server_config_equal (candidate, server))
+            {
+              g_object_unref (items[i]);
+              items[i] = g_steal_pointer (&candidate);
+              break;
+            }
+        }
+
+      old = i < n_old ? g_list_model_get_item (model, i) : NULL;
+      changed |= old != items[i];
+    }
+
+  if (changed)
+    g_list_store_splice (self->servers, 0, n_old, items, servers->len);
+
+  for (guint i = 0; i < servers->len; i++)
+    g_object_unref (items[i]);
+
+  return changed;
+}
+
+/* Reads @data and, when it is a good servers file, makes it the current
+ * one. Sets *@changed to whether the list of servers changed. */
 static gboolean
 apply_data (StewardConfig  *self,
             const char     *data,
             gsize           length,
+            gboolean       *changed,
             GError        **error)
 {
-  g_autoptr(GListStore) servers = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *label = dup_file_label (self);
-  g_autofree gpointer *items = NULL;
-  guint n_items;
+  gboolean list_changed;
 
-  servers = parse_data (data, length, &local_error);
+  root = steward_config_parse_json (data, length, &local_error);
+  if (root != NULL)
+    servers = parse_servers (root, &local_error);
+
   if (servers == NULL)
     {
       g_set_error (error, local_error->domain, local_error->code,
@@ -161,17 +378,14 @@ apply_data (StewardConfig  *self,
       return FALSE;
     }
 
-  /* One splice, so that views of the list see a single change. */
-  n_items = g_list_model_get_n_items (G_LIST_MODEL (servers));
-  items = g_new0 (gpointer, n_items + 1);
-  for (guint i = 0; i < n_items; i++)
-    items[i] = g_list_model_get_item (G_LIST_MODEL (servers), i);
+  g_clear_pointer (&self->root, json_object_unref);
+  self->root = json_object_ref (json_node_get_object (root));
+  g_clear_pointer (&self->content, g_bytes_unref);
+  self->content = g_bytes_new (data, length);
 
-  g_list_store_splice (self->servers, 0, g_list_model_get_n_items (G_LIST_MODEL (self->servers)),
-                       items, n_items);
-
-  for (guint i = 0; i < n_items; i++)
-    g_object_unref (items[i]);
+  list_changed = replace_servers (self, servers);
+  if (changed != NULL)
+    *changed = list_changed;
 
   return TRUE;
 }
@@ -193,15 +407,689 @@ set_read_error (StewardConfig  *self,
                  _("%s: cannot read the servers file: %s"), label, io_error->message);
 }
 
+static gboolean
+load_more_cb (const char *file_contents,
+              goffset     file_size,
+              gpointer    user_data)
+{
+  return file_size <= STEWARD_CONFIG_MAX_FILE_SIZE;
+}
+
+/* Writing JSON */
+
+static void
+append_indent (GString *out,
+               guint    depth)
+{
+  for (guint i = 0; i < depth; i++)
+    g_string_append (out, "  ");
+}
+
+static void
+append_string (GString    *out,
+               const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        default:
+          if ((guchar) *p < 0x20 || *p == 0x7f)
+            g_string_append_printf (out, "\\u%04x", (guint) (guchar) *p);
+          else
+            g_string_append_c (out, *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_node (GString  *out,
+             JsonNode *node,
+             guint     depth)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  JsonArray *array;
+  gboolean first = TRUE;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      g_string_append_c (out, '{');
+      json_object_iter_init_ordered (&iter, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&iter, &name, &member))
+        {
+          g_string_append (out, first ? "\n" : ",\n");
+          first = FALSE;
+          append_indent (out, depth + 1);
+          append_string (out, name);
+          g_string_append (out, ": ");
+          append_node (out, member, depth + 1);
+        }
+      if (!first)
+        {
+          g_string_append_c (out, '\n');
+          append_indent (out, depth);
+        }
+      g_string_append_c (out, '}');
+      break;
+
+    case JSON_NODE_ARRAY:
+      array = json_node_get_array (node);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          g_string_append (out, i == 0 ? "\n" : ",\n");
+          append_indent (out, depth + 1);
+          append_node (out, json_array_get_element (array, i), depth + 1);
+        }
+      if (json_array_get_length (array) > 0)
+        {
+          g_string_append_c (out, '\n');
+          append_indent (out, depth);
+        }
+      g_string_append_c (out, ']');
+      break;
+
+    case JSON_NODE_NULL:
+      g_string_append (out, "null");
+      break;
+
+    case JSON_NODE_VALUE:
+    default:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_STRING:
+          append_string (out, json_node_get_string (node));
+          break;
+        case G_TYPE_BOOLEAN:
+          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+          break;
+        case G_TYPE_INT64:
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+          break;
+        default:
+          g_string_append (out, g_ascii_dtostr (number, sizeof number,
+                                                json_node_get_double (node)));
+        }
+    }
+}
+
+/* Pretty JSON as people write it by hand: two spaces, "name": value, a
+ * newline at the end. */
+static GBytes *
+object_to_bytes (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  GString *out = g_string_new (NULL);
+
+  json_node_set_object (node, object);
+  append_node (out, node, 0);
+  g_string_append_c (out, '\n');
+
+  return g_string_free_to_bytes (out);
+}
+
+static GBytes *
+serialize_servers (StewardConfig *self)
+{
+  g_autoptr(JsonObject) root = json_object_new ();
+  GListModel *model = G_LIST_MODEL (self->servers);
+  JsonObject *servers = json_object_new ();
+  gboolean placed = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StewardServerConfig) server = g_list_model_get_item (model, i);
+
+      json_object_set_object_member (servers, steward_server_config_get_name (server),
+                                     json_object_ref (steward_server_config_get_json (server)));
+    }
+
+  /* Other members stay where they were, "mcpServers" among them. */
+  if (self->root != NULL)
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *member;
+
+      json_object_iter_init_ordered (&iter, self->root);
+      while (json_object_iter_next_ordered (&iter, &name, &member))
+        {
+          if (g_str_equal (name, "mcpServers"))
+            {
+              json_object_set_object_member (root, name, json_object_ref (servers));
+              placed = TRUE;
+            }
+          else
+            json_object_set_member (root, name, json_node_copy (member));
+        }
+    }
+
+  if (!placed)
+    json_object_set_object_member (root, "mcpServers", json_object_ref (servers));
+
+  json_object_unref (servers);
+  return object_to_bytes (root);
+}
+
+/* Writing files: make the folder (private, as the files in it hold what
+ * commands may run), follow a symbolic link to the real file so that a
+ * linked file stays linked, then replace the file atomically with mode
+ * 0600. */
+
+static GFile *
+prepare_write (GFile         *file,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  g_autoptr(GFile) target = g_object_ref (file);
+  g_autoptr(GFile) parent = NULL;
+  g_autofree char *parent_path = NULL;
+
+  for (guint depth = 0; depth < MAX_LINK_DEPTH; depth++)
+    {
+      g_autoptr(GFileInfo) info = NULL;
+      g_autoptr(GFile) dir = NULL;
+      g_autoptr(GFile) next = NULL;
+      const char *link_target;
+
+      info = g_file_query_info (target, G_FILE_ATTRIBUTE_STANDARD_IS_SYMLINK ","
+                                G_FILE_ATTRIBUTE_STANDARD_SYMLINK_TARGET,
+                                G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, NULL);
+      if (info == NULL || !g_file_info_get_is_symlink (info))
+        break;
+
+      link_target = g_file_info_get_symlink_target (info);
+      dir = g_file_get_parent (target);
+      if (link_target == NULL || dir == NULL)
+        break;
+
+      next = g_file_resolve_relative_path (dir, link_target);
+      g_set_object (&target, next);
+    }
+
+  parent = g_file_get_parent (target);
+  parent_path = parent ? g_file_get_path (parent) : NULL;
+  if (parent_path != NULL)
+    {
+      if (g_mkdir_with_parents (parent_path, 0700) != 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       _("cannot make the folder %s: %s"), parent_path,
+                       g_strerror (saved_errno));
+          return NULL;
+        }
+    }
+  else if (parent != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (!g_file_make_directory_with_parents (parent, cancellable, &local_error) &&
+          !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+    }
+
+  return g_steal_pointer (&target);
+}
+
+static void
+prepare_write_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  GError *error = NULL;
+  GFile *target = prepare_write (task_data, cancellable, &error);
+
+  if (target == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, target, g_object_unref);
+}
+
+typedef struct {
+  GFile  *file;
+  GBytes *bytes;
+} WriteData;
+
+static void
+write_data_free (WriteData *data)
+{
+  g_clear_object (&data->file);
+  g_clear_pointer (&data->bytes, g_bytes_unref);
+  g_free (data);
+}
+
+static void
+replace_contents_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+prepare_write_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  WriteData *data = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  g_autoptr(GFile) target = NULL;
+  GError *error = NULL;
+
+  target = g_task_propagate_pointer (G_TASK (result), &error);
+  if (target == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_file_replace_contents_bytes_async (target, data->bytes, NULL, FALSE,
+                                       G_FILE_CREATE_PRIVATE |
+                                       G_FILE_CREATE_REPLACE_DESTINATION,
+                                       cancellable, replace_contents_cb, g_steal_pointer (&task));
+}
+
+static void
+write_file_async (GFile               *file,
+                  GBytes              *bytes,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) prepare = NULL;
+  WriteData *data;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, write_file_async);
+  data = g_new0 (WriteData, 1);
+  data->file = g_object_ref (file);
+  data->bytes = g_bytes_ref (bytes);
+  g_task_set_task_data (task, data, (GDestroyNotify) write_data_free);
+
+  prepare = g_task_new (NULL, cancellable, prepare_write_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (prepare, prepare_write);
+  g_task_set_task_data (prepare, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (prepare, prepare_write_thread);
+}
+
+static gboolean
+write_file_finish (GAsyncResult  *result,
+                   GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Consents */
+
+static Consent *
+consent_new_from_json (const char *name,
+                       JsonNode   *node)
+{
+  JsonObject *object;
+  JsonNode *config;
+  const char *fingerprint;
+  const char *time;
+  Consent *consent;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  object = json_node_get_object (node);
+  fingerprint = json_object_get_string_member_with_default (object, "fingerprint", NULL);
+  time = json_object_get_string_member_with_default (object, "time", NULL);
+  config = json_object_get_member (object, "config");
+  if (fingerprint == NULL || config == NULL || !JSON_NODE_HOLDS_OBJECT (config))
+    return NULL;
+
+  consent = g_rc_box_new0 (Consent);
+  consent->fingerprint = g_strdup (fingerprint);
+  consent->time = g_strdup (time);
+  consent->config = json_object_ref (json_node_get_object (config));
+  consent->server = steward_server_config_new_from_json (name, consent->config, NULL);
+
+  return consent;
+}
+
+/* A damaged or foreign consents file counts as no consent at all: every
+ * server then asks again, which is the safe way to be wrong. */
+static GHashTable *
+parse_consents (const char *data,
+                gsize       length)
+{
+  g_autoptr(GHashTable) consents = consent_table_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+
+  root = mcp_json_parse (data, (gssize) length, &error);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_debug ("The consents file is damaged; every server will ask again: %s",
+               error ? error->message : "not an object");
+      return g_steal_pointer (&consents);
+    }
+
+  json_object_iter_init_ordered (&iter, json_node_get_object (root));
+  while (json_object_iter_next_ordered (&iter, &name, &node))
+    {
+      Consent *consent = consent_new_from_json (name, node);
+
+      if (consent != NULL)
+        g_hash_table_replace (consents, g_strdup (name), consent);
+    }
+
+  return g_steal_pointer (&consents);
+}
+
+static GBytes *
+serialize_consents (GHashTable *consents)
+{
+  g_autoptr(JsonObject) root = json_object_new ();
+  g_autofree const char **names = NULL;
+  guint n_names;
+
+  names = (const char **) g_hash_table_get_keys_as_array (consents, &n_names);
+  qsort (names, n_names, sizeof (char *), compare_name_pointers);
+
+  for (guint i = 0; i < n_names; i++)
+    {
+      Consent *consent = g_hash_table_lookup (consents, names[i]);
+      JsonObject *entry = json_object_new ();
+
+      json_object_set_string_member (entry, "fingerprint", consent->fingerprint);
+      json_object_set_object_member (entry, "config", json_object_ref (consent->config));
+      if (consent->time != NULL)
+        json_object_set_string_member (entry, "time", consent->time);
+      json_object_set_object_member (root, names[i], entry);
+    }
+
+  return object_to_bytes (root);
+}
+
+static void write_consents (StewardConfig *self);
+
+typedef struct {
+  StewardConfig *self;
+  GHashTable    *batch;
+} ConsentWrite;
+
+static void
+consent_write_free (ConsentWrite *write)
+{
+  g_clear_object (&write->self);
+  g_clear_pointer (&write->batch, g_hash_table_unref);
+  g_free (write);
+}
+
+/* Puts back what could not be written, unless something newer was
+ * recorded meanwhile, so the next consent tries again. */
+static void
+consent_write_failed (ConsentWrite *write,
+                      GError       *error)
+{
+  StewardConfig *self = write->self;
+  g_autoptr(GError) shown = NULL;
+  g_autofree char *label = g_file_get_parse_name (self->consents_file);
+  GHashTableIter iter;
+  gpointer name;
+  gpointer consent;
+
+  g_hash_table_iter_init (&iter, write->batch);
+  while (g_hash_table_iter_next (&iter, &name, &consent))
+    if (!g_hash_table_contains (self->pending_consents, name))
+      g_hash_table_insert (self->pending_consents, g_strdup (name), consent_ref (consent));
+
+  self->writing_consents = FALSE;
+  shown = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_WRITE,
+                       _("%s: cannot save which servers may start: %s"), label, error->message);
+  g_signal_emit (self, signals[SAVE_FAILED], 0, shown);
+}
+
+static void
+consents_written_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  ConsentWrite *write = user_data;
+  StewardConfig *self = write->self;
+  g_autoptr(GError) error = NULL;
+
+  if (!write_file_finish (result, &error))
+    consent_write_failed (write, error);
+  else
+    self->writing_consents = FALSE;
+
+  if (g_hash_table_size (self->pending_consents) > 0 && error == NULL)
+    write_consents (self);
+
+  consent_write_free (write);
+}
+
+static void
+consents_read_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  ConsentWrite *write = user_data;
+  StewardConfig *self = write->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) merged = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *contents = NULL;
+  GHashTableIter iter;
+  gpointer name;
+  gpointer consent;
+  gsize length = 0;
+
+  /* Merging with what the file holds now keeps consents recorded
+   * elsewhere, by another window or before this config was loaded. */
+  if (!g_file_load_partial_contents_finish (G_FILE (object), result, &contents, &length, NULL,
+                                            &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      consent_write_failed (write, error);
+      consent_write_free (write);
+      return;
+    }
+
+  merged = contents ? parse_consents (contents, length) : consent_table_new ();
+
+  g_hash_table_iter_init (&iter, merged);
+  while (g_hash_table_iter_next (&iter, &name, &consent))
+    if (!g_hash_table_contains (self->consents, name))
+      g_hash_table_insert (self->consents, g_strdup (name), consent_ref (consent));
+
+  g_hash_table_iter_init (&iter, write->batch);
+  while (g_hash_table_iter_next (&iter, &name, &consent))
+    g_hash_table_replace (merged, g_strdup (name), consent_ref (consent));
+
+  bytes = serialize_consents (merged);
+  write_file_async (self->consents_file, bytes, NULL, consents_written_cb, write);
+}
+
+/* One write at a time, each with everything recorded until it starts. The
+ * write holds a reference, so that a consent given just before the window
+ * closed is still written. */
+static void
+write_consents (StewardConfig *self)
+{
+  ConsentWrite *write;
+
+  if (self->writing_consents || g_hash_table_size (self->pending_consents) == 0)
+    return;
+
+  self->writing_consents = TRUE;
+  write = g_new0 (ConsentWrite, 1);
+  write->self = g_object_ref (self);
+  write->batch = g_steal_pointer (&self->pending_consents);
+  self->pending_consents = consent_table_new ();
+
+  g_file_load_partial_contents_async (self->consents_file, NULL, load_more_cb, consents_read_cb,
+                                      write);
+}
+
+static void
+set_consents (StewardConfig *self,
+              const char    *data,
+              gsize          length)
+{
+  g_autoptr(GHashTable) consents = parse_consents (data, length);
+  GHashTableIter iter;
+  gpointer name;
+  gpointer consent;
+
+  /* What was recorded but not written yet is newer than the file. */
+  g_hash_table_iter_init (&iter, self->pending_consents);
+  while (g_hash_table_iter_next (&iter, &name, &consent))
+    g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
+
+  g_clear_pointer (&self->consents, g_hash_table_unref);
+  self->consents = g_steal_pointer (&consents);
+}
+
+static void
+load_consents_sync (StewardConfig *self,
+                    GCancellable  *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_load_contents (self->consents_file, cancellable, &contents, &length, NULL,
+                             &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_debug ("Cannot read the consents file: %s", error->message);
+      return;
+    }
+
+  set_consents (self, contents, length);
+}
+
+/* Copies an entry for the consents file with values that look secret
+ * masked: the file records what was allowed, and must not become a second
+ * home for keys that the servers file holds in plain text. */
+static JsonObject *
+dup_consent_config (StewardServerConfig *server)
+{
+  static const char * const maps[] = { "env", "headers" };
+  g_autoptr(JsonObject) json = json_object_new ();
+  JsonObjectIter top;
+  const char *top_name;
+  JsonNode *top_member;
+
+  /* json_node_copy() shares objects and arrays, which are the server's and
+   * stay as they are; the maps that change are made anew below. */
+  json_object_iter_init_ordered (&top, steward_server_config_get_json (server));
+  while (json_object_iter_next_ordered (&top, &top_name, &top_member))
+    json_object_set_member (json, top_name, json_node_copy (top_member));
+
+  for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
+    {
+      JsonNode *map = json_object_get_member (json, maps[i]);
+      JsonObject *masked;
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      if (map == NULL || !JSON_NODE_HOLDS_OBJECT (map))
+        continue;
+
+      masked = json_object_new ();
+      json_object_iter_init_ordered (&iter, json_node_get_object (map));
+      while (json_object_iter_next_ordered (&iter, &name, &value))
+        {
+          const char *text = JSON_NODE_HOLDS_VALUE (value) &&
+                             json_node_get_value_type (value) == G_TYPE_STRING
+                             ? json_node_get_string (value) : NULL;
+
+          if (text != NULL && steward_secret_looks_secret (name, text))
+            {
+              g_autofree char *shown = steward_secret_mask (text);
+
+              json_object_set_string_member (masked, name, shown);
+            }
+          else
+            json_object_set_member (masked, name, json_node_copy (value));
+        }
+
+      json_object_set_object_member (json, maps[i], masked);
+    }
+
+  return g_steal_pointer (&json);
+}
+
+/* GObject */
+
 static void
 steward_config_dispose (GObject *object)
 {
   StewardConfig *self = STEWARD_CONFIG (object);
 
-  g_clear_object (&self->file);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->reload_source, g_source_remove);
+  if (self->file_monitor != NULL)
+    g_file_monitor_cancel (self->file_monitor);
+  if (self->dir_monitor != NULL)
+    g_file_monitor_cancel (self->dir_monitor);
+  g_clear_object (&self->file_monitor);
+  g_clear_object (&self->dir_monitor);
   g_clear_object (&self->servers);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (steward_config_parent_class)->dispose (object);
+}
+
+static void
+steward_config_finalize (GObject *object)
+{
+  StewardConfig *self = STEWARD_CONFIG (object);
+
+  g_clear_object (&self->file);
+  g_clear_object (&self->consents_file);
+  g_clear_pointer (&self->root, json_object_unref);
+  g_clear_pointer (&self->content, g_bytes_unref);
+  g_clear_pointer (&self->consents, g_hash_table_unref);
+  g_clear_pointer (&self->pending_consents, g_hash_table_unref);
+
+  G_OBJECT_CLASS (steward_config_parent_class)->finalize (object);
 }
 
 static void
@@ -246,11 +1134,16 @@ static void
 steward_config_constructed (GObject *object)
 {
   StewardConfig *self = STEWARD_CONFIG (object);
+  g_autoptr(GFile) folder = NULL;
 
   G_OBJECT_CLASS (steward_config_parent_class)->constructed (object);
 
   if (self->file == NULL)
     self->file = steward_config_get_default_file ();
+
+  folder = g_file_get_parent (self->file);
+  self->consents_file = folder ? g_file_get_child (folder, "consents.json")
+                               : g_file_new_for_path ("consents.json");
 }
 
 static void
@@ -260,6 +1153,7 @@ steward_config_class_init (StewardConfigClass *klass)
 
   object_class->constructed = steward_config_constructed;
   object_class->dispose = steward_config_dispose;
+  object_class->finalize = steward_config_finalize;
   object_class->get_property = steward_config_get_property;
   object_class->set_property = steward_config_set_property;
 
@@ -274,12 +1168,57 @@ steward_config_class_init (StewardConfigClass *klass)
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * StewardConfig::changed:
+   *
+   * The file was edited elsewhere and the servers in it differ from the
+   * list; the list has been updated already.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /**
+   * StewardConfig::load-failed:
+   * @error: why, naming the file (and the line and column of bad JSON)
+   *
+   * The file was edited elsewhere and cannot be used now; the list keeps
+   * the servers it had.
+   */
+  signals[LOAD_FAILED] =
+    g_signal_new ("load-failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR);
+
+  /**
+   * StewardConfig::save-failed:
+   * @error: why, naming the file
+   *
+   * Recorded consents could not be written; they are tried again with the
+   * next one, and hold until the application quits.
+   */
+  signals[SAVE_FAILED] =
+    g_signal_new ("save-failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
 
 static void
 steward_config_init (StewardConfig *self)
 {
   self->servers = g_list_store_new (STEWARD_TYPE_SERVER_CONFIG);
+  self->cancellable = g_cancellable_new ();
+  self->consents = consent_table_new ();
+  self->pending_consents = consent_table_new ();
+  g_queue_init (&self->saves);
 }
 
 /**
@@ -300,7 +1239,8 @@ steward_config_get_default_file (void)
  * steward_config_new:
  * @file: (nullable): the servers file, or %NULL for the default one
  *
- * Nothing is read until one of the load functions is called.
+ * Nothing is read until one of the load functions is called. The consents
+ * live in consents.json in the same folder.
  */
 StewardConfig *
 steward_config_new (GFile *file)
@@ -321,8 +1261,9 @@ steward_config_get_file (StewardConfig *self)
 /**
  * steward_config_get_servers:
  *
- * Returns: (transfer none): the #StewardServerConfig of each server, in
- *   the order of the file; replaced as a whole by each successful load
+ * Returns: (transfer none): the #StewardServerConfig of each server,
+ *   sorted by name; a load replaces what changed in one splice, put and
+ *   remove change one item
  */
 GListModel *
 steward_config_get_servers (StewardConfig *self)
@@ -330,6 +1271,27 @@ steward_config_get_servers (StewardConfig *self)
   g_return_val_if_fail (STEWARD_IS_CONFIG (self), NULL);
 
   return G_LIST_MODEL (self->servers);
+}
+
+static gboolean
+find_server (StewardConfig *self,
+             const char    *name,
+             guint         *position)
+{
+  GListModel *model = G_LIST_MODEL (self->servers);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StewardServerConfig) server = g_list_model_get_item (model, i);
+
+      if (g_str_equal (steward_server_config_get_name (server), name))
+        {
+          *position = i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
 }
 
 /**
@@ -382,7 +1344,8 @@ steward_config_lookup (StewardConfig  *self,
  * @length: its length in bytes
  *
  * Replaces the servers with those in @data. On failure the servers stay as
- * they were and the error names the file, the server and the member.
+ * they were and the error names the file, the server and the member, or
+ * the line and column where the text stops being JSON.
  */
 gboolean
 steward_config_load_from_data (StewardConfig  *self,
@@ -393,14 +1356,15 @@ steward_config_load_from_data (StewardConfig  *self,
   g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
-  return apply_data (self, data ? data : "", length, error);
+  return apply_data (self, data ? data : "", length, NULL, error);
 }
 
 /**
  * steward_config_load:
  *
- * Reads the servers file synchronously; for command-line tools, which have
- * nothing else to do meanwhile. Applications use steward_config_load_async().
+ * Reads the servers file, and the consents beside it, synchronously; for
+ * command-line tools, which have nothing else to do meanwhile. Applications
+ * use steward_config_load_async().
  */
 gboolean
 steward_config_load (StewardConfig  *self,
@@ -431,15 +1395,36 @@ steward_config_load (StewardConfig  *self,
       return FALSE;
     }
 
-  return apply_data (self, buffer, length, error);
+  if (!apply_data (self, buffer, length, NULL, error))
+    return FALSE;
+
+  load_consents_sync (self, cancellable);
+  return TRUE;
 }
 
-static gboolean
-load_more_cb (const char *file_contents,
-              goffset     file_size,
-              gpointer    user_data)
+static void
+load_consents_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
-  return file_size <= STEWARD_CONFIG_MAX_FILE_SIZE;
+  g_autoptr(GTask) task = user_data;
+  StewardConfig *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  if (g_file_load_partial_contents_finish (G_FILE (object), result, &contents, &length, NULL,
+                                           &error))
+    set_consents (self, contents, length);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    g_debug ("Cannot read the consents file: %s", error->message);
+
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -452,6 +1437,7 @@ load_contents_cb (GObject      *object,
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
+  GCancellable *cancellable;
   gsize length = 0;
 
   if (!g_file_load_partial_contents_finish (G_FILE (object), result, &contents, &length, NULL,
@@ -462,13 +1448,15 @@ load_contents_cb (GObject      *object,
       return;
     }
 
-  if (!apply_data (self, contents, length, &error))
+  if (!apply_data (self, contents, length, NULL, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  g_task_return_boolean (task, TRUE);
+  cancellable = g_task_get_cancellable (task);
+  g_file_load_partial_contents_async (self->consents_file, cancellable, load_more_cb,
+                                      load_consents_cb, g_steal_pointer (&task));
 }
 
 void
@@ -500,4 +1488,483 @@ steward_config_load_finish (StewardConfig  *self,
                         FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Writing */
+
+static gboolean
+is_known_member (const char *name)
+{
+  static const char * const known[] = {
+    "command", "args", "env", "cwd", "url", "headers", "transport", "type", "disabled",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (g_str_equal (name, known[i]))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* A new entry for an existing name keeps the members of the old one that
+ * this version does not know (another host's "autoApprove", say): the
+ * person edited what Steward shows, not those. */
+static StewardServerConfig *
+keep_unknown_members (StewardServerConfig *old,
+                      StewardServerConfig *server)
+{
+  JsonObject *old_json = steward_server_config_get_json (old);
+  JsonObject *new_json = steward_server_config_get_json (server);
+  g_autoptr(JsonObject) merged = NULL;
+  g_autoptr(GError) error = NULL;
+  StewardServerConfig *result;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  json_object_iter_init_ordered (&iter, old_json);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      if (is_known_member (name) || json_object_has_member (new_json, name))
+        continue;
+
+      if (merged == NULL)
+        {
+          JsonObjectIter new_iter;
+          const char *new_name;
+          JsonNode *new_member;
+
+          merged = json_object_new ();
+          json_object_iter_init_ordered (&new_iter, new_json);
+          while (json_object_iter_next_ordered (&new_iter, &new_name, &new_member))
+            json_object_set_member (merged, new_name, json_node_copy (new_member));
+        }
+
+      json_object_set_member (merged, name, json_node_copy (member));
+    }
+
+  if (merged == NULL)
+    return g_object_ref (server);
+
+  result = steward_server_config_new_from_json (steward_server_config_get_name (server), merged,
+                                                &error);
+  /* Members the reader does not know cannot make an entry invalid. */
+  return result ? result : g_object_ref (server);
+}
+
+/**
+ * steward_config_put_server:
+ * @server: the entry
+ *
+ * Adds @server at its place by name, or replaces the entry with its name
+ * (one items-changed either way). Nothing is written until
+ * steward_config_save_async(). A replaced entry's members that this
+ * version does not know are kept, so the list may hold a copy of @server.
+ */
+void
+steward_config_put_server (StewardConfig       *self,
+                           StewardServerConfig *server)
+{
+  const char *name;
+  guint position;
+
+  g_return_if_fail (STEWARD_IS_CONFIG (self));
+  g_return_if_fail (STEWARD_IS_SERVER_CONFIG (server));
+
+  name = steward_server_config_get_name (server);
+  if (find_server (self, name, &position))
+    {
+      g_autoptr(StewardServerConfig) old = g_list_model_get_item (G_LIST_MODEL (self->servers),
+                                                                  position);
+      g_autoptr(StewardServerConfig) merged = keep_unknown_members (old, server);
+      gpointer items[] = { merged };
+
+      g_list_store_splice (self->servers, position, 1, items, 1);
+      return;
+    }
+
+  g_list_store_insert_sorted (self->servers, server, compare_servers, NULL);
+}
+
+/**
+ * steward_config_remove_server:
+ * @name: a server's name
+ *
+ * Returns: whether there was a server with that name to remove
+ */
+gboolean
+steward_config_remove_server (StewardConfig *self,
+                              const char    *name)
+{
+  guint position;
+
+  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (!find_server (self, name, &position))
+    return FALSE;
+
+  g_list_store_remove (self->servers, position);
+  return TRUE;
+}
+
+typedef struct {
+  GBytes *bytes;
+  GBytes *previous;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_clear_pointer (&data->bytes, g_bytes_unref);
+  g_clear_pointer (&data->previous, g_bytes_unref);
+  g_free (data);
+}
+
+static void schedule_reload (StewardConfig *self);
+static void start_save (StewardConfig *self);
+
+static void
+save_written_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StewardConfig *self = g_task_get_source_object (task);
+  SaveData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  /* The queue's reference; the callback's keeps the task until it returns. */
+  g_object_unref (g_queue_pop_head (&self->saves));
+
+  if (!write_file_finish (result, &error))
+    {
+      g_autofree char *label = dup_file_label (self);
+
+      /* The file still holds what it held before. */
+      if (self->content == data->bytes)
+        {
+          g_clear_pointer (&self->content, g_bytes_unref);
+          self->content = data->previous ? g_bytes_ref (data->previous) : NULL;
+        }
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_WRITE,
+                                 _("%s: cannot save the servers file: %s"), label,
+                                 error->message);
+    }
+  else
+    g_task_return_boolean (task, TRUE);
+
+  if (!g_queue_is_empty (&self->saves))
+    start_save (self);
+  else if (self->reload_again)
+    {
+      self->reload_again = FALSE;
+      schedule_reload (self);
+    }
+}
+
+static void
+start_save (StewardConfig *self)
+{
+  GTask *task = g_queue_peek_head (&self->saves);
+  SaveData *data = g_task_get_task_data (task);
+
+  /* What is written is the list as it is when the write starts, so that
+   * saves queued behind each other end with the newest list on disk. */
+  data->bytes = serialize_servers (self);
+  data->previous = self->content ? g_bytes_ref (self->content) : NULL;
+  g_clear_pointer (&self->content, g_bytes_unref);
+  self->content = g_bytes_ref (data->bytes);
+
+  write_file_async (self->file, data->bytes, g_task_get_cancellable (task), save_written_cb,
+                    g_object_ref (task));
+}
+
+/**
+ * steward_config_save_async:
+ *
+ * Writes the servers, sorted by name, with the top-level members and the
+ * server members that were read and are not Steward's, as pretty JSON. The
+ * file is replaced atomically (a new file is written beside it and renamed
+ * over it) with mode 0600, in a folder made with mode 0700 when missing; a
+ * symbolic link is followed, so a linked file stays linked. Saves run one
+ * after the other.
+ */
+void
+steward_config_save_async (StewardConfig       *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (STEWARD_IS_CONFIG (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_config_save_async);
+  g_task_set_task_data (task, g_new0 (SaveData, 1), (GDestroyNotify) save_data_free);
+
+  /* The queue owns the task until its write is done. */
+  g_queue_push_tail (&self->saves, task);
+  if (g_queue_get_length (&self->saves) == 1)
+    start_save (self);
+}
+
+gboolean
+steward_config_save_finish (StewardConfig  *self,
+                            GAsyncResult   *result,
+                            GError        **error)
+{
+  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == steward_config_save_async,
+                        FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Watching */
+
+static void
+reload_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  StewardConfig *self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) reported = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *contents = NULL;
+  gboolean changed = FALSE;
+  gsize length = 0;
+
+  if (!g_file_load_partial_contents_finish (G_FILE (object), result, &contents, &length, NULL,
+                                            &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = STEWARD_CONFIG (user_data);
+  self->reloading = FALSE;
+
+  /* A save that started meanwhile makes what was read stale; read again
+   * once it is written. */
+  if (!g_queue_is_empty (&self->saves))
+    {
+      self->reload_again = TRUE;
+      return;
+    }
+
+  /* More events came while reading: this read may be older than the file. */
+  if (self->reload_again)
+    {
+      self->reload_again = FALSE;
+      schedule_reload (self);
+    }
+
+  if (error != NULL)
+    {
+      set_read_error (self, error, &reported);
+      g_signal_emit (self, signals[LOAD_FAILED], 0, reported);
+      return;
+    }
+
+  bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
+  if (self->content != NULL && g_bytes_equal (bytes, self->content))
+    return;
+
+  if (!apply_data (self, g_bytes_get_data (bytes, NULL), length, &changed, &reported))
+    {
+      /* Remembered, so that the same damage is reported once. */
+      g_clear_pointer (&self->content, g_bytes_unref);
+      self->content = g_steal_pointer (&bytes);
+      g_signal_emit (self, signals[LOAD_FAILED], 0, reported);
+      return;
+    }
+
+  if (changed)
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static gboolean
+reload_cb (gpointer user_data)
+{
+  StewardConfig *self = user_data;
+
+  self->reload_source = 0;
+
+  if (self->reloading || !g_queue_is_empty (&self->saves))
+    {
+      self->reload_again = TRUE;
+      return G_SOURCE_REMOVE;
+    }
+
+  self->reloading = TRUE;
+  g_file_load_partial_contents_async (self->file, self->cancellable, load_more_cb,
+                                      reload_read_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_reload (StewardConfig *self)
+{
+  g_clear_handle_id (&self->reload_source, g_source_remove);
+  self->reload_source = g_timeout_add (RELOAD_DELAY_MS, reload_cb, self);
+}
+
+static void
+file_changed_cb (GFileMonitor      *monitor,
+                 GFile             *file,
+                 GFile             *other_file,
+                 GFileMonitorEvent  event,
+                 StewardConfig     *self)
+{
+  if (event == G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED ||
+      event == G_FILE_MONITOR_EVENT_PRE_UNMOUNT ||
+      event == G_FILE_MONITOR_EVENT_UNMOUNTED)
+    return;
+
+  /* The folder's monitor reports every file in it; only ours counts. */
+  if (monitor == self->dir_monitor)
+    {
+      if (!g_file_equal (file, self->file) &&
+          (other_file == NULL || !g_file_equal (other_file, self->file)))
+        return;
+    }
+
+  schedule_reload (self);
+}
+
+/**
+ * steward_config_watch:
+ *
+ * Follows edits made elsewhere: changes to the file, or to its folder for
+ * editors that write a new file and rename it over the old one, are read
+ * once they settle (~200 ms). Our own saves are recognised by their
+ * content and not echoed. A reload that changes the servers emits
+ * #StewardConfig::changed; a damaged file emits
+ * #StewardConfig::load-failed and the list stays as it was.
+ */
+void
+steward_config_watch (StewardConfig *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) folder = NULL;
+
+  g_return_if_fail (STEWARD_IS_CONFIG (self));
+
+  if (self->file_monitor != NULL || self->dir_monitor != NULL)
+    return;
+
+  self->file_monitor = g_file_monitor_file (self->file, G_FILE_MONITOR_WATCH_MOVES, NULL,
+                                            &error);
+  if (self->file_monitor == NULL)
+    g_message ("Edits to the servers file made elsewhere will not be noticed: %s",
+               error->message);
+  else
+    g_signal_connect_object (self->file_monitor, "changed", G_CALLBACK (file_changed_cb),
+                             self, 0);
+  g_clear_error (&error);
+
+  folder = g_file_get_parent (self->file);
+  if (folder != NULL)
+    self->dir_monitor = g_file_monitor_directory (folder, G_FILE_MONITOR_WATCH_MOVES, NULL,
+                                                  &error);
+  if (self->dir_monitor != NULL)
+    g_signal_connect_object (self->dir_monitor, "changed", G_CALLBACK (file_changed_cb),
+                             self, 0);
+  else if (error != NULL)
+    g_debug ("Cannot watch the folder of the servers file: %s", error->message);
+}
+
+/* Consent */
+
+/**
+ * steward_config_has_consent:
+ * @server: a server's entry
+ *
+ * Returns: whether the person allowed this server, under this name, with
+ *   this command, arguments, folder, environment, URL and header names
+ */
+gboolean
+steward_config_has_consent (StewardConfig       *self,
+                            StewardServerConfig *server)
+{
+  g_autofree char *fingerprint = NULL;
+  Consent *consent;
+
+  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (server), FALSE);
+
+  consent = g_hash_table_lookup (self->consents, steward_server_config_get_name (server));
+  if (consent == NULL)
+    return FALSE;
+
+  fingerprint = steward_server_config_dup_fingerprint (server);
+  return g_str_equal (fingerprint, consent->fingerprint);
+}
+
+/**
+ * steward_config_record_consent:
+ * @server: the entry the person allowed
+ *
+ * Remembers the consent at once and writes consents.json in the
+ * background, atomically, merged with what the file holds; a failed write
+ * emits #StewardConfig::save-failed. The entry is kept for
+ * steward_config_get_consented(), with values that look secret masked.
+ *
+ * Returns: %TRUE
+ */
+gboolean
+steward_config_record_consent (StewardConfig        *self,
+                               StewardServerConfig  *server,
+                               GError              **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  const char *name;
+  Consent *consent;
+
+  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (server), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  name = steward_server_config_get_name (server);
+  consent = g_rc_box_new0 (Consent);
+  consent->fingerprint = steward_server_config_dup_fingerprint (server);
+  consent->config = dup_consent_config (server);
+  consent->time = g_date_time_format_iso8601 (now);
+  consent->server = steward_server_config_new_from_json (name, consent->config, NULL);
+
+  g_hash_table_replace (self->pending_consents, g_strdup (name), consent_ref (consent));
+  g_hash_table_replace (self->consents, g_strdup (name), consent);
+
+  write_consents (self);
+  return TRUE;
+}
+
+/**
+ * steward_config_get_consented:
+ * @name: a server's name
+ *
+ * Returns: (transfer full) (nullable): the entry the person last allowed
+ *   under @name, values that look secret masked, or %NULL
+ */
+StewardServerConfig *
+steward_config_get_consented (StewardConfig *self,
+                              const char    *name)
+{
+  Consent *consent;
+
+  g_return_val_if_fail (STEWARD_IS_CONFIG (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  consent = g_hash_table_lookup (self->consents, name);
+  if (consent == NULL || consent->server == NULL)
+    return NULL;
+
+  return g_object_ref (consent->server);
 }

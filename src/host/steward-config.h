@@ -19,6 +19,8 @@ G_BEGIN_DECLS
  * @STEWARD_CONFIG_ERROR_PARSE: the file is not JSON
  * @STEWARD_CONFIG_ERROR_INVALID: the JSON does not have the expected shape
  * @STEWARD_CONFIG_ERROR_NO_SUCH_SERVER: no server has the name asked for
+ * @STEWARD_CONFIG_ERROR_WRITE: the servers or consents file could not be
+ *   written
  */
 typedef enum {
   STEWARD_CONFIG_ERROR_NOT_FOUND,
@@ -26,6 +28,7 @@ typedef enum {
   STEWARD_CONFIG_ERROR_PARSE,
   STEWARD_CONFIG_ERROR_INVALID,
   STEWARD_CONFIG_ERROR_NO_SUCH_SERVER,
+  STEWARD_CONFIG_ERROR_WRITE,
 } StewardConfigError;
 
 #define STEWARD_TYPE_CONFIG (steward_config_get_type ())
@@ -73,7 +76,8 @@ gboolean              steward_config_save_finish        (StewardConfig        *s
                                                          GError              **error);
 /* Reloads on external edits (debounced; our own writes are not echoed) and
  * emits "changed" after the servers list changed. A damaged edit keeps the
- * last good list and emits "load-failed" (GError). */
+ * last good list and emits "load-failed" (GError). Only edits made
+ * elsewhere emit "changed"; put and remove show in "items-changed". */
 void                  steward_config_watch              (StewardConfig        *self);
 
 /* Consent: fingerprints of the commands the person allowed, kept in
@@ -84,7 +88,8 @@ gboolean              steward_config_record_consent     (StewardConfig        *s
                                                          StewardServerConfig  *server,
                                                          GError              **error);
 /* The server config the person last allowed under this name, to show what
- * changed; NULL when none. */
+ * changed (values that look secret masked); NULL when none. Transfer full.
+ * A failed background write of consents.json emits "save-failed" (GError). */
 StewardServerConfig  *steward_config_get_consented      (StewardConfig        *self,
                                                          const char           *name);
 
