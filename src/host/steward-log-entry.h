@@ -30,6 +30,19 @@ typedef enum {
   STEWARD_LOG_DIRECTION_OUT,      /* Steward → server */
 } StewardLogDirection;
 
+/* The one-line text is cut after this many characters, with "…". */
+#define STEWARD_LOG_ENTRY_MAX_TEXT_CHARS 200
+/* The detail keeps at most this many bytes, then "… (N bytes folded)". */
+#define STEWARD_LOG_ENTRY_MAX_DETAIL (64 * 1024)
+
+#define STEWARD_TYPE_LOG_SOURCE (steward_log_source_get_type ())
+#define STEWARD_TYPE_LOG_LEVEL (steward_log_level_get_type ())
+#define STEWARD_TYPE_LOG_DIRECTION (steward_log_direction_get_type ())
+
+GType steward_log_source_get_type    (void) G_GNUC_CONST;
+GType steward_log_level_get_type     (void) G_GNUC_CONST;
+GType steward_log_direction_get_type (void) G_GNUC_CONST;
+
 #define STEWARD_TYPE_LOG_ENTRY (steward_log_entry_get_type ())
 
 G_DECLARE_FINAL_TYPE (StewardLogEntry, steward_log_entry, STEWARD, LOG_ENTRY, GObject)
@@ -40,34 +53,45 @@ G_DECLARE_FINAL_TYPE (StewardLogEntry, steward_log_entry, STEWARD, LOG_ENTRY, GO
  * the full text shown when the entry is unfolded (pretty JSON for trace and
  * notifications/message data), at most 64 KiB kept with a marker when
  * folded; @size is the size in bytes of the original payload.
+ *
+ * Both texts are redacted (steward_redact()) before they are cut, so that
+ * no entry ever holds a secret and no cut leaves half of one readable;
+ * invalid UTF-8 is replaced and the text is made one line. @server and
+ * @logger are interned, as a flood repeats the same few names.
  */
-StewardLogEntry     *steward_log_entry_new           (gint64               time_us,
-                                                      const char          *server,
-                                                      StewardLogSource     source,
-                                                      StewardLogLevel      level,
-                                                      StewardLogDirection  direction,
-                                                      const char          *logger,
-                                                      const char          *text,
-                                                      const char          *detail,
-                                                      gsize                size);
+StewardLogEntry     *steward_log_entry_new             (gint64               time_us,
+                                                        const char          *server,
+                                                        StewardLogSource     source,
+                                                        StewardLogLevel      level,
+                                                        StewardLogDirection  direction,
+                                                        const char          *logger,
+                                                        const char          *text,
+                                                        const char          *detail,
+                                                        gsize                size);
 
-gint64               steward_log_entry_get_time      (StewardLogEntry     *self);
-const char          *steward_log_entry_get_server    (StewardLogEntry     *self);
-StewardLogSource     steward_log_entry_get_source    (StewardLogEntry     *self);
-StewardLogLevel      steward_log_entry_get_level     (StewardLogEntry     *self);
-StewardLogDirection  steward_log_entry_get_direction (StewardLogEntry     *self);
-const char          *steward_log_entry_get_logger    (StewardLogEntry     *self);
-const char          *steward_log_entry_get_text      (StewardLogEntry     *self);
-const char          *steward_log_entry_get_detail    (StewardLogEntry     *self);
-gsize                steward_log_entry_get_size      (StewardLogEntry     *self);
+gint64               steward_log_entry_get_time        (StewardLogEntry     *self);
+const char          *steward_log_entry_get_server      (StewardLogEntry     *self);
+StewardLogSource     steward_log_entry_get_source      (StewardLogEntry     *self);
+StewardLogLevel      steward_log_entry_get_level       (StewardLogEntry     *self);
+StewardLogDirection  steward_log_entry_get_direction   (StewardLogEntry     *self);
+const char          *steward_log_entry_get_logger      (StewardLogEntry     *self);
+const char          *steward_log_entry_get_text        (StewardLogEntry     *self);
+const char          *steward_log_entry_get_detail      (StewardLogEntry     *self);
+gsize                steward_log_entry_get_size        (StewardLogEntry     *self);
 
 /* Case-insensitive match of @needle in text, detail and logger. */
-gboolean             steward_log_entry_matches_text  (StewardLogEntry     *self,
-                                                      const char          *needle);
+gboolean             steward_log_entry_matches_text    (StewardLogEntry     *self,
+                                                        const char          *needle);
 
-const char          *steward_log_level_to_string     (StewardLogLevel      level);
-gboolean             steward_log_level_from_string   (const char          *string,
-                                                      StewardLogLevel     *level);
-const char          *steward_log_source_to_string    (StewardLogSource     source);
+const char          *steward_log_level_to_string       (StewardLogLevel      level);
+gboolean             steward_log_level_from_string     (const char          *string,
+                                                        StewardLogLevel     *level);
+const char          *steward_log_source_to_string      (StewardLogSource     source);
+gboolean             steward_log_source_from_string    (const char          *string,
+                                                        StewardLogSource    *source);
+/* "none", "in" (server → Steward) or "out" (Steward → server). */
+const char          *steward_log_direction_to_string   (StewardLogDirection  direction);
+gboolean             steward_log_direction_from_string (const char          *string,
+                                                        StewardLogDirection *direction);
 
 G_END_DECLS

@@ -32,6 +32,15 @@ void             steward_log_store_add_host_event (StewardLogStore      *self,
                                                    StewardLogLevel       level,
                                                    const char           *format,
                                                    ...) G_GNUC_PRINTF (4, 5);
+/* How long appends wait to be announced together, in milliseconds. */
+guint            steward_log_store_get_batch_interval (StewardLogStore  *self);
+void             steward_log_store_set_batch_interval (StewardLogStore  *self,
+                                                       guint             interval_ms);
+/* About how much memory the entries may take (48 MiB by default); past
+ * it, the oldest fall out as when the ring is full. */
+guint64          steward_log_store_get_max_bytes  (StewardLogStore      *self);
+void             steward_log_store_set_max_bytes  (StewardLogStore      *self,
+                                                   guint64               max_bytes);
 /* Makes pending appends visible to observers now (tests, export). */
 void             steward_log_store_flush          (StewardLogStore      *self);
 void             steward_log_store_clear          (StewardLogStore      *self);
@@ -51,7 +60,25 @@ gboolean         steward_log_store_export_finish  (GAsyncResult         *result,
 
 /* Replaces Authorization / cookie / session-id header values, bearer
  * tokens and key-shaped strings (sk-…, ghp_…, long base64/hex runs after
- * "key", "token", "secret", "password") with "[redacted]". */
+ * "key", "token", "secret", "password") with "[redacted]".
+ *
+ * In detail: the values of "Authorization:", "Proxy-Authorization:",
+ * "Cookie:", "Set-Cookie:", "Mcp-Session-Id:", "X-Api-Key:" anywhere, and
+ * of other "Name: value" lines whose name ends like a secret (below) at a
+ * line's start; JSON (or Python) string values, escaped JSON inside JSON
+ * too, and NAME=value pairs, whose name ends in token, secret, password,
+ * passwd, passphrase, api key, secret key, private key, access key,
+ * authorization, cookie, session id or credential(s), in any case and
+ * with or without "-", "_" or "." (not progressToken); "key" and "auth"
+ * only when the value looks like a key; "Bearer <token>"; the password
+ * of user:password@ in URLs; sk-…, ghp_/gho_/ghu_/ghs_/ghr_…,
+ * github_pat_…, glpat-…, xox[abprs]-…, AKIA…/ASIA…, AIza… and JSON Web
+ * Tokens wherever they stand. Ordinary words ("token", "password
+ * reset", "invalid token: expired", max_tokens) are left alone. */
 char            *steward_redact                   (const char           *text);
+/* The same over @length bytes of @text, but NULL when nothing needed
+ * redacting, so that callers copy nothing in the common case. */
+char            *steward_redact_if_needed         (const char           *text,
+                                                   gsize                 length);
 
 G_END_DECLS

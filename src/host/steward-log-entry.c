@@ -1,0 +1,644 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-log"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "steward-log-store.h"
+
+#include "steward-log-entry.h"
+
+/*
+ * How far past a cut the redaction still looks. A secret that starts
+ * before the cut is recognised from its first bytes, and this margin lets
+ * the rules that want a minimum length see enough of it; the rest of the
+ * input is never copied.
+ */
+#define REDACT_MARGIN 4096
+
+/* A store holds 100,000 of these, so every byte counts: the two texts
+ * share one allocation of their exact size, the names are shared,
+ * interned strings, and the instance fits in 64 bytes. */
+struct _StewardLogEntry
+{
+  GObject  parent_instance;
+
+  gint64   time_us;
+  char    *server;         /* GRefString, interned; NULL for the host */
+  char    *logger;         /* GRefString, interned, or NULL */
+  char    *strings;        /* text, NUL, then detail and NUL when there is one */
+  guint32  size;           /* saturated; payloads are capped far below */
+  guint8   source;
+  guint8   level;
+  guint8   direction;
+  guint8   has_detail;
+};
+
+enum {
+  PROP_0,
+  PROP_TIME,
+  PROP_SERVER,
+  PROP_SOURCE,
+  PROP_LEVEL,
+  PROP_DIRECTION,
+  PROP_LOGGER,
+  PROP_TEXT,
+  PROP_DETAIL,
+  PROP_SIZE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (StewardLogEntry, steward_log_entry, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (StewardLogSource, steward_log_source,
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_STDERR, "stderr"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_SERVER, "server"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_TRACE, "trace"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_HOST, "host"))
+
+G_DEFINE_ENUM_TYPE (StewardLogLevel, steward_log_level,
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_DEBUG, "debug"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_INFO, "info"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_NOTICE, "notice"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_WARNING, "warning"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_ERROR, "error"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_CRITICAL, "critical"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_ALERT, "alert"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_LEVEL_EMERGENCY, "emergency"))
+
+G_DEFINE_ENUM_TYPE (StewardLogDirection, steward_log_direction,
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_DIRECTION_NONE, "none"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_DIRECTION_IN, "in"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_DIRECTION_OUT, "out"))
+
+/* Indexed by the enums; the names are those of MCP's logging levels. */
+static const char * const level_names[] = {
+  "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
+};
+static const char * const source_names[] = {
+  "stderr", "server", "trace", "host",
+};
+static const char * const direction_names[] = {
+  "none", "in", "out",
+};
+
+static gboolean
+lookup_name (const char * const *names,
+             guint               n_names,
+             const char         *string,
+             guint              *value)
+{
+  if (string == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < n_names; i++)
+    {
+      if (g_ascii_strcasecmp (names[i], string) == 0)
+        {
+          *value = i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/*
+ * Copies at most @window bytes of @input (of @length bytes), valid UTF-8
+ * and redacted. The window is cut on a character boundary so that a
+ * multi-byte character is not turned into a replacement character.
+ */
+static char *
+prepare (const char *input,
+         gsize       length,
+         gsize       window,
+         gsize      *out_length)
+{
+  g_autofree char *valid = NULL;
+  char *redacted;
+  gsize n = MIN (length, window);
+
+  /* Back off over a partial character only, never over a long run of
+   * stray continuation bytes. */
+  for (guint i = 0; i < 3 && n > 0 && n < length && ((guchar) input[n] & 0xC0) == 0x80; i++)
+    n--;
+
+  if (g_utf8_validate_len (input, n, NULL))
+    valid = g_strndup (input, n);
+  else
+    valid = g_utf8_make_valid (input, n);
+
+  redacted = steward_redact_if_needed (valid, strlen (valid));
+  if (redacted == NULL)
+    redacted = g_steal_pointer (&valid);
+
+  *out_length = strlen (redacted);
+  return redacted;
+}
+
+/* The byte offset at which @text (valid UTF-8) holds @max_bytes or fewer. */
+static gsize
+utf8_cut (const char *text,
+          gsize       length,
+          gsize       max_bytes)
+{
+  const char *cut;
+
+  if (length <= max_bytes)
+    return length;
+
+  cut = text + max_bytes;
+  while (cut > text && ((guchar) *cut & 0xC0) == 0x80)
+    cut--;
+
+  return cut - text;
+}
+
+/* One line: line breaks, tabs and other control characters become spaces,
+ * the ends are trimmed, and long text is cut with an ellipsis. */
+static void
+append_one_line (GString    *out,
+                 const char *text,
+                 gsize       length,
+                 gboolean    input_cut)
+{
+  g_autofree char *line = g_strndup (text, length);
+  const char *p;
+  guint n_chars = 0;
+  gsize start = out->len;
+
+  for (char *c = line; *c != '\0'; c++)
+    {
+      if ((guchar) *c < 0x20 || *c == 0x7f)
+        *c = ' ';
+    }
+  g_strstrip (line);
+
+  for (p = line; *p != '\0' && n_chars < STEWARD_LOG_ENTRY_MAX_TEXT_CHARS; p = g_utf8_next_char (p))
+    n_chars++;
+
+  g_string_append_len (out, line, p - line);
+  if (*p != '\0' || input_cut)
+    {
+      /* Trim again so that the ellipsis follows a word, not a space. */
+      while (out->len > start && out->str[out->len - 1] == ' ')
+        g_string_truncate (out, out->len - 1);
+      g_string_append (out, "…");
+    }
+}
+
+static void
+append_detail (GString    *out,
+               const char *detail,
+               gsize       length,
+               gsize       folded_input)
+{
+  gsize keep = utf8_cut (detail, length, STEWARD_LOG_ENTRY_MAX_DETAIL);
+  gsize folded = (length - keep) + folded_input;
+
+  g_string_append_len (out, detail, keep);
+
+  if (folded > 0)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GSIZE_FORMAT, folded);
+
+      if (keep > 0 && detail[keep - 1] != '\n')
+        g_string_append_c (out, '\n');
+      /* Translators: the end of a log entry's text that was too long to
+       * keep; %s is a number of bytes. */
+      g_string_append_printf (out, ngettext ("… (%s byte folded)", "… (%s bytes folded)",
+                                             folded),
+                              count);
+    }
+}
+
+static gboolean
+ascii_contains_nocase (const char *haystack,
+                       const char *needle,
+                       gsize       needle_len)
+{
+  if (haystack == NULL)
+    return FALSE;
+
+  for (const char *h = haystack; *h != '\0'; h++)
+    {
+      gsize i;
+
+      for (i = 0; i < needle_len; i++)
+        {
+          if (h[i] == '\0' || g_ascii_tolower (h[i]) != g_ascii_tolower (needle[i]))
+            break;
+        }
+
+      if (i == needle_len)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+utf8_contains_folded (const char *haystack,
+                      const char *folded_needle)
+{
+  g_autofree char *folded = NULL;
+
+  if (haystack == NULL)
+    return FALSE;
+
+  folded = g_utf8_casefold (haystack, -1);
+  return strstr (folded, folded_needle) != NULL;
+}
+
+static void
+steward_log_entry_finalize (GObject *object)
+{
+  StewardLogEntry *self = STEWARD_LOG_ENTRY (object);
+
+  g_clear_pointer (&self->server, g_ref_string_release);
+  g_clear_pointer (&self->logger, g_ref_string_release);
+  g_clear_pointer (&self->strings, g_free);
+
+  G_OBJECT_CLASS (steward_log_entry_parent_class)->finalize (object);
+}
+
+static void
+steward_log_entry_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  StewardLogEntry *self = STEWARD_LOG_ENTRY (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIME:
+      g_value_set_int64 (value, self->time_us);
+      break;
+
+    case PROP_SERVER:
+      g_value_set_string (value, self->server);
+      break;
+
+    case PROP_SOURCE:
+      g_value_set_enum (value, self->source);
+      break;
+
+    case PROP_LEVEL:
+      g_value_set_enum (value, self->level);
+      break;
+
+    case PROP_DIRECTION:
+      g_value_set_enum (value, self->direction);
+      break;
+
+    case PROP_LOGGER:
+      g_value_set_string (value, self->logger);
+      break;
+
+    case PROP_TEXT:
+      g_value_set_string (value, steward_log_entry_get_text (self));
+      break;
+
+    case PROP_DETAIL:
+      g_value_set_string (value, steward_log_entry_get_detail (self));
+      break;
+
+    case PROP_SIZE:
+      g_value_set_uint64 (value, self->size);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_log_entry_class_init (StewardLogEntryClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = steward_log_entry_finalize;
+  object_class->get_property = steward_log_entry_get_property;
+
+  /* Read-only, so that list views can bind to them; entries never change. */
+  properties[PROP_TIME] =
+    g_param_spec_int64 ("time", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
+  properties[PROP_SERVER] =
+    g_param_spec_string ("server", NULL, NULL, NULL, flags);
+  properties[PROP_SOURCE] =
+    g_param_spec_enum ("source", NULL, NULL,
+                       STEWARD_TYPE_LOG_SOURCE, STEWARD_LOG_SOURCE_HOST, flags);
+  properties[PROP_LEVEL] =
+    g_param_spec_enum ("level", NULL, NULL,
+                       STEWARD_TYPE_LOG_LEVEL, STEWARD_LOG_LEVEL_INFO, flags);
+  properties[PROP_DIRECTION] =
+    g_param_spec_enum ("direction", NULL, NULL,
+                       STEWARD_TYPE_LOG_DIRECTION, STEWARD_LOG_DIRECTION_NONE, flags);
+  properties[PROP_LOGGER] =
+    g_param_spec_string ("logger", NULL, NULL, NULL, flags);
+  properties[PROP_TEXT] =
+    g_param_spec_string ("text", NULL, NULL, NULL, flags);
+  properties[PROP_DETAIL] =
+    g_param_spec_string ("detail", NULL, NULL, NULL, flags);
+  properties[PROP_SIZE] =
+    g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+steward_log_entry_init (StewardLogEntry *self)
+{
+}
+
+/**
+ * steward_log_entry_new:
+ * @time_us: wall-clock time in microseconds since the epoch
+ * @server: (nullable): the server's name, %NULL for the host itself
+ * @logger: (nullable): the logger named in notifications/message
+ * @text: (nullable): the summary; only its first line's worth is kept
+ * @detail: (nullable): the full text, %NULL or empty when there is none
+ * @size: the size of the original payload in bytes
+ *
+ * Returns: (transfer full): a new entry
+ */
+StewardLogEntry *
+steward_log_entry_new (gint64               time_us,
+                       const char          *server,
+                       StewardLogSource     source,
+                       StewardLogLevel      level,
+                       StewardLogDirection  direction,
+                       const char          *logger,
+                       const char          *text,
+                       const char          *detail,
+                       gsize                size)
+{
+  StewardLogEntry *self;
+  g_autoptr(GString) strings = NULL;
+  g_autofree char *text_copy = NULL;
+  gsize text_window = STEWARD_LOG_ENTRY_MAX_TEXT_CHARS * 4 + REDACT_MARGIN;
+  gsize length;
+  gsize copied;
+
+  g_return_val_if_fail (source <= STEWARD_LOG_SOURCE_HOST, NULL);
+  g_return_val_if_fail (level <= STEWARD_LOG_LEVEL_EMERGENCY, NULL);
+  g_return_val_if_fail (direction <= STEWARD_LOG_DIRECTION_OUT, NULL);
+
+  self = g_object_new (STEWARD_TYPE_LOG_ENTRY, NULL);
+  self->time_us = time_us;
+  self->source = source;
+  self->level = level;
+  self->direction = direction;
+  self->size = MIN (size, G_MAXUINT32);
+
+  /* Names come from servers too; only valid UTF-8 is kept. */
+  if (server != NULL && g_utf8_validate (server, -1, NULL))
+    self->server = g_ref_string_new_intern (server);
+  if (logger != NULL && *logger != '\0' && g_utf8_validate (logger, -1, NULL))
+    self->logger = g_ref_string_new_intern (logger);
+
+  strings = g_string_new (NULL);
+
+  if (text == NULL)
+    text = "";
+  length = strnlen (text, text_window + 1);
+  text_copy = prepare (text, length, text_window, &copied);
+  append_one_line (strings, text_copy, copied, length > text_window);
+
+  if (detail != NULL && *detail != '\0')
+    {
+      g_autofree char *detail_copy = NULL;
+      gsize detail_window = STEWARD_LOG_ENTRY_MAX_DETAIL + REDACT_MARGIN;
+
+      length = strnlen (detail, detail_window);
+      if (length == detail_window)
+        length += strlen (detail + detail_window);
+      detail_copy = prepare (detail, length, detail_window, &copied);
+
+      g_string_append_c (strings, '\0');
+      append_detail (strings, detail_copy, copied,
+                     length > detail_window ? length - detail_window : 0);
+      self->has_detail = TRUE;
+    }
+
+  /* A GString holds up to twice what it needs; keep the exact size. */
+  self->strings = g_memdup2 (strings->str, strings->len + 1);
+
+  return self;
+}
+
+gint64
+steward_log_entry_get_time (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), 0);
+
+  return self->time_us;
+}
+
+/**
+ * steward_log_entry_get_server:
+ *
+ * Returns: (nullable): the server's name, %NULL for the host itself
+ */
+const char *
+steward_log_entry_get_server (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), NULL);
+
+  return self->server;
+}
+
+StewardLogSource
+steward_log_entry_get_source (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), STEWARD_LOG_SOURCE_HOST);
+
+  return self->source;
+}
+
+StewardLogLevel
+steward_log_entry_get_level (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), STEWARD_LOG_LEVEL_INFO);
+
+  return self->level;
+}
+
+StewardLogDirection
+steward_log_entry_get_direction (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), STEWARD_LOG_DIRECTION_NONE);
+
+  return self->direction;
+}
+
+/**
+ * steward_log_entry_get_logger:
+ *
+ * Returns: (nullable): the logger named in notifications/message
+ */
+const char *
+steward_log_entry_get_logger (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), NULL);
+
+  return self->logger;
+}
+
+/**
+ * steward_log_entry_get_text:
+ *
+ * Returns: the one-line summary, never %NULL
+ */
+const char *
+steward_log_entry_get_text (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), NULL);
+
+  return self->strings;
+}
+
+/**
+ * steward_log_entry_get_detail:
+ *
+ * Returns: (nullable): the full text, or %NULL when there is none
+ */
+const char *
+steward_log_entry_get_detail (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), NULL);
+
+  /* The text is one short line, so finding its end costs little. */
+  return self->has_detail ? self->strings + strlen (self->strings) + 1 : NULL;
+}
+
+gsize
+steward_log_entry_get_size (StewardLogEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), 0);
+
+  return self->size;
+}
+
+gboolean
+steward_log_entry_matches_text (StewardLogEntry *self,
+                                const char      *needle)
+{
+  g_autofree char *folded_needle = NULL;
+  gsize needle_len;
+  gboolean ascii = TRUE;
+
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), FALSE);
+
+  if (needle == NULL || *needle == '\0')
+    return TRUE;
+
+  /* A filter runs this over the whole store on every key press, so the
+   * common ASCII needle is matched without allocating. */
+  needle_len = strlen (needle);
+  for (gsize i = 0; i < needle_len; i++)
+    {
+      if ((guchar) needle[i] >= 0x80)
+        {
+          ascii = FALSE;
+          break;
+        }
+    }
+
+  if (ascii)
+    return ascii_contains_nocase (steward_log_entry_get_text (self), needle, needle_len) ||
+           ascii_contains_nocase (steward_log_entry_get_detail (self), needle, needle_len) ||
+           ascii_contains_nocase (self->logger, needle, needle_len);
+
+  folded_needle = g_utf8_casefold (needle, -1);
+  return utf8_contains_folded (steward_log_entry_get_text (self), folded_needle) ||
+         utf8_contains_folded (steward_log_entry_get_detail (self), folded_needle) ||
+         utf8_contains_folded (self->logger, folded_needle);
+}
+
+/**
+ * steward_log_level_to_string:
+ *
+ * Returns: the level's name in MCP ("debug" … "emergency")
+ */
+const char *
+steward_log_level_to_string (StewardLogLevel level)
+{
+  g_return_val_if_fail (level < G_N_ELEMENTS (level_names), NULL);
+
+  return level_names[level];
+}
+
+/**
+ * steward_log_level_from_string:
+ * @string: (nullable): a level's name in MCP, in any case
+ * @level: (out): where to store the level
+ *
+ * Returns: whether @string names a level
+ */
+gboolean
+steward_log_level_from_string (const char      *string,
+                               StewardLogLevel *level)
+{
+  guint value;
+
+  g_return_val_if_fail (level != NULL, FALSE);
+
+  if (!lookup_name (level_names, G_N_ELEMENTS (level_names), string, &value))
+    return FALSE;
+
+  *level = value;
+  return TRUE;
+}
+
+const char *
+steward_log_source_to_string (StewardLogSource source)
+{
+  g_return_val_if_fail (source < G_N_ELEMENTS (source_names), NULL);
+
+  return source_names[source];
+}
+
+gboolean
+steward_log_source_from_string (const char       *string,
+                                StewardLogSource *source)
+{
+  guint value;
+
+  g_return_val_if_fail (source != NULL, FALSE);
+
+  if (!lookup_name (source_names, G_N_ELEMENTS (source_names), string, &value))
+    return FALSE;
+
+  *source = value;
+  return TRUE;
+}
+
+const char *
+steward_log_direction_to_string (StewardLogDirection direction)
+{
+  g_return_val_if_fail (direction < G_N_ELEMENTS (direction_names), NULL);
+
+  return direction_names[direction];
+}
+
+gboolean
+steward_log_direction_from_string (const char          *string,
+                                   StewardLogDirection *direction)
+{
+  guint value;
+
+  g_return_val_if_fail (direction != NULL, FALSE);
+
+  if (!lookup_name (direction_names, G_N_ELEMENTS (direction_names), string, &value))
+    return FALSE;
+
+  *direction = value;
+  return TRUE;
+}

@@ -1,0 +1,1728 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-log"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "steward-log-store.h"
+
+#define DEFAULT_CAPACITY 100000
+#define DEFAULT_BATCH_INTERVAL_MS 16
+/* Entries of a few hundred bytes fill the ring long before this; entries
+ * with big payloads (64 KiB each at most) are bounded by it instead. */
+#define DEFAULT_MAX_BYTES (48 * 1024 * 1024)
+/* What an entry costs beside its texts: the instance, the allocator's
+ * headers and its slot in the ring (64 + 16 + 8, rounded up). */
+#define ENTRY_OVERHEAD 96
+/* Export writes in chunks of about this size. */
+#define EXPORT_CHUNK (64 * 1024)
+
+#define REDACTED "[redacted]"
+
+struct _StewardLogStore
+{
+  GObject           parent_instance;
+
+  /* The ring: n_items entries from head on, oldest first. It only wraps
+   * once it holds capacity entries, so while it is smaller head is 0 and
+   * it can grow by reallocation. */
+  StewardLogEntry **ring;
+  guint             capacity;
+  guint             allocated;
+  guint             head;
+  guint             n_items;
+
+  /* Appended but not yet announced. */
+  GPtrArray        *pending;
+  guint64           n_dropped;
+  gboolean          flushing;
+
+  /* The memory the entries take, roughly; see entry_footprint(). */
+  guint64           max_bytes;
+  guint64           ring_bytes;
+  guint64           pending_bytes;
+
+  GSource          *batch_source;
+  guint             batch_interval_ms;
+  gint64            last_flush_us;
+};
+
+enum {
+  PROP_0,
+  PROP_CAPACITY,
+  PROP_BATCH_INTERVAL,
+  PROP_N_DROPPED,
+  PROP_N_ITEMS,
+  PROP_MAX_BYTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void steward_log_store_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (StewardLogStore, steward_log_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      steward_log_store_list_model_init))
+
+/* Redaction ------------------------------------------------------------- */
+
+typedef enum {
+  KEY_PLAIN,
+  KEY_SENSITIVE,       /* its value is a secret, whatever it looks like */
+  KEY_IF_TOKEN_SHAPED, /* "key", "auth": a secret only when it looks like one */
+} KeyKind;
+
+typedef struct
+{
+  const char *text;
+  gsize       length;
+  GString    *out;     /* NULL until something is redacted */
+  gsize       copied;  /* text[0, copied) has been dealt with */
+} Redactor;
+
+/* Names whose value is a secret, compared lowercased and without "-", "_",
+ * "." or spaces, by their end: "GITHUB_TOKEN", "client_secret",
+ * "X-Api-Key" and "Set-Cookie" all match. */
+static const char * const sensitive_suffixes[] = {
+  "token", "secret", "password", "passwd", "passphrase", "apikey", "secretkey",
+  "privatekey", "accesskey", "authorization", "cookie", "sessionid", "credential",
+  "credentials",
+};
+
+/* Names that end like a secret but are ordinary MCP fields. */
+static const char * const plain_keys[] = {
+  "progresstoken",
+};
+
+/* Header names redacted wherever they stand, not only at a line's start. */
+static const char * const header_names[] = {
+  "authorization", "proxyauthorization", "cookie", "setcookie", "mcpsessionid",
+  "xapikey", "apikey",
+};
+
+static inline char
+at (const Redactor *r,
+    gsize           i)
+{
+  return i < r->length ? r->text[i] : '\0';
+}
+
+static inline gboolean
+is_word_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '-' || c == '.';
+}
+
+static inline gboolean
+is_token_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '-';
+}
+
+static void
+redact_span (Redactor *r,
+             gsize     start,
+             gsize     end)
+{
+  g_assert (start >= r->copied && end >= start);
+
+  if (end == start)
+    return;
+
+  if (r->out == NULL)
+    r->out = g_string_sized_new (r->length + sizeof REDACTED);
+
+  g_string_append_len (r->out, r->text + r->copied, start - r->copied);
+  g_string_append (r->out, REDACTED);
+  r->copied = end;
+}
+
+/* Lowercased alphanumerics of @key into @buffer; FALSE when too long. */
+static gboolean
+normalize_key (const char *key,
+               gsize       length,
+               char       *buffer,
+               gsize       size)
+{
+  gsize n = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      if (!g_ascii_isalnum (key[i]))
+        continue;
+      if (n + 1 >= size)
+        return FALSE;
+      buffer[n++] = g_ascii_tolower (key[i]);
+    }
+
+  buffer[n] = '\0';
+  return n > 0;
+}
+
+static gboolean
+in_list (const char         *name,
+         const char * const *list,
+         gsize               n_list)
+{
+  for (gsize i = 0; i < n_list; i++)
+    {
+      if (strcmp (name, list[i]) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static KeyKind
+classify_key (const char *key,
+              gsize       length)
+{
+  char name[65];
+  gsize name_len;
+
+  if (length > 64 || !normalize_key (key, length, name, sizeof name))
+    return KEY_PLAIN;
+
+  if (in_list (name, plain_keys, G_N_ELEMENTS (plain_keys)))
+    return KEY_PLAIN;
+
+  name_len = strlen (name);
+  for (gsize i = 0; i < G_N_ELEMENTS (sensitive_suffixes); i++)
+    {
+      gsize suffix_len = strlen (sensitive_suffixes[i]);
+
+      if (name_len >= suffix_len &&
+          memcmp (name + name_len - suffix_len, sensitive_suffixes[i], suffix_len) == 0)
+        return KEY_SENSITIVE;
+    }
+
+  if (strcmp (name, "key") == 0 || strcmp (name, "auth") == 0)
+    return KEY_IF_TOKEN_SHAPED;
+
+  return KEY_PLAIN;
+}
+
+static gboolean
+is_header_name (const char *word,
+                gsize       length)
+{
+  char name[32];
+
+  return length < sizeof name &&
+         normalize_key (word, length, name, sizeof name) &&
+         in_list (name, header_names, G_N_ELEMENTS (header_names));
+}
+
+/* Long enough and mixed enough to be a key rather than a word. */
+static gboolean
+is_token_shaped (const char *value,
+                 gsize       length)
+{
+  gboolean digit = FALSE;
+  gboolean alpha = FALSE;
+
+  if (length < 16)
+    return FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = value[i];
+
+      if (g_ascii_isdigit (c))
+        digit = TRUE;
+      else if (g_ascii_isalpha (c))
+        alpha = TRUE;
+      else if (c != '-' && c != '_' && c != '+' && c != '/' && c != '=' && c != '.')
+        return FALSE;
+    }
+
+  return digit && alpha;
+}
+
+static gboolean
+at_line_start (const Redactor *r,
+               gsize           i)
+{
+  /* Allow the markers of "curl -v" and similar dumps before a header. */
+  while (i > 0)
+    {
+      char c = r->text[i - 1];
+
+      if (c == '\n' || c == '\r')
+        return TRUE;
+      if (c != ' ' && c != '\t' && c != '>' && c != '<' && c != '*')
+        return FALSE;
+      i--;
+    }
+
+  return TRUE;
+}
+
+/* The end of a header value: the line's end, or an escaped one inside a
+ * JSON string. */
+static gsize
+find_line_end (const Redactor *r,
+               gsize           i)
+{
+  while (i < r->length)
+    {
+      char c = r->text[i];
+
+      if (c == '\n' || c == '\r')
+        break;
+      if (c == '\\' && (at (r, i + 1) == 'n' || at (r, i + 1) == 'r'))
+        break;
+      i++;
+    }
+
+  return i;
+}
+
+static gsize
+skip_blanks (const Redactor *r,
+             gsize           i)
+{
+  while (at (r, i) == ' ' || at (r, i) == '\t')
+    i++;
+  return i;
+}
+
+/*
+ * A quoted value from @i, where at (@i) is its opening quote: '"', '\'' or
+ * an escaped '\"' inside a JSON string. Sets the span of its contents; an
+ * unterminated value runs to the end of the line.
+ */
+static gboolean
+quoted_value (const Redactor *r,
+              gsize           i,
+              gsize          *start,
+              gsize          *end)
+{
+  char quote = at (r, i);
+  gsize k;
+
+  if (quote == '\\' && at (r, i + 1) == '"')
+    {
+      for (k = i + 2; k < r->length && r->text[k] != '\n'; k++)
+        {
+          if (r->text[k] == '\\' && at (r, k + 1) == '"')
+            break;
+          if (r->text[k] == '\\' && at (r, k + 1) == '\\')
+            k++;
+        }
+      *start = i + 2;
+      *end = MIN (k, r->length);
+      return TRUE;
+    }
+
+  if (quote != '"' && quote != '\'')
+    return FALSE;
+
+  for (k = i + 1; k < r->length && r->text[k] != quote && r->text[k] != '\n'; k++)
+    {
+      if (r->text[k] == '\\')
+        k++;
+    }
+
+  *start = i + 1;
+  *end = MIN (k, r->length);
+  return TRUE;
+}
+
+/* "key": "value", 'key': 'value' or \"key\": \"value\" from the quote at @i. */
+static gboolean
+try_quoted_pair (Redactor *r,
+                 gsize     i,
+                 gsize    *next)
+{
+  gboolean escaped = at (r, i) == '\\';
+  char quote = escaped ? '"' : at (r, i);
+  gsize key_start = i + (escaped ? 2 : 1);
+  gsize key_end;
+  gsize value_start;
+  gsize value_end;
+  gsize k;
+  KeyKind kind;
+
+  for (k = key_start; k < r->length && k - key_start <= 64; k++)
+    {
+      char c = r->text[k];
+
+      if (c == quote || c == '\\' || c == '\n')
+        break;
+    }
+
+  if (k - key_start > 64 || k == key_start)
+    return FALSE;
+  if (escaped ? (at (r, k) != '\\' || at (r, k + 1) != '"') : at (r, k) != quote)
+    return FALSE;
+
+  key_end = k;
+  kind = classify_key (r->text + key_start, key_end - key_start);
+  if (kind == KEY_PLAIN)
+    return FALSE;
+
+  k = skip_blanks (r, key_end + (escaped ? 2 : 1));
+  if (at (r, k) != ':')
+    return FALSE;
+  k = skip_blanks (r, k + 1);
+
+  if (!quoted_value (r, k, &value_start, &value_end))
+    return FALSE;
+
+  if (kind == KEY_IF_TOKEN_SHAPED &&
+      !is_token_shaped (r->text + value_start, value_end - value_start))
+    return FALSE;
+
+  redact_span (r, value_start, value_end);
+  *next = value_end;
+  return TRUE;
+}
+
+/* user:password@ in a URL, from the ':' of "://" at @i. */
+static gboolean
+try_userinfo (Redactor *r,
+              gsize     i,
+              gsize    *next)
+{
+  gsize colon = 0;
+  gsize k;
+
+  for (k = i + 3; k < r->length && k - i < 512; k++)
+    {
+      char c = r->text[k];
+
+      if (c == '@')
+        break;
+      if (c == ':' && colon == 0)
+        colon = k;
+      if (strchr ("/?# \t\r\n\"'<>\\", c) != NULL)
+        return FALSE;
+    }
+
+  if (at (r, k) != '@' || colon == 0 || colon + 1 == k)
+    return FALSE;
+
+  redact_span (r, colon + 1, k);
+  *next = k;
+  return TRUE;
+}
+
+static gsize
+count_run (const Redactor *r,
+           gsize           i,
+           gboolean      (*accept) (char))
+{
+  gsize k = i;
+
+  while (k < r->length && accept (r->text[k]))
+    k++;
+
+  return k - i;
+}
+
+static gboolean
+is_upper_alnum (char c)
+{
+  return g_ascii_isupper (c) || g_ascii_isdigit (c);
+}
+
+static gboolean
+is_token_char_no_dash (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+static gboolean
+is_slack_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '-';
+}
+
+static gboolean
+is_bearer_char (char c)
+{
+  return g_ascii_isalnum (c) || strchr ("-._~+/=", c) != NULL;
+}
+
+static gboolean
+has_prefix (const Redactor *r,
+            gsize           i,
+            const char     *prefix)
+{
+  gsize n = strlen (prefix);
+
+  return i + n <= r->length && memcmp (r->text + i, prefix, n) == 0;
+}
+
+/* The end of a key-shaped token that starts at @i, or 0. */
+static gsize
+match_key_shape (const Redactor *r,
+                 gsize           i)
+{
+  static const char * const github[] = { "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_" };
+  gsize n;
+
+  /* OpenAI, Anthropic and many others: sk-…, sk-proj-…, sk-ant-… */
+  if (has_prefix (r, i, "sk-") && (n = count_run (r, i + 3, is_token_char)) >= 20)
+    return i + 3 + n;
+
+  for (gsize g = 0; g < G_N_ELEMENTS (github); g++)
+    {
+      gsize p = strlen (github[g]);
+
+      if (has_prefix (r, i, github[g]) && (n = count_run (r, i + p, is_token_char_no_dash)) >= 20)
+        return i + p + n;
+    }
+
+  if (has_prefix (r, i, "glpat-") && (n = count_run (r, i + 6, is_token_char)) >= 20)
+    return i + 6 + n;
+
+  /* Slack: xoxb-, xoxp-, xoxa-, xoxr-, xoxs-. */
+  if (has_prefix (r, i, "xox") && strchr ("abprs", at (r, i + 3)) != NULL && at (r, i + 3) &&
+      at (r, i + 4) == '-' && (n = count_run (r, i + 5, is_slack_char)) >= 10)
+    return i + 5 + n;
+
+  /* AWS access key ids: exactly 20 upper-case letters and digits. */
+  if ((has_prefix (r, i, "AKIA") || has_prefix (r, i, "ASIA")) &&
+      count_run (r, i, is_upper_alnum) == 20 && !is_word_char (at (r, i + 20)))
+    return i + 20;
+
+  /* Google API keys. */
+  if (has_prefix (r, i, "AIza") && (n = count_run (r, i + 4, is_token_char)) >= 30)
+    return i + 4 + n;
+
+  /* JSON Web Tokens: three base64url parts, the first one a JSON object. */
+  if (has_prefix (r, i, "eyJ"))
+    {
+      gsize k = i;
+
+      n = count_run (r, k, is_token_char);
+      if (n >= 10 && at (r, k + n) == '.')
+        {
+          k += n + 1;
+          n = count_run (r, k, is_token_char);
+          if (n >= 10 && at (r, k + n) == '.')
+            {
+              k += n + 1;
+              return k + count_run (r, k, is_token_char);
+            }
+        }
+    }
+
+  return 0;
+}
+
+/* The value of key=value from @i: quoted, or up to a separator. */
+static void
+unquoted_or_quoted_value (const Redactor *r,
+                          gsize           i,
+                          gsize          *start,
+                          gsize          *end)
+{
+  gsize k;
+
+  if (quoted_value (r, i, start, end))
+    return;
+
+  for (k = i; k < r->length; k++)
+    {
+      char c = r->text[k];
+
+      if (g_ascii_isspace (c) || strchr ("&;,\"'()[]{}<>\\", c) != NULL)
+        break;
+    }
+
+  *start = i;
+  *end = k;
+}
+
+/* Rules for the word at [@start, @end). */
+static gboolean
+try_word (Redactor *r,
+          gsize     start,
+          gsize     end,
+          gsize    *next)
+{
+  gsize token_end;
+  gsize value_start;
+  gsize value_end;
+  gsize k;
+  KeyKind kind;
+
+  token_end = match_key_shape (r, start);
+  if (token_end > 0)
+    {
+      redact_span (r, start, token_end);
+      *next = token_end;
+      return TRUE;
+    }
+
+  k = skip_blanks (r, end);
+
+  /* KEY=value, --token=value, ?access_token=value. */
+  if (at (r, k) == '=' && at (r, k + 1) != '=')
+    {
+      kind = classify_key (r->text + start, end - start);
+      if (kind == KEY_PLAIN)
+        return FALSE;
+
+      unquoted_or_quoted_value (r, skip_blanks (r, k + 1), &value_start, &value_end);
+      if (kind == KEY_IF_TOKEN_SHAPED &&
+          !is_token_shaped (r->text + value_start, value_end - value_start))
+        return FALSE;
+
+      redact_span (r, value_start, value_end);
+      *next = MAX (value_end, k + 1);
+      return TRUE;
+    }
+
+  /* Header: value, to the end of the line. Well-known headers anywhere,
+   * other secret-named ones only at the start of a line, so that
+   * "invalid token: expired" stays readable. */
+  if (at (r, k) == ':' && !(at (r, k + 1) == '/' && at (r, k + 2) == '/'))
+    {
+      if (!is_header_name (r->text + start, end - start) &&
+          !(at_line_start (r, start) &&
+            classify_key (r->text + start, end - start) == KEY_SENSITIVE))
+        return FALSE;
+
+      value_start = skip_blanks (r, k + 1);
+      value_end = find_line_end (r, value_start);
+      while (value_end > value_start &&
+             (r->text[value_end - 1] == ' ' || r->text[value_end - 1] == '\t'))
+        value_end--;
+
+      redact_span (r, value_start, value_end);
+      *next = MAX (value_end, k + 1);
+      return TRUE;
+    }
+
+  /* Bearer <token>; not "Bearer realm=" in a challenge. */
+  if (end - start == 6 && g_ascii_strncasecmp (r->text + start, "bearer", 6) == 0 && k > end)
+    {
+      gsize n = count_run (r, k, is_bearer_char);
+
+      if (n >= 8 && at (r, k + n) != '"')
+        {
+          redact_span (r, k, k + n);
+          *next = k + n;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/**
+ * steward_redact_if_needed:
+ * @text: the text, not necessarily NUL-terminated
+ * @length: its length in bytes
+ *
+ * Returns: (transfer full) (nullable): the redacted text, or %NULL when
+ *   nothing in @text needed redacting
+ */
+char *
+steward_redact_if_needed (const char *text,
+                          gsize       length)
+{
+  Redactor r = { text, length, NULL, 0 };
+  gsize i = 0;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+
+  while (i < length)
+    {
+      char c = text[i];
+      gsize next = 0;
+
+      if ((c == '"' || c == '\'' || (c == '\\' && at (&r, i + 1) == '"')) &&
+          try_quoted_pair (&r, i, &next))
+        {
+          i = next;
+          continue;
+        }
+
+      if (c == ':' && at (&r, i + 1) == '/' && at (&r, i + 2) == '/' &&
+          try_userinfo (&r, i, &next))
+        {
+          i = next;
+          continue;
+        }
+
+      if (is_word_char (c) && (i == 0 || !is_word_char (text[i - 1])))
+        {
+          gsize end = i;
+
+          while (end < length && is_word_char (text[end]))
+            end++;
+
+          i = try_word (&r, i, end, &next) ? next : end;
+          continue;
+        }
+
+      i++;
+    }
+
+  if (r.out == NULL)
+    return NULL;
+
+  g_string_append_len (r.out, text + r.copied, length - r.copied);
+  return g_string_free (r.out, FALSE);
+}
+
+/**
+ * steward_redact:
+ * @text: (nullable): text that may hold secrets
+ *
+ * Returns: (transfer full) (nullable): a copy of @text with secrets
+ *   replaced by "[redacted]"
+ */
+char *
+steward_redact (const char *text)
+{
+  char *redacted;
+
+  if (text == NULL)
+    return NULL;
+
+  redacted = steward_redact_if_needed (text, strlen (text));
+  return redacted != NULL ? redacted : g_strdup (text);
+}
+
+/* The ring ------------------------------------------------------------- */
+
+static inline StewardLogEntry **
+ring_slot (StewardLogStore *self,
+           guint            position)
+{
+  return &self->ring[(self->head + position) % self->allocated];
+}
+
+static void
+ring_reserve (StewardLogStore *self,
+              guint            needed)
+{
+  guint size;
+
+  needed = MIN (needed, self->capacity);
+  if (needed <= self->allocated)
+    return;
+
+  /* The ring has not wrapped yet: it only wraps once it is full. */
+  g_assert (self->head == 0);
+
+  size = MAX (self->allocated, 256);
+  while (size < needed)
+    size = size > self->capacity / 2 ? self->capacity : size * 2;
+  size = MIN (size, self->capacity);
+
+  self->ring = g_renew (StewardLogEntry *, self->ring, size);
+  memset (self->ring + self->allocated, 0, (size - self->allocated) * sizeof *self->ring);
+  self->allocated = size;
+}
+
+static gboolean
+batch_source_dispatch (GSource     *source,
+                       GSourceFunc  callback,
+                       gpointer     user_data)
+{
+  g_source_set_ready_time (source, -1);
+  return callback (user_data);
+}
+
+static GSourceFuncs batch_source_funcs = {
+  .dispatch = batch_source_dispatch,
+};
+
+static gboolean
+batch_cb (gpointer user_data)
+{
+  steward_log_store_flush (STEWARD_LOG_STORE (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+schedule_batch (StewardLogStore *self)
+{
+  gint64 ready;
+
+  if (self->batch_source == NULL || g_source_get_ready_time (self->batch_source) != -1)
+    return;
+
+  /* At most one batch per interval: right away after a quiet spell, else
+   * one interval after the last one. */
+  ready = self->last_flush_us + (gint64) self->batch_interval_ms * 1000;
+  g_source_set_ready_time (self->batch_source, MAX (ready, g_get_monotonic_time ()));
+}
+
+static gsize
+entry_footprint (StewardLogEntry *entry)
+{
+  const char *detail = steward_log_entry_get_detail (entry);
+
+  return ENTRY_OVERHEAD + strlen (steward_log_entry_get_text (entry)) + 1 +
+         (detail != NULL ? strlen (detail) + 1 : 0);
+}
+
+/* Drops the first @n entries of @array, whose footprints add up to the
+ * return value. */
+static guint64
+drop_front (GPtrArray *array,
+            guint      n)
+{
+  guint64 bytes = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      StewardLogEntry *entry = g_ptr_array_index (array, i);
+
+      bytes += entry_footprint (entry);
+      g_object_unref (entry);
+    }
+  g_ptr_array_remove_range (array, 0, n);
+
+  return bytes;
+}
+
+static void
+clear_pending (StewardLogStore *self)
+{
+  for (guint i = 0; i < self->pending->len; i++)
+    g_object_unref (g_ptr_array_index (self->pending, i));
+  g_ptr_array_set_size (self->pending, 0);
+  self->pending_bytes = 0;
+}
+
+static void
+clear_ring (StewardLogStore *self)
+{
+  for (guint i = 0; i < self->n_items; i++)
+    g_clear_object (ring_slot (self, i));
+  self->n_items = 0;
+  self->head = 0;
+  self->ring_bytes = 0;
+}
+
+/* GListModel ------------------------------------------------------------ */
+
+static GType
+steward_log_store_get_item_type (GListModel *model)
+{
+  return STEWARD_TYPE_LOG_ENTRY;
+}
+
+static guint
+steward_log_store_get_n_items (GListModel *model)
+{
+  return STEWARD_LOG_STORE (model)->n_items;
+}
+
+static gpointer
+steward_log_store_get_item (GListModel *model,
+                            guint       position)
+{
+  StewardLogStore *self = STEWARD_LOG_STORE (model);
+
+  if (position >= self->n_items)
+    return NULL;
+
+  return g_object_ref (*ring_slot (self, position));
+}
+
+static void
+steward_log_store_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = steward_log_store_get_item_type;
+  iface->get_n_items = steward_log_store_get_n_items;
+  iface->get_item = steward_log_store_get_item;
+}
+
+/* Export --------------------------------------------------------------- */
+
+typedef struct
+{
+  GPtrArray *entries;
+  GFile     *file;
+  gboolean   as_json;
+} ExportData;
+
+static void
+export_data_free (ExportData *data)
+{
+  g_clear_pointer (&data->entries, g_ptr_array_unref);
+  g_clear_object (&data->file);
+  g_free (data);
+}
+
+/*
+ * Where the export goes: for a local file, a temporary file beside it that
+ * replaces it by rename once complete, so that a failed or cancelled export
+ * never leaves half a file in its place; else GIO's replace.
+ */
+typedef struct
+{
+  GFile         *file;
+  char          *path;
+  char          *tmp_path;
+  int            fd;
+  GOutputStream *stream;
+} Sink;
+
+static void
+set_write_error (GError     **error,
+                 GFile       *file,
+                 int          saved_errno)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+               _("Could not write the log to “%s”: %s"), name, g_strerror (saved_errno));
+}
+
+static void
+prefix_error (GError **error,
+              GFile   *file)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  g_prefix_error (error, _("Could not write the log to “%s”: "), name);
+}
+
+static gboolean
+sink_open (Sink          *sink,
+           GFile         *file,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  sink->file = file;
+  sink->fd = -1;
+  sink->path = g_file_get_path (file);
+
+  if (sink->path != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (sink->path);
+      g_autofree char *base = g_path_get_basename (sink->path);
+      g_autofree char *template = g_strdup_printf (".%s.XXXXXX", base);
+
+      sink->tmp_path = g_build_filename (dir, template, NULL);
+      sink->fd = g_mkstemp_full (sink->tmp_path, O_WRONLY | O_CLOEXEC, 0600);
+      if (sink->fd < 0)
+        {
+          set_write_error (error, file, errno);
+          g_clear_pointer (&sink->tmp_path, g_free);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  sink->stream = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE,
+                                                  G_FILE_CREATE_REPLACE_DESTINATION,
+                                                  cancellable, error));
+  if (sink->stream == NULL)
+    {
+      prefix_error (error, file);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+sink_write (Sink          *sink,
+            const char    *data,
+            gsize          length,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  if (sink->stream != NULL)
+    {
+      if (!g_output_stream_write_all (sink->stream, data, length, NULL, cancellable, error))
+        {
+          prefix_error (error, sink->file);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  while (length > 0)
+    {
+      gssize written = write (sink->fd, data, length);
+
+      if (written < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          set_write_error (error, sink->file, errno);
+          return FALSE;
+        }
+      data += written;
+      length -= written;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+sink_commit (Sink          *sink,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  int fd;
+
+  if (sink->stream != NULL)
+    {
+      if (!g_output_stream_close (sink->stream, cancellable, error))
+        {
+          prefix_error (error, sink->file);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (g_fsync (sink->fd) != 0)
+    {
+      set_write_error (error, sink->file, errno);
+      return FALSE;
+    }
+
+  fd = sink->fd;
+  sink->fd = -1;
+  if (!g_close (fd, NULL))
+    {
+      set_write_error (error, sink->file, errno);
+      return FALSE;
+    }
+
+  if (g_rename (sink->tmp_path, sink->path) != 0)
+    {
+      set_write_error (error, sink->file, errno);
+      return FALSE;
+    }
+
+  g_clear_pointer (&sink->tmp_path, g_free);
+  return TRUE;
+}
+
+/* Drops whatever was written unless it was committed. */
+static void
+sink_clear (Sink *sink)
+{
+  if (sink->fd >= 0)
+    g_close (sink->fd, NULL);
+  if (sink->tmp_path != NULL)
+    g_unlink (sink->tmp_path);
+
+  if (sink->stream != NULL && !g_output_stream_is_closed (sink->stream))
+    {
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      /* A cancelled close leaves the original file in place. */
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (sink->stream, abandon, NULL);
+    }
+
+  g_clear_object (&sink->stream);
+  g_clear_pointer (&sink->path, g_free);
+  g_clear_pointer (&sink->tmp_path, g_free);
+}
+
+/* Local time to the millisecond; cached per second, as entries come in
+ * runs from the same second. */
+typedef struct
+{
+  gint64  seconds;
+  char   *text;
+  char   *iso;
+} TimeCache;
+
+static void
+format_time (TimeCache *cache,
+             gint64     time_us,
+             GString   *out,
+             gboolean   iso)
+{
+  gint64 seconds = time_us / G_USEC_PER_SEC;
+  gint64 remainder = time_us % G_USEC_PER_SEC;
+  guint ms;
+
+  if (remainder < 0)
+    {
+      seconds--;
+      remainder += G_USEC_PER_SEC;
+    }
+  ms = remainder / 1000;
+
+  if (cache->text == NULL || cache->seconds != seconds)
+    {
+      g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (seconds);
+
+      g_clear_pointer (&cache->text, g_free);
+      g_clear_pointer (&cache->iso, g_free);
+      cache->seconds = seconds;
+
+      if (date == NULL)
+        {
+          cache->text = g_strdup ("0000-00-00 00:00:00");
+          cache->iso = g_strdup ("");
+        }
+      else
+        {
+          cache->text = g_date_time_format (date, "%Y-%m-%d %H:%M:%S");
+          cache->iso = g_date_time_format (date, "%:z");
+        }
+    }
+
+  if (iso)
+    {
+      /* The ISO form is the text with a "T" and the UTC offset. */
+      g_string_append_len (out, cache->text, 10);
+      g_string_append_c (out, 'T');
+      g_string_append (out, cache->text + 11);
+      g_string_append_printf (out, ".%03u%s", ms, cache->iso);
+    }
+  else
+    {
+      g_string_append_printf (out, "%s.%03u", cache->text, ms);
+    }
+}
+
+static void
+append_text_line (GString         *out,
+                  StewardLogEntry *entry,
+                  TimeCache       *cache)
+{
+  const char *server = steward_log_entry_get_server (entry);
+  const char *detail = steward_log_entry_get_detail (entry);
+
+  format_time (cache, steward_log_entry_get_time (entry), out, FALSE);
+  g_string_append_printf (out, "  %s  %s  %s  %s\n",
+                          server != NULL ? server : "-",
+                          steward_log_source_to_string (steward_log_entry_get_source (entry)),
+                          steward_log_level_to_string (steward_log_entry_get_level (entry)),
+                          steward_log_entry_get_text (entry));
+
+  if (detail != NULL)
+    {
+      const char *line = detail;
+
+      while (*line != '\0')
+        {
+          const char *eol = strchr (line, '\n');
+          gsize n = eol != NULL ? (gsize) (eol - line) : strlen (line);
+
+          g_string_append (out, "    ");
+          g_string_append_len (out, line, n);
+          g_string_append_c (out, '\n');
+          line += n + (eol != NULL ? 1 : 0);
+        }
+    }
+}
+
+static void
+append_json_line (GString         *out,
+                  StewardLogEntry *entry,
+                  TimeCache       *cache)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GString) stamp = g_string_new (NULL);
+  g_autofree char *line = NULL;
+  const char *server = steward_log_entry_get_server (entry);
+  const char *logger = steward_log_entry_get_logger (entry);
+  const char *detail = steward_log_entry_get_detail (entry);
+  StewardLogSource source = steward_log_entry_get_source (entry);
+  StewardLogLevel level = steward_log_entry_get_level (entry);
+  StewardLogDirection direction = steward_log_entry_get_direction (entry);
+
+  format_time (cache, steward_log_entry_get_time (entry), stamp, TRUE);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "time");
+  json_builder_add_string_value (builder, stamp->str);
+  json_builder_set_member_name (builder, "time_us");
+  json_builder_add_int_value (builder, steward_log_entry_get_time (entry));
+  json_builder_set_member_name (builder, "server");
+  if (server != NULL)
+    json_builder_add_string_value (builder, server);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "source");
+  json_builder_add_string_value (builder, steward_log_source_to_string (source));
+  json_builder_set_member_name (builder, "level");
+  json_builder_add_string_value (builder, steward_log_level_to_string (level));
+  json_builder_set_member_name (builder, "direction");
+  json_builder_add_string_value (builder, steward_log_direction_to_string (direction));
+  if (logger != NULL)
+    {
+      json_builder_set_member_name (builder, "logger");
+      json_builder_add_string_value (builder, logger);
+    }
+  json_builder_set_member_name (builder, "text");
+  json_builder_add_string_value (builder, steward_log_entry_get_text (entry));
+  if (detail != NULL)
+    {
+      json_builder_set_member_name (builder, "detail");
+      json_builder_add_string_value (builder, detail);
+    }
+  json_builder_set_member_name (builder, "size");
+  json_builder_add_int_value (builder, (gint64) MIN (steward_log_entry_get_size (entry),
+                                                     (gsize) G_MAXINT64));
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  line = json_generator_to_data (generator, NULL);
+
+  g_string_append (out, line);
+  g_string_append_c (out, '\n');
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportData *data = task_data;
+  g_autoptr(GString) buffer = g_string_sized_new (EXPORT_CHUNK + 4096);
+  g_autoptr(GError) error = NULL;
+  TimeCache cache = { 0, NULL, NULL };
+  Sink sink = { NULL, NULL, NULL, -1, NULL };
+  gboolean ok;
+
+  ok = sink_open (&sink, data->file, cancellable, &error);
+
+  for (guint i = 0; ok && i < data->entries->len; i++)
+    {
+      StewardLogEntry *entry = g_ptr_array_index (data->entries, i);
+
+      if (data->as_json)
+        append_json_line (buffer, entry, &cache);
+      else
+        append_text_line (buffer, entry, &cache);
+
+      if (buffer->len >= EXPORT_CHUNK)
+        {
+          ok = !g_cancellable_set_error_if_cancelled (cancellable, &error) &&
+               sink_write (&sink, buffer->str, buffer->len, cancellable, &error);
+          g_string_truncate (buffer, 0);
+        }
+    }
+
+  if (ok)
+    ok = !g_cancellable_set_error_if_cancelled (cancellable, &error) &&
+         sink_write (&sink, buffer->str, buffer->len, cancellable, &error) &&
+         sink_commit (&sink, cancellable, &error);
+
+  sink_clear (&sink);
+  g_free (cache.text);
+  g_free (cache.iso);
+
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+}
+
+/* GObject -------------------------------------------------------------- */
+
+static void
+steward_log_store_dispose (GObject *object)
+{
+  StewardLogStore *self = STEWARD_LOG_STORE (object);
+
+  if (self->batch_source != NULL)
+    {
+      g_source_destroy (self->batch_source);
+      g_clear_pointer (&self->batch_source, g_source_unref);
+    }
+
+  clear_pending (self);
+  clear_ring (self);
+
+  G_OBJECT_CLASS (steward_log_store_parent_class)->dispose (object);
+}
+
+static void
+steward_log_store_finalize (GObject *object)
+{
+  StewardLogStore *self = STEWARD_LOG_STORE (object);
+
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
+  g_clear_pointer (&self->ring, g_free);
+
+  G_OBJECT_CLASS (steward_log_store_parent_class)->finalize (object);
+}
+
+static void
+steward_log_store_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  StewardLogStore *self = STEWARD_LOG_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CAPACITY:
+      g_value_set_uint (value, self->capacity);
+      break;
+
+    case PROP_BATCH_INTERVAL:
+      g_value_set_uint (value, self->batch_interval_ms);
+      break;
+
+    case PROP_N_DROPPED:
+      g_value_set_uint64 (value, self->n_dropped);
+      break;
+
+    case PROP_N_ITEMS:
+      g_value_set_uint (value, self->n_items);
+      break;
+
+    case PROP_MAX_BYTES:
+      g_value_set_uint64 (value, self->max_bytes);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_log_store_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  StewardLogStore *self = STEWARD_LOG_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CAPACITY:
+      self->capacity = g_value_get_uint (value);
+      if (self->capacity == 0)
+        self->capacity = DEFAULT_CAPACITY;
+      break;
+
+    case PROP_BATCH_INTERVAL:
+      steward_log_store_set_batch_interval (self, g_value_get_uint (value));
+      break;
+
+    case PROP_MAX_BYTES:
+      steward_log_store_set_max_bytes (self, g_value_get_uint64 (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_log_store_class_init (StewardLogStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = steward_log_store_dispose;
+  object_class->finalize = steward_log_store_finalize;
+  object_class->get_property = steward_log_store_get_property;
+  object_class->set_property = steward_log_store_set_property;
+
+  /**
+   * StewardLogStore:capacity:
+   *
+   * The most entries kept; older ones fall out. 0 at construction means
+   * the default, 100,000.
+   */
+  properties[PROP_CAPACITY] =
+    g_param_spec_uint ("capacity", NULL, NULL,
+                       0, G_MAXUINT, DEFAULT_CAPACITY,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * StewardLogStore:batch-interval:
+   *
+   * The least time between two announcements of appended entries, in
+   * milliseconds.
+   */
+  properties[PROP_BATCH_INTERVAL] =
+    g_param_spec_uint ("batch-interval", NULL, NULL,
+                       0, 10000, DEFAULT_BATCH_INTERVAL_MS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * StewardLogStore:n-dropped:
+   *
+   * How many entries fell out of the ring, or were never shown because
+   * more arrived in one batch than the ring holds.
+   */
+  properties[PROP_N_DROPPED] =
+    g_param_spec_uint64 ("n-dropped", NULL, NULL,
+                         0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * StewardLogStore:max-bytes:
+   *
+   * About how much memory the entries may take; past it, the oldest fall
+   * out as when the ring is full. Applies from the next batch.
+   */
+  properties[PROP_MAX_BYTES] =
+    g_param_spec_uint64 ("max-bytes", NULL, NULL,
+                         1024, G_MAXUINT64, DEFAULT_MAX_BYTES,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_N_ITEMS] =
+    g_param_spec_uint ("n-items", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+steward_log_store_init (StewardLogStore *self)
+{
+  g_autoptr(GMainContext) context = g_main_context_ref_thread_default ();
+
+  self->capacity = DEFAULT_CAPACITY;
+  self->batch_interval_ms = DEFAULT_BATCH_INTERVAL_MS;
+  self->max_bytes = DEFAULT_MAX_BYTES;
+  self->pending = g_ptr_array_new ();
+
+  self->batch_source = g_source_new (&batch_source_funcs, sizeof (GSource));
+  g_source_set_static_name (self->batch_source, "[steward] log batch");
+  g_source_set_callback (self->batch_source, batch_cb, self, NULL);
+  g_source_attach (self->batch_source, context);
+}
+
+/* Public API ----------------------------------------------------------- */
+
+/**
+ * steward_log_store_new:
+ * @capacity: the most entries kept, or 0 for 100,000
+ *
+ * The store announces appends from the thread-default main context of
+ * the thread that creates it, and is used from that thread only.
+ */
+StewardLogStore *
+steward_log_store_new (guint capacity)
+{
+  return g_object_new (STEWARD_TYPE_LOG_STORE, "capacity", capacity, NULL);
+}
+
+guint
+steward_log_store_get_capacity (StewardLogStore *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_STORE (self), 0);
+
+  return self->capacity;
+}
+
+guint
+steward_log_store_get_batch_interval (StewardLogStore *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_STORE (self), 0);
+
+  return self->batch_interval_ms;
+}
+
+void
+steward_log_store_set_batch_interval (StewardLogStore *self,
+                                      guint            interval_ms)
+{
+  g_return_if_fail (STEWARD_IS_LOG_STORE (self));
+
+  interval_ms = MIN (interval_ms, 10000);
+  if (self->batch_interval_ms == interval_ms)
+    return;
+
+  self->batch_interval_ms = interval_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BATCH_INTERVAL]);
+}
+
+guint64
+steward_log_store_get_max_bytes (StewardLogStore *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_STORE (self), 0);
+
+  return self->max_bytes;
+}
+
+void
+steward_log_store_set_max_bytes (StewardLogStore *self,
+                                 guint64          max_bytes)
+{
+  g_return_if_fail (STEWARD_IS_LOG_STORE (self));
+
+  max_bytes = MAX (max_bytes, 1024);
+  if (self->max_bytes == max_bytes)
+    return;
+
+  self->max_bytes = max_bytes;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_BYTES]);
+}
+
+void
+steward_log_store_append (StewardLogStore *self,
+                          StewardLogEntry *entry)
+{
+  guint excess = 0;
+
+  g_return_if_fail (STEWARD_IS_LOG_STORE (self));
+  g_return_if_fail (STEWARD_IS_LOG_ENTRY (entry));
+
+  g_ptr_array_add (self->pending, g_object_ref (entry));
+  self->pending_bytes += entry_footprint (entry);
+
+  /* Without a main loop running, pending entries must not pile up
+   * without bound: past twice the capacity, or twice the bytes, the
+   * oldest could never be shown anyway. */
+  if (self->pending->len >= 2 * (guint64) self->capacity)
+    excess = self->pending->len - self->capacity;
+
+  if (self->pending_bytes >= 2 * self->max_bytes)
+    {
+      guint64 bytes = self->pending_bytes;
+
+      while (excess + 1 < self->pending->len && bytes > self->max_bytes)
+        bytes -= entry_footprint (g_ptr_array_index (self->pending, excess++));
+    }
+
+  if (excess > 0)
+    {
+      self->pending_bytes -= drop_front (self->pending, excess);
+      self->n_dropped += excess;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DROPPED]);
+    }
+
+  schedule_batch (self);
+}
+
+void
+steward_log_store_add_host_event (StewardLogStore *self,
+                                  const char      *server,
+                                  StewardLogLevel  level,
+                                  const char      *format,
+                                  ...)
+{
+  g_autoptr(StewardLogEntry) entry = NULL;
+  g_autofree char *message = NULL;
+  const char *detail = NULL;
+  va_list args;
+  gsize length;
+
+  g_return_if_fail (STEWARD_IS_LOG_STORE (self));
+  g_return_if_fail (format != NULL);
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  /* The whole message stays readable when the one-line text cannot hold
+   * it, as with the last lines of a crashed server's stderr. */
+  length = strlen (message);
+  if (strchr (message, '\n') != NULL ||
+      g_utf8_strlen (message, -1) > STEWARD_LOG_ENTRY_MAX_TEXT_CHARS)
+    detail = message;
+
+  entry = steward_log_entry_new (g_get_real_time (), server,
+                                 STEWARD_LOG_SOURCE_HOST, level, STEWARD_LOG_DIRECTION_NONE,
+                                 NULL, message, detail, length);
+  steward_log_store_append (self, entry);
+}
+
+void
+steward_log_store_flush (StewardLogStore *self)
+{
+  g_autoptr(GPtrArray) batch = NULL;
+  guint64 dropped_before;
+  guint64 batch_bytes;
+  guint64 bytes;
+  guint excess;
+  guint removed = 0;
+  guint position;
+  guint added;
+
+  g_return_if_fail (STEWARD_IS_LOG_STORE (self));
+
+  if (self->batch_source != NULL)
+    g_source_set_ready_time (self->batch_source, -1);
+
+  /* A handler of items-changed that appends gets its entries in the next
+   * batch, after ours. */
+  if (self->pending->len == 0 || self->flushing)
+    return;
+
+  self->flushing = TRUE;
+  self->last_flush_us = g_get_monotonic_time ();
+  dropped_before = self->n_dropped;
+
+  batch = g_steal_pointer (&self->pending);
+  batch_bytes = self->pending_bytes;
+  self->pending = g_ptr_array_new ();
+  self->pending_bytes = 0;
+
+  /* More than the ring holds, in number or in bytes: the oldest of the
+   * batch are never shown. */
+  excess = batch->len > self->capacity ? batch->len - self->capacity : 0;
+  bytes = batch_bytes;
+  for (guint i = 0; i < excess; i++)
+    bytes -= entry_footprint (g_ptr_array_index (batch, i));
+  while (excess + 1 < batch->len && bytes > self->max_bytes)
+    bytes -= entry_footprint (g_ptr_array_index (batch, excess++));
+  if (excess > 0)
+    {
+      batch_bytes -= drop_front (batch, excess);
+      self->n_dropped += excess;
+    }
+
+  added = batch->len;
+  ring_reserve (self, self->n_items + added);
+
+  /* The oldest entries that leave to make room, by number, then by
+   * bytes. */
+  removed = self->n_items + added > self->capacity ? self->n_items + added - self->capacity : 0;
+  bytes = self->ring_bytes;
+  for (guint i = 0; i < removed; i++)
+    bytes -= entry_footprint (*ring_slot (self, i));
+  while (removed < self->n_items && bytes + batch_bytes > self->max_bytes)
+    bytes -= entry_footprint (*ring_slot (self, removed++));
+
+  /* They leave from the front first, announced as their own change, so
+   * that observers see a removal at 0 and an addition at the end rather
+   * than a replacement of everything. */
+  if (removed > 0)
+    {
+      for (guint i = 0; i < removed; i++)
+        g_clear_object (ring_slot (self, i));
+      self->head = (self->head + removed) % self->allocated;
+      self->n_items -= removed;
+      self->n_dropped += removed;
+      self->ring_bytes = bytes;
+
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
+    }
+  self->ring_bytes += batch_bytes;
+
+  position = self->n_items;
+  for (guint i = 0; i < added; i++)
+    {
+      *ring_slot (self, self->n_items) = g_ptr_array_index (batch, i);
+      self->n_items++;
+    }
+  g_ptr_array_set_size (batch, 0);
+
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, added);
+
+  if (removed != added)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+  if (dropped_before != self->n_dropped)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DROPPED]);
+
+  self->flushing = FALSE;
+
+  if (self->pending->len > 0)
+    schedule_batch (self);
+}
+
+void
+steward_log_store_clear (StewardLogStore *self)
+{
+  guint removed;
+
+  g_return_if_fail (STEWARD_IS_LOG_STORE (self));
+
+  clear_pending (self);
+  if (self->batch_source != NULL)
+    g_source_set_ready_time (self->batch_source, -1);
+
+  removed = self->n_items;
+  clear_ring (self);
+
+  if (removed > 0)
+    {
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+    }
+}
+
+guint64
+steward_log_store_get_n_dropped (StewardLogStore *self)
+{
+  g_return_val_if_fail (STEWARD_IS_LOG_STORE (self), 0);
+
+  return self->n_dropped;
+}
+
+/**
+ * steward_log_store_export_async:
+ * @model: a #GListModel of #StewardLogEntry: the store or a view of it
+ * @file: the file to write; replaced only once the export is complete
+ * @as_json: JSON lines rather than text
+ *
+ * The entries are taken on the calling thread when this is called (a
+ * store's pending appends included), then written on a worker.
+ */
+void
+steward_log_store_export_async (GListModel          *model,
+                                GFile               *file,
+                                gboolean             as_json,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ExportData *data;
+  guint n_items;
+
+  g_return_if_fail (G_IS_LIST_MODEL (model));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (STEWARD_IS_LOG_STORE (model))
+    steward_log_store_flush (STEWARD_LOG_STORE (model));
+
+  /* Entries are immutable, so the worker may read them; only the list of
+   * them must be taken here, as the model changes under the main loop. */
+  n_items = g_list_model_get_n_items (model);
+  data = g_new0 (ExportData, 1);
+  data->entries = g_ptr_array_new_full (n_items, g_object_unref);
+  data->file = g_object_ref (file);
+  data->as_json = as_json;
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      gpointer item = g_list_model_get_item (model, i);
+
+      if (STEWARD_IS_LOG_ENTRY (item))
+        g_ptr_array_add (data->entries, item);
+      else
+        g_clear_object (&item);
+    }
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_log_store_export_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+gboolean
+steward_log_store_export_finish (GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_log_store_export_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-elicitation-dialog"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "steward-text.h"
+
+#include "steward-elicitation-dialog-private.h"
+#include "steward-schema-form-private.h"
+#include "steward-elicitation-dialog.h"
+
+/* A longer address cannot be shown in full in a dialog, and an address
+ * that is not shown in full is not opened. */
+#define MAX_URL_BYTES 8192
+
+struct _StewardElicitationDialog
+{
+  AdwWindow           parent_instance;
+
+  GtkStack           *stack;
+  GtkLabel           *intro_label;
+  GtkLabel           *message_label;
+  AdwBin             *form_bin;
+  GtkLabel           *url_label;
+  GtkBox             *warnings_box;
+  GtkWidget          *decline_button;
+  GtkWidget          *cancel_button;
+  GtkWidget          *accept_button;
+  GtkWidget          *open_button;
+
+  StewardApproval    *approval;
+  StewardSchemaForm  *form;
+  char               *url;
+  gboolean            url_mode;
+  gboolean            known_mode;
+  gboolean            can_open;
+  gboolean            answered;
+
+  StewardShowUriFunc  show_uri;
+  gpointer            show_uri_data;
+};
+
+enum {
+  PROP_0,
+  PROP_APPROVAL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (StewardElicitationDialog, steward_elicitation_dialog, ADW_TYPE_WINDOW)
+
+static const char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static void
+show_uri_default (GtkWindow  *parent,
+                  const char *uri,
+                  gpointer    user_data)
+{
+  /* The desktop's launcher, which goes through the portal in Flatpak;
+   * never a shell. */
+  gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
+}
+
+static void
+add_warning (StewardElicitationDialog *self,
+             const char               *text)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (icon),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Warning"),
+                                  -1);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_widget_add_css_class (box, "warning");
+
+  gtk_box_append (self->warnings_box, box);
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_box), TRUE);
+}
+
+static void
+update_actions (StewardElicitationDialog *self)
+{
+  gboolean open = !self->answered && !steward_approval_get_finished (self->approval);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "elicitation.decline", open);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "elicitation.cancel", open);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "elicitation.accept",
+                                 open && !self->url_mode && self->known_mode &&
+                                 self->form != NULL && steward_schema_form_get_valid (self->form));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "elicitation.open",
+                                 open && self->url_mode && self->can_open);
+}
+
+static void
+respond (StewardElicitationDialog *self,
+         StewardApprovalAction     action,
+         JsonObject               *data)
+{
+  self->answered = TRUE;
+  update_actions (self);
+  steward_approval_respond (self->approval, action, data);
+}
+
+static void
+finished_cb (StewardElicitationDialog *self)
+{
+  if (steward_approval_get_finished (self->approval))
+    gtk_window_close (GTK_WINDOW (self));
+}
+
+/* Where the host is in @url, as byte offsets, so that it can be shown in
+ * bold within the address exactly as written. */
+static gboolean
+find_host (const char *url,
+           gsize      *host_start,
+           gsize      *host_end,
+           gboolean   *has_userinfo)
+{
+  const char *p = url;
+  const char *authority;
+  const char *end;
+  const char *host;
+  const char *at = NULL;
+  const char *port = NULL;
+
+  *has_userinfo = FALSE;
+
+  if (!g_ascii_isalpha (*p))
+    return FALSE;
+  while (g_ascii_isalnum (*p) || *p == '+' || *p == '-' || *p == '.')
+    p++;
+  if (p[0] != ':' || p[1] != '/' || p[2] != '/')
+    return FALSE;
+
+  authority = p + 3;
+  end = authority + strcspn (authority, "/?#");
+
+  for (const char *q = authority; q < end; q++)
+    {
+      if (*q == '@')
+        at = q;
+    }
+  host = at != NULL ? at + 1 : authority;
+  *has_userinfo = at != NULL;
+
+  if (*host == '[')
+    {
+      const char *close = memchr (host, ']', end - host);
+
+      port = close != NULL ? close + 1 : end;
+    }
+  else
+    {
+      for (const char *q = host; q < end; q++)
+        {
+          if (*q == ':')
+            port = q;
+        }
+    }
+
+  *host_start = host - url;
+  *host_end = (port != NULL && port < end ? port : end) - url;
+  return *host_end > *host_start;
+}
+
+static gboolean
+host_is_loopback (const char *host)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (g_ascii_strcasecmp (host, "localhost") == 0 || g_str_equal (host, "[::1]"))
+    return TRUE;
+
+  parts = g_strsplit (host, ".", -1);
+  if (g_strv_length (parts) != 4 || !g_str_equal (parts[0], "127"))
+    return FALSE;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      guint64 value;
+
+      if (!g_ascii_string_to_unsigned (parts[i], 10, 0, 255, &value, NULL))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Labels that can stand for other letters: IDN (xn--) labels, any
+ * character outside ASCII, and escapes that hide which is which. */
+static gboolean
+host_is_deceptive (const char *host)
+{
+  g_autofree char *lower = g_ascii_strdown (host, -1);
+
+  if (g_str_has_prefix (lower, "xn--") || strstr (lower, ".xn--") != NULL ||
+      strchr (lower, '%') != NULL)
+    return TRUE;
+
+  for (const char *p = host; *p != '\0'; p++)
+    {
+      if ((guchar) *p >= 0x80)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+append_escaped (GString    *markup,
+                const char *text,
+                gssize      length)
+{
+  g_autofree char *part = length < 0 ? g_strdup (text) : g_strndup (text, length);
+  g_autofree char *visible = steward_text_make_visible (part);
+  g_autofree char *escaped = g_markup_escape_text (visible, -1);
+
+  g_string_append (markup, escaped);
+}
+
+static void
+build_url (StewardElicitationDialog *self)
+{
+  const char *url = self->url;
+  g_autoptr(GString) markup = g_string_new (NULL);
+  g_autofree char *scheme = NULL;
+  g_autofree char *host = NULL;
+  gsize host_start = 0;
+  gsize host_end = 0;
+  gboolean userinfo = FALSE;
+  gboolean has_host;
+
+  if (url == NULL || *url == '\0')
+    {
+      gtk_label_set_text (self->url_label, _("The server gave no address."));
+      return;
+    }
+
+  if (strlen (url) > MAX_URL_BYTES)
+    {
+      g_autofree char *size = g_format_size (strlen (url));
+      /* Translators: %s is a size, such as "12.3 kB". */
+      g_autofree char *text = g_strdup_printf (_("The address is too long to show in full (%s), "
+                                                 "so Steward does not open it."), size);
+
+      gtk_label_set_text (self->url_label, text);
+      return;
+    }
+
+  has_host = find_host (url, &host_start, &host_end, &userinfo);
+
+  /* Every part is escaped, so nothing in the address is read as markup;
+   * only the bold around the host is ours. */
+  if (has_host)
+    {
+      append_escaped (markup, url, host_start);
+      g_string_append (markup, "<b>");
+      append_escaped (markup, url + host_start, host_end - host_start);
+      g_string_append (markup, "</b>");
+      append_escaped (markup, url + host_end, -1);
+      host = g_strndup (url + host_start, host_end - host_start);
+    }
+  else
+    {
+      append_escaped (markup, url, -1);
+    }
+  gtk_label_set_markup (self->url_label, markup->str);
+
+  scheme = g_uri_parse_scheme (url);
+
+  if (has_host && host_is_deceptive (host))
+    add_warning (self, _("This address uses characters that can imitate another site’s name. "
+                         "Check the name in bold before you open it."));
+
+  if (userinfo && has_host)
+    {
+      g_autofree char *visible = steward_text_make_visible (host);
+      /* Translators: %s is the name of a web site. */
+      g_autofree char *text = g_strdup_printf (_("The text before “@” is not the site. "
+                                                 "This address opens “%s”."), visible);
+
+      add_warning (self, text);
+    }
+
+  if (g_strcmp0 (scheme, "https") == 0 && has_host &&
+      g_uri_is_valid (url, G_URI_FLAGS_NONE, NULL))
+    {
+      self->can_open = TRUE;
+    }
+  else if (g_strcmp0 (scheme, "http") == 0 && has_host && host_is_loopback (host) &&
+           g_uri_is_valid (url, G_URI_FLAGS_NONE, NULL))
+    {
+      self->can_open = TRUE;
+    }
+  else if (g_strcmp0 (scheme, "http") == 0)
+    {
+      add_warning (self, _("This address is not encrypted (http), so others on the network "
+                           "could read or change the page. Steward opens only https addresses, "
+                           "and http addresses on this computer."));
+    }
+  else
+    {
+      add_warning (self, _("Steward opens only https addresses, and http addresses on this "
+                           "computer."));
+    }
+}
+
+/* E12 of the checklist: servers must not ask for secrets through a form,
+ * so a field that looks like one gets a warning. */
+static gboolean
+schema_asks_for_secret (JsonObject *schema)
+{
+  static const char *const words[] = {
+    "password", "passwd", "passphrase", "secret", "token", "api key", "apikey", "api_key",
+    "api-key", "credential", "private key",
+  };
+  JsonNode *node = schema != NULL ? json_object_get_member (schema, "properties") : NULL;
+  JsonObject *fields;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *field;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  fields = json_node_get_object (node);
+  json_object_iter_init (&iter, fields);
+  while (json_object_iter_next (&iter, &name, &field))
+    {
+      const char *title = JSON_NODE_HOLDS_OBJECT (field)
+                          ? member_string (json_node_get_object (field), "title") : NULL;
+      g_autofree char *lower_name = g_utf8_strdown (name, -1);
+      g_autofree char *lower_title = g_utf8_strdown (title != NULL ? title : "", -1);
+
+      for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+        {
+          if (strstr (lower_name, words[i]) != NULL || strstr (lower_title, words[i]) != NULL)
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static void
+build (StewardElicitationDialog *self)
+{
+  JsonObject *request = steward_approval_get_request (self->approval);
+  const char *mode = member_string (request, "mode");
+  const char *message = member_string (request, "message");
+  const char *name = steward_approval_get_server (self->approval);
+  g_autofree char *server = steward_text_make_visible_capped (name, 256, NULL);
+  g_autofree char *visible_message = steward_text_for_display (message != NULL ? message : "");
+  g_autofree char *title = NULL;
+  g_autofree char *intro = NULL;
+
+  self->url_mode = g_strcmp0 (mode, "url") == 0;
+  self->known_mode = mode == NULL || self->url_mode || g_str_equal (mode, "form");
+
+  /* Translators: the window title; %s is the server's name. */
+  title = g_strdup_printf (_("Request from “%s”"), server);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+
+  if (self->url_mode)
+    intro = g_strdup_printf (_("“%s” asks you to open a web page in your browser."), server);
+  else
+    intro = g_strdup_printf (_("“%s” asks you for information."), server);
+  gtk_label_set_text (self->intro_label, intro);
+
+  gtk_label_set_text (self->message_label, visible_message);
+  gtk_widget_set_visible (GTK_WIDGET (self->message_label), *visible_message != '\0');
+
+  gtk_widget_set_visible (self->accept_button, !self->url_mode);
+  gtk_widget_set_visible (self->open_button, self->url_mode);
+
+  if (self->url_mode)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "url");
+      self->url = g_strdup (member_string (request, "url"));
+      build_url (self);
+    }
+  else if (self->known_mode)
+    {
+      JsonNode *node = request != NULL ? json_object_get_member (request, "requestedSchema") : NULL;
+      JsonObject *schema = NULL;
+
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        schema = json_node_get_object (node);
+
+      gtk_stack_set_visible_child_name (self->stack, "form");
+      self->form = STEWARD_SCHEMA_FORM (steward_schema_form_new (schema));
+      adw_bin_set_child (self->form_bin, GTK_WIDGET (self->form));
+      /* With nothing to fill in, the message and the buttons say it all. */
+      gtk_widget_set_visible (GTK_WIDGET (self->form_bin),
+                              steward_schema_form_get_n_fields (self->form) > 0);
+      g_signal_connect_object (self->form, "notify::valid",
+                               G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
+
+      if (schema_asks_for_secret (schema))
+        {
+          /* Translators: %s is the server's name. */
+          g_autofree char *text = NULL;
+
+          text = g_strdup_printf (_("“%s” asks for something that looks like a password or a "
+                                    "key. Servers must not ask for secrets this way; enter it "
+                                    "only if you trust this server."), server);
+
+          add_warning (self, text);
+        }
+
+      gtk_window_set_default_widget (GTK_WINDOW (self), self->accept_button);
+    }
+  else
+    {
+      g_autofree char *visible_mode = steward_text_make_visible_capped (mode, 256, NULL);
+      /* Translators: %s is the kind of request the server named. */
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (_("Steward does not know requests of the kind “%s”; you can only "
+                                "decline it."), visible_mode);
+
+      gtk_stack_set_visible_child_name (self->stack, "form");
+      add_warning (self, text);
+    }
+}
+
+static void
+accept_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (widget);
+  g_autoptr(JsonObject) values = NULL;
+
+  if (self->form == NULL || !steward_schema_form_validate (self->form))
+    return;
+
+  values = steward_schema_form_dup_values (self->form);
+  respond (self, STEWARD_APPROVAL_ACTION_ACCEPT, values);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (widget);
+
+  if (!self->can_open)
+    return;
+
+  /* Accepting a URL request means the person agreed to open it; it is
+   * opened first, then the server hears of it. */
+  self->show_uri (GTK_WINDOW (self), self->url, self->show_uri_data);
+  respond (self, STEWARD_APPROVAL_ACTION_ACCEPT, NULL);
+}
+
+static void
+decline_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  respond (STEWARD_ELICITATION_DIALOG (widget), STEWARD_APPROVAL_ACTION_DECLINE, NULL);
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  respond (STEWARD_ELICITATION_DIALOG (widget), STEWARD_APPROVAL_ACTION_CANCEL, NULL);
+}
+
+static gboolean
+steward_elicitation_dialog_close_request (GtkWindow *window)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (window);
+
+  /* Dismissed is "cancel" in the protocol's words. */
+  if (!self->answered && !steward_approval_get_finished (self->approval))
+    respond (self, STEWARD_APPROVAL_ACTION_CANCEL, NULL);
+
+  return GTK_WINDOW_CLASS (steward_elicitation_dialog_parent_class)->close_request (window);
+}
+
+static void
+steward_elicitation_dialog_constructed (GObject *object)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
+
+  G_OBJECT_CLASS (steward_elicitation_dialog_parent_class)->constructed (object);
+
+  g_return_if_fail (self->approval != NULL);
+
+  build (self);
+
+  g_signal_connect_object (self->approval, "notify::finished",
+                           G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
+
+  update_actions (self);
+}
+
+static void
+steward_elicitation_dialog_dispose (GObject *object)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
+
+  self->form = NULL;
+  g_clear_object (&self->approval);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_ELICITATION_DIALOG);
+
+  G_OBJECT_CLASS (steward_elicitation_dialog_parent_class)->dispose (object);
+}
+
+static void
+steward_elicitation_dialog_finalize (GObject *object)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
+
+  g_free (self->url);
+
+  G_OBJECT_CLASS (steward_elicitation_dialog_parent_class)->finalize (object);
+}
+
+static void
+steward_elicitation_dialog_get_property (GObject    *object,
+                                         guint       prop_id,
+                                         GValue     *value,
+                                         GParamSpec *pspec)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROVAL:
+      g_value_set_object (value, self->approval);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_elicitation_dialog_set_property (GObject      *object,
+                                         guint         prop_id,
+                                         const GValue *value,
+                                         GParamSpec   *pspec)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROVAL:
+      g_set_object (&self->approval, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_elicitation_dialog_class_init (StewardElicitationDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = steward_elicitation_dialog_constructed;
+  object_class->dispose = steward_elicitation_dialog_dispose;
+  object_class->finalize = steward_elicitation_dialog_finalize;
+  object_class->get_property = steward_elicitation_dialog_get_property;
+  object_class->set_property = steward_elicitation_dialog_set_property;
+
+  window_class->close_request = steward_elicitation_dialog_close_request;
+
+  /**
+   * StewardElicitationDialog:approval:
+   *
+   * The elicitation approval the dialog presents and answers.
+   */
+  properties[PROP_APPROVAL] =
+    g_param_spec_object ("approval", NULL, NULL,
+                         STEWARD_TYPE_APPROVAL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "elicitation.decline", NULL, decline_action);
+  gtk_widget_class_install_action (widget_class, "elicitation.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "elicitation.accept", NULL, accept_action);
+  gtk_widget_class_install_action (widget_class, "elicitation.open", NULL, open_action);
+
+  /* Escape dismisses, which the protocol calls cancel. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
+                                                             "steward-elicitation-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, stack);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, intro_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, message_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, form_bin);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, url_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, warnings_box);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, decline_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, accept_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, open_button);
+}
+
+static void
+steward_elicitation_dialog_init (StewardElicitationDialog *self)
+{
+  self->show_uri = show_uri_default;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * steward_elicitation_dialog_new:
+ * @approval: an approval of kind %STEWARD_APPROVAL_KIND_ELICITATION
+ *
+ * Returns: (transfer none): a new dialog; set it transient for the window
+ *   it belongs to and present it
+ */
+GtkWidget *
+steward_elicitation_dialog_new (StewardApproval *approval)
+{
+  g_return_val_if_fail (STEWARD_IS_APPROVAL (approval), NULL);
+  g_return_val_if_fail (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_ELICITATION,
+                        NULL);
+
+  return g_object_new (STEWARD_TYPE_ELICITATION_DIALOG,
+                       "approval", approval,
+                       NULL);
+}
+
+void
+steward_elicitation_dialog_set_show_uri_func (StewardElicitationDialog *self,
+                                              StewardShowUriFunc        func,
+                                              gpointer                  user_data)
+{
+  g_return_if_fail (STEWARD_IS_ELICITATION_DIALOG (self));
+
+  self->show_uri = func != NULL ? func : show_uri_default;
+  self->show_uri_data = func != NULL ? user_data : NULL;
+}
+
+const char *
+steward_elicitation_dialog_get_mode (StewardElicitationDialog *self)
+{
+  g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
+
+  return self->url_mode ? "url" : "form";
+}
+
+StewardSchemaForm *
+steward_elicitation_dialog_get_form (StewardElicitationDialog *self)
+{
+  g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
+
+  return self->form;
+}
+
+GtkLabel *
+steward_elicitation_dialog_get_message_label (StewardElicitationDialog *self)
+{
+  g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
+
+  return self->message_label;
+}
+
+GtkLabel *
+steward_elicitation_dialog_get_url_label (StewardElicitationDialog *self)
+{
+  g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
+
+  return self->url_label;
+}
+
+char *
+steward_elicitation_dialog_dup_warnings (StewardElicitationDialog *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->warnings_box)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *label = gtk_widget_get_last_child (row);
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, gtk_label_get_text (GTK_LABEL (label)));
+    }
+
+  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
+}
+
+GtkWidget *
+steward_elicitation_dialog_get_button (StewardElicitationDialog *self,
+                                       const char               *name)
+{
+  g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
+
+  if (g_strcmp0 (name, "decline") == 0)
+    return self->decline_button;
+  if (g_strcmp0 (name, "cancel") == 0)
+    return self->cancel_button;
+  if (g_strcmp0 (name, "accept") == 0)
+    return self->accept_button;
+  if (g_strcmp0 (name, "open") == 0)
+    return self->open_button;
+
+  return NULL;
+}

@@ -1,0 +1,1723 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-schema-form"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "mcp-json.h"
+#include "steward-text.h"
+
+#include "steward-schema-form-private.h"
+#include "steward-schema-form.h"
+
+/* A schema comes from a server: a hostile one could ask for a million
+ * fields or choices, and every one of them would be a widget. */
+#define MAX_FIELDS      256
+#define MAX_CHOICES     1000
+#define MAX_LABEL_BYTES 4096
+
+typedef enum {
+  FIELD_STRING,
+  FIELD_NUMBER,
+  FIELD_INTEGER,
+  FIELD_BOOLEAN,
+  FIELD_CHOICE,
+  FIELD_MULTI,
+  FIELD_JSON,
+} FieldKind;
+
+typedef enum {
+  FORMAT_NONE,
+  FORMAT_EMAIL,
+  FORMAT_URI,
+  FORMAT_DATE,
+  FORMAT_DATE_TIME,
+} StringFormat;
+
+typedef struct {
+  JsonNode *value;
+  char     *title;
+} Choice;
+
+typedef struct {
+  StewardSchemaForm *form;
+  char              *name;
+  char              *title;
+  char              *description;
+  FieldKind          kind;
+  gboolean           required;
+  gboolean           has_default;
+  gboolean           touched;
+  gboolean           valid;
+  char              *message;
+
+  /* strings */
+  StringFormat       format;
+  gint64             min_length;
+  gint64             max_length;
+  GRegex            *pattern;
+  char              *pattern_text;
+
+  /* numbers */
+  gboolean           has_minimum;
+  gboolean           has_maximum;
+  gboolean           exclusive_minimum;
+  gboolean           exclusive_maximum;
+  double             minimum;
+  double             maximum;
+
+  /* choices */
+  GPtrArray         *choices;
+  guint              first_choice;
+  gint64             min_items;
+  gint64             max_items;
+  GPtrArray         *checks;
+
+  /* JSON text: the expected type, NULL for any */
+  char              *json_type;
+  gboolean           nullable;
+
+  GtkWidget         *control;
+  GtkWidget         *error_label;
+} Field;
+
+struct _StewardSchemaForm
+{
+  AdwBin      parent_instance;
+
+  GtkLabel   *empty_label;
+  GtkBox     *fields_box;
+  GtkLabel   *more_label;
+
+  JsonObject *schema;
+  GPtrArray  *fields;
+  gboolean    building;
+  gboolean    show_errors;
+  gboolean    valid;
+};
+
+enum {
+  PROP_0,
+  PROP_SCHEMA,
+  PROP_VALID,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (StewardSchemaForm, steward_schema_form, ADW_TYPE_BIN)
+
+static void
+choice_free (gpointer data)
+{
+  Choice *choice = data;
+
+  g_clear_pointer (&choice->value, json_node_unref);
+  g_free (choice->title);
+  g_free (choice);
+}
+
+static void
+field_free (gpointer data)
+{
+  Field *field = data;
+
+  g_free (field->name);
+  g_free (field->title);
+  g_free (field->description);
+  g_free (field->message);
+  g_clear_pointer (&field->pattern, g_regex_unref);
+  g_free (field->pattern_text);
+  g_clear_pointer (&field->choices, g_ptr_array_unref);
+  g_clear_pointer (&field->checks, g_ptr_array_unref);
+  g_free (field->json_type);
+  g_free (field);
+}
+
+/* Reading the schema. It is untrusted JSON: every member is checked for
+ * its type before use, and a member of the wrong type counts as absent. */
+
+static const char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static JsonArray *
+member_array (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static JsonObject *
+member_object (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static gboolean
+node_is_number (JsonNode *node)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  type = json_node_get_value_type (node);
+  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
+}
+
+static gboolean
+member_number (JsonObject *object,
+               const char *name,
+               double     *out)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (!node_is_number (node))
+    return FALSE;
+
+  *out = json_node_get_double (node);
+  return isfinite (*out);
+}
+
+/* A count such as minLength: a non-negative whole number, -1 when absent. */
+static gint64
+member_count (JsonObject *object,
+              const char *name)
+{
+  double value;
+
+  if (!member_number (object, name, &value) || value < 0 || value > (double) G_MAXINT32)
+    return -1;
+
+  return (gint64) floor (value);
+}
+
+/* "type" may be one name or a list; a list of one name and "null" reads as
+ * that name, any other list as no type at all. */
+static const char *
+schema_type (JsonObject *schema,
+             gboolean   *nullable)
+{
+  JsonNode *node = json_object_get_member (schema, "type");
+  const char *found = NULL;
+  JsonArray *array;
+
+  *nullable = FALSE;
+
+  if (node == NULL)
+    return NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *name;
+
+      if (!JSON_NODE_HOLDS_VALUE (element) ||
+          json_node_get_value_type (element) != G_TYPE_STRING)
+        return NULL;
+
+      name = json_node_get_string (element);
+      if (g_str_equal (name, "null"))
+        *nullable = TRUE;
+      else if (found == NULL)
+        found = name;
+      else
+        return NULL;
+    }
+
+  return found;
+}
+
+static char *
+format_double (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* The shortest text that reads back as the same number: 0.1, not
+   * 0.10000000000000001. */
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+
+  return g_strdup (buffer);
+}
+
+static char *
+node_to_text (JsonNode *node)
+{
+  GType type;
+
+  if (JSON_NODE_HOLDS_NULL (node))
+    return g_strdup ("null");
+
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return json_to_string (node, FALSE);
+
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  if (type == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+  if (type == G_TYPE_DOUBLE)
+    return format_double (json_node_get_double (node));
+  if (type == G_TYPE_BOOLEAN)
+    return g_strdup (json_node_get_boolean (node) ? "true" : "false");
+
+  return json_to_string (node, FALSE);
+}
+
+static char *
+display_text (const char *text)
+{
+  return steward_text_make_visible_capped (text, MAX_LABEL_BYTES, NULL);
+}
+
+static gboolean
+node_is_scalar (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) || JSON_NODE_HOLDS_NULL (node);
+}
+
+static Choice *
+choice_new (JsonNode   *value,
+            const char *title)
+{
+  Choice *choice = g_new0 (Choice, 1);
+  g_autofree char *text = NULL;
+
+  choice->value = json_node_copy (value);
+  if (title == NULL)
+    title = text = node_to_text (value);
+  choice->title = display_text (title);
+
+  return choice;
+}
+
+/* enum, with the legacy enumNames beside it. */
+static GPtrArray *
+choices_from_enum (JsonArray *values,
+                   JsonArray *names)
+{
+  g_autoptr(GPtrArray) choices = g_ptr_array_new_with_free_func (choice_free);
+  guint n = MIN (json_array_get_length (values), MAX_CHOICES);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *value = json_array_get_element (values, i);
+      const char *title = NULL;
+
+      if (!node_is_scalar (value))
+        return NULL;
+
+      if (names != NULL && i < json_array_get_length (names))
+        {
+          JsonNode *name = json_array_get_element (names, i);
+
+          if (JSON_NODE_HOLDS_VALUE (name) && json_node_get_value_type (name) == G_TYPE_STRING)
+            title = json_node_get_string (name);
+        }
+
+      g_ptr_array_add (choices, choice_new (value, title));
+    }
+
+  return n > 0 ? g_steal_pointer (&choices) : NULL;
+}
+
+/* oneOf or anyOf as a list of {const, title}. */
+static GPtrArray *
+choices_from_titled (JsonArray *list)
+{
+  g_autoptr(GPtrArray) choices = g_ptr_array_new_with_free_func (choice_free);
+  guint n = MIN (json_array_get_length (list), MAX_CHOICES);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *element = json_array_get_element (list, i);
+      JsonObject *object;
+      JsonNode *value;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        return NULL;
+
+      object = json_node_get_object (element);
+      value = json_object_get_member (object, "const");
+      if (value == NULL || !node_is_scalar (value))
+        return NULL;
+
+      g_ptr_array_add (choices, choice_new (value, member_string (object, "title")));
+    }
+
+  return n > 0 ? g_steal_pointer (&choices) : NULL;
+}
+
+static GPtrArray *
+choices_from_schema (JsonObject *schema)
+{
+  JsonArray *values = member_array (schema, "enum");
+  JsonArray *list;
+
+  if (schema == NULL)
+    return NULL;
+
+  if (values != NULL)
+    return choices_from_enum (values, member_array (schema, "enumNames"));
+
+  list = member_array (schema, "oneOf");
+  if (list == NULL)
+    list = member_array (schema, "anyOf");
+
+  return list != NULL ? choices_from_titled (list) : NULL;
+}
+
+/* Validation of what a person typed. */
+
+static gboolean
+has_space_or_control (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || g_unichar_iscntrl (c))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+is_email (const char *text)
+{
+  const char *at = strchr (text, '@');
+  const char *dot;
+
+  if (at == NULL || at == text || strchr (at + 1, '@') != NULL || has_space_or_control (text))
+    return FALSE;
+
+  dot = strchr (at + 1, '.');
+  return dot != NULL && dot != at + 1 && text[strlen (text) - 1] != '.';
+}
+
+static gboolean
+is_uri (const char *text)
+{
+  return !has_space_or_control (text) && g_uri_is_valid (text, G_URI_FLAGS_NONE, NULL);
+}
+
+static gboolean
+read_digits (const char *text,
+             guint       count,
+             guint      *value)
+{
+  *value = 0;
+
+  for (guint i = 0; i < count; i++)
+    {
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      *value = *value * 10 + (guint) (text[i] - '0');
+    }
+
+  return TRUE;
+}
+
+/* YYYY-MM-DD at the start of @text (RFC 3339 full-date). */
+static gboolean
+read_date (const char *text)
+{
+  guint year, month, day;
+
+  return read_digits (text, 4, &year) && text[4] == '-' &&
+         read_digits (text + 5, 2, &month) && text[7] == '-' &&
+         read_digits (text + 8, 2, &day) &&
+         year >= 1 && month >= 1 && month <= 12 && day >= 1 &&
+         g_date_valid_dmy ((GDateDay) day, (GDateMonth) month, (GDateYear) year);
+}
+
+static gboolean
+is_date (const char *text)
+{
+  return strlen (text) == 10 && read_date (text);
+}
+
+/* RFC 3339 date-time: full-date "T" HH:MM:SS[.frac] (Z | ±HH:MM). */
+static gboolean
+is_date_time (const char *text)
+{
+  guint hour, minute, second;
+  const char *p;
+
+  if (strlen (text) < 20 || !read_date (text) || strchr ("Tt ", text[10]) == NULL)
+    return FALSE;
+
+  p = text + 11;
+  if (!read_digits (p, 2, &hour) || p[2] != ':' || !read_digits (p + 3, 2, &minute) ||
+      p[5] != ':' || !read_digits (p + 6, 2, &second) ||
+      hour > 23 || minute > 59 || second > 60)
+    return FALSE;
+
+  p += 8;
+  if (*p == '.')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+
+  if ((*p == 'Z' || *p == 'z') && p[1] == '\0')
+    return TRUE;
+
+  if (*p == '+' || *p == '-')
+    return read_digits (p + 1, 2, &hour) && p[3] == ':' && read_digits (p + 4, 2, &minute) &&
+           hour <= 23 && minute <= 59 && p[6] == '\0';
+
+  return FALSE;
+}
+
+/* A number as a person writes it in JSON: no hex, no "inf", no "nan". An
+ * integer literal stays an integer, so that 3 is sent as 3, not 3.0. */
+static JsonNode *
+parse_number (const char *text,
+              gboolean    integer)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+  gint64 whole;
+  double value;
+  char *end = NULL;
+
+  if (*copy == '\0')
+    return NULL;
+
+  for (const char *p = copy; *p != '\0'; p++)
+    {
+      if (!g_ascii_isdigit (*p) && strchr ("+-.eE", *p) == NULL)
+        return NULL;
+    }
+
+  if (g_ascii_string_to_signed (copy, 10, G_MININT64, G_MAXINT64, &whole, NULL))
+    return json_node_init_int (json_node_alloc (), whole);
+
+  value = g_ascii_strtod (copy, &end);
+  if (end == copy || *end != '\0' || !isfinite (value))
+    return NULL;
+
+  if (integer)
+    {
+      if (value != floor (value) || fabs (value) > 9007199254740992.0)
+        return NULL;
+      return json_node_init_int (json_node_alloc (), (gint64) value);
+    }
+
+  return json_node_init_double (json_node_alloc (), value);
+}
+
+static const char *
+json_type_name (JsonNode *node)
+{
+  GType type;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      return "object";
+    case JSON_NODE_ARRAY:
+      return "array";
+    case JSON_NODE_NULL:
+      return "null";
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_STRING)
+    return "string";
+  if (type == G_TYPE_BOOLEAN)
+    return "boolean";
+  if (type == G_TYPE_INT64)
+    return "integer";
+  return "number";
+}
+
+static gboolean
+json_matches_type (JsonNode   *node,
+                   const char *expected,
+                   gboolean    nullable)
+{
+  const char *actual = json_type_name (node);
+
+  if (expected == NULL)
+    return TRUE;
+  if (nullable && g_str_equal (actual, "null"))
+    return TRUE;
+  if (g_str_equal (expected, "number") && g_str_equal (actual, "integer"))
+    return TRUE;
+  if (g_str_equal (expected, "integer") && g_str_equal (actual, "number"))
+    {
+      double value = json_node_get_double (node);
+
+      return value == floor (value);
+    }
+
+  return g_str_equal (expected, actual);
+}
+
+static char *
+json_type_message (const char *expected)
+{
+  if (g_str_equal (expected, "object"))
+    return g_strdup (_("Enter a JSON object, such as {\"key\": \"value\"}"));
+  if (g_str_equal (expected, "array"))
+    return g_strdup (_("Enter a JSON array, such as [1, 2]"));
+  if (g_str_equal (expected, "string"))
+    return g_strdup (_("Enter a JSON string, in double quotes"));
+  if (g_str_equal (expected, "boolean"))
+    return g_strdup (_("Enter true or false"));
+  if (g_str_equal (expected, "null"))
+    return g_strdup (_("Enter null"));
+  if (g_str_equal (expected, "integer"))
+    return g_strdup (_("Enter a whole number"));
+  return g_strdup (_("Enter a number"));
+}
+
+/* The index of the chosen value in field->choices, or -1. */
+static int
+field_get_choice (Field *field)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (field->control));
+
+  if (selected == GTK_INVALID_LIST_POSITION || selected < field->first_choice ||
+      selected - field->first_choice >= field->choices->len)
+    return -1;
+
+  return (int) (selected - field->first_choice);
+}
+
+static guint
+field_count_checked (Field *field)
+{
+  guint count = 0;
+
+  for (guint i = 0; i < field->checks->len; i++)
+    {
+      if (gtk_check_button_get_active (g_ptr_array_index (field->checks, i)))
+        count++;
+    }
+
+  return count;
+}
+
+static char *
+field_dup_text (Field *field)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  if (GTK_IS_EDITABLE (field->control))
+    return g_strdup (gtk_editable_get_text (GTK_EDITABLE (field->control)));
+
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->control));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static char *
+check_string (Field      *field,
+              const char *text)
+{
+  glong length = g_utf8_strlen (text, -1);
+
+  if (field->min_length >= 0 && length < field->min_length)
+    return g_strdup_printf (ngettext ("Use at least %u character",
+                                      "Use at least %u characters",
+                                      (gulong) field->min_length),
+                            (guint) field->min_length);
+
+  if (field->max_length >= 0 && length > field->max_length)
+    return g_strdup_printf (ngettext ("Use at most %u character",
+                                      "Use at most %u characters",
+                                      (gulong) field->max_length),
+                            (guint) field->max_length);
+
+  switch (field->format)
+    {
+    case FORMAT_EMAIL:
+      if (!is_email (text))
+        return g_strdup (_("Enter an email address, such as name@example.com"));
+      break;
+    case FORMAT_URI:
+      if (!is_uri (text))
+        return g_strdup (_("Enter a full address, such as https://example.com/"));
+      break;
+    case FORMAT_DATE:
+      if (!is_date (text))
+        return g_strdup (_("Enter a date as YYYY-MM-DD, such as 2025-06-18"));
+      break;
+    case FORMAT_DATE_TIME:
+      if (!is_date_time (text))
+        return g_strdup (_("Enter a date and time as YYYY-MM-DDTHH:MM:SSZ, "
+                           "such as 2025-06-18T09:30:00Z"));
+      break;
+    case FORMAT_NONE:
+    default:
+      break;
+    }
+
+  if (field->pattern != NULL && !g_regex_match (field->pattern, text, 0, NULL))
+    /* Translators: %s is a regular expression from the server. */
+    return g_strdup_printf (_("Use text that matches the pattern %s"), field->pattern_text);
+
+  return NULL;
+}
+
+static char *
+check_number (Field      *field,
+              const char *text)
+{
+  g_autoptr(JsonNode) node = parse_number (text, field->kind == FIELD_INTEGER);
+  double value;
+
+  if (node == NULL)
+    return g_strdup (field->kind == FIELD_INTEGER ? _("Enter a whole number")
+                                                  : _("Enter a number"));
+
+  value = json_node_get_double (node);
+
+  if (field->has_minimum &&
+      (field->exclusive_minimum ? value <= field->minimum : value < field->minimum))
+    {
+      g_autofree char *bound = format_double (field->minimum);
+
+      return g_strdup_printf (field->exclusive_minimum ? _("Enter a number greater than %s")
+                                                       : _("Enter a number no less than %s"),
+                              bound);
+    }
+
+  if (field->has_maximum &&
+      (field->exclusive_maximum ? value >= field->maximum : value > field->maximum))
+    {
+      g_autofree char *bound = format_double (field->maximum);
+
+      return g_strdup_printf (field->exclusive_maximum ? _("Enter a number less than %s")
+                                                       : _("Enter a number no greater than %s"),
+                              bound);
+    }
+
+  return NULL;
+}
+
+static char *
+check_json (Field      *field,
+            const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = mcp_json_parse (text, -1, &error);
+
+  if (node == NULL)
+    return g_strdup_printf (_("This is not valid JSON: %s"), error->message);
+
+  if (!json_matches_type (node, field->json_type, field->nullable))
+    return json_type_message (field->json_type);
+
+  return NULL;
+}
+
+/* Returns the message to show when the field's value is not acceptable,
+ * or NULL when it is. */
+static char *
+field_check (Field *field)
+{
+  g_autofree char *text = NULL;
+  guint count;
+
+  switch (field->kind)
+    {
+    case FIELD_STRING:
+    case FIELD_NUMBER:
+    case FIELD_INTEGER:
+    case FIELD_JSON:
+      text = field_dup_text (field);
+      if (field->kind != FIELD_STRING)
+        g_strstrip (text);
+      if (*text == '\0')
+        return field->required ? g_strdup (_("This field is required")) : NULL;
+      if (field->kind == FIELD_STRING)
+        return check_string (field, text);
+      if (field->kind == FIELD_JSON)
+        return check_json (field, text);
+      return check_number (field, text);
+
+    case FIELD_CHOICE:
+      if (field_get_choice (field) < 0 && field->required)
+        return g_strdup (_("Choose one of the values"));
+      return NULL;
+
+    case FIELD_MULTI:
+      count = field_count_checked (field);
+      if (count == 0 && !field->required)
+        return NULL;
+      if (field->min_items >= 0 && count < field->min_items)
+        return g_strdup_printf (ngettext ("Choose at least %u value",
+                                          "Choose at least %u values",
+                                          (gulong) field->min_items),
+                                (guint) field->min_items);
+      if (field->max_items >= 0 && count > field->max_items)
+        return g_strdup_printf (ngettext ("Choose at most %u value",
+                                          "Choose at most %u values",
+                                          (gulong) field->max_items),
+                                (guint) field->max_items);
+      return NULL;
+
+    case FIELD_BOOLEAN:
+    default:
+      return NULL;
+    }
+}
+
+/* The value to send, or NULL when the field is left out. */
+static JsonNode *
+field_dup_value (Field *field)
+{
+  g_autofree char *text = NULL;
+  gboolean active;
+  JsonNode *node;
+  int index;
+
+  switch (field->kind)
+    {
+    case FIELD_STRING:
+      text = field_dup_text (field);
+      if (*text == '\0')
+        return NULL;
+      return json_node_init_string (json_node_alloc (), text);
+
+    case FIELD_NUMBER:
+    case FIELD_INTEGER:
+      text = field_dup_text (field);
+      return parse_number (text, field->kind == FIELD_INTEGER);
+
+    case FIELD_BOOLEAN:
+      /* An unticked box nobody touched says nothing, unless the schema
+       * needs an answer or offered one. */
+      if (!field->required && !field->has_default && !field->touched)
+        return NULL;
+      active = gtk_check_button_get_active (GTK_CHECK_BUTTON (field->control));
+      return json_node_init_boolean (json_node_alloc (), active);
+
+    case FIELD_CHOICE:
+      index = field_get_choice (field);
+      if (index < 0)
+        return NULL;
+      return json_node_copy (((Choice *) g_ptr_array_index (field->choices, index))->value);
+
+    case FIELD_MULTI:
+      if (field_count_checked (field) == 0 && !field->required && !field->has_default)
+        return NULL;
+      {
+        JsonArray *array = json_array_new ();
+
+        for (guint i = 0; i < field->checks->len; i++)
+          {
+            Choice *choice = g_ptr_array_index (field->choices, i);
+
+            if (gtk_check_button_get_active (g_ptr_array_index (field->checks, i)))
+              json_array_add_element (array, json_node_copy (choice->value));
+          }
+
+        node = json_node_init_array (json_node_alloc (), array);
+        json_array_unref (array);
+        return node;
+      }
+
+    case FIELD_JSON:
+    default:
+      text = field_dup_text (field);
+      g_strstrip (text);
+      if (*text == '\0')
+        return NULL;
+      return mcp_json_parse (text, -1, NULL);
+    }
+}
+
+static void
+field_update_accessible (Field   *field,
+                         gboolean shown)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  g_autofree char *description = NULL;
+
+  if (shown)
+    g_ptr_array_add (parts, field->message);
+  if (field->required)
+    /* Translators: said by screen readers for a field that must be filled. */
+    g_ptr_array_add (parts, (char *) _("required"));
+  if (field->description != NULL)
+    g_ptr_array_add (parts, field->description);
+  g_ptr_array_add (parts, NULL);
+
+  description = g_strjoinv (". ", (char **) parts->pdata);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (field->control),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (field->control),
+                               GTK_ACCESSIBLE_STATE_INVALID,
+                               shown ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE,
+                               -1);
+}
+
+static void
+form_update_valid (StewardSchemaForm *self)
+{
+  gboolean valid = TRUE;
+
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+
+      valid = valid && field->valid;
+    }
+
+  if (valid == self->valid)
+    return;
+
+  self->valid = valid;
+  if (!self->building)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALID]);
+}
+
+static void
+field_refresh (Field *field)
+{
+  StewardSchemaForm *self = field->form;
+  gboolean shown;
+
+  g_clear_pointer (&field->message, g_free);
+  field->message = field_check (field);
+  field->valid = field->message == NULL;
+
+  shown = !field->valid && (field->touched || self->show_errors);
+  gtk_label_set_text (GTK_LABEL (field->error_label), shown ? field->message : "");
+  gtk_widget_set_visible (field->error_label, shown);
+  field_update_accessible (field, shown);
+}
+
+static void
+field_changed_cb (Field *field)
+{
+  if (!field->form->building)
+    field->touched = TRUE;
+
+  field_refresh (field);
+  form_update_valid (field->form);
+}
+
+static GtkWidget *
+build_entry (Field *field)
+{
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+
+  if (field->kind == FIELD_NUMBER || field->kind == FIELD_INTEGER)
+    {
+      gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_NUMBER);
+      if (field->required)
+        gtk_entry_set_placeholder_text (GTK_ENTRY (entry),
+                                        field->kind == FIELD_INTEGER ? _("A whole number")
+                                                                     : _("A number"));
+      else
+        gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Optional"));
+    }
+  else
+    {
+      switch (field->format)
+        {
+        case FORMAT_EMAIL:
+          gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_EMAIL);
+          gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("name@example.com"));
+          break;
+        case FORMAT_URI:
+          gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_URL);
+          gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("https://example.com/"));
+          break;
+        case FORMAT_DATE:
+          gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("YYYY-MM-DD"));
+          break;
+        case FORMAT_DATE_TIME:
+          gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("YYYY-MM-DDTHH:MM:SSZ"));
+          break;
+        case FORMAT_NONE:
+        default:
+          break;
+        }
+    }
+
+  g_signal_connect_swapped (entry, "changed", G_CALLBACK (field_changed_cb), field);
+
+  return entry;
+}
+
+static GtkWidget *
+build_drop_down (Field *field)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) titles = NULL;
+  GtkStringList *model;
+  GtkWidget *drop_down;
+
+  /* An optional field can be left unset; a required one without a default
+   * starts on a prompt that is not a value. */
+  if (!field->required)
+    g_strv_builder_add (builder, _("Not set"));
+  else if (!field->has_default)
+    g_strv_builder_add (builder, _("Choose…"));
+  field->first_choice = field->required && field->has_default ? 0 : 1;
+
+  for (guint i = 0; i < field->choices->len; i++)
+    g_strv_builder_add (builder, ((Choice *) g_ptr_array_index (field->choices, i))->title);
+
+  titles = g_strv_builder_end (builder);
+  model = gtk_string_list_new ((const char * const *) titles);
+  drop_down = gtk_drop_down_new (G_LIST_MODEL (model),
+                                 gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL,
+                                                              "string"));
+  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (drop_down), field->choices->len > 10);
+  gtk_widget_set_halign (drop_down, GTK_ALIGN_START);
+
+  g_signal_connect_swapped (drop_down, "notify::selected", G_CALLBACK (field_changed_cb), field);
+
+  return drop_down;
+}
+
+static GtkWidget *
+build_checks (Field *field)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  field->checks = g_ptr_array_new ();
+
+  for (guint i = 0; i < field->choices->len; i++)
+    {
+      Choice *choice = g_ptr_array_index (field->choices, i);
+      GtkWidget *check = gtk_check_button_new_with_label (choice->title);
+
+      gtk_box_append (GTK_BOX (box), check);
+      g_ptr_array_add (field->checks, check);
+      g_signal_connect_swapped (check, "toggled", G_CALLBACK (field_changed_cb), field);
+    }
+
+  return box;
+}
+
+static GtkWidget *
+build_text_view (Field      *field,
+                 GtkWidget **outer)
+{
+  GtkWidget *view = gtk_text_view_new ();
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  /* Tab moves on to the next field, as in every other field. */
+  gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (view), 6);
+  gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (view), 6);
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (view), 6);
+  gtk_text_view_set_right_margin (GTK_TEXT_VIEW (view), 6);
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled),
+                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 72);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 240);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_widget_add_css_class (scrolled, "card");
+
+  g_signal_connect_swapped (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), "changed",
+                            G_CALLBACK (field_changed_cb), field);
+
+  *outer = scrolled;
+  return view;
+}
+
+static void
+field_apply_default (Field    *field,
+                     JsonNode *value)
+{
+  g_autofree char *text = NULL;
+
+  switch (field->kind)
+    {
+    case FIELD_STRING:
+      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+        return;
+      gtk_editable_set_text (GTK_EDITABLE (field->control), json_node_get_string (value));
+      break;
+
+    case FIELD_NUMBER:
+    case FIELD_INTEGER:
+      if (!node_is_number (value))
+        return;
+      text = node_to_text (value);
+      gtk_editable_set_text (GTK_EDITABLE (field->control), text);
+      break;
+
+    case FIELD_BOOLEAN:
+      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
+        return;
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (field->control),
+                                   json_node_get_boolean (value));
+      break;
+
+    case FIELD_CHOICE:
+      for (guint i = 0; i < field->choices->len; i++)
+        {
+          Choice *choice = g_ptr_array_index (field->choices, i);
+
+          if (json_node_equal (choice->value, value))
+            {
+              gtk_drop_down_set_selected (GTK_DROP_DOWN (field->control),
+                                          field->first_choice + i);
+              break;
+            }
+        }
+      break;
+
+    case FIELD_MULTI:
+      if (!JSON_NODE_HOLDS_ARRAY (value))
+        return;
+      for (guint i = 0; i < field->choices->len; i++)
+        {
+          Choice *choice = g_ptr_array_index (field->choices, i);
+          JsonArray *array = json_node_get_array (value);
+          gboolean active = FALSE;
+
+          for (guint j = 0; j < json_array_get_length (array) && !active; j++)
+            active = json_node_equal (choice->value, json_array_get_element (array, j));
+
+          gtk_check_button_set_active (g_ptr_array_index (field->checks, i), active);
+        }
+      break;
+
+    case FIELD_JSON:
+    default:
+      text = json_to_string (value, TRUE);
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->control)),
+                                text, -1);
+      break;
+    }
+}
+
+/* Which kind of field a property schema asks for, and the constraints that
+ * go with it. */
+static void
+field_read_schema (Field      *field,
+                   JsonObject *schema)
+{
+  gboolean nullable = FALSE;
+  const char *type = schema != NULL ? schema_type (schema, &nullable) : NULL;
+  JsonObject *items;
+  const char *format;
+  const char *pattern;
+
+  field->min_length = field->max_length = -1;
+  field->min_items = field->max_items = -1;
+  field->nullable = nullable;
+
+  if (schema == NULL)
+    {
+      field->kind = FIELD_JSON;
+      return;
+    }
+
+  if (g_strcmp0 (type, "array") == 0)
+    {
+      items = member_object (schema, "items");
+      field->choices = choices_from_schema (items);
+      if (field->choices != NULL)
+        {
+          field->kind = FIELD_MULTI;
+          field->min_items = member_count (schema, "minItems");
+          field->max_items = member_count (schema, "maxItems");
+          return;
+        }
+    }
+  else if ((field->choices = choices_from_schema (schema)) != NULL)
+    {
+      field->kind = FIELD_CHOICE;
+      return;
+    }
+
+  if (g_strcmp0 (type, "string") == 0)
+    {
+      field->kind = FIELD_STRING;
+      field->min_length = member_count (schema, "minLength");
+      field->max_length = member_count (schema, "maxLength");
+
+      format = member_string (schema, "format");
+      if (g_strcmp0 (format, "email") == 0)
+        field->format = FORMAT_EMAIL;
+      else if (g_strcmp0 (format, "uri") == 0)
+        field->format = FORMAT_URI;
+      else if (g_strcmp0 (format, "date") == 0)
+        field->format = FORMAT_DATE;
+      else if (g_strcmp0 (format, "date-time") == 0)
+        field->format = FORMAT_DATE_TIME;
+
+      /* JSON Schema patterns are ECMA 262; PCRE reads most of them alike,
+       * and one it cannot compile is not checked at all. */
+      pattern = member_string (schema, "pattern");
+      if (pattern != NULL)
+        field->pattern = g_regex_new (pattern, G_REGEX_DEFAULT, G_REGEX_MATCH_DEFAULT, NULL);
+      if (field->pattern != NULL)
+        field->pattern_text = display_text (pattern);
+    }
+  else if (g_strcmp0 (type, "number") == 0 || g_strcmp0 (type, "integer") == 0)
+    {
+      field->kind = g_str_equal (type, "integer") ? FIELD_INTEGER : FIELD_NUMBER;
+      field->has_minimum = member_number (schema, "minimum", &field->minimum);
+      field->has_maximum = member_number (schema, "maximum", &field->maximum);
+
+      /* 2020-12 spells exclusive bounds as numbers of their own. */
+      if (member_number (schema, "exclusiveMinimum", &field->minimum))
+        field->has_minimum = field->exclusive_minimum = TRUE;
+      if (member_number (schema, "exclusiveMaximum", &field->maximum))
+        field->has_maximum = field->exclusive_maximum = TRUE;
+    }
+  else if (g_strcmp0 (type, "boolean") == 0)
+    {
+      field->kind = FIELD_BOOLEAN;
+    }
+  else
+    {
+      field->kind = FIELD_JSON;
+      if (type != NULL && (g_str_equal (type, "object") || g_str_equal (type, "array") ||
+                           g_str_equal (type, "null")))
+        field->json_type = g_strdup (type);
+    }
+}
+
+/* Whether @value can be shown in the field; a default of the wrong type
+ * is ignored, as if the schema had none. */
+static gboolean
+field_accepts_default (Field    *field,
+                       JsonNode *value)
+{
+  switch (field->kind)
+    {
+    case FIELD_STRING:
+      return JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING;
+    case FIELD_NUMBER:
+      return node_is_number (value);
+    case FIELD_INTEGER:
+      return node_is_number (value) &&
+             json_node_get_double (value) == floor (json_node_get_double (value));
+    case FIELD_BOOLEAN:
+      return JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_BOOLEAN;
+    case FIELD_CHOICE:
+      for (guint i = 0; i < field->choices->len; i++)
+        {
+          if (json_node_equal (((Choice *) g_ptr_array_index (field->choices, i))->value, value))
+            return TRUE;
+        }
+      return FALSE;
+    case FIELD_MULTI:
+      return JSON_NODE_HOLDS_ARRAY (value);
+    case FIELD_JSON:
+    default:
+      return json_matches_type (value, field->json_type, field->nullable);
+    }
+}
+
+static Field *
+field_new (StewardSchemaForm *self,
+           const char        *name,
+           JsonNode          *schema_node,
+           gboolean           required)
+{
+  JsonObject *schema = JSON_NODE_HOLDS_OBJECT (schema_node) ? json_node_get_object (schema_node)
+                                                            : NULL;
+  Field *field = g_new0 (Field, 1);
+  g_autofree char *heading = NULL;
+  const char *title = member_string (schema, "title");
+  const char *description = member_string (schema, "description");
+  GtkWidget *box;
+  GtkWidget *outer = NULL;
+  JsonNode *value = NULL;
+
+  field->form = self;
+  field->name = g_strdup (name);
+  field->required = required;
+  field->title = display_text (title != NULL && *title != '\0' ? title : name);
+  if (description != NULL && *description != '\0')
+    field->description = display_text (description);
+
+  field_read_schema (field, schema);
+
+  if (schema != NULL)
+    value = json_object_get_member (schema, "default");
+  if (value != NULL && !field_accepts_default (field, value))
+    value = NULL;
+  field->has_default = value != NULL;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  /* The asterisk is for the eye; assistive technologies hear "required"
+   * from the description and the required property instead. */
+  heading = required ? g_strdup_printf ("%s *", field->title) : g_strdup (field->title);
+
+  if (field->kind == FIELD_BOOLEAN)
+    {
+      field->control = gtk_check_button_new_with_label (heading);
+      g_signal_connect_swapped (field->control, "toggled", G_CALLBACK (field_changed_cb), field);
+      gtk_box_append (GTK_BOX (box), field->control);
+    }
+  else
+    {
+      GtkWidget *label = gtk_label_new (heading);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_box_append (GTK_BOX (box), label);
+    }
+
+  if (field->description != NULL)
+    {
+      GtkWidget *label = gtk_label_new (field->description);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (box), label);
+    }
+
+  switch (field->kind)
+    {
+    case FIELD_STRING:
+    case FIELD_NUMBER:
+    case FIELD_INTEGER:
+      field->control = outer = build_entry (field);
+      break;
+    case FIELD_CHOICE:
+      field->control = outer = build_drop_down (field);
+      break;
+    case FIELD_MULTI:
+      field->control = outer = build_checks (field);
+      break;
+    case FIELD_JSON:
+      field->control = build_text_view (field, &outer);
+      break;
+    case FIELD_BOOLEAN:
+    default:
+      break;
+    }
+
+  if (outer != NULL)
+    gtk_box_append (GTK_BOX (box), outer);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (field->control),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, field->title,
+                                  GTK_ACCESSIBLE_PROPERTY_REQUIRED, required,
+                                  -1);
+
+  field->error_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (field->error_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (field->error_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (field->error_label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (field->error_label, "error");
+  gtk_widget_add_css_class (field->error_label, "caption");
+  gtk_widget_set_visible (field->error_label, FALSE);
+  gtk_box_append (GTK_BOX (box), field->error_label);
+
+  gtk_box_append (self->fields_box, box);
+
+  if (value != NULL)
+    field_apply_default (field, value);
+
+  field_refresh (field);
+
+  return field;
+}
+
+static void
+steward_schema_form_build (StewardSchemaForm *self)
+{
+  JsonObject *properties_object = member_object (self->schema, "properties");
+  JsonArray *required = member_array (self->schema, "required");
+  g_autoptr(GHashTable) required_names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GList) names = NULL;
+  guint skipped = 0;
+
+  if (required != NULL)
+    {
+      for (guint i = 0; i < json_array_get_length (required); i++)
+        {
+          JsonNode *node = json_array_get_element (required, i);
+
+          if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+            g_hash_table_add (required_names, (gpointer) json_node_get_string (node));
+        }
+    }
+
+  if (properties_object != NULL)
+    names = json_object_get_members (properties_object);
+
+  self->building = TRUE;
+
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+
+      if (self->fields->len >= MAX_FIELDS)
+        {
+          skipped++;
+          continue;
+        }
+
+      g_ptr_array_add (self->fields,
+                       field_new (self, name, json_object_get_member (properties_object, name),
+                                  g_hash_table_contains (required_names, name)));
+    }
+
+  self->valid = TRUE;
+  form_update_valid (self);
+  self->building = FALSE;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_label), self->fields->len == 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->fields_box), self->fields->len > 0);
+
+  if (skipped > 0)
+    {
+      g_autofree char *text = g_strdup_printf (ngettext ("%u more field is not shown",
+                                                         "%u more fields are not shown",
+                                                         skipped),
+                                               skipped);
+
+      gtk_label_set_text (self->more_label, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->more_label), TRUE);
+    }
+}
+
+static Field *
+find_field (StewardSchemaForm *self,
+            const char        *name)
+{
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+
+      if (g_str_equal (field->name, name))
+        return field;
+    }
+
+  return NULL;
+}
+
+static void
+steward_schema_form_constructed (GObject *object)
+{
+  StewardSchemaForm *self = STEWARD_SCHEMA_FORM (object);
+
+  G_OBJECT_CLASS (steward_schema_form_parent_class)->constructed (object);
+
+  steward_schema_form_build (self);
+}
+
+static void
+steward_schema_form_dispose (GObject *object)
+{
+  StewardSchemaForm *self = STEWARD_SCHEMA_FORM (object);
+
+  /* The fields die before their widgets; no handler may reach them after. */
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+      GtkWidget *control = field->control;
+
+      if (field->kind == FIELD_JSON)
+        g_signal_handlers_disconnect_by_data (gtk_text_view_get_buffer (GTK_TEXT_VIEW (control)),
+                                              field);
+      else if (field->kind == FIELD_MULTI)
+        for (guint j = 0; j < field->checks->len; j++)
+          g_signal_handlers_disconnect_by_data (g_ptr_array_index (field->checks, j), field);
+      else
+        g_signal_handlers_disconnect_by_data (control, field);
+    }
+  g_ptr_array_set_size (self->fields, 0);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_SCHEMA_FORM);
+
+  G_OBJECT_CLASS (steward_schema_form_parent_class)->dispose (object);
+}
+
+static void
+steward_schema_form_finalize (GObject *object)
+{
+  StewardSchemaForm *self = STEWARD_SCHEMA_FORM (object);
+
+  g_clear_pointer (&self->fields, g_ptr_array_unref);
+  g_clear_pointer (&self->schema, json_object_unref);
+
+  G_OBJECT_CLASS (steward_schema_form_parent_class)->finalize (object);
+}
+
+static void
+steward_schema_form_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  StewardSchemaForm *self = STEWARD_SCHEMA_FORM (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCHEMA:
+      g_value_set_boxed (value, self->schema);
+      break;
+    case PROP_VALID:
+      g_value_set_boolean (value, self->valid);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_schema_form_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  StewardSchemaForm *self = STEWARD_SCHEMA_FORM (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCHEMA:
+      g_clear_pointer (&self->schema, json_object_unref);
+      self->schema = g_value_dup_boxed (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_schema_form_class_init (StewardSchemaFormClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = steward_schema_form_constructed;
+  object_class->dispose = steward_schema_form_dispose;
+  object_class->finalize = steward_schema_form_finalize;
+  object_class->get_property = steward_schema_form_get_property;
+  object_class->set_property = steward_schema_form_set_property;
+
+  /**
+   * StewardSchemaForm:schema:
+   *
+   * The JSON Schema object the form is built from.
+   */
+  properties[PROP_SCHEMA] =
+    g_param_spec_boxed ("schema", NULL, NULL,
+                        JSON_TYPE_OBJECT,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                        G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * StewardSchemaForm:valid:
+   *
+   * Whether every field holds an acceptable value.
+   */
+  properties[PROP_VALID] =
+    g_param_spec_boolean ("valid", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
+                                                             "steward-schema-form.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardSchemaForm, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardSchemaForm, fields_box);
+  gtk_widget_class_bind_template_child (widget_class, StewardSchemaForm, more_label);
+}
+
+static void
+steward_schema_form_init (StewardSchemaForm *self)
+{
+  self->fields = g_ptr_array_new_with_free_func (field_free);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * steward_schema_form_new:
+ * @schema: (nullable): a JSON Schema object, such as a tool's inputSchema
+ *
+ * Returns: (transfer floating): a new form
+ */
+GtkWidget *
+steward_schema_form_new (JsonObject *schema)
+{
+  return g_object_new (STEWARD_TYPE_SCHEMA_FORM,
+                       "schema", schema,
+                       NULL);
+}
+
+/**
+ * steward_schema_form_get_valid:
+ * @self: a #StewardSchemaForm
+ *
+ * Returns: whether every field holds an acceptable value
+ */
+gboolean
+steward_schema_form_get_valid (StewardSchemaForm *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), FALSE);
+
+  return self->valid;
+}
+
+/**
+ * steward_schema_form_validate:
+ * @self: a #StewardSchemaForm
+ *
+ * Shows the message of every field that is not acceptable, touched or not,
+ * and moves the focus to the first of them.
+ *
+ * Returns: whether every field holds an acceptable value
+ */
+gboolean
+steward_schema_form_validate (StewardSchemaForm *self)
+{
+  Field *first = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), FALSE);
+
+  self->show_errors = TRUE;
+
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+
+      field_refresh (field);
+      if (!field->valid && first == NULL)
+        first = field;
+    }
+
+  form_update_valid (self);
+
+  if (first != NULL)
+    {
+      if (first->kind == FIELD_MULTI && first->checks->len > 0)
+        gtk_widget_grab_focus (g_ptr_array_index (first->checks, 0));
+      else
+        gtk_widget_grab_focus (first->control);
+    }
+
+  return self->valid;
+}
+
+/**
+ * steward_schema_form_dup_values:
+ * @self: a #StewardSchemaForm
+ *
+ * Returns: (transfer full): the values as the object to send, fields in
+ *   the schema's order, optional fields left empty absent
+ */
+JsonObject *
+steward_schema_form_dup_values (StewardSchemaForm *self)
+{
+  JsonObject *values;
+
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), NULL);
+
+  values = json_object_new ();
+
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+      JsonNode *value = field_dup_value (field);
+
+      if (value != NULL)
+        json_object_set_member (values, field->name, value);
+    }
+
+  return values;
+}
+
+guint
+steward_schema_form_get_n_fields (StewardSchemaForm *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), 0);
+
+  return self->fields->len;
+}
+
+GtkWidget *
+steward_schema_form_get_field_widget (StewardSchemaForm *self,
+                                      const char        *name)
+{
+  Field *field;
+
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  field = find_field (self, name);
+  return field != NULL ? field->control : NULL;
+}
+
+const char *
+steward_schema_form_get_field_error (StewardSchemaForm *self,
+                                     const char        *name)
+{
+  Field *field;
+
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  field = find_field (self, name);
+  if (field == NULL || !gtk_widget_get_visible (field->error_label))
+    return NULL;
+
+  return gtk_label_get_text (GTK_LABEL (field->error_label));
+}
