@@ -481,6 +481,29 @@ show_approvals_action (GSimpleAction *action,
   present_all (self, TRUE);
 }
 
+static void
+review_consent_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  StewardApplication *self = user_data;
+  const char *server = g_variant_get_string (parameter, NULL);
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (self->host));
+  guint n_items = g_list_model_get_n_items (approvals);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      if (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_CONSENT &&
+          g_strcmp0 (steward_approval_get_server (approval), server) == 0)
+        {
+          steward_application_present_approval (self, approval);
+          return;
+        }
+    }
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "preferences", preferences_action },
@@ -488,6 +511,7 @@ static const GActionEntry app_actions[] = {
   { "shortcuts", shortcuts_action },
   { "show-approval", show_approval_action, "s" },
   { "show-approvals", show_approvals_action },
+  { "review-consent", review_consent_action, "s" },
 };
 
 static void

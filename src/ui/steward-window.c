@@ -5,7 +5,6 @@
 
 #include <glib/gi18n.h>
 
-#include "steward-application.h"
 #include "steward-consent-dialog.h"
 #include "steward-import-dialog.h"
 #include "steward-log-view.h"
@@ -575,15 +574,16 @@ server_review_action (GtkWidget  *widget,
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   g_autoptr(StewardApproval) approval = NULL;
 
-  approval = find_consent (self, g_variant_get_string (parameter, NULL));
-  if (approval == NULL)
-    return;
-
   /* The application keeps one dialog per approval; a window on its own
    * (as in the tests) opens one itself. */
-  if (STEWARD_IS_APPLICATION (app))
-    steward_application_present_approval (STEWARD_APPLICATION (app), approval);
-  else
+  if (app != NULL && g_action_group_has_action (G_ACTION_GROUP (app), "review-consent"))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (app), "review-consent", parameter);
+      return;
+    }
+
+  approval = find_consent (self, g_variant_get_string (parameter, NULL));
+  if (approval != NULL)
     present_dialog (self, steward_consent_dialog_new (approval));
 }
 

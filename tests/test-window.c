@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-window"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "steward-log-view.h"
+#include "steward-roots-page.h"
+#include "steward-server-page.h"
+#include "steward-server-row.h"
+#include "steward-window.h"
+#include "test-widgets.h"
+
+typedef struct
+{
+  char        *dir;
+  GFile       *config_dir;
+  StewardHost *host;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *servers_json = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+
+  fixture->dir = g_dir_make_tmp ("steward-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->config_dir = g_file_new_build_filename (fixture->dir, "config", NULL);
+  state_dir = g_file_new_build_filename (fixture->dir, "state", NULL);
+
+  if (servers_json != NULL)
+    {
+      g_autofree char *config_path = g_file_get_path (fixture->config_dir);
+      g_autofree char *path = g_build_filename (config_path, "servers.json", NULL);
+
+      g_mkdir_with_parents (config_path, 0700);
+      g_file_set_contents (path, servers_json, -1, &error);
+      g_assert_no_error (error);
+    }
+
+  fixture->host = steward_host_new (fixture->config_dir, state_dir);
+  steward_host_start (fixture->host);
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+shut_down_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  steward_host_shutdown_finish (STEWARD_HOST (object), result, NULL);
+  *(gboolean *) user_data = TRUE;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gboolean done = FALSE;
+
+  steward_host_shutdown_async (fixture->host, NULL, shut_down_cb, &done);
+  test_wait_until (flag_is_set, &done, 10000);
+  g_assert_finalize_object (fixture->host);
+  g_object_unref (fixture->config_dir);
+  remove_tree (fixture->dir);
+  g_free (fixture->dir);
+}
+
+static GtkWidget *
+child (GtkWidget  *window,
+       const char *name)
+{
+  GObject *object = gtk_widget_get_template_child (window, STEWARD_TYPE_WINDOW, name);
+
+  g_assert_nonnull (object);
+  return GTK_WIDGET (object);
+}
+
+static GtkWidget *
+open_window (Fixture *fixture)
+{
+  GtkWidget *window = steward_window_new (NULL, fixture->host);
+
+  g_object_ref (window);
+  gtk_window_present (GTK_WINDOW (window));
+  test_drain_main_context ();
+
+  return window;
+}
+
+static void
+close_window (GtkWidget *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  test_drain_main_context ();
+  g_assert_finalize_object (window);
+}
+
+static gboolean
+has_class_action (GtkWidget  *widget,
+                  const char *action)
+{
+  GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (widget);
+  const char *name;
+  GType owner;
+  const GVariantType *parameter_type;
+  const char *property;
+
+  for (guint i = 0;
+       gtk_widget_class_query_action (klass, i, &owner, &name, &parameter_type, &property);
+       i++)
+    {
+      if (g_str_equal (name, action))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_empty (Fixture       *fixture,
+            gconstpointer  data)
+{
+  static const char * const actions[] = {
+    "win.add-server", "win.import-servers", "win.show-logs", "win.show-roots",
+    "win.show-server", "win.previous-server", "win.next-server", "win.toggle-sidebar",
+    "win.show-sidebar", "win.server-start", "win.server-stop", "win.server-restart",
+    "win.server-enable", "win.server-disable", "win.server-edit", "win.server-remove",
+    "win.server-review", "win.server-log",
+  };
+  GtkWidget *window = open_window (fixture);
+  GtkWidget *add;
+  GtkWidget *import;
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (window, "sidebar_stack"))),
+                   ==, "empty");
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (test_find_label (window, "No Servers Yet"))));
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      if (!has_class_action (window, actions[i]))
+        g_error ("%s is missing", actions[i]);
+    }
+
+  /* The empty state's buttons reach working actions: an actionable
+   * button is insensitive when its action is missing or disabled. */
+  add = GTK_WIDGET (test_find_label (child (window, "sidebar_stack"), "Add Server…"));
+  import = GTK_WIDGET (test_find_label (child (window, "sidebar_stack"), "Import Servers…"));
+  g_assert_nonnull (add);
+  g_assert_nonnull (import);
+  g_assert_true (gtk_widget_is_sensitive (add));
+  g_assert_true (gtk_widget_is_sensitive (import));
+
+  /* Logs and roots are always there. */
+  steward_window_show_logs (STEWARD_WINDOW (window), NULL);
+  g_assert_true (STEWARD_IS_LOG_VIEW (gtk_stack_get_visible_child (GTK_STACK (child (window,
+                                                                                     "content_stack")))));
+  steward_window_show_roots (STEWARD_WINDOW (window));
+  g_assert_true (STEWARD_IS_ROOTS_PAGE (gtk_stack_get_visible_child (GTK_STACK (child (window,
+                                                                                       "content_stack")))));
+
+  close_window (window);
+}
+
+static gboolean
+has_approval (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (data)) > 0;
+}
+
+static gboolean
+has_server (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (data)) > 0;
+}
+
+static gboolean
+start_failed (gpointer data)
+{
+  StewardServerStatus status = steward_server_get_status (STEWARD_SERVER (data));
+
+  return status == STEWARD_SERVER_STATUS_FAILED || status == STEWARD_SERVER_STATUS_RESTARTING;
+}
+
+static void
+test_failing_server (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  StewardServerRegistry *registry = steward_host_get_registry (fixture->host);
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
+  g_autoptr(StewardApproval) approval = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  GtkWidget *window;
+  GtkWidget *row;
+  GtkWidget *page;
+  const char *status_text;
+
+  test_wait_until (has_server, registry, 10000);
+  window = open_window (fixture);
+  server = g_list_model_get_item (G_LIST_MODEL (registry), 0);
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (window, "sidebar_stack"))),
+                   ==, "servers");
+  row = test_find_by_type (child (window, "server_list"), STEWARD_TYPE_SERVER_ROW);
+  g_assert_nonnull (row);
+  g_assert_nonnull (test_find_label (row, "broken"));
+
+  /* A new server waits for consent; the row offers to review it. */
+  test_wait_until (has_approval, approvals, 10000);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (test_find_label (row, "Review…"))));
+
+  approval = steward_approvals_get_first (approvals);
+  g_object_ref (approval);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+
+  /* The program does not exist: the row says so in the server's words. */
+  test_wait_until (start_failed, server, 10000);
+  test_drain_main_context ();
+  status_text = steward_server_get_status_text (server);
+  g_assert_nonnull (status_text);
+  g_assert_nonnull (test_find_label (row, status_text));
+  g_assert_false (gtk_widget_is_visible (GTK_WIDGET (test_find_label (row, "Review…"))));
+
+  /* The first server is shown on its own page. */
+  page = gtk_stack_get_visible_child (GTK_STACK (child (window, "content_stack")));
+  g_assert_true (STEWARD_IS_SERVER_PAGE (page));
+  g_assert_true (steward_server_page_get_server (STEWARD_SERVER_PAGE (page)) == server);
+
+  /* Removing the entry drops its row and page, and the empty state returns. */
+  g_assert_true (steward_config_remove_server (steward_host_get_config (fixture->host), "broken"));
+  steward_server_registry_sync (registry, FALSE);
+  test_drain_main_context ();
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (window, "sidebar_stack"))),
+                   ==, "empty");
+  g_assert_null (test_find_by_type (child (window, "content_stack"), STEWARD_TYPE_SERVER_PAGE));
+
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/steward/window/empty", Fixture, NULL,
+              fixture_set_up, test_empty, fixture_tear_down);
+  g_test_add ("/steward/window/failing-server", Fixture,
+              "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\","
+              "                               \"args\": [\"--stdio\"]}}}",
+              fixture_set_up, test_failing_server, fixture_tear_down);
+
+  return g_test_run ();
+}
