@@ -713,6 +713,13 @@ test_export_json (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
+  g_autoptr(StewardLogEntry) odd = NULL;
+
+  /* Everything JSON must escape, and what it must not. */
+  odd = steward_log_entry_new (0, "odd \"name\"", STEWARD_LOG_SOURCE_STDERR,
+                               STEWARD_LOG_LEVEL_EMERGENCY, STEWARD_LOG_DIRECTION_IN, "a\\b",
+                               "back\\slash and é", "tab\there\r\n\x01\x7f \\ \" é ∑ 😀", 3);
+  steward_log_store_append (store, odd);
 
   g_assert_true (export_and_wait (G_LIST_MODEL (store), file, TRUE, NULL, &error));
   g_assert_no_error (error);
@@ -721,10 +728,10 @@ test_export_json (void)
   g_assert_no_error (error);
   g_assert_true (g_str_has_suffix (contents, "\n"));
   lines = g_strsplit (contents, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 3);
-  g_assert_cmpstr (lines[2], ==, "");
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_cmpstr (lines[3], ==, "");
 
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < 3; i++)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
       g_autoptr(StewardLogEntry) entry = g_list_model_get_item (G_LIST_MODEL (store), i);
@@ -743,6 +750,8 @@ test_export_json (void)
                        steward_log_entry_get_detail (entry));
       g_assert_cmpstr (json_object_get_string_member_with_default (object, "server", NULL), ==,
                        steward_log_entry_get_server (entry));
+      g_assert_cmpstr (json_object_get_string_member_with_default (object, "logger", NULL), ==,
+                       steward_log_entry_get_logger (entry));
       g_assert_cmpstr (json_object_get_string_member (object, "level"), ==,
                        steward_log_level_to_string (steward_log_entry_get_level (entry)));
       g_assert_cmpstr (json_object_get_string_member (object, "source"), ==,

@@ -216,21 +216,37 @@ append_detail (GString    *out,
     }
 }
 
+static inline char
+ascii_lower (char c)
+{
+  return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
 static gboolean
 ascii_contains_nocase (const char *haystack,
                        const char *needle,
                        gsize       needle_len)
 {
+  char first[3];
+
   if (haystack == NULL)
     return FALSE;
 
-  for (const char *h = haystack; *h != '\0'; h++)
+  /* Skip to each place the first character stands, in either case, with
+   * the C library's fast span; compare the rest there. */
+  first[0] = ascii_lower (needle[0]);
+  first[1] = g_ascii_toupper (needle[0]);
+  first[2] = '\0';
+
+  for (const char *h = haystack + strcspn (haystack, first);
+       *h != '\0';
+       h += 1 + strcspn (h + 1, first))
     {
       gsize i;
 
-      for (i = 0; i < needle_len; i++)
+      for (i = 1; i < needle_len; i++)
         {
-          if (h[i] == '\0' || g_ascii_tolower (h[i]) != g_ascii_tolower (needle[i]))
+          if (h[i] == '\0' || ascii_lower (h[i]) != ascii_lower (needle[i]))
             break;
         }
 

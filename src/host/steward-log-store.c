@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -91,11 +90,17 @@ typedef struct
 /* Names whose value is a secret, compared lowercased and without "-", "_",
  * "." or spaces, by their end: "GITHUB_TOKEN", "client_secret",
  * "X-Api-Key" and "Set-Cookie" all match. */
-static const char * const sensitive_suffixes[] = {
-  "token", "secret", "password", "passwd", "passphrase", "apikey", "secretkey",
-  "privatekey", "accesskey", "authorization", "cookie", "sessionid", "credential",
-  "credentials",
+#define SUFFIX(s) { s, sizeof s - 1 }
+static const struct {
+  const char *name;
+  gsize       length;
+} sensitive_suffixes[] = {
+  SUFFIX ("token"), SUFFIX ("secret"), SUFFIX ("password"), SUFFIX ("passwd"),
+  SUFFIX ("passphrase"), SUFFIX ("apikey"), SUFFIX ("secretkey"), SUFFIX ("privatekey"),
+  SUFFIX ("accesskey"), SUFFIX ("authorization"), SUFFIX ("cookie"), SUFFIX ("sessionid"),
+  SUFFIX ("credential"), SUFFIX ("credentials"),
 };
+#undef SUFFIX
 
 /* Names that end like a secret but are ordinary MCP fields. */
 static const char * const plain_keys[] = {
@@ -150,20 +155,24 @@ static gboolean
 normalize_key (const char *key,
                gsize       length,
                char       *buffer,
-               gsize       size)
+               gsize       size,
+               gsize      *out_length)
 {
   gsize n = 0;
 
   for (gsize i = 0; i < length; i++)
     {
-      if (!g_ascii_isalnum (key[i]))
+      char c = key[i];
+
+      if (!g_ascii_isalnum (c))
         continue;
       if (n + 1 >= size)
         return FALSE;
-      buffer[n++] = g_ascii_tolower (key[i]);
+      buffer[n++] = c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
     }
 
   buffer[n] = '\0';
+  *out_length = n;
   return n > 0;
 }
 
@@ -188,20 +197,18 @@ classify_key (const char *key,
   char name[65];
   gsize name_len;
 
-  if (length > 64 || !normalize_key (key, length, name, sizeof name))
+  if (length > 64 || !normalize_key (key, length, name, sizeof name, &name_len))
     return KEY_PLAIN;
 
-  if (in_list (name, plain_keys, G_N_ELEMENTS (plain_keys)))
-    return KEY_PLAIN;
-
-  name_len = strlen (name);
   for (gsize i = 0; i < G_N_ELEMENTS (sensitive_suffixes); i++)
     {
-      gsize suffix_len = strlen (sensitive_suffixes[i]);
+      gsize suffix_len = sensitive_suffixes[i].length;
 
       if (name_len >= suffix_len &&
-          memcmp (name + name_len - suffix_len, sensitive_suffixes[i], suffix_len) == 0)
-        return KEY_SENSITIVE;
+          name[name_len - 1] == sensitive_suffixes[i].name[suffix_len - 1] &&
+          memcmp (name + name_len - suffix_len, sensitive_suffixes[i].name, suffix_len) == 0)
+        return in_list (name, plain_keys, G_N_ELEMENTS (plain_keys)) ? KEY_PLAIN
+                                                                      : KEY_SENSITIVE;
     }
 
   if (strcmp (name, "key") == 0 || strcmp (name, "auth") == 0)
@@ -215,9 +222,10 @@ is_header_name (const char *word,
                 gsize       length)
 {
   char name[32];
+  gsize name_len;
 
   return length < sizeof name &&
-         normalize_key (word, length, name, sizeof name) &&
+         normalize_key (word, length, name, sizeof name, &name_len) &&
          in_list (name, header_names, G_N_ELEMENTS (header_names));
 }
 
@@ -471,11 +479,15 @@ match_key_shape (const Redactor *r,
   static const char * const github[] = { "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_" };
   gsize n;
 
+  /* Every word is tried, so leave at once unless it can be one. */
+  if (strchr ("sgxAe", at (r, i)) == NULL || at (r, i) == '\0')
+    return 0;
+
   /* OpenAI, Anthropic and many others: sk-…, sk-proj-…, sk-ant-… */
   if (has_prefix (r, i, "sk-") && (n = count_run (r, i + 3, is_token_char)) >= 20)
     return i + 3 + n;
 
-  for (gsize g = 0; g < G_N_ELEMENTS (github); g++)
+  for (gsize g = 0; at (r, i) == 'g' && g < G_N_ELEMENTS (github); g++)
     {
       gsize p = strlen (github[g]);
 
@@ -1126,64 +1138,85 @@ append_text_line (GString         *out,
     }
 }
 
+/* A JSON string; the entries' texts are valid UTF-8 already, so only
+ * quotes, backslashes and control characters need escaping. json-glib's
+ * builder and generator for each entry took five times as long. */
+static void
+append_json_string (GString    *out,
+                    const char *text)
+{
+  g_string_append_c (out, '"');
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      guchar c = *p;
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        default:
+          if (c < 0x20 || c == 0x7f)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, c);
+        }
+    }
+
+  g_string_append_c (out, '"');
+}
+
+static void
+append_json_member (GString    *out,
+                    const char *name,
+                    const char *value)
+{
+  g_string_append_printf (out, ",\"%s\":", name);
+  if (value != NULL)
+    append_json_string (out, value);
+  else
+    g_string_append (out, "null");
+}
+
 static void
 append_json_line (GString         *out,
                   StewardLogEntry *entry,
                   TimeCache       *cache)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GString) stamp = g_string_new (NULL);
-  g_autofree char *line = NULL;
-  const char *server = steward_log_entry_get_server (entry);
   const char *logger = steward_log_entry_get_logger (entry);
   const char *detail = steward_log_entry_get_detail (entry);
-  StewardLogSource source = steward_log_entry_get_source (entry);
-  StewardLogLevel level = steward_log_entry_get_level (entry);
-  StewardLogDirection direction = steward_log_entry_get_direction (entry);
 
-  format_time (cache, steward_log_entry_get_time (entry), stamp, TRUE);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "time");
-  json_builder_add_string_value (builder, stamp->str);
-  json_builder_set_member_name (builder, "time_us");
-  json_builder_add_int_value (builder, steward_log_entry_get_time (entry));
-  json_builder_set_member_name (builder, "server");
-  if (server != NULL)
-    json_builder_add_string_value (builder, server);
-  else
-    json_builder_add_null_value (builder);
-  json_builder_set_member_name (builder, "source");
-  json_builder_add_string_value (builder, steward_log_source_to_string (source));
-  json_builder_set_member_name (builder, "level");
-  json_builder_add_string_value (builder, steward_log_level_to_string (level));
-  json_builder_set_member_name (builder, "direction");
-  json_builder_add_string_value (builder, steward_log_direction_to_string (direction));
+  g_string_append (out, "{\"time\":\"");
+  format_time (cache, steward_log_entry_get_time (entry), out, TRUE);
+  g_string_append_printf (out, "\",\"time_us\":%" G_GINT64_FORMAT,
+                          steward_log_entry_get_time (entry));
+  append_json_member (out, "server", steward_log_entry_get_server (entry));
+  append_json_member (out, "source",
+                      steward_log_source_to_string (steward_log_entry_get_source (entry)));
+  append_json_member (out, "level",
+                      steward_log_level_to_string (steward_log_entry_get_level (entry)));
+  append_json_member (out, "direction",
+                      steward_log_direction_to_string (steward_log_entry_get_direction (entry)));
   if (logger != NULL)
-    {
-      json_builder_set_member_name (builder, "logger");
-      json_builder_add_string_value (builder, logger);
-    }
-  json_builder_set_member_name (builder, "text");
-  json_builder_add_string_value (builder, steward_log_entry_get_text (entry));
+    append_json_member (out, "logger", logger);
+  append_json_member (out, "text", steward_log_entry_get_text (entry));
   if (detail != NULL)
-    {
-      json_builder_set_member_name (builder, "detail");
-      json_builder_add_string_value (builder, detail);
-    }
-  json_builder_set_member_name (builder, "size");
-  json_builder_add_int_value (builder, (gint64) MIN (steward_log_entry_get_size (entry),
-                                                     (gsize) G_MAXINT64));
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  line = json_generator_to_data (generator, NULL);
-
-  g_string_append (out, line);
-  g_string_append_c (out, '\n');
+    append_json_member (out, "detail", detail);
+  g_string_append_printf (out, ",\"size\":%" G_GSIZE_FORMAT "}\n",
+                          steward_log_entry_get_size (entry));
 }
 
 static void
