@@ -258,7 +258,8 @@ test_vscode (void)
   server = steward_import_candidate_get_config (candidate);
   g_assert_cmpint (steward_server_config_get_transport (server), ==,
                    STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
-  g_assert_cmpstr (steward_server_config_get_url (server), ==, "https://api.githubcopilot.com/mcp/");
+  g_assert_cmpstr (steward_server_config_get_url (server), ==,
+                   "https://api.githubcopilot.com/mcp/");
   g_assert_cmpstrv (steward_import_candidate_get_secret_keys (candidate),
                     ((const char * const[]) { "Authorization", NULL }));
   g_assert_true (steward_import_candidate_get_selected (candidate));

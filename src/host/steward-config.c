@@ -59,8 +59,9 @@ struct _StewardConfig
   GFile        *consents_file;
   /* Name → Consent: what the person allowed, as far as we know. */
   GHashTable   *consents;
-  /* Name → Consent: recorded but not yet written. */
+  /* Name → Consent: recorded but not yet written, and being written. */
   GHashTable   *pending_consents;
+  GHashTable   *writing_batch;
   gboolean      writing_consents;
 };
 
@@ -877,6 +878,7 @@ consent_write_failed (ConsentWrite *write,
       g_hash_table_insert (self->pending_consents, g_strdup (name), consent_ref (consent));
 
   self->writing_consents = FALSE;
+  g_clear_pointer (&self->writing_batch, g_hash_table_unref);
   shown = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_WRITE,
                        _("%s: cannot save which servers may start: %s"), label, error->message);
   g_signal_emit (self, signals[SAVE_FAILED], 0, shown);
@@ -894,7 +896,10 @@ consents_written_cb (GObject      *object,
   if (!write_file_finish (result, &error))
     consent_write_failed (write, error);
   else
-    self->writing_consents = FALSE;
+    {
+      self->writing_consents = FALSE;
+      g_clear_pointer (&self->writing_batch, g_hash_table_unref);
+    }
 
   if (g_hash_table_size (self->pending_consents) > 0 && error == NULL)
     write_consents (self);
@@ -960,6 +965,7 @@ write_consents (StewardConfig *self)
   write->self = g_object_ref (self);
   write->batch = g_steal_pointer (&self->pending_consents);
   self->pending_consents = consent_table_new ();
+  self->writing_batch = g_hash_table_ref (write->batch);
 
   g_file_load_partial_contents_async (self->consents_file, NULL, load_more_cb, consents_read_cb,
                                       write);
@@ -976,6 +982,13 @@ set_consents (StewardConfig *self,
   gpointer consent;
 
   /* What was recorded but not written yet is newer than the file. */
+  if (self->writing_batch != NULL)
+    {
+      g_hash_table_iter_init (&iter, self->writing_batch);
+      while (g_hash_table_iter_next (&iter, &name, &consent))
+        g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
+    }
+
   g_hash_table_iter_init (&iter, self->pending_consents);
   while (g_hash_table_iter_next (&iter, &name, &consent))
     g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
@@ -1088,6 +1101,7 @@ steward_config_finalize (GObject *object)
   g_clear_pointer (&self->content, g_bytes_unref);
   g_clear_pointer (&self->consents, g_hash_table_unref);
   g_clear_pointer (&self->pending_consents, g_hash_table_unref);
+  g_clear_pointer (&self->writing_batch, g_hash_table_unref);
 
   G_OBJECT_CLASS (steward_config_parent_class)->finalize (object);
 }
