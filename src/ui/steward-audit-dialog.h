@@ -11,7 +11,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardAuditDialog, steward_audit_dialog, STEWARD, AUDIT_DIALOG, AdwWindow)
 
-/* The sampling audit journal: every record, newest first; export. */
-GtkWidget *steward_audit_dialog_new (StewardHost *host);
+/* The sampling audit journal: every record, newest first; export.
+ * "loading" (notifies) is TRUE until the journal has been read. */
+GtkWidget  *steward_audit_dialog_new         (StewardHost        *host);
+gboolean    steward_audit_dialog_get_loading (StewardAuditDialog *self);
+/* The records shown (StewardAuditRecord), after the search. */
+GListModel *steward_audit_dialog_get_model   (StewardAuditDialog *self);
 
 G_END_DECLS
