@@ -13,6 +13,14 @@ G_DECLARE_FINAL_TYPE (StewardPreferencesWindow, steward_preferences_window, STEW
 
 /* Providers and API keys (in the keyring, shown masked), sampling defaults
  * and per-server policies, the audit journal, appearance. */
-GtkWidget *steward_preferences_window_new (StewardHost *host);
+GtkWidget *steward_preferences_window_new                      (StewardHost *host);
+
+/* Gives each server Steward has not seen before the sampling defaults kept
+ * in @settings ("sampling-default-*"), unless the broker already holds
+ * settings of its own for it, and remembers the server as seen. The window
+ * calls it when it opens and when servers come and go; the application
+ * may call it at start. */
+void       steward_preferences_window_apply_sampling_defaults  (StewardHost *host,
+                                                                GSettings   *settings);
 
 G_END_DECLS
