@@ -197,6 +197,14 @@ member_number (JsonObject *object,
   return isfinite (*out);
 }
 
+/* Whether @value is a whole number that a double holds exactly. */
+static gboolean
+is_whole (double value)
+{
+  return value >= -9007199254740992.0 && value <= 9007199254740992.0 &&
+         value == (double) (gint64) value;
+}
+
 /* A count such as minLength: a non-negative whole number, -1 when absent. */
 static gint64
 member_count (JsonObject *object,
@@ -207,7 +215,7 @@ member_count (JsonObject *object,
   if (!member_number (object, name, &value) || value < 0 || value > (double) G_MAXINT32)
     return -1;
 
-  return (gint64) floor (value);
+  return (gint64) value;
 }
 
 /* "type" may be one name or a list; a list of one name and "null" reads as
@@ -536,7 +544,7 @@ parse_number (const char *text,
 
   if (integer)
     {
-      if (value != floor (value) || fabs (value) > 9007199254740992.0)
+      if (!is_whole (value))
         return NULL;
       return json_node_init_int (json_node_alloc (), (gint64) value);
     }
@@ -589,7 +597,7 @@ json_matches_type (JsonNode   *node,
     {
       double value = json_node_get_double (node);
 
-      return value == floor (value);
+      return is_whole (value);
     }
 
   return g_str_equal (expected, actual);
@@ -1244,8 +1252,7 @@ field_accepts_default (Field    *field,
     case FIELD_NUMBER:
       return node_is_number (value);
     case FIELD_INTEGER:
-      return node_is_number (value) &&
-             json_node_get_double (value) == floor (json_node_get_double (value));
+      return node_is_number (value) && is_whole (json_node_get_double (value));
     case FIELD_BOOLEAN:
       return JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_BOOLEAN;
     case FIELD_CHOICE:
