@@ -37,6 +37,8 @@ StewardRoots          *steward_host_get_roots          (StewardHost   *self);
 StewardLogStore       *steward_host_get_log_store      (StewardHost   *self);
 StewardApprovals      *steward_host_get_approvals      (StewardHost   *self);
 StewardSamplingBroker *steward_host_get_sampling_broker (StewardHost  *self);
+/* Whether steward_host_start() has finished loading ("started" notifies). */
+gboolean               steward_host_get_started        (StewardHost   *self);
 
 /* Loads the servers file, roots and policies (a damaged file is reported
  * as a host event in the log and kept aside as NAME.damaged, never

@@ -35,6 +35,9 @@ typedef enum {
   STEWARD_SERVER_STATUS_FAILED,           /* gave up, or consent denied; see status-text */
 } StewardServerStatus;
 
+#define STEWARD_TYPE_SERVER_STATUS (steward_server_status_get_type ())
+GType steward_server_status_get_type (void) G_GNUC_CONST;
+
 typedef struct _StewardHost StewardHost;
 
 #define STEWARD_TYPE_SERVER (steward_server_get_type ())

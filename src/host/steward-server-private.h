@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "steward-server.h"
+
+G_BEGIN_DECLS
+
+/* The restart policy's defaults (ARCHITECTURE §3, SECURITY "crashes"). */
+#define STEWARD_SERVER_BACKOFF_BASE_MS   1000
+#define STEWARD_SERVER_BACKOFF_MAX_MS    (30 * 1000)
+#define STEWARD_SERVER_CRASH_WINDOW_MS   (3 * 60 * 1000)
+#define STEWARD_SERVER_CRASH_LIMIT       5
+/* How many of the last stderr lines a server keeps for its diagnosis. */
+#define STEWARD_SERVER_STDERR_LINES      20
+
+/* Tests shorten the restart policy so that a crash loop runs in a second
+ * rather than minutes: the first delay, its ceiling, and the window in
+ * which STEWARD_SERVER_CRASH_LIMIT crashes make the server give up. */
+void   steward_server_set_backoff_for_testing (StewardServer *self,
+                                               guint          base_ms,
+                                               guint          max_ms,
+                                               guint          window_ms);
+/* The last stderr lines kept, oldest first, joined by newlines; NULL when
+ * the server wrote none. */
+char  *steward_server_dup_stderr_tail         (StewardServer *self);
+
+G_END_DECLS
