@@ -1,0 +1,1053 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-server"
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcp-error.h"
+#include "mcp-stdio-transport.h"
+#include "mcp-tool.h"
+
+#include "steward-host.h"
+#include "steward-server-private.h"
+
+/* StewardServer as the app runs it: consent first, then the reference
+ * server "everything" over stdio with sampling, roots and the log; and
+ * servers from tests/servers that crash, crash for good, cannot be found,
+ * or will not stop. */
+
+#define wait_until(condition, seconds)                                         \
+  G_STMT_START {                                                              \
+    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
+    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
+    while (!(condition))                                                      \
+      {                                                                       \
+        if (g_get_monotonic_time () >= deadline_)                             \
+          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
+                   #condition);                                               \
+        g_main_context_iteration (NULL, TRUE);                                \
+      }                                                                       \
+    g_source_remove (tick_);                                                  \
+  } G_STMT_END
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets the main loop run for a while, to see that something does not
+ * happen (a restart after giving up, say). */
+static void
+run_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+typedef struct {
+  char         *top;
+  StewardHost  *host;
+  GArray       *statuses;   /* StewardServerStatus, each change */
+  GArray       *retry_ins;  /* guint, each change to a non-zero value */
+} Fixture;
+
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFileInfo *info;
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
+        remove_tree (child);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) config_dir = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *state_path = NULL;
+
+  fixture->top = g_dir_make_tmp ("test-server-XXXXXX", &error);
+  g_assert_no_error (error);
+  config_path = g_build_filename (fixture->top, "config", NULL);
+  state_path = g_build_filename (fixture->top, "state", NULL);
+  g_assert_cmpint (g_mkdir (config_path, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (state_path, 0700), ==, 0);
+
+  config_dir = g_file_new_for_path (config_path);
+  state_dir = g_file_new_for_path (state_path);
+  fixture->host = steward_host_new (config_dir, state_dir);
+  fixture->statuses = g_array_new (FALSE, FALSE, sizeof (StewardServerStatus));
+  fixture->retry_ins = g_array_new (FALSE, FALSE, sizeof (guint));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
+
+  /* Let what closed finish its last callbacks. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_finalize_object (fixture->host);
+  g_array_unref (fixture->statuses);
+  g_array_unref (fixture->retry_ins);
+  remove_tree (top);
+  g_free (fixture->top);
+}
+
+static void
+status_cb (StewardServer *server,
+           GParamSpec    *pspec,
+           Fixture       *fixture)
+{
+  StewardServerStatus status = steward_server_get_status (server);
+
+  g_array_append_val (fixture->statuses, status);
+}
+
+static void
+retry_in_cb (StewardServer *server,
+             GParamSpec    *pspec,
+             Fixture       *fixture)
+{
+  guint retry_in = steward_server_get_retry_in (server);
+
+  if (retry_in > 0)
+    g_array_append_val (fixture->retry_ins, retry_in);
+}
+
+static StewardServer *
+new_server (Fixture             *fixture,
+            StewardServerConfig *config)
+{
+  StewardServer *server = steward_server_new (fixture->host, config);
+
+  g_signal_connect (server, "notify::status", G_CALLBACK (status_cb), fixture);
+  g_signal_connect (server, "notify::retry-in", G_CALLBACK (retry_in_cb), fixture);
+
+  return server;
+}
+
+static StewardServerConfig *
+lifecycle_config (const char *name,
+                  const char *first_arg,
+                  ...) G_GNUC_NULL_TERMINATED;
+
+/* A server from tests/servers/lifecycle-server.py, run by python3. */
+static StewardServerConfig *
+lifecycle_config (const char *name,
+                  const char *first_arg,
+                  ...)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers",
+                                                   "lifecycle-server.py", NULL);
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (args, script);
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  return steward_server_config_new_stdio (name, "/usr/bin/python3",
+                                          (const char * const *) args->pdata, NULL, NULL);
+}
+
+static void
+give_consent (Fixture             *fixture,
+              StewardServerConfig *config)
+{
+  StewardConfig *store = steward_host_get_config (fixture->host);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (steward_config_record_consent (store, config, &error));
+  g_assert_no_error (error);
+}
+
+static void
+stop_server (StewardServer *server)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  steward_server_stop_async (server, NULL, store_result_cb, &result);
+  wait_until (result != NULL, 10);
+  g_assert_true (steward_server_stop_finish (server, result, &error));
+  g_assert_no_error (error);
+  g_assert_null (steward_server_get_client (server));
+}
+
+static StewardApproval *
+wait_for_approval (Fixture             *fixture,
+                   StewardApprovalKind  kind)
+{
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+  StewardApproval *found = NULL;
+
+  while (found == NULL)
+    {
+      wait_until (g_list_model_get_n_items (approvals) > 0, 20);
+      for (guint i = 0; i < g_list_model_get_n_items (approvals) && found == NULL; i++)
+        {
+          g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+          if (steward_approval_get_kind (approval) == kind &&
+              !steward_approval_get_finished (approval))
+            found = approval;
+        }
+      if (found == NULL)
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  return found;
+}
+
+/* The newest entry of @source whose text holds @needle, or NULL. */
+static StewardLogEntry *
+find_entry (Fixture          *fixture,
+            StewardLogSource  source,
+            const char       *needle)
+{
+  StewardLogStore *store = steward_host_get_log_store (fixture->host);
+  GListModel *model = G_LIST_MODEL (store);
+
+  steward_log_store_flush (store);
+  for (guint i = g_list_model_get_n_items (model); i > 0; i--)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i - 1);
+
+      if (steward_log_entry_get_source (entry) == source &&
+          strstr (steward_log_entry_get_text (entry), needle) != NULL)
+        return entry;
+    }
+
+  return NULL;
+}
+
+static guint
+count_entries (Fixture          *fixture,
+               StewardLogSource  source)
+{
+  StewardLogStore *store = steward_host_get_log_store (fixture->host);
+  GListModel *model = G_LIST_MODEL (store);
+  guint count = 0;
+
+  steward_log_store_flush (store);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i);
+
+      count += steward_log_entry_get_source (entry) == source;
+    }
+
+  return count;
+}
+
+static gboolean
+has_status (Fixture             *fixture,
+            StewardServerStatus  status)
+{
+  for (guint i = 0; i < fixture->statuses->len; i++)
+    if (g_array_index (fixture->statuses, StewardServerStatus, i) == status)
+      return TRUE;
+
+  return FALSE;
+}
+
+static guint
+count_status (Fixture             *fixture,
+              StewardServerStatus  status)
+{
+  guint count = 0;
+
+  for (guint i = 0; i < fixture->statuses->len; i++)
+    count += g_array_index (fixture->statuses, StewardServerStatus, i) == status;
+
+  return count;
+}
+
+/* The reference server */
+
+static char *
+everything_script (void)
+{
+  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
+
+  g_assert_nonnull (peers);
+  return g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
+                           "index.js", NULL);
+}
+
+static gboolean
+has_tool (StewardServer *server,
+          const char    *name)
+{
+  McpClient *client = steward_server_get_client (server);
+  GListModel *tools;
+
+  if (client == NULL)
+    return FALSE;
+
+  tools = mcp_client_get_tools (client);
+  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
+    {
+      g_autoptr(McpTool) tool = g_list_model_get_item (tools, i);
+
+      if (g_str_equal (mcp_item_get_name (MCP_ITEM (tool)), name))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static JsonObject *
+parse_object (const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static char *
+call_tool_text (StewardServer *server,
+                const char    *tool,
+                const char    *arguments)
+{
+  g_autoptr(JsonObject) object = parse_object (arguments);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  steward_server_call_tool_async (server, tool, object, NULL, NULL, NULL, NULL, store_result_cb,
+                                  &result);
+  wait_until (result != NULL, 20);
+  tool_result = steward_server_call_tool_finish (server, result, &error);
+  g_assert_no_error (error);
+
+  return mcp_tool_result_dup_text (tool_result);
+}
+
+static char *
+json_text (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+
+  return json_to_string (node, FALSE);
+}
+
+static void
+test_everything (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *script = everything_script ();
+  const char *args[] = { script, "stdio", NULL };
+  g_autoptr(GHashTable) env = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(StewardServerConfig) config = NULL;
+  StewardServer *server;
+  StewardApproval *approval;
+  JsonObject *request;
+  JsonArray *array;
+  g_autofree char *request_text = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *root_path = NULL;
+  g_autoptr(GFile) root_folder = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  StewardLogEntry *entry;
+  StewardRoot *root;
+
+  g_hash_table_insert (env, "EVERYTHING_SETTING", "value-that-must-not-show");
+  config = steward_server_config_new_stdio ("everything", "node", args, env, fixture->top);
+  server = new_server (fixture, config);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_STOPPED);
+
+  /* Consent comes first, with the exact command and the names of the
+   * variables, never their values. */
+  steward_server_start (server);
+  g_assert_cmpint (steward_server_get_status (server), ==,
+                   STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+  g_assert_null (steward_server_get_client (server));
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_CONSENT);
+  g_assert_cmpstr (steward_approval_get_server (approval), ==, "everything");
+  request = steward_approval_get_request (approval);
+  g_assert_cmpstr (json_object_get_string_member (request, "command"), ==, "node");
+  array = json_object_get_array_member (request, "args");
+  g_assert_cmpuint (json_array_get_length (array), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (array, 0), ==, script);
+  g_assert_cmpstr (json_array_get_string_element (array, 1), ==, "stdio");
+  g_assert_cmpstr (json_object_get_string_member (request, "cwd"), ==, fixture->top);
+  array = json_object_get_array_member (request, "env");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (array, 0), ==, "EVERYTHING_SETTING");
+  g_assert_false (json_object_get_boolean_member (request, "changed"));
+  request_text = json_text (request);
+  g_assert_null (strstr (request_text, "value-that-must-not-show"));
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "permission"));
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 30);
+  g_assert_nonnull (steward_server_get_revision (server));
+  g_assert_nonnull (strstr (steward_server_get_status_text (server),
+                            steward_server_get_revision (server)));
+  g_assert_true (steward_config_has_consent (steward_host_get_config (fixture->host), config));
+  g_test_message ("ready with revision %s", steward_server_get_revision (server));
+
+  /* A tool call, and its trace. */
+  text = call_tool_text (server, "echo", "{\"message\":\"hello from the test\"}");
+  g_assert_nonnull (strstr (text, "hello from the test"));
+  entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, "tools/call id");
+  g_assert_nonnull (entry);
+  g_assert_cmpint (steward_log_entry_get_direction (entry), ==, STEWARD_LOG_DIRECTION_OUT);
+  g_assert_nonnull (strstr (steward_log_entry_get_detail (entry), "hello from the test"));
+  g_assert_cmpuint (steward_log_entry_get_size (entry), >, 0);
+  entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, "result id");
+  g_assert_nonnull (entry);
+  g_assert_cmpint (steward_log_entry_get_direction (entry), ==, STEWARD_LOG_DIRECTION_IN);
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_STDERR, "Starting"));
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "Ready"));
+
+  /* Sampling, caused by a tool call: the person goes on to the answer,
+   * writes it and sends it. */
+  wait_until (has_tool (server, "trigger-sampling-request"), 20);
+  {
+    g_autoptr(JsonObject) arguments = parse_object ("{\"prompt\":\"say hi\",\"maxTokens\":50}");
+
+    steward_server_call_tool_async (server, "trigger-sampling-request", arguments, NULL, NULL,
+                                    NULL, NULL, store_result_cb, &result);
+  }
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_SAMPLING);
+  g_assert_cmpstr (steward_approval_get_server (approval), ==, "everything");
+  g_assert_nonnull (steward_approval_get_cause (approval));
+  g_assert_nonnull (strstr (steward_approval_get_cause (approval), "trigger-sampling-request"));
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_RESPONSE);
+  steward_approval_set_answer_text (approval, "written by a person");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  wait_until (result != NULL, 20);
+  tool_result = steward_server_call_tool_finish (server, result, &error);
+  g_assert_no_error (error);
+  g_free (text);
+  text = mcp_tool_result_dup_text (tool_result);
+  g_assert_nonnull (strstr (text, "written by a person"));
+
+  /* Roots: a folder the person adds reaches the server. */
+  wait_until (has_tool (server, "get-roots-list"), 20);
+  g_free (text);
+  text = call_tool_text (server, "get-roots-list", "{}");
+  g_assert_null (strstr (text, "file://"));
+  root_path = g_build_filename (fixture->top, "project", NULL);
+  g_assert_cmpint (g_mkdir (root_path, 0700), ==, 0);
+  root_folder = g_file_new_for_path (root_path);
+  root = steward_roots_add (steward_host_get_roots (fixture->host), root_folder, &error);
+  g_assert_no_error (error);
+  wait_until (find_entry (fixture, STEWARD_LOG_SOURCE_SERVER, "1 root(s)") != NULL, 20);
+  g_free (text);
+  text = call_tool_text (server, "get-roots-list", "{}");
+  g_assert_nonnull (strstr (text, steward_root_get_uri (root)));
+
+  stop_server (server);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_STOPPED);
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "Stopped"));
+  g_clear_object (&result);
+  g_assert_finalize_object (server);
+}
+
+/* Misbehaving servers */
+
+static void
+test_crash_restart (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *state = g_build_filename (fixture->top, "runs", NULL);
+  g_autoptr(StewardServerConfig) config = lifecycle_config ("crashy", "crash", state, "1", NULL);
+  StewardServer *server = new_server (fixture, config);
+  guint first_ready;
+  guint restarting = 0;
+  guint starting = 0;
+  guint ready_again = 0;
+
+  /* Long enough to see the countdown tick at least once. */
+  steward_server_set_backoff_for_testing (server, 2200, 30000, 60000);
+  give_consent (fixture, config);
+  steward_server_start (server);
+
+  wait_until (has_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), 20);
+  g_assert_nonnull (strstr (steward_server_get_status_text (server), "Restarting in"));
+  g_assert_nonnull (strstr (steward_server_get_detail_text (server), "something went badly"));
+  g_assert_cmpuint (steward_server_get_retry_in (server), >=, 2);
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "Restarting in"));
+
+  wait_until (count_status (fixture, STEWARD_SERVER_STATUS_READY) == 2, 20);
+
+  /* READY, then RESTARTING, STARTING and READY again, in that order. */
+  for (first_ready = 0; first_ready < fixture->statuses->len; first_ready++)
+    if (g_array_index (fixture->statuses, StewardServerStatus, first_ready) ==
+        STEWARD_SERVER_STATUS_READY)
+      break;
+  for (guint i = first_ready + 1; i < fixture->statuses->len; i++)
+    {
+      StewardServerStatus status = g_array_index (fixture->statuses, StewardServerStatus, i);
+
+      if (status == STEWARD_SERVER_STATUS_RESTARTING && restarting == 0)
+        restarting = i;
+      else if (status == STEWARD_SERVER_STATUS_STARTING && restarting > 0 && starting == 0)
+        starting = i;
+      else if (status == STEWARD_SERVER_STATUS_READY && starting > 0)
+        ready_again = i;
+    }
+  g_assert_cmpuint (restarting, >, first_ready);
+  g_assert_cmpuint (starting, >, restarting);
+  g_assert_cmpuint (ready_again, >, starting);
+
+  /* The countdown went down a second at a time. */
+  g_assert_cmpuint (fixture->retry_ins->len, >=, 2);
+  for (guint i = 1; i < fixture->retry_ins->len; i++)
+    g_assert_cmpuint (g_array_index (fixture->retry_ins, guint, i), ==,
+                      g_array_index (fixture->retry_ins, guint, i - 1) - 1);
+  g_assert_cmpuint (steward_server_get_retry_in (server), ==, 0);
+  g_assert_null (steward_server_get_detail_text (server));
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
+static void
+test_give_up (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = lifecycle_config ("doomed", "exit-at-once", NULL);
+  StewardServer *server = new_server (fixture, config);
+  const char *detail;
+
+  steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
+  give_consent (fixture, config);
+  steward_server_start (server);
+
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 4);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_STARTING), ==, 5);
+  g_assert_nonnull (strstr (steward_server_get_status_text (server), "keeps crashing"));
+  detail = steward_server_get_detail_text (server);
+  g_test_message ("%s", detail);
+  g_assert_nonnull (strstr (detail, "cannot read /nonexistent/settings.toml"));
+  g_assert_nonnull (strstr (detail, "no such file or directory"));
+  g_assert_nonnull (strstr (detail, "status 2"));
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "Gave up"));
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_STDERR, "settings.toml"));
+
+  /* And it stays down. */
+  run_for (500);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_STARTING), ==, 5);
+  g_assert_cmpuint (steward_server_get_retry_in (server), ==, 0);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
+static void
+test_missing_command (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *args[] = { "-y", "@example/server", NULL };
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+  StewardServer *server;
+
+  config = steward_server_config_new_stdio ("missing", "steward-no-such-npx", args, NULL, NULL);
+  server = new_server (fixture, config);
+  give_consent (fixture, config);
+  steward_server_start (server);
+
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_nonnull (strstr (steward_server_get_status_text (server),
+                            "`steward-no-such-npx` was not found on PATH"));
+  g_assert_nonnull (steward_server_get_detail_text (server));
+  g_assert_null (steward_server_get_client (server));
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "steward-no-such-npx"));
+
+  /* No restart loop. */
+  run_for (300);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_false (has_status (fixture, STEWARD_SERVER_STATUS_RESTARTING));
+  g_assert_cmpuint (steward_server_get_retry_in (server), ==, 0);
+
+  /* Calling a tool of a server that does not run says so. */
+  steward_server_call_tool_async (server, "echo", NULL, NULL, NULL, NULL, NULL, store_result_cb,
+                                  &result);
+  wait_until (result != NULL, 5);
+  tool_result = steward_server_call_tool_finish (server, result, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_READY);
+  g_assert_null (tool_result);
+  g_clear_object (&result);
+
+  /* An absolute path that is not there. */
+  g_clear_object (&config);
+  config = steward_server_config_new_stdio ("missing", "/nonexistent/bin/server", NULL, NULL,
+                                            NULL);
+  steward_server_set_config (server, config);
+  give_consent (fixture, config);
+  steward_server_start (server);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_nonnull (strstr (steward_server_get_status_text (server),
+                            "`/nonexistent/bin/server` was not found"));
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
+static void
+test_consent_denied (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = lifecycle_config ("refused", "serve", NULL);
+  StewardServer *server = new_server (fixture, config);
+  StewardApproval *approval;
+
+  steward_server_start (server);
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_CONSENT);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_DENY, NULL);
+
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_cmpstr (steward_server_get_status_text (server), ==,
+                   "You did not allow this server to start");
+  g_assert_null (steward_server_get_client (server));
+  g_assert_false (steward_config_has_consent (steward_host_get_config (fixture->host), config));
+  g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "refused"));
+  run_for (200);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (steward_host_get_approvals (
+                      fixture->host))), ==, 0);
+
+  /* Stopping while it waits for consent withdraws the question. */
+  steward_server_start (server);
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_CONSENT);
+  g_object_ref (approval);
+  stop_server (server);
+  g_assert_true (steward_approval_get_finished (approval));
+  g_assert_true (steward_approval_get_withdrawn (approval));
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_STOPPED);
+  g_assert_finalize_object (approval);
+
+  g_assert_finalize_object (server);
+}
+
+static void
+test_changed_command (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = lifecycle_config ("changing", "serve", NULL);
+  g_autoptr(StewardServerConfig) changed = lifecycle_config ("changing", "serve", "--again",
+                                                            NULL);
+  StewardServer *server = new_server (fixture, config);
+  StewardApproval *approval;
+  JsonObject *request;
+  JsonObject *previous;
+
+  give_consent (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+
+  /* The same command again changes nothing. */
+  steward_server_set_config (server, config);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_READY);
+
+  /* A new argument: stopped, and asked again, showing what it was. */
+  steward_server_set_config (server, changed);
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_CONSENT);
+  g_assert_cmpint (steward_server_get_status (server), ==,
+                   STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+  g_assert_null (steward_server_get_client (server));
+  request = steward_approval_get_request (approval);
+  g_assert_true (json_object_get_boolean_member (request, "changed"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (request, "args")), ==,
+                    3);
+  previous = json_object_get_object_member (request, "previous");
+  g_assert_nonnull (previous);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (previous, "args")), ==,
+                    2);
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  g_assert_true (steward_server_get_config (server) == changed);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
+static void
+test_stop_stubborn (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = lifecycle_config ("stubborn", "stubborn", NULL);
+  StewardServer *server = new_server (fixture, config);
+  McpTransport *transport;
+  gint64 started;
+  gint64 took;
+  GPid pid;
+
+  give_consent (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  transport = mcp_client_get_transport (steward_server_get_client (server));
+  pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (transport));
+  g_assert_cmpint (pid, >, 0);
+
+  started = g_get_monotonic_time ();
+  stop_server (server);
+  took = g_get_monotonic_time () - started;
+  g_test_message ("a server that ignores SIGTERM stopped in %.2f s", took / 1e6);
+  g_assert_cmpint (took, <, 5 * G_USEC_PER_SEC);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_STOPPED);
+  g_assert_true (kill (pid, 0) == -1 && errno == ESRCH);
+
+  g_assert_finalize_object (server);
+}
+
+static guint
+count_fds (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint count = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    count++;
+
+  return count;
+}
+
+/* Children of ours that died and were not reaped. */
+static guint
+count_zombies (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint count = 0;
+  pid_t self = getpid ();
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *contents = NULL;
+      const char *after;
+      char state;
+      int parent;
+
+      if (!g_ascii_isdigit (name[0]))
+        continue;
+
+      path = g_build_filename ("/proc", name, "stat", NULL);
+      if (!g_file_get_contents (path, &contents, NULL, NULL))
+        continue;
+
+      /* The command may hold spaces and parentheses; what follows the
+       * last ')' is "STATE PPID ...". */
+      after = strrchr (contents, ')');
+      if (after != NULL && sscanf (after + 1, " %c %d", &state, &parent) == 2 &&
+          parent == self && state == 'Z')
+        count++;
+    }
+
+  return count;
+}
+
+static void
+test_cycles (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = lifecycle_config ("cycled", "serve", NULL);
+  StewardServer *server = new_server (fixture, config);
+  guint fds_before;
+  guint fds_after;
+  gint64 started;
+
+  give_consent (fixture, config);
+
+  /* A first cycle opens what stays open (the keyring is not touched; GLib's
+   * child watch and the like are). */
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  stop_server (server);
+  fds_before = count_fds ();
+
+  started = g_get_monotonic_time ();
+  for (guint i = 0; i < 50; i++)
+    {
+      steward_server_start (server);
+      wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+      stop_server (server);
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  fds_after = count_fds ();
+  g_test_message ("50 start/stop cycles in %.1f s; fds %u before, %u after",
+                  (g_get_monotonic_time () - started) / 1e6, fds_before, fds_after);
+  g_assert_cmpuint (fds_after, <=, fds_before);
+  g_assert_cmpuint (count_zombies (), ==, 0);
+
+  g_assert_finalize_object (server);
+}
+
+/* The protocol trace under a flood: every message costs a log entry, and
+ * the main loop must keep turning. */
+
+typedef struct {
+  gint64 last;
+  gint64 max_gap;
+} Heartbeat;
+
+static gboolean
+heartbeat_cb (gpointer user_data)
+{
+  Heartbeat *hb = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  hb->max_gap = MAX (hb->max_gap, now - hb->last);
+  hb->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_flood (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers", "stdio-server.py",
+                                                   NULL);
+  const char *args[] = { script, NULL };
+  g_autoptr(StewardServerConfig) config = NULL;
+  StewardServer *server;
+  gint64 best = G_MAXINT64;
+
+  config = steward_server_config_new_stdio ("flood", "/usr/bin/python3", args, NULL, NULL);
+  server = new_server (fixture, config);
+  give_consent (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+
+  for (guint attempt = 0; attempt < 3 && best >= 50000; attempt++)
+    {
+      g_autoptr(JsonObject) params = parse_object ("{\"count\":10000,\"rate\":10000}");
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(JsonObject) reply = NULL;
+      g_autoptr(GError) error = NULL;
+      Heartbeat hb = { g_get_monotonic_time (), 0 };
+      guint before = count_entries (fixture, STEWARD_LOG_SOURCE_SERVER);
+      gint64 started = g_get_monotonic_time ();
+      guint source;
+
+      source = g_timeout_add (5, heartbeat_cb, &hb);
+      mcp_client_request_async (steward_server_get_client (server), "flood", params, NULL, NULL,
+                                NULL, NULL, store_result_cb, &result);
+      wait_until (result != NULL, 30);
+      heartbeat_cb (&hb);
+      g_source_remove (source);
+
+      reply = mcp_client_request_finish (steward_server_get_client (server), result, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (count_entries (fixture, STEWARD_LOG_SOURCE_SERVER) - before, ==, 10000);
+      g_test_message ("10,000 notifications logged in %.2f s; largest main-loop gap %.1f ms",
+                      (g_get_monotonic_time () - started) / 1e6, hb.max_gap / 1000.0);
+      best = MIN (best, hb.max_gap);
+    }
+
+  g_assert_cmpint (best, <, 50000);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
+/* The trace of a large message keeps its first 64 KiB, cheaply. */
+static void
+test_big_trace (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers", "stdio-server.py",
+                                                   NULL);
+  const char *args[] = { script, NULL };
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(JsonObject) params = parse_object ("{\"size\":4194304,\"count\":1}");
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  StewardServer *server;
+  StewardLogEntry *entry;
+
+  config = steward_server_config_new_stdio ("big", "/usr/bin/python3", args, NULL, NULL);
+  server = new_server (fixture, config);
+  give_consent (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+
+  mcp_client_request_async (steward_server_get_client (server), "big", params, NULL, NULL, NULL,
+                            NULL, store_result_cb, &result);
+  wait_until (result != NULL, 30);
+  reply = mcp_client_request_finish (steward_server_get_client (server), result, &error);
+  g_assert_no_error (error);
+
+  entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, "big");
+  g_assert_nonnull (entry);
+  g_assert_cmpuint (steward_log_entry_get_size (entry), >, 4194304);
+  g_assert_cmpuint (strlen (steward_log_entry_get_detail (entry)), <=,
+                    STEWARD_LOG_ENTRY_MAX_DETAIL + 256);
+  g_assert_true (g_str_has_prefix (steward_log_entry_get_detail (entry), "{\n  \"jsonrpc\""));
+  g_assert_true (g_utf8_validate (steward_log_entry_get_detail (entry), -1, NULL));
+
+  /* The result holds the client, which holds the server. */
+  g_clear_object (&result);
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
+/* Secrets from the keyring */
+
+static void
+store_secret (Fixture    *fixture,
+              const char *id,
+              const char *value)
+{
+  StewardSecrets *secrets = steward_host_get_secrets (fixture->host);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stored = NULL;
+
+  steward_secrets_store_async (secrets, id, STEWARD_SECRET_KIND_SERVER_ENV, "test", value, NULL,
+                               store_result_cb, &result);
+  wait_until (result != NULL, 20);
+  stored = steward_secrets_store_finish (secrets, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stored, ==, id);
+}
+
+static void
+test_secrets (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers", "stdio-server.py",
+                                                   NULL);
+  const char *args[] = { script, NULL };
+  g_autoptr(GHashTable) env = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardServerConfig) missing = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  StewardServer *server;
+  JsonObject *environment;
+
+  store_secret (fixture, "steward-test-token", "canary-3c1d-value");
+  g_hash_table_insert (env, "SERVICE_TOKEN", "${keyring:steward-test-token}");
+  g_hash_table_insert (env, "PLAIN", "plain value");
+  config = steward_server_config_new_stdio ("secretive", "/usr/bin/python3", args, env, NULL);
+  server = new_server (fixture, config);
+  give_consent (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+
+  mcp_client_request_async (steward_server_get_client (server), "environ", NULL, NULL, NULL,
+                            NULL, NULL, store_result_cb, &result);
+  wait_until (result != NULL, 20);
+  reply = mcp_client_request_finish (steward_server_get_client (server), result, &error);
+  g_assert_no_error (error);
+  environment = json_object_get_object_member (reply, "environ");
+  g_assert_cmpstr (json_object_get_string_member (environment, "SERVICE_TOKEN"), ==,
+                   "canary-3c1d-value");
+  g_assert_cmpstr (json_object_get_string_member (environment, "PLAIN"), ==, "plain value");
+  g_clear_object (&result);
+  stop_server (server);
+
+  /* A secret that is not in the keyring: the variable is named, and there
+   * is no restart loop. */
+  g_hash_table_remove_all (env);
+  g_hash_table_insert (env, "API_KEY", "${keyring:steward-test-missing}");
+  missing = steward_server_config_new_stdio ("secretive", "/usr/bin/python3", args, env, NULL);
+  steward_server_set_config (server, missing);
+  give_consent (fixture, missing);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+  g_test_message ("%s", steward_server_get_status_text (server));
+  g_assert_nonnull (strstr (steward_server_get_status_text (server), "API_KEY"));
+  run_for (300);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_false (has_status (fixture, STEWARD_SERVER_STATUS_RESTARTING));
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/steward/server/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("everything", test_everything);
+  ADD ("crash-restart", test_crash_restart);
+  ADD ("give-up", test_give_up);
+  ADD ("missing-command", test_missing_command);
+  ADD ("consent-denied", test_consent_denied);
+  ADD ("changed-command", test_changed_command);
+  ADD ("stop-stubborn", test_stop_stubborn);
+  ADD ("cycles", test_cycles);
+  ADD ("flood", test_flood);
+  ADD ("big-trace", test_big_trace);
+  ADD ("secrets", test_secrets);
+
+#undef ADD
+
+  return g_test_run ();
+}
