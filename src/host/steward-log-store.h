@@ -14,13 +14,22 @@ G_BEGIN_DECLS
  * announced to the model's observers in batches, at most once per
  * "batch-interval" (16 ms), so that a flood of 10,000 entries per second
  * costs the UI one items-changed per frame. Text that may hold secrets is
- * redacted on append (steward_redact()).
+ * redacted (steward_redact()) as each entry is made, so on every path
+ * into the store, host events included.
+ *
+ * When the ring overflows, a batch is announced as two changes: the
+ * oldest entries removed at position 0, then the new ones added at the
+ * end. "n-dropped" counts every entry that fell out, or never got in
+ * because one batch held more than the ring. Entries are also bounded by
+ * "max-bytes", so that big payloads cannot take more memory than small
+ * ones.
  */
 
 #define STEWARD_TYPE_LOG_STORE (steward_log_store_get_type ())
 
 G_DECLARE_FINAL_TYPE (StewardLogStore, steward_log_store, STEWARD, LOG_STORE, GObject)
 
+/* @capacity: the most entries kept, 0 for the default. */
 StewardLogStore *steward_log_store_new            (guint                 capacity);
 guint            steward_log_store_get_capacity   (StewardLogStore      *self);
 /* Takes a reference. */
@@ -33,9 +42,9 @@ void             steward_log_store_add_host_event (StewardLogStore      *self,
                                                    const char           *format,
                                                    ...) G_GNUC_PRINTF (4, 5);
 /* How long appends wait to be announced together, in milliseconds. */
-guint            steward_log_store_get_batch_interval (StewardLogStore  *self);
-void             steward_log_store_set_batch_interval (StewardLogStore  *self,
-                                                       guint             interval_ms);
+guint            steward_log_store_get_batch_interval (StewardLogStore    *self);
+void             steward_log_store_set_batch_interval (StewardLogStore    *self,
+                                                       guint               interval_ms);
 /* About how much memory the entries may take (48 MiB by default); past
  * it, the oldest fall out as when the ring is full. */
 guint64          steward_log_store_get_max_bytes  (StewardLogStore      *self);
