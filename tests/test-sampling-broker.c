@@ -1564,10 +1564,189 @@ test_journal (void)
   remove_tree (dir);
 }
 
+/* The daily budget across restarts */
+
+/* A journal line as the broker writes it, stamped at a local time in the
+ * fake clock's month. */
+static void
+append_record (GString    *journal,
+               const char *server,
+               int         day,
+               int         hour,
+               int         minute,
+               gint64      input_tokens,
+               gint64      output_tokens)
+{
+  g_autoptr(GDateTime) local = g_date_time_new_local (2026, 3, day, hour, minute, 0);
+  g_autoptr(GDateTime) utc = g_date_time_to_utc (local);
+  g_autofree char *stamp = g_date_time_format_iso8601 (utc);
+
+  g_string_append_printf (journal,
+                          "{\"time\": \"%s\", \"server\": \"%s\", \"decision\": \"sent\", "
+                          "\"inputTokens\": %" G_GINT64_FORMAT ", "
+                          "\"outputTokens\": %" G_GINT64_FORMAT ", \"edited\": false}\n",
+                          stamp, server, input_tokens, output_tokens);
+}
+
+/* Today is the 14th. "everything" spent 100 + 20 + 5 + 7 = 132 tokens
+ * today, "files" 40 + 2 = 42, "memory" nothing. */
+static GFile *
+write_journal (GFile *dir)
+{
+  g_autoptr(GFile) state = g_file_get_child (dir, "state");
+  g_autoptr(GFile) journal = g_file_get_child (state, "audit.jsonl");
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  append_record (text, "everything", 13, 23, 59, 1000, 1000);
+  append_record (text, "files", 13, 12, 0, 500, 0);
+  /* In this zone, 00:30 on the 14th is still the 13th in UTC. */
+  append_record (text, "everything", 14, 0, 30, 100, 20);
+  append_record (text, "files", 14, 9, 0, 40, 2);
+  g_string_append (text, "{\"time\": \"2026-03-14T02:00:00Z\", \"server\": \"everything\", "
+                         "\"inputTokens\": 99\n");
+  g_string_append (text, "\xff\xfe not even text\n");
+  g_string_append (text, "{\"time\": \"yesterday\", \"server\": \"everything\", "
+                         "\"inputTokens\": 50, \"outputTokens\": 50}\n");
+  g_string_append (text, "{\"time\": \"2026-03-14T02:00:00Z\", "
+                         "\"inputTokens\": 50, \"outputTokens\": 50}\n");
+  append_record (text, "memory", 14, 10, 0, 0, 0);
+  append_record (text, "everything", 14, 23, 30, 5, 7);
+  /* And 00:10 on the 15th is still the 14th in UTC. */
+  append_record (text, "everything", 15, 0, 10, 300, 300);
+
+  g_assert_true (g_file_make_directory (state, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_replace_contents (journal, text->str, text->len, NULL, FALSE,
+                                          G_FILE_CREATE_NONE, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&journal);
+}
+
+static void
+assert_spent_today (StewardSamplingBroker *broker)
+{
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 132);
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "files"), ==, 42);
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "memory"), ==, 0);
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "unknown"), ==, 0);
+}
+
+static void
+test_budget_restart (void)
+{
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) journal = write_journal (dir);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GDateTime) noon = g_date_time_new_local (2026, 3, 14, 12, 0, 0);
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker;
+  Call call = { 0, };
+
+  /* The test runs in a zone where the local day is not the UTC day. */
+  g_assert_cmpint (g_date_time_get_utc_offset (noon), ==, 10 * G_TIME_SPAN_HOUR);
+
+  broker = new_broker (approvals, NULL, journal);
+  g_assert_true (steward_sampling_broker_load (broker, &error));
+  g_assert_no_error (error);
+  assert_spent_today (broker);
+
+  /* Tomorrow the budget starts again. */
+  fake_now += DAY;
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 0);
+  g_assert_finalize_object (broker);
+
+  broker = new_broker (approvals, NULL, journal);
+  steward_sampling_broker_load_async (broker, NULL, done_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (steward_sampling_broker_load_finish (broker, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  assert_spent_today (broker);
+
+  /* A second load counts nothing twice. */
+  g_assert_true (steward_sampling_broker_load (broker, &error));
+  assert_spent_today (broker);
+
+  /* What one session spends, the next one counts: 4 + 10 tokens, as in
+   * test_budget. The journal is read back so that the line is written
+   * before the broker goes. */
+  ask (broker, "everything", "Count", 100, NULL, &call);
+  send_written_answer (approvals, &call, "one two three four five six seven eight");
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 146);
+  records = read_journal (broker);
+  g_assert_finalize_object (broker);
+
+  broker = new_broker (approvals, NULL, journal);
+  g_assert_true (steward_sampling_broker_load (broker, &error));
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 146);
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "files"), ==, 42);
+  g_assert_finalize_object (broker);
+
+  g_assert_finalize_object (approvals);
+  remove_tree (dir);
+}
+
+static void
+test_budget_spent_before_start (void)
+{
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) journal = write_journal (dir);
+  g_autoptr(GFile) policies = g_file_get_child (dir, "policies.json");
+  g_autofree char *path = g_file_get_path (policies);
+  g_autoptr(GError) error = NULL;
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker;
+  Call call = { 0, };
+
+  g_assert_true (g_file_set_contents (path, "{\"servers\": {\"everything\": "
+                                      "{\"dailyTokens\": 100}}}", -1, &error));
+  g_assert_no_error (error);
+
+  broker = new_broker (approvals, policies, journal);
+  g_assert_true (steward_sampling_broker_load (broker, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (steward_sampling_broker_get_daily_tokens (broker, "everything"), ==, 100);
+  assert_spent_today (broker);
+
+  /* 132 of 100 were spent before Steward started: refused at once. */
+  ask (broker, "everything", "Count", 100, NULL, &call);
+  run_pending ();
+  g_assert_true (call.done);
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_nonnull (strstr (call.error->message, "tomorrow"));
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  call_clear (&call);
+
+  /* Another server's budget is its own. */
+  ask (broker, "files", "Count", 100, NULL, &call);
+  reject_open (approvals, &call);
+  g_assert_finalize_object (broker);
+
+  /* Damaged policies leave the defaults, and today's count still holds. */
+  g_assert_true (g_file_set_contents (path, "{\"servers\": ", -1, &error));
+  broker = new_broker (approvals, policies, journal);
+  g_assert_false (steward_sampling_broker_load (broker, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  assert_spent_today (broker);
+  g_assert_finalize_object (broker);
+
+  g_assert_finalize_object (approvals);
+  remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* A zone ten hours from UTC, so that a local day is not a UTC day: the
+   * budget goes by the person's day. */
+  g_setenv ("TZ", "STW-10", TRUE);
+
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/steward/sampling-broker/deny", test_deny);
@@ -1590,6 +1769,9 @@ main (int   argc,
   g_test_add_func ("/steward/sampling-broker/policies-damaged", test_policies_damaged);
   g_test_add_func ("/steward/sampling-broker/policy-strings", test_policy_strings);
   g_test_add_func ("/steward/sampling-broker/journal", test_journal);
+  g_test_add_func ("/steward/sampling-broker/budget-restart", test_budget_restart);
+  g_test_add_func ("/steward/sampling-broker/budget-spent-before-start",
+                   test_budget_spent_before_start);
 
   return g_test_run ();
 }

@@ -744,6 +744,7 @@ typedef enum {
   JOB_APPEND,
   JOB_READ_JOURNAL,
   JOB_READ_POLICIES,
+  JOB_SCAN_JOURNAL,
 } JobKind;
 
 typedef struct {
@@ -752,6 +753,7 @@ typedef struct {
   GBytes         *bytes;
   GTask          *task;          /* NULL for appends: nobody waits for them */
   GMainContext   *context;
+  char           *day;           /* the local day a scan counts, as YYYY-MM-DD */
 
   /* What the worker found, handed back on the main context. */
   GError         *error;
@@ -766,6 +768,7 @@ job_free (Job *job)
   g_clear_pointer (&job->bytes, g_bytes_unref);
   g_clear_object (&job->task);
   g_clear_pointer (&job->context, g_main_context_unref);
+  g_free (job->day);
   g_clear_error (&job->error);
   if (job->result != NULL && job->result_free != NULL)
     job->result_free (job->result);
@@ -845,17 +848,25 @@ run_append (Job *job)
     }
 }
 
-static void
-run_read_journal (Job *job)
+typedef void (*RecordFunc) (JsonObject *record,
+                            gpointer    user_data);
+
+/* Calls @func for each record of the journal, oldest first. A line that is
+ * not a JSON object is damage, skipped and counted; a missing journal has
+ * no records. */
+static gboolean
+foreach_record (GFile         *file,
+                GCancellable  *cancellable,
+                RecordFunc     func,
+                gpointer       user_data,
+                guint         *damaged,
+                GError       **error)
 {
-  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  GCancellable *cancellable = g_task_get_cancellable (job->task);
   g_autoptr(GFileInputStream) file_stream = NULL;
   g_autoptr(GDataInputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  guint damaged = 0;
+  g_autoptr(GError) local_error = NULL;
 
-  file_stream = g_file_read (job->file, cancellable, &error);
+  file_stream = g_file_read (file, cancellable, &local_error);
   if (file_stream != NULL)
     {
       stream = g_data_input_stream_new (G_INPUT_STREAM (file_stream));
@@ -868,7 +879,7 @@ run_read_journal (Job *job)
       g_autoptr(JsonNode) node = NULL;
       gsize length;
 
-      line = g_data_input_stream_read_line (stream, &length, cancellable, &error);
+      line = g_data_input_stream_read_line (stream, &length, cancellable, &local_error);
       if (line == NULL)
         break;
 
@@ -880,32 +891,137 @@ run_read_journal (Job *job)
 
       if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
         {
-          damaged++;
+          (*damaged)++;
           continue;
         }
 
-      g_ptr_array_add (records, json_object_ref (json_node_get_object (node)));
+      func (json_node_get_object (node), user_data);
     }
 
   /* No journal yet is an empty one. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    g_clear_error (&error);
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    g_clear_error (&local_error);
 
-  if (error != NULL)
+  if (local_error != NULL)
     {
-      g_autofree char *label = dup_file_label (job->file);
+      g_autofree char *label = dup_file_label (file);
 
-      job->error = g_error_new (G_IO_ERROR, error->code,
-                                _("Cannot read the sampling journal %s: %s"),
-                                label, error->message);
-      return;
+      g_set_error (error, G_IO_ERROR, local_error->code,
+                   _("Cannot read the sampling journal %s: %s"), label, local_error->message);
+      return FALSE;
     }
+
+  return TRUE;
+}
+
+static void
+collect_record (JsonObject *record,
+                gpointer    user_data)
+{
+  g_ptr_array_add (user_data, json_object_ref (record));
+}
+
+static void
+run_read_journal (Job *job)
+{
+  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  guint damaged = 0;
+
+  if (!foreach_record (job->file, g_task_get_cancellable (job->task), collect_record, records,
+                       &damaged, &job->error))
+    return;
 
   if (damaged > 0)
     g_debug ("Skipped %u damaged lines of the sampling journal", damaged);
 
   job->result = g_steal_pointer (&records);
   job->result_free = (GDestroyNotify) g_ptr_array_unref;
+}
+
+typedef struct {
+  const char *day;
+  GTimeZone  *utc;
+  GHashTable *used;      /* server → guint64 tokens */
+  guint       skipped;
+} Scan;
+
+/* A count of tokens as written; anything else counts for nothing. */
+static guint64
+get_tokens (JsonObject *record,
+            const char *member)
+{
+  gint64 tokens = 0;
+
+  if (!get_integer (record, member, &tokens) || tokens < 0)
+    return 0;
+
+  return (guint64) tokens;
+}
+
+static void
+scan_record (JsonObject *record,
+             gpointer    user_data)
+{
+  Scan *scan = user_data;
+  const char *server = get_string (record, "server");
+  const char *time = get_string (record, "time");
+  g_autoptr(GDateTime) stamp = NULL;
+  g_autoptr(GDateTime) local = NULL;
+  g_autofree char *day = NULL;
+  guint64 *used;
+
+  /* Stamps are written in UTC; one without a zone is read as UTC too. */
+  if (server != NULL && time != NULL)
+    stamp = g_date_time_new_from_iso8601 (time, scan->utc);
+  if (stamp == NULL)
+    {
+      scan->skipped++;
+      return;
+    }
+
+  /* The budget is for the person's day, so the record counts on the local
+   * day it was written, which is not always its day in UTC. */
+  local = g_date_time_to_local (stamp);
+  day = local ? g_date_time_format (local, "%Y-%m-%d") : NULL;
+  if (g_strcmp0 (day, scan->day) != 0)
+    return;
+
+  used = g_hash_table_lookup (scan->used, server);
+  if (used == NULL)
+    {
+      used = g_new0 (guint64, 1);
+      g_hash_table_insert (scan->used, g_strdup (server), used);
+    }
+
+  /* A sum of two counts read from a file stops at the top, never wraps. */
+  *used = MIN (*used + MIN (get_tokens (record, "inputTokens"), G_MAXUINT32)
+                     + MIN (get_tokens (record, "outputTokens"), G_MAXUINT32),
+               (guint64) G_MAXUINT);
+}
+
+/* Sums the tokens of the day's records per server: what the budget had
+ * spent when Steward last quit. */
+static void
+run_scan_journal (Job *job)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  Scan scan = { job->day, utc, NULL, 0 };
+  guint damaged = 0;
+
+  scan.used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!foreach_record (job->file, g_task_get_cancellable (job->task), scan_record, &scan,
+                       &damaged, &job->error))
+    {
+      g_hash_table_unref (scan.used);
+      return;
+    }
+
+  if (damaged + scan.skipped > 0)
+    g_debug ("Counting today’s sampling tokens, skipped %u damaged lines and %u records "
+             "without a server or a readable time", damaged, scan.skipped);
+
+  job->result = scan.used;
+  job->result_free = (GDestroyNotify) g_hash_table_unref;
 }
 
 static void
@@ -966,6 +1082,9 @@ io_job_run (gpointer data,
     case JOB_READ_JOURNAL:
       run_read_journal (job);
       break;
+    case JOB_SCAN_JOURNAL:
+      run_scan_journal (job);
+      break;
     case JOB_READ_POLICIES:
     default:
       run_read_policies (job);
@@ -986,12 +1105,11 @@ io_job_run (gpointer data,
   g_source_attach (source, job->context);
 }
 
-static void
-push_job (StewardSamplingBroker *self,
-          JobKind                kind,
-          GFile                 *file,
-          GBytes                *bytes,
-          GTask                 *task)
+static Job *
+job_new (JobKind  kind,
+         GFile   *file,
+         GBytes  *bytes,
+         GTask   *task)
 {
   Job *job = g_new0 (Job, 1);
 
@@ -1002,7 +1120,17 @@ push_job (StewardSamplingBroker *self,
   job->context = task ? g_main_context_ref (g_task_get_context (task))
                       : g_main_context_ref_thread_default ();
 
-  g_thread_pool_push (self->io_pool, job, NULL);
+  return job;
+}
+
+static void
+push_job (StewardSamplingBroker *self,
+          JobKind                kind,
+          GFile                 *file,
+          GBytes                *bytes,
+          GTask                 *task)
+{
+  g_thread_pool_push (self->io_pool, job_new (kind, file, bytes, task), NULL);
 }
 
 /* policies.json */
@@ -1445,6 +1573,111 @@ journal_append (StewardSamplingBroker *self,
   bytes = g_bytes_new_take (g_steal_pointer (&text), length);
 
   push_job (self, JOB_APPEND, self->journal, bytes, NULL);
+}
+
+/* The day's budget, counted again from the journal */
+
+/* Starts each server's budget where the journal left it. The counters may
+ * hold tokens spent since this broker started, which the journal holds
+ * too or is about to: the larger count is kept, never the sum. */
+static void
+seed_tokens_used (StewardSamplingBroker *self,
+                  const char            *day,
+                  GHashTable            *used)
+{
+  g_autofree char *today = format_day (now_usec (self));
+  GHashTableIter iter;
+  gpointer name;
+  gpointer tokens;
+
+  /* Midnight passed while the journal was read: those were yesterday's. */
+  if (!g_str_equal (today, day))
+    return;
+
+  g_hash_table_iter_init (&iter, used);
+  while (g_hash_table_iter_next (&iter, &name, &tokens))
+    {
+      ServerState *state = get_state (self, name);
+      guint64 sum = *(guint64 *) tokens;
+
+      roll_day (self, state);
+      state->tokens_used = MAX (state->tokens_used, (guint) MIN (sum, (guint64) G_MAXUINT));
+    }
+}
+
+static void
+rebuild_budget_async (StewardSamplingBroker *self,
+                      GCancellable          *cancellable,
+                      GAsyncReadyCallback    callback,
+                      gpointer               user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autofree char *day = format_day (now_usec (self));
+  Job *job;
+
+  g_task_set_source_tag (task, rebuild_budget_async);
+  g_task_set_task_data (task, g_strdup (day), g_free);
+
+  /* On the worker, after every journal line asked for before. */
+  job = job_new (JOB_SCAN_JOURNAL, self->journal, NULL, task);
+  job->day = g_steal_pointer (&day);
+  g_thread_pool_push (self->io_pool, job, NULL);
+}
+
+/* Fails only when cancelled. A journal that cannot be read leaves the
+ * budgets as they are: the policies still apply, and a warning says why
+ * the count starts again. */
+static gboolean
+rebuild_budget_finish (StewardSamplingBroker  *self,
+                       GAsyncResult           *result,
+                       GError                **error)
+{
+  g_autoptr(GHashTable) used = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  used = g_task_propagate_pointer (G_TASK (result), &local_error);
+  if (used != NULL)
+    {
+      seed_tokens_used (self, g_task_get_task_data (G_TASK (result)), used);
+      return TRUE;
+    }
+
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  g_warning ("%s; the daily token budgets count from zero", local_error->message);
+  return TRUE;
+}
+
+static void
+rebuild_budget_sync_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* The synchronous load waits for the worker on a context of its own, so
+ * that the read stays in line with the journal's appends and nothing else
+ * of the caller's runs meanwhile. */
+static void
+rebuild_budget_sync (StewardSamplingBroker *self)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_main_context_push_thread_default (context);
+  rebuild_budget_async (self, NULL, rebuild_budget_sync_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+
+  rebuild_budget_finish (self, result, NULL);
 }
 
 /* Sampling requests */
@@ -2065,15 +2298,13 @@ steward_sampling_broker_new (StewardApprovals *approvals,
                        NULL);
 }
 
-gboolean
-steward_sampling_broker_load (StewardSamplingBroker  *self,
-                              GError                **error)
+static gboolean
+load_policies_sync (StewardSamplingBroker  *self,
+                    GError                **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *contents = NULL;
   gsize length;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
 
   if (self->policies == NULL)
     return TRUE;
@@ -2094,6 +2325,66 @@ steward_sampling_broker_load (StewardSamplingBroker  *self,
   return apply_policies (self, contents, length, error);
 }
 
+gboolean
+steward_sampling_broker_load (StewardSamplingBroker  *self,
+                              GError                **error)
+{
+  gboolean loaded;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
+
+  loaded = load_policies_sync (self, error);
+
+  /* Damaged policies leave the defaults, and today's spending counts
+   * against those too. */
+  if (self->journal != NULL)
+    rebuild_budget_sync (self);
+
+  return loaded;
+}
+
+/* The load's answer is the policies'; the task data holds their error. */
+static void
+load_return (GTask *task)
+{
+  const GError *error = g_task_get_task_data (task);
+
+  if (error != NULL)
+    g_task_return_error (task, g_error_copy (error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+load_budget_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rebuild_budget_finish (STEWARD_SAMPLING_BROKER (object), result, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    load_return (task);
+}
+
+static void
+load_budget (GTask *task)
+{
+  g_autoptr(GTask) owned = task;
+  StewardSamplingBroker *self = g_task_get_source_object (task);
+
+  if (self->journal == NULL)
+    {
+      load_return (owned);
+      return;
+    }
+
+  rebuild_budget_async (self, g_task_get_cancellable (task), load_budget_cb,
+                        g_steal_pointer (&owned));
+}
+
 static void
 load_read_cb (GObject      *object,
               GAsyncResult *result,
@@ -2103,34 +2394,42 @@ load_read_cb (GObject      *object,
   StewardSamplingBroker *self = g_task_get_source_object (task);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
+  GError *policies_error = NULL;
   gsize length;
   const char *data;
 
   bytes = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
   if (error != NULL)
     {
       g_autofree char *label = dup_file_label (self->policies);
 
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, G_IO_ERROR, error->code,
-                                 _("Cannot read the sampling policies %s: %s"),
-                                 label, error->message);
-      return;
+      policies_error = g_error_new (G_IO_ERROR, error->code,
+                                    _("Cannot read the sampling policies %s: %s"),
+                                    label, error->message);
+    }
+  else
+    {
+      /* No file yet: the defaults apply. */
+      if (bytes == NULL)
+        bytes = g_bytes_new_static ("{}", 2);
+      data = g_bytes_get_data (bytes, &length);
+      apply_policies (self, data, length, &policies_error);
     }
 
-  /* No file yet: the defaults apply. */
-  if (bytes == NULL)
-    bytes = g_bytes_new_static ("{}", 2);
-  data = g_bytes_get_data (bytes, &length);
+  if (policies_error != NULL)
+    g_task_set_task_data (task, policies_error, (GDestroyNotify) g_error_free);
 
-  if (!apply_policies (self, data, length, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
+  load_budget (g_steal_pointer (&task));
 }
 
+/* Reads policies.json, then counts the tokens each server spent today
+ * from the journal, both on the worker. */
 void
 steward_sampling_broker_load_async (StewardSamplingBroker *self,
                                     GCancellable          *cancellable,
@@ -2148,7 +2447,7 @@ steward_sampling_broker_load_async (StewardSamplingBroker *self,
 
   if (self->policies == NULL)
     {
-      g_task_return_boolean (task, TRUE);
+      load_budget (g_steal_pointer (&task));
       return;
     }
 

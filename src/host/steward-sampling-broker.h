@@ -67,7 +67,11 @@ StewardSamplingBroker *steward_sampling_broker_new              (StewardApproval
                                                                  GFile                  *journal);
 /* Reads policies.json at once, for tests and the CLI; the app uses
  * load_async. A missing file is no error (the defaults apply); a damaged
- * one is a G_IO_ERROR_INVALID_DATA error that names the file. */
+ * one is a G_IO_ERROR_INVALID_DATA error that names the file. Both loads
+ * also count again, from the journal, the tokens each server used today
+ * (local day, by each record's "time"), so that the daily budget holds
+ * across restarts; a journal that cannot be read is a warning, not an
+ * error, and damaged lines are skipped. */
 gboolean               steward_sampling_broker_load             (StewardSamplingBroker  *self,
                                                                  GError                **error);
 void                   steward_sampling_broker_load_async       (StewardSamplingBroker  *self,
