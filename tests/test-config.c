@@ -1281,6 +1281,270 @@ test_consent (void)
   g_assert_finalize_object (server);
 }
 
+/* consents.json, followed and kept safe */
+
+static void
+count_failures_cb (StewardConfig *config,
+                   const GError  *error,
+                   guint         *count)
+{
+  (*count)++;
+}
+
+static gboolean
+wake_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Waits until the file at @path exists and holds @needle. Nothing but the
+ * file itself tells when a background write is done, so the loop wakes
+ * up now and then to look. */
+static void
+wait_for_text (const char *path,
+               const char *needle)
+{
+  guint timeout = g_timeout_add_seconds (WAIT_TIMEOUT_S, timed_out_cb, (gpointer) needle);
+  guint wake = g_timeout_add (20, wake_cb, NULL);
+
+  for (;;)
+    {
+      g_autofree char *text = NULL;
+
+      if (g_file_get_contents (path, &text, NULL, NULL) && strstr (text, needle) != NULL)
+        break;
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake);
+  g_source_remove (timeout);
+}
+
+/* Writes @path as an editor would, through a new file renamed over it. */
+static void
+edit_file (const char *path,
+           const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_watch_consents (void)
+{
+  g_autofree char *folder = make_folder ("watch-consents");
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autofree char *consents_path = g_build_filename (folder, "consents.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) failure = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *edited = NULL;
+  StewardServerConfig *files;
+  StewardServerConfig *other;
+  StewardConfig *config;
+  gboolean consents_changed = FALSE;
+  guint n_consents_changed = 0;
+  guint n_changed = 0;
+
+  edit_file (path, "{\"mcpServers\": {}}");
+  files = steward_server_config_new_stdio ("files", "npx", NULL, NULL, NULL);
+  other = steward_server_config_new_stdio ("other", "uvx", NULL, NULL, NULL);
+
+  /* Two consents, from an earlier session. */
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_true (steward_config_record_consent (config, files, &error));
+  g_assert_true (steward_config_record_consent (config, other, &error));
+  g_assert_no_error (error);
+  drop_config (config);
+
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_no_error (error);
+  steward_config_watch (config);
+  g_signal_connect (config, "consents-changed", G_CALLBACK (count_cb), &n_consents_changed);
+  g_signal_connect (config, "consents-changed", G_CALLBACK (changed_flag_cb), &consents_changed);
+  g_signal_connect (config, "changed", G_CALLBACK (count_cb), &n_changed);
+  g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
+  g_assert_true (steward_config_has_consent (config, files));
+  g_assert_true (steward_config_has_consent (config, other));
+
+  /* The person takes back the consent to "files" in an editor. */
+  text = read_text (consents_path);
+  root = json_from_string (text, &error);
+  g_assert_no_error (error);
+  json_object_remove_member (json_node_get_object (root), "files");
+  edited = json_to_string (root, TRUE);
+  edit_file (consents_path, edited);
+  wait_until (&consents_changed, "the consent to be taken back");
+  run_quietly ();
+  g_assert_cmpuint (n_consents_changed, ==, 1);
+  g_assert_false (steward_config_has_consent (config, files));
+  g_assert_null (steward_config_get_consented (config, "files"));
+  g_assert_true (steward_config_has_consent (config, other));
+  g_assert_null (failure);
+  g_assert_cmpuint (n_changed, ==, 0);
+
+  /* A consent given here is not echoed. */
+  g_assert_true (steward_config_record_consent (config, files, &error));
+  g_assert_true (steward_config_has_consent (config, files));
+  wait_for_text (consents_path, "\"files\"");
+  run_quietly ();
+  g_assert_cmpuint (n_consents_changed, ==, 1);
+  g_assert_true (steward_config_has_consent (config, files));
+  g_assert_true (steward_config_has_consent (config, other));
+
+  /* Deleting the file takes every consent back. */
+  consents_changed = FALSE;
+  g_assert_cmpint (g_remove (consents_path), ==, 0);
+  wait_until (&consents_changed, "the deleted file to be noticed");
+  run_quietly ();
+  g_assert_cmpuint (n_consents_changed, ==, 2);
+  g_assert_false (steward_config_has_consent (config, files));
+  g_assert_false (steward_config_has_consent (config, other));
+
+  /* An emptied file is no consent, and no damage either. */
+  edit_file (consents_path, "");
+  run_quietly ();
+  g_assert_cmpuint (n_consents_changed, ==, 2);
+  g_assert_null (failure);
+  g_assert_cmpuint (count_entries (folder), ==, 2);
+
+  g_assert_finalize_object (config);
+  g_assert_finalize_object (files);
+  g_assert_finalize_object (other);
+}
+
+static void
+assert_kept_aside (const GError *failure,
+                   const char   *consents_path,
+                   const char   *aside_path,
+                   const char   *damage)
+{
+  g_autofree char *kept = read_text (aside_path);
+
+  g_assert_nonnull (failure);
+  g_test_message ("%s", failure->message);
+  g_assert_error (failure, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS);
+  g_assert_true (g_str_has_prefix (failure->message, consents_path));
+  g_assert_nonnull (strstr (failure->message, aside_path));
+  g_assert_cmpstr (kept, ==, damage);
+}
+
+static void
+test_damaged_consents (void)
+{
+  g_autofree char *folder = make_folder ("damaged-consents");
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autofree char *consents_path = g_build_filename (folder, "consents.json", NULL);
+  g_autofree char *aside_path = g_strconcat (consents_path, ".damaged", NULL);
+  g_autofree char *aside_1_path = g_strconcat (consents_path, ".damaged-1", NULL);
+  g_autofree char *aside_2_path = g_strconcat (consents_path, ".damaged-2", NULL);
+  g_autofree char *aside_3_path = g_strconcat (consents_path, ".damaged-3", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) failure = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  StewardServerConfig *files;
+  StewardConfig *config;
+  gboolean consents_changed = FALSE;
+  guint n_consents_changed = 0;
+  guint n_failures = 0;
+
+  edit_file (path, "{\"mcpServers\": {}}");
+  files = steward_server_config_new_stdio ("files", "npx", NULL, NULL, NULL);
+
+  /* Found by a load: kept aside, reported, and no consent. */
+  edit_file (consents_path, "{\"files\": ");
+  config = steward_config_new (file);
+  g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
+  g_signal_connect (config, "consents-changed", G_CALLBACK (count_cb), &n_consents_changed);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_no_error (error);
+  assert_kept_aside (failure, consents_path, aside_path, "{\"files\": ");
+  g_assert_nonnull (strstr (failure->message, "line 1, column"));
+  g_assert_false (g_file_test (consents_path, G_FILE_TEST_EXISTS));
+  g_assert_false (steward_config_has_consent (config, files));
+  g_assert_cmpuint (n_consents_changed, ==, 0);
+
+  /* The next consent writes a fresh file; the damaged one stays aside. */
+  g_assert_true (steward_config_record_consent (config, files, &error));
+  drop_config (config);
+  text = read_text (consents_path);
+  root = json_from_string (text, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_has_member (json_node_get_object (root), "files"));
+  g_clear_pointer (&text, g_free);
+  text = read_text (aside_path);
+  g_assert_cmpstr (text, ==, "{\"files\": ");
+  g_clear_error (&failure);
+
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_true (steward_config_has_consent (config, files));
+  g_assert_finalize_object (config);
+
+  /* Found by an asynchronous load: a second one goes beside the first. */
+  edit_file (consents_path, "[]");
+  config = steward_config_new (file);
+  g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
+  g_assert_true (load_async (config, &error));
+  g_assert_no_error (error);
+  assert_kept_aside (failure, consents_path, aside_1_path, "[]");
+  g_assert_false (steward_config_has_consent (config, files));
+  g_assert_finalize_object (config);
+  g_clear_error (&failure);
+
+  /* Found by the next consent written, when nothing watched the file:
+   * kept aside before the fresh file is written. */
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
+  edit_file (consents_path, "{\"other\": {},}");
+  g_assert_true (steward_config_record_consent (config, files, &error));
+  drop_config (config);
+  assert_kept_aside (failure, consents_path, aside_2_path, "{\"other\": {},}");
+  g_clear_error (&failure);
+  g_clear_pointer (&text, g_free);
+  text = read_text (consents_path);
+  g_assert_nonnull (strstr (text, "\"files\""));
+  g_assert_null (strstr (text, "\"other\""));
+
+  /* Found by a reload: reported once, and the consents it held go. */
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_true (steward_config_has_consent (config, files));
+  steward_config_watch (config);
+  g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
+  g_signal_connect (config, "load-failed", G_CALLBACK (count_failures_cb), &n_failures);
+  g_signal_connect (config, "consents-changed", G_CALLBACK (changed_flag_cb), &consents_changed);
+  g_signal_connect (config, "consents-changed", G_CALLBACK (count_cb), &n_consents_changed);
+  edit_file (consents_path, "{");
+  wait_until (&consents_changed, "the damaged file to be read");
+  run_quietly ();
+  assert_kept_aside (failure, consents_path, aside_3_path, "{");
+  g_assert_cmpuint (n_failures, ==, 1);
+  g_assert_cmpuint (n_consents_changed, ==, 1);
+  g_assert_false (steward_config_has_consent (config, files));
+
+  /* And the consent given again is written afresh, not echoed. */
+  g_assert_true (steward_config_record_consent (config, files, &error));
+  wait_for_text (consents_path, "\"files\"");
+  run_quietly ();
+  g_assert_cmpuint (n_consents_changed, ==, 1);
+  g_assert_cmpuint (n_failures, ==, 1);
+  g_assert_true (steward_config_has_consent (config, files));
+  g_assert_cmpuint (count_entries (folder), ==, 6);
+
+  g_assert_finalize_object (config);
+  g_assert_finalize_object (files);
+}
+
 static gboolean
 remove_tree (const char *path)
 {
@@ -1335,6 +1599,8 @@ main (int   argc,
   g_test_add_func ("/steward/config/watch", test_watch);
   g_test_add_func ("/steward/config/parse-position", test_parse_position);
   g_test_add_func ("/steward/config/consent", test_consent);
+  g_test_add_func ("/steward/config/watch-consents", test_watch_consents);
+  g_test_add_func ("/steward/config/damaged-consents", test_damaged_consents);
 
   status = g_test_run ();
 

@@ -63,6 +63,13 @@ struct _StewardConfig
   GHashTable   *pending_consents;
   GHashTable   *writing_batch;
   gboolean      writing_consents;
+  /* Like content, for consents.json: the bytes last read from it or
+   * written to it, NULL when there was no file. */
+  GBytes       *consents_content;
+  GFileMonitor *consents_monitor;
+  guint         consents_reload_source;
+  gboolean      consents_reloading;
+  gboolean      consents_reload_again;
 };
 
 enum {
@@ -77,6 +84,7 @@ enum {
   CHANGED,
   LOAD_FAILED,
   SAVE_FAILED,
+  CONSENTS_CHANGED,
   N_SIGNALS
 };
 
@@ -786,25 +794,52 @@ consent_new_from_json (const char *name,
   return consent;
 }
 
-/* A damaged or foreign consents file counts as no consent at all: every
- * server then asks again, which is the safe way to be wrong. */
+/* Consents files hold a few lines per server: anything far larger, or
+ * anything that is not a JSON object, is damage. A damaged file counts as
+ * no consent at all: every server then asks again, which is the safe way
+ * to be wrong. Entries that cannot be read are left out. */
 static GHashTable *
-parse_consents (const char *data,
-                gsize       length)
+parse_consents (const char  *data,
+                gsize        length,
+                GError     **error)
 {
   g_autoptr(GHashTable) consents = consent_table_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *detail = NULL;
   JsonObjectIter iter;
   const char *name;
   JsonNode *node;
+  gsize blank = 0;
 
-  root = mcp_json_parse (data, (gssize) length, &error);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  /* An emptied file is a person taking every consent back, not damage. */
+  while (blank < length && g_ascii_isspace (data[blank]))
+    blank++;
+  if (blank == length)
+    return g_steal_pointer (&consents);
+
+  if (length > STEWARD_CONFIG_MAX_FILE_SIZE)
     {
-      g_debug ("The consents file is damaged; every server will ask again: %s",
-               error ? error->message : "not an object");
-      return g_steal_pointer (&consents);
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
+                   _("the file is larger than %u KiB, far more than a list of consents needs"),
+                   STEWARD_CONFIG_MAX_FILE_SIZE / 1024);
+      return NULL;
+    }
+
+  root = mcp_json_parse (data, (gssize) length, &local_error);
+  if (root == NULL)
+    {
+      detail = describe_parse_error (local_error->message, data, length);
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
+                   _("the file is not valid JSON: %s"), detail);
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
+                   _("the file must hold a JSON object, not %s"), describe_node (root));
+      return NULL;
     }
 
   json_object_iter_init_ordered (&iter, json_node_get_object (root));
@@ -817,6 +852,299 @@ parse_consents (const char *data,
     }
 
   return g_steal_pointer (&consents);
+}
+
+static GHashTable *
+copy_consents (GHashTable *consents)
+{
+  GHashTable *copy = consent_table_new ();
+  GHashTableIter iter;
+  gpointer name;
+  gpointer consent;
+
+  g_hash_table_iter_init (&iter, consents);
+  while (g_hash_table_iter_next (&iter, &name, &consent))
+    g_hash_table_insert (copy, g_strdup (name), consent_ref (consent));
+
+  return copy;
+}
+
+/* Whether the same servers have consent, for the same commands. */
+static gboolean
+consents_equal (GHashTable *a,
+                GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer name;
+  gpointer consent;
+
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &name, &consent))
+    {
+      Consent *other = g_hash_table_lookup (b, name);
+
+      if (other == NULL || !g_str_equal (((Consent *) consent)->fingerprint, other->fingerprint))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* What one read of consents.json found. */
+typedef struct {
+  /* What the file holds, or NULL when there is none (any more). */
+  GBytes     *bytes;
+  /* What it says; empty unless the file is good. */
+  GHashTable *consents;
+  /* Why the file cannot be used, without its name. */
+  GError     *error;
+  /* The file is missing, good, or was kept aside: a write loses nothing. */
+  gboolean    may_replace;
+} ConsentsRead;
+
+static void
+consents_read_free (ConsentsRead *read)
+{
+  g_clear_pointer (&read->bytes, g_bytes_unref);
+  g_clear_pointer (&read->consents, g_hash_table_unref);
+  g_clear_error (&read->error);
+  g_free (read);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ConsentsRead, consents_read_free)
+
+/* Renames a damaged consents file to FILE.damaged, or FILE.damaged-N when
+ * that is taken, so that the next consent written does not replace what
+ * the person may want to mend. A rename, so that no half-moved file is
+ * ever seen. Returns the new name. */
+static GFile *
+keep_damaged_aside (GFile         *file,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autoptr(GFile) aside = NULL;
+
+  if (parent == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("the file has no folder"));
+      return NULL;
+    }
+
+  for (guint attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *name = attempt == 0 ? g_strconcat (basename, ".damaged", NULL)
+                                           : g_strdup_printf ("%s.damaged-%u", basename, attempt);
+
+      g_clear_object (&aside);
+      aside = g_file_get_child (parent, name);
+      if (!g_file_query_exists (aside, cancellable))
+        break;
+    }
+
+  if (!g_file_move (file, aside, G_FILE_COPY_NOFOLLOW_SYMLINKS | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
+                    cancellable, NULL, NULL, error))
+    return NULL;
+
+  return g_steal_pointer (&aside);
+}
+
+/* Reads consents.json, at most one byte more than allowed, and keeps it
+ * aside when damaged. Runs on a worker, or in steward_config_load(). */
+static ConsentsRead *
+read_consents (GFile        *file,
+               GCancellable *cancellable)
+{
+  g_autoptr(ConsentsRead) read = g_new0 (ConsentsRead, 1);
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) move_error = NULL;
+  g_autoptr(GHashTable) consents = NULL;
+  g_autoptr(GFile) aside = NULL;
+  g_autofree char *buffer = NULL;
+  g_autofree char *aside_name = NULL;
+  gsize length = 0;
+
+  stream = g_file_read (file, cancellable, &error);
+  if (stream != NULL)
+    {
+      buffer = g_malloc (STEWARD_CONFIG_MAX_FILE_SIZE + 1);
+      g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, STEWARD_CONFIG_MAX_FILE_SIZE + 1,
+                               &length, cancellable, &error);
+    }
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      read->consents = consent_table_new ();
+      read->may_replace = TRUE;
+      return g_steal_pointer (&read);
+    }
+
+  if (error != NULL)
+    {
+      read->consents = consent_table_new ();
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        read->error = g_steal_pointer (&error);
+      else
+        read->error = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
+                                   _("cannot read the file: %s"), error->message);
+      return g_steal_pointer (&read);
+    }
+
+  read->bytes = g_bytes_new_take (g_realloc (g_steal_pointer (&buffer), MAX (length, 1)), length);
+  consents = parse_consents (g_bytes_get_data (read->bytes, NULL), length, &error);
+  if (consents != NULL)
+    {
+      read->consents = g_steal_pointer (&consents);
+      read->may_replace = TRUE;
+      return g_steal_pointer (&read);
+    }
+
+  read->consents = consent_table_new ();
+  aside = keep_damaged_aside (file, cancellable, &move_error);
+  if (aside == NULL)
+    {
+      read->error = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
+                                 _("%s; it could not be kept aside (%s), so it is left as it is "
+                                   "and no consent is saved until it is mended"),
+                                 error->message, move_error->message);
+      return g_steal_pointer (&read);
+    }
+
+  aside_name = g_file_get_parse_name (aside);
+  read->error = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
+                             _("%s; it was kept as %s, and every server will ask again"),
+                             error->message, aside_name);
+  g_clear_pointer (&read->bytes, g_bytes_unref);
+  read->may_replace = TRUE;
+
+  return g_steal_pointer (&read);
+}
+
+static void
+read_consents_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  g_task_return_pointer (task, read_consents (task_data, cancellable),
+                         (GDestroyNotify) consents_read_free);
+}
+
+/* No source object: a read under way holds no reference to the config,
+ * and callbacks check for cancellation (dispose) before they touch it. */
+static void
+read_consents_async (GFile               *file,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, read_consents_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, read_consents_thread);
+}
+
+/* Fails only when cancelled; what the read found is in the result. */
+static ConsentsRead *
+read_consents_finish (GAsyncResult  *result,
+                      GError       **error)
+{
+  ConsentsRead *read = g_task_propagate_pointer (G_TASK (result), error);
+
+  if (read != NULL && g_error_matches (read->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&read->error));
+      g_clear_pointer (&read, consents_read_free);
+    }
+
+  return read;
+}
+
+static void
+report_consents_failed (StewardConfig *self,
+                        const GError  *reason)
+{
+  g_autofree char *label = g_file_get_parse_name (self->consents_file);
+  g_autoptr(GError) error = g_error_new (reason->domain, reason->code, "%s: %s",
+                                         label, reason->message);
+
+  g_signal_emit (self, signals[LOAD_FAILED], 0, error);
+}
+
+/* Makes what consents.json says the consents: a consent taken out of the
+ * file elsewhere is taken back here too. What was recorded but not
+ * written yet is newer than the file and stays. Emits "consents-changed"
+ * when @notify and a server's consent came, went or changed. */
+static void
+apply_consents (StewardConfig *self,
+                GHashTable    *file_consents,
+                gboolean       notify)
+{
+  g_autoptr(GHashTable) consents = copy_consents (file_consents);
+  GHashTableIter iter;
+  gpointer name;
+  gpointer consent;
+  gboolean changed;
+
+  if (self->writing_batch != NULL)
+    {
+      g_hash_table_iter_init (&iter, self->writing_batch);
+      while (g_hash_table_iter_next (&iter, &name, &consent))
+        g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
+    }
+
+  g_hash_table_iter_init (&iter, self->pending_consents);
+  while (g_hash_table_iter_next (&iter, &name, &consent))
+    g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
+
+  changed = !consents_equal (self->consents, consents);
+  g_clear_pointer (&self->consents, g_hash_table_unref);
+  self->consents = g_steal_pointer (&consents);
+
+  if (notify && changed)
+    g_signal_emit (self, signals[CONSENTS_CHANGED], 0);
+}
+
+/* Takes in what a read found: the damage reported, the consents it
+ * holds. */
+static void
+take_consents_read (StewardConfig *self,
+                    ConsentsRead  *read,
+                    gboolean       notify)
+{
+  g_clear_pointer (&self->consents_content, g_bytes_unref);
+  self->consents_content = read->bytes ? g_bytes_ref (read->bytes) : NULL;
+
+  apply_consents (self, read->consents, notify);
+
+  if (read->error != NULL)
+    report_consents_failed (self, read->error);
+}
+
+static void write_consents (StewardConfig *self);
+static void schedule_consents_reload (StewardConfig *self);
+
+/* consents.json is read for a reload or written by one of us at a time;
+ * what waited for the file goes next. */
+static void
+consents_file_released (StewardConfig *self,
+                        gboolean       write_pending)
+{
+  if (write_pending)
+    write_consents (self);
+
+  if (!self->writing_consents && self->consents_reload_again)
+    {
+      self->consents_reload_again = FALSE;
+      schedule_consents_reload (self);
+    }
 }
 
 static GBytes *
@@ -844,11 +1172,10 @@ serialize_consents (GHashTable *consents)
   return object_to_bytes (root);
 }
 
-static void write_consents (StewardConfig *self);
-
 typedef struct {
   StewardConfig *self;
   GHashTable    *batch;
+  GBytes        *bytes;
 } ConsentWrite;
 
 static void
@@ -856,6 +1183,7 @@ consent_write_free (ConsentWrite *write)
 {
   g_clear_object (&write->self);
   g_clear_pointer (&write->batch, g_hash_table_unref);
+  g_clear_pointer (&write->bytes, g_bytes_unref);
   g_free (write);
 }
 
@@ -897,56 +1225,55 @@ consents_written_cb (GObject      *object,
     consent_write_failed (write, error);
   else
     {
+      /* The change events of this write are not edits made elsewhere. */
+      g_clear_pointer (&self->consents_content, g_bytes_unref);
+      self->consents_content = g_bytes_ref (write->bytes);
       self->writing_consents = FALSE;
       g_clear_pointer (&self->writing_batch, g_hash_table_unref);
     }
 
-  if (g_hash_table_size (self->pending_consents) > 0 && error == NULL)
-    write_consents (self);
-
+  consents_file_released (self, error == NULL);
   consent_write_free (write);
 }
 
 static void
-consents_read_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+consents_read_for_write_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data)
 {
   ConsentWrite *write = user_data;
   StewardConfig *self = write->self;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(ConsentsRead) read = NULL;
   g_autoptr(GHashTable) merged = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *contents = NULL;
   GHashTableIter iter;
   gpointer name;
   gpointer consent;
-  gsize length = 0;
 
-  /* Merging with what the file holds now keeps consents recorded
-   * elsewhere, by another window or before this config was loaded. */
-  if (!g_file_load_partial_contents_finish (G_FILE (object), result, &contents, &length, NULL,
-                                            &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+  /* Writes are never cancelled: a consent given just before the window
+   * closed is still written. */
+  read = read_consents_finish (result, NULL);
+
+  /* A file that cannot be read, or kept aside, is not replaced. */
+  if (!read->may_replace)
     {
-      consent_write_failed (write, error);
+      consent_write_failed (write, read->error);
+      consents_file_released (self, FALSE);
       consent_write_free (write);
       return;
     }
 
-  merged = contents ? parse_consents (contents, length) : consent_table_new ();
+  /* Merging with what the file holds now keeps consents recorded
+   * elsewhere, by another window or before this config was loaded, and
+   * leaves out those taken back there. */
+  take_consents_read (self, read, TRUE);
 
-  g_hash_table_iter_init (&iter, merged);
-  while (g_hash_table_iter_next (&iter, &name, &consent))
-    if (!g_hash_table_contains (self->consents, name))
-      g_hash_table_insert (self->consents, g_strdup (name), consent_ref (consent));
-
+  merged = copy_consents (read->consents);
   g_hash_table_iter_init (&iter, write->batch);
   while (g_hash_table_iter_next (&iter, &name, &consent))
     g_hash_table_replace (merged, g_strdup (name), consent_ref (consent));
 
-  bytes = serialize_consents (merged);
-  write_file_async (self->consents_file, bytes, NULL, consents_written_cb, write);
+  write->bytes = serialize_consents (merged);
+  write_file_async (self->consents_file, write->bytes, NULL, consents_written_cb, write);
 }
 
 /* One write at a time, each with everything recorded until it starts. The
@@ -957,7 +1284,8 @@ write_consents (StewardConfig *self)
 {
   ConsentWrite *write;
 
-  if (self->writing_consents || g_hash_table_size (self->pending_consents) == 0)
+  if (self->writing_consents || self->consents_reloading ||
+      g_hash_table_size (self->pending_consents) == 0)
     return;
 
   self->writing_consents = TRUE;
@@ -967,53 +1295,19 @@ write_consents (StewardConfig *self)
   self->pending_consents = consent_table_new ();
   self->writing_batch = g_hash_table_ref (write->batch);
 
-  g_file_load_partial_contents_async (self->consents_file, NULL, load_more_cb, consents_read_cb,
-                                      write);
-}
-
-static void
-set_consents (StewardConfig *self,
-              const char    *data,
-              gsize          length)
-{
-  g_autoptr(GHashTable) consents = parse_consents (data, length);
-  GHashTableIter iter;
-  gpointer name;
-  gpointer consent;
-
-  /* What was recorded but not written yet is newer than the file. */
-  if (self->writing_batch != NULL)
-    {
-      g_hash_table_iter_init (&iter, self->writing_batch);
-      while (g_hash_table_iter_next (&iter, &name, &consent))
-        g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
-    }
-
-  g_hash_table_iter_init (&iter, self->pending_consents);
-  while (g_hash_table_iter_next (&iter, &name, &consent))
-    g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
-
-  g_clear_pointer (&self->consents, g_hash_table_unref);
-  self->consents = g_steal_pointer (&consents);
+  read_consents_async (self->consents_file, NULL, consents_read_for_write_cb, write);
 }
 
 static void
 load_consents_sync (StewardConfig *self,
                     GCancellable  *cancellable)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length = 0;
+  g_autoptr(ConsentsRead) read = read_consents (self->consents_file, cancellable);
 
-  if (!g_file_load_contents (self->consents_file, cancellable, &contents, &length, NULL,
-                             &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        g_debug ("Cannot read the consents file: %s", error->message);
-      return;
-    }
+  if (g_error_matches (read->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
 
-  set_consents (self, contents, length);
+  take_consents_read (self, read, FALSE);
 }
 
 /* Copies an entry for the consents file with values that look secret
@@ -1078,12 +1372,16 @@ steward_config_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->reload_source, g_source_remove);
+  g_clear_handle_id (&self->consents_reload_source, g_source_remove);
   if (self->file_monitor != NULL)
     g_file_monitor_cancel (self->file_monitor);
   if (self->dir_monitor != NULL)
     g_file_monitor_cancel (self->dir_monitor);
+  if (self->consents_monitor != NULL)
+    g_file_monitor_cancel (self->consents_monitor);
   g_clear_object (&self->file_monitor);
   g_clear_object (&self->dir_monitor);
+  g_clear_object (&self->consents_monitor);
   g_clear_object (&self->servers);
   g_clear_object (&self->cancellable);
 
@@ -1102,6 +1400,7 @@ steward_config_finalize (GObject *object)
   g_clear_pointer (&self->consents, g_hash_table_unref);
   g_clear_pointer (&self->pending_consents, g_hash_table_unref);
   g_clear_pointer (&self->writing_batch, g_hash_table_unref);
+  g_clear_pointer (&self->consents_content, g_bytes_unref);
 
   G_OBJECT_CLASS (steward_config_parent_class)->finalize (object);
 }
@@ -1200,8 +1499,12 @@ steward_config_class_init (StewardConfigClass *klass)
    * StewardConfig::load-failed:
    * @error: why, naming the file (and the line and column of bad JSON)
    *
-   * The file was edited elsewhere and cannot be used now; the list keeps
-   * the servers it had.
+   * The servers file was edited elsewhere and cannot be used now; the list
+   * keeps the servers it had. Or, with %STEWARD_CONFIG_ERROR_CONSENTS,
+   * consents.json could not be read or was damaged, whenever that was
+   * found (a load, a reload, a consent written): a damaged file has been
+   * renamed to consents.json.damaged (the error says to what), and no
+   * server has consent from it; the servers file is not concerned.
    */
   signals[LOAD_FAILED] =
     g_signal_new ("load-failed",
@@ -1223,6 +1526,21 @@ steward_config_class_init (StewardConfigClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_ERROR);
+
+  /**
+   * StewardConfig::consents-changed:
+   *
+   * consents.json was changed elsewhere (edited, emptied, deleted or found
+   * damaged) and a server's consent came, went or changed: ask
+   * steward_config_has_consent() again. Consents recorded here do not
+   * emit it.
+   */
+  signals[CONSENTS_CHANGED] =
+    g_signal_new ("consents-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 }
 
 static void
@@ -1423,21 +1741,17 @@ load_consents_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   StewardConfig *self = g_task_get_source_object (task);
+  g_autoptr(ConsentsRead) read = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length = 0;
 
-  if (g_file_load_partial_contents_finish (G_FILE (object), result, &contents, &length, NULL,
-                                           &error))
-    set_consents (self, contents, length);
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  read = read_consents_finish (result, &error);
+  if (read == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    g_debug ("Cannot read the consents file: %s", error->message);
 
+  take_consents_read (self, read, FALSE);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -1469,8 +1783,8 @@ load_contents_cb (GObject      *object,
     }
 
   cancellable = g_task_get_cancellable (task);
-  g_file_load_partial_contents_async (self->consents_file, cancellable, load_more_cb,
-                                      load_consents_cb, g_steal_pointer (&task));
+  read_consents_async (self->consents_file, cancellable, load_consents_cb,
+                       g_steal_pointer (&task));
 }
 
 void
@@ -1831,6 +2145,73 @@ schedule_reload (StewardConfig *self)
 }
 
 static void
+consents_reloaded_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(StewardConfig) self = NULL;
+  g_autoptr(ConsentsRead) read = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean unchanged;
+
+  read = read_consents_finish (result, &error);
+  if (read == NULL)
+    return;
+
+  /* Held, as a handler may drop the last other reference. */
+  self = g_object_ref (STEWARD_CONFIG (user_data));
+  self->consents_reloading = FALSE;
+
+  /* The file as we last read or wrote it is no edit made elsewhere. The
+   * same damage, left where it was, is reported once; a damaged file kept
+   * aside reads as missing afterwards. */
+  if (read->bytes == NULL)
+    unchanged = read->error == NULL && self->consents_content == NULL;
+  else
+    unchanged = self->consents_content != NULL &&
+                g_bytes_equal (read->bytes, self->consents_content);
+
+  if (!unchanged)
+    take_consents_read (self, read, TRUE);
+
+  consents_file_released (self, TRUE);
+}
+
+static gboolean
+consents_reload_cb (gpointer user_data)
+{
+  StewardConfig *self = user_data;
+
+  self->consents_reload_source = 0;
+
+  /* Our own write is under way: the file is read again once it is done. */
+  if (self->consents_reloading || self->writing_consents)
+    {
+      self->consents_reload_again = TRUE;
+      return G_SOURCE_REMOVE;
+    }
+
+  self->consents_reloading = TRUE;
+  read_consents_async (self->consents_file, self->cancellable, consents_reloaded_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_consents_reload (StewardConfig *self)
+{
+  g_clear_handle_id (&self->consents_reload_source, g_source_remove);
+  self->consents_reload_source = g_timeout_add (RELOAD_DELAY_MS, consents_reload_cb, self);
+}
+
+static gboolean
+event_concerns (GFile *file,
+                GFile *other_file,
+                GFile *target)
+{
+  return g_file_equal (file, target) || (other_file != NULL && g_file_equal (other_file, target));
+}
+
+static void
 file_changed_cb (GFileMonitor      *monitor,
                  GFile             *file,
                  GFile             *other_file,
@@ -1842,11 +2223,18 @@ file_changed_cb (GFileMonitor      *monitor,
       event == G_FILE_MONITOR_EVENT_UNMOUNTED)
     return;
 
-  /* The folder's monitor reports every file in it; only ours counts. */
+  if (monitor == self->consents_monitor)
+    {
+      schedule_consents_reload (self);
+      return;
+    }
+
+  /* The folder's monitor reports every file in it; only ours count. */
   if (monitor == self->dir_monitor)
     {
-      if (!g_file_equal (file, self->file) &&
-          (other_file == NULL || !g_file_equal (other_file, self->file)))
+      if (event_concerns (file, other_file, self->consents_file))
+        schedule_consents_reload (self);
+      if (!event_concerns (file, other_file, self->file))
         return;
     }
 
@@ -1862,6 +2250,11 @@ file_changed_cb (GFileMonitor      *monitor,
  * content and not echoed. A reload that changes the servers emits
  * #StewardConfig::changed; a damaged file emits
  * #StewardConfig::load-failed and the list stays as it was.
+ *
+ * consents.json is followed the same way: a consent taken out of it, or
+ * the file deleted, takes the consent back at once, and
+ * #StewardConfig::consents-changed says so. A damaged consents.json is
+ * kept aside (#StewardConfig::load-failed) and counts as no consent.
  */
 void
 steward_config_watch (StewardConfig *self)
@@ -1871,7 +2264,7 @@ steward_config_watch (StewardConfig *self)
 
   g_return_if_fail (STEWARD_IS_CONFIG (self));
 
-  if (self->file_monitor != NULL || self->dir_monitor != NULL)
+  if (self->file_monitor != NULL || self->dir_monitor != NULL || self->consents_monitor != NULL)
     return;
 
   self->file_monitor = g_file_monitor_file (self->file, G_FILE_MONITOR_WATCH_MOVES, NULL,
@@ -1881,6 +2274,18 @@ steward_config_watch (StewardConfig *self)
                error->message);
   else
     g_signal_connect_object (self->file_monitor, "changed", G_CALLBACK (file_changed_cb),
+                             self, 0);
+  g_clear_error (&error);
+
+  /* Besides the folder's monitor, for a consents.json that links to a
+   * file elsewhere. */
+  self->consents_monitor = g_file_monitor_file (self->consents_file, G_FILE_MONITOR_WATCH_MOVES,
+                                                NULL, &error);
+  if (self->consents_monitor == NULL)
+    g_message ("Consents taken back in the consents file elsewhere will not be noticed: %s",
+               error->message);
+  else
+    g_signal_connect_object (self->consents_monitor, "changed", G_CALLBACK (file_changed_cb),
                              self, 0);
   g_clear_error (&error);
 

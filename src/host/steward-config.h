@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * @STEWARD_CONFIG_ERROR_NO_SUCH_SERVER: no server has the name asked for
  * @STEWARD_CONFIG_ERROR_WRITE: the servers or consents file could not be
  *   written
+ * @STEWARD_CONFIG_ERROR_CONSENTS: the consents file could not be read, or
+ *   was damaged and has been kept aside; no consent in it counts
  */
 typedef enum {
   STEWARD_CONFIG_ERROR_NOT_FOUND,
@@ -29,6 +31,7 @@ typedef enum {
   STEWARD_CONFIG_ERROR_INVALID,
   STEWARD_CONFIG_ERROR_NO_SUCH_SERVER,
   STEWARD_CONFIG_ERROR_WRITE,
+  STEWARD_CONFIG_ERROR_CONSENTS,
 } StewardConfigError;
 
 #define STEWARD_TYPE_CONFIG (steward_config_get_type ())
@@ -77,11 +80,16 @@ gboolean              steward_config_save_finish        (StewardConfig        *s
 /* Reloads on external edits (debounced; our own writes are not echoed) and
  * emits "changed" after the servers list changed. A damaged edit keeps the
  * last good list and emits "load-failed" (GError). Only edits made
- * elsewhere emit "changed"; put and remove show in "items-changed". */
+ * elsewhere emit "changed"; put and remove show in "items-changed".
+ * consents.json is followed too: "consents-changed" after a consent was
+ * taken back (or given) there. */
 void                  steward_config_watch              (StewardConfig        *self);
 
 /* Consent: fingerprints of the commands the person allowed, kept in
- * consents.json beside the servers file. */
+ * consents.json beside the servers file. A damaged consents.json, found by
+ * a load, a reload or the next consent written, is renamed to
+ * consents.json.damaged (or .damaged-N) and reported by "load-failed" with
+ * STEWARD_CONFIG_ERROR_CONSENTS; the consents start empty. */
 gboolean              steward_config_has_consent        (StewardConfig        *self,
                                                          StewardServerConfig  *server);
 gboolean              steward_config_record_consent     (StewardConfig        *self,
