@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-log-view"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "steward-log-view.h"
+
+/* Bounds on waiting: a failure, never a measurement. */
+#define WAIT_TIMEOUT_S 10
+#define FLOOD_ENTRIES 100000
+#define FLOOD_MAX_ITERATIONS 20000
+
+typedef struct
+{
+  char           *tmp_dir;
+  StewardHost    *host;
+  StewardLogStore *store;
+  GtkWindow      *window;
+  StewardLogView *view;
+} Fixture;
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (Fixture *fixture,
+                               gpointer data);
+
+/* Iterates the main context until @condition holds; fails the test when it
+ * does not within WAIT_TIMEOUT_S. */
+static void
+wait_until (Fixture   *fixture,
+            Condition  condition,
+            gpointer   data)
+{
+  gboolean timed_out = FALSE;
+  guint timeout_id = g_timeout_add_seconds (WAIT_TIMEOUT_S, timeout_cb, &timed_out);
+
+  while (!condition (fixture, data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_false (timed_out);
+  g_source_remove (timeout_id);
+}
+
+/* Lets whatever is due run (idles, a frame or two) without waiting. */
+static void
+drain (void)
+{
+  guint i;
+
+  for (i = 0; i < 100 && g_main_context_pending (NULL); i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static guint
+count_shown (Fixture *fixture)
+{
+  return g_list_model_get_n_items (steward_log_view_get_model (fixture->view));
+}
+
+static gboolean
+settled (Fixture *fixture)
+{
+  GListModel *model = steward_log_view_get_model (fixture->view);
+
+  return !GTK_IS_FILTER_LIST_MODEL (model) ||
+         gtk_filter_list_model_get_pending (GTK_FILTER_LIST_MODEL (model)) == 0;
+}
+
+static gboolean
+shows_count (Fixture  *fixture,
+             gpointer  data)
+{
+  return settled (fixture) && count_shown (fixture) == GPOINTER_TO_UINT (data);
+}
+
+static void
+assert_shows (Fixture *fixture,
+              guint    expected)
+{
+  wait_until (fixture, shows_count, GUINT_TO_POINTER (expected));
+  g_assert_cmpuint (count_shown (fixture), ==, expected);
+}
+
+static void
+append (Fixture             *fixture,
+        const char          *server,
+        StewardLogSource     source,
+        StewardLogLevel      level,
+        const char          *text)
+{
+  StewardLogDirection direction = STEWARD_LOG_DIRECTION_NONE;
+  g_autoptr(StewardLogEntry) entry = NULL;
+  g_autofree char *detail = NULL;
+
+  if (source == STEWARD_LOG_SOURCE_TRACE)
+    {
+      direction = STEWARD_LOG_DIRECTION_IN;
+      detail = g_strdup_printf ("{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"%s\"\n}", text);
+    }
+
+  entry = steward_log_entry_new (g_get_real_time (), server, source, level, direction,
+                                 source == STEWARD_LOG_SOURCE_SERVER ? "test-logger" : NULL,
+                                 text, detail, strlen (text));
+  steward_log_store_append (fixture->store, entry);
+}
+
+/* One entry of each source, two servers, four levels. */
+static void
+append_sample (Fixture *fixture)
+{
+  append (fixture, "alpha", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO,
+          "alpha starting up");
+  append (fixture, "alpha", STEWARD_LOG_SOURCE_SERVER, STEWARD_LOG_LEVEL_WARNING,
+          "alpha cache is cold");
+  append (fixture, "beta", STEWARD_LOG_SOURCE_TRACE, STEWARD_LOG_LEVEL_DEBUG,
+          "tools/list 1");
+  append (fixture, "beta", STEWARD_LOG_SOURCE_HOST, STEWARD_LOG_LEVEL_ERROR,
+          "beta exited with status 1");
+  steward_log_store_flush (fixture->store);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) config_dir = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  /* Every case starts from the schema's defaults. */
+  g_settings_reset (settings, "log-min-level");
+  g_settings_reset (settings, "log-sources");
+  g_settings_reset (settings, "log-follow");
+
+  fixture->tmp_dir = g_dir_make_tmp ("test-log-view-XXXXXX", &error);
+  g_assert_no_error (error);
+  config_dir = g_file_new_build_filename (fixture->tmp_dir, "config", NULL);
+  state_dir = g_file_new_build_filename (fixture->tmp_dir, "state", NULL);
+
+  fixture->host = steward_host_new (config_dir, state_dir);
+  fixture->store = steward_host_get_log_store (fixture->host);
+
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  g_object_ref (fixture->window);
+  gtk_window_set_default_size (fixture->window, 900, 600);
+  fixture->view = STEWARD_LOG_VIEW (steward_log_view_new (fixture->host));
+  g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
+  gtk_window_set_child (fixture->window, GTK_WIDGET (fixture->view));
+  gtk_window_present (fixture->window);
+  drain ();
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+
+  g_remove (path);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (fixture->window);
+  drain ();
+  g_assert_finalize_object (fixture->window);
+  g_assert_null (fixture->view);
+  g_assert_finalize_object (fixture->host);
+
+  remove_tree (fixture->tmp_dir);
+  g_free (fixture->tmp_dir);
+}
+
+static void
+test_shows_entries (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(StewardLogEntry) first = NULL;
+
+  assert_shows (fixture, 0);
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+
+  first = g_list_model_get_item (steward_log_view_get_model (fixture->view), 0);
+  g_assert_cmpstr (steward_log_entry_get_text (first), ==, "alpha starting up");
+}
+
+static void
+test_text_filter (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+
+  g_object_set (fixture->view, "search-text", "alpha", NULL);
+  assert_shows (fixture, 2);
+
+  /* Narrower, and case does not matter. */
+  g_object_set (fixture->view, "search-text", "ALPHA CACHE", NULL);
+  assert_shows (fixture, 1);
+
+  /* The detail is searched too (the method in the trace's JSON). */
+  g_object_set (fixture->view, "search-text", "\"method\"", NULL);
+  assert_shows (fixture, 1);
+
+  g_object_set (fixture->view, "search-text", "", NULL);
+  assert_shows (fixture, 4);
+
+  /* New entries are filtered as they arrive. */
+  g_object_set (fixture->view, "search-text", "alpha", NULL);
+  assert_shows (fixture, 2);
+  append (fixture, "alpha", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO, "alpha again");
+  append (fixture, "beta", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO, "beta again");
+  steward_log_store_flush (fixture->store);
+  assert_shows (fixture, 3);
+}
+
+static void
+test_level_filter (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *saved = NULL;
+
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+
+  g_object_set (fixture->view, "min-level", STEWARD_LOG_LEVEL_WARNING, NULL);
+  assert_shows (fixture, 2);
+  saved = g_settings_get_string (settings, "log-min-level");
+  g_assert_cmpstr (saved, ==, "warning");
+
+  g_object_set (fixture->view, "min-level", STEWARD_LOG_LEVEL_EMERGENCY, NULL);
+  assert_shows (fixture, 0);
+
+  g_object_set (fixture->view, "min-level", STEWARD_LOG_LEVEL_DEBUG, NULL);
+  assert_shows (fixture, 4);
+}
+
+static void
+test_source_filter (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) saved = NULL;
+  guint sources;
+
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+
+  g_object_set (fixture->view, "sources", 1u << STEWARD_LOG_SOURCE_TRACE, NULL);
+  assert_shows (fixture, 1);
+  saved = g_settings_get_strv (settings, "log-sources");
+  g_assert_cmpuint (g_strv_length (saved), ==, 1);
+  g_assert_cmpstr (saved[0], ==, "protocol");
+
+  g_object_set (fixture->view,
+                "sources", (1u << STEWARD_LOG_SOURCE_TRACE) | (1u << STEWARD_LOG_SOURCE_HOST),
+                NULL);
+  assert_shows (fixture, 2);
+
+  g_object_get (fixture->view, "sources", &sources, NULL);
+  g_assert_cmpuint (sources, ==,
+                    (1u << STEWARD_LOG_SOURCE_TRACE) | (1u << STEWARD_LOG_SOURCE_HOST));
+
+  g_object_set (fixture->view, "sources", 0xfu, NULL);
+  assert_shows (fixture, 4);
+}
+
+static void
+test_server_filter (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+
+  steward_log_view_set_server (fixture->view, "beta");
+  g_assert_cmpstr (steward_log_view_get_server (fixture->view), ==, "beta");
+  assert_shows (fixture, 2);
+
+  /* Combined with the other filters. */
+  g_object_set (fixture->view, "min-level", STEWARD_LOG_LEVEL_ERROR, NULL);
+  assert_shows (fixture, 1);
+  g_object_set (fixture->view, "min-level", STEWARD_LOG_LEVEL_DEBUG, NULL);
+
+  steward_log_view_set_server (fixture->view, "alpha");
+  assert_shows (fixture, 2);
+
+  steward_log_view_set_server (fixture->view, NULL);
+  g_assert_null (steward_log_view_get_server (fixture->view));
+  assert_shows (fixture, 4);
+}
+
+static void
+test_pause (Fixture       *fixture,
+            gconstpointer  data)
+{
+  guint i;
+
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+
+  g_object_set (fixture->view, "paused", TRUE, NULL);
+  assert_shows (fixture, 4);
+
+  /* The store keeps recording; the view stays as it was. */
+  for (i = 0; i < 10; i++)
+    append (fixture, "alpha", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO, "while paused");
+  steward_log_store_flush (fixture->store);
+  drain ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->store)), ==, 14);
+  g_assert_cmpuint (count_shown (fixture), ==, 4);
+
+  /* A filter changed while paused applies to what is frozen. */
+  g_object_set (fixture->view, "search-text", "alpha", NULL);
+  wait_until (fixture, shows_count, GUINT_TO_POINTER (2));
+  g_object_set (fixture->view, "search-text", NULL, NULL);
+  wait_until (fixture, shows_count, GUINT_TO_POINTER (4));
+
+  /* Resuming catches up with everything recorded meanwhile. */
+  g_object_set (fixture->view, "paused", FALSE, NULL);
+  assert_shows (fixture, 14);
+}
+
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+  GError  *error;
+} ExportResult;
+
+static void
+export_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  ExportResult *export = user_data;
+
+  export->ok = steward_log_view_export_finish (STEWARD_LOG_VIEW (object), result, &export->error);
+  export->done = TRUE;
+}
+
+static gboolean
+export_done (Fixture  *fixture,
+             gpointer  data)
+{
+  return ((ExportResult *) data)->done;
+}
+
+static char **
+export_lines (Fixture    *fixture,
+              const char *name,
+              gboolean    as_json)
+{
+  g_autofree char *path = g_build_filename (fixture->tmp_dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  ExportResult export = { 0 };
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **lines;
+  guint i;
+
+  steward_log_view_export_async (fixture->view, file, as_json, NULL, export_cb, &export);
+  wait_until (fixture, export_done, &export);
+  g_assert_no_error (export.error);
+  g_assert_true (export.ok);
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (i = 0; lines[i] != NULL; i++)
+    {
+      if (*lines[i] != '\0')
+        g_strv_builder_add (builder, lines[i]);
+    }
+  g_strfreev (lines);
+
+  lines = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return lines;
+}
+
+static void
+test_export (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_auto(GStrv) text_lines = NULL;
+  g_auto(GStrv) json_lines = NULL;
+  guint i;
+
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+
+  /* What is exported is what is shown. */
+  g_object_set (fixture->view, "search-text", "alpha", NULL);
+  assert_shows (fixture, 2);
+
+  text_lines = export_lines (fixture, "log.txt", FALSE);
+  g_assert_cmpuint (g_strv_length (text_lines), ==, 2);
+  g_assert_nonnull (strstr (text_lines[0], "alpha starting up"));
+  g_assert_nonnull (strstr (text_lines[1], "alpha cache is cold"));
+
+  json_lines = export_lines (fixture, "log.jsonl", TRUE);
+  g_assert_cmpuint (g_strv_length (json_lines), ==, 2);
+  for (i = 0; json_lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+
+      json_parser_load_from_data (parser, json_lines[i], -1, &error);
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+    }
+}
+
+static void
+test_follow (Fixture       *fixture,
+             gconstpointer  data)
+{
+  gboolean follow = FALSE;
+  guint i;
+
+  g_object_get (fixture->view, "follow", &follow, NULL);
+  g_assert_true (follow);
+
+  /* Turning it off is remembered. */
+  g_object_set (fixture->view, "follow", FALSE, NULL);
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+    g_assert_false (g_settings_get_boolean (settings, "log-follow"));
+  }
+  g_object_set (fixture->view, "follow", TRUE, NULL);
+
+  for (i = 0; i < 500; i++)
+    append (fixture, "alpha", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO, "line");
+  steward_log_store_flush (fixture->store);
+  assert_shows (fixture, 500);
+  drain ();
+
+  g_object_get (fixture->view, "follow", &follow, NULL);
+  g_assert_true (follow);
+}
+
+static gboolean
+flood_done (Fixture *fixture)
+{
+  guint expected = MIN (FLOOD_ENTRIES, steward_log_store_get_capacity (fixture->store));
+
+  return settled (fixture) && count_shown (fixture) == expected;
+}
+
+static void
+test_flood (Fixture       *fixture,
+            gconstpointer  data)
+{
+  guint iterations = 0;
+  guint i;
+
+  for (i = 0; i < FLOOD_ENTRIES; i++)
+    {
+      append (fixture, i % 2 ? "alpha" : "beta",
+              i % 3 ? STEWARD_LOG_SOURCE_SERVER : STEWARD_LOG_SOURCE_TRACE,
+              i % 5 ? STEWARD_LOG_LEVEL_INFO : STEWARD_LOG_LEVEL_WARNING,
+              "a flood of notifications/message");
+    }
+  steward_log_store_flush (fixture->store);
+
+  /* The view takes the flood in slices, a bounded number of them. */
+  while (!flood_done (fixture))
+    {
+      g_main_context_iteration (NULL, TRUE);
+      iterations++;
+      g_assert_cmpuint (iterations, <, FLOOD_MAX_ITERATIONS);
+    }
+  g_test_message ("took %u main loop iterations", iterations);
+
+  /* A filter over all of them finishes in a bounded number as well. */
+  g_object_set (fixture->view, "min-level", STEWARD_LOG_LEVEL_WARNING, NULL);
+  iterations = 0;
+  while (!settled (fixture))
+    {
+      g_main_context_iteration (NULL, TRUE);
+      iterations++;
+      g_assert_cmpuint (iterations, <, FLOOD_MAX_ITERATIONS);
+    }
+  g_assert_cmpuint (count_shown (fixture), ==, FLOOD_ENTRIES / 5);
+}
+
+static void
+test_settings_restored (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  const char *sources[] = { "stderr", "host", NULL };
+  GtkWidget *view;
+  guint min_level;
+  guint mask;
+  gboolean follow;
+
+  g_settings_set_string (settings, "log-min-level", "error");
+  g_settings_set_strv (settings, "log-sources", sources);
+  g_settings_set_boolean (settings, "log-follow", FALSE);
+
+  view = g_object_ref_sink (steward_log_view_new (fixture->host));
+  g_object_get (view, "min-level", &min_level, "sources", &mask, "follow", &follow, NULL);
+  g_assert_cmpuint (min_level, ==, STEWARD_LOG_LEVEL_ERROR);
+  g_assert_cmpuint (mask, ==, (1u << STEWARD_LOG_SOURCE_STDERR) | (1u << STEWARD_LOG_SOURCE_HOST));
+  g_assert_false (follow);
+  g_assert_finalize_object (view);
+}
+
+/* Each case runs on a fresh host, view and window of its own. */
+#define WITH_FIXTURE(func) \
+  static void \
+  func##_case (void) \
+  { \
+    Fixture fixture = { 0 }; \
+    \
+    fixture_set_up (&fixture, NULL); \
+    func (&fixture, NULL); \
+    fixture_tear_down (&fixture, NULL); \
+  }
+
+WITH_FIXTURE (test_shows_entries)
+WITH_FIXTURE (test_text_filter)
+WITH_FIXTURE (test_level_filter)
+WITH_FIXTURE (test_source_filter)
+WITH_FIXTURE (test_server_filter)
+WITH_FIXTURE (test_pause)
+WITH_FIXTURE (test_export)
+WITH_FIXTURE (test_follow)
+WITH_FIXTURE (test_flood)
+WITH_FIXTURE (test_settings_restored)
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/steward/log-view/shows-entries", test_shows_entries_case);
+  g_test_add_func ("/steward/log-view/text-filter", test_text_filter_case);
+  g_test_add_func ("/steward/log-view/level-filter", test_level_filter_case);
+  g_test_add_func ("/steward/log-view/source-filter", test_source_filter_case);
+  g_test_add_func ("/steward/log-view/server-filter", test_server_filter_case);
+  g_test_add_func ("/steward/log-view/pause", test_pause_case);
+  g_test_add_func ("/steward/log-view/export", test_export_case);
+  g_test_add_func ("/steward/log-view/follow", test_follow_case);
+  g_test_add_func ("/steward/log-view/flood", test_flood_case);
+  g_test_add_func ("/steward/log-view/settings-restored", test_settings_restored_case);
+
+  return g_test_run ();
+}
