@@ -724,6 +724,38 @@ test_changed_command (Fixture       *fixture,
   g_assert_finalize_object (server);
 }
 
+/* Deleting consents.json by hand withdraws every consent: a running server
+ * stops and asks again before it runs another time. */
+static void
+test_consent_revoked (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = lifecycle_config ("revoked", "serve", NULL);
+  StewardConfig *store = steward_host_get_config (fixture->host);
+  g_autofree char *consents = g_build_filename (fixture->top, "config", "consents.json", NULL);
+  StewardServer *server = new_server (fixture, config);
+  StewardApproval *approval;
+
+  give_consent (fixture, config);
+  steward_config_watch (store);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  /* The consent is written in the background; revoke it once it is there. */
+  wait_until (g_file_test (consents, G_FILE_TEST_EXISTS), 10);
+
+  g_assert_cmpint (g_unlink (consents), ==, 0);
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_CONSENT);
+  g_assert_cmpint (steward_server_get_status (server), ==,
+                   STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+  g_assert_null (steward_server_get_client (server));
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
 static void
 test_stop_stubborn (Fixture       *fixture,
                     gconstpointer  data)
@@ -1041,6 +1073,7 @@ main (int   argc,
   ADD ("missing-command", test_missing_command);
   ADD ("consent-denied", test_consent_denied);
   ADD ("changed-command", test_changed_command);
+  ADD ("consent-revoked", test_consent_revoked);
   ADD ("stop-stubborn", test_stop_stubborn);
   ADD ("cycles", test_cycles);
   ADD ("flood", test_flood);

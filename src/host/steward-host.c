@@ -174,6 +174,15 @@ config_load_failed_cb (StewardHost   *self,
 {
   g_autofree char *name = g_file_get_parse_name (steward_config_get_file (config));
 
+  /* A damaged consents.json was already kept aside by the config, and the
+   * servers file is fine: say so, and leave servers.json alone. */
+  if (error != NULL && g_error_matches (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS))
+    {
+      steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_ERROR,
+                                        "%s", error->message);
+      return;
+    }
+
   steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_ERROR,
                                     _("The edited %s could not be loaded, so the servers stay "
                                       "as they were: %s"),

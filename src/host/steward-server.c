@@ -1797,6 +1797,28 @@ roots_changed_cb (StewardServer *self,
     mcp_client_notify_roots_changed (self->client);
 }
 
+static void restart_stopped_cb (GObject      *object,
+                                GAsyncResult *result,
+                                gpointer      user_data);
+
+/* Consent withdrawn by an edit of consents.json while the server runs, or
+ * is on its way: it stops, and starts again only once the person allows it
+ * anew. A server that waits for consent already, or is stopped, has nothing
+ * to undo. */
+static void
+consents_changed_cb (StewardServer *self,
+                     StewardConfig *config)
+{
+  if (!self->wanted || self->consent != NULL)
+    return;
+  if (steward_config_has_consent (self->config_store, self->config))
+    return;
+
+  host_event (self, STEWARD_LOG_LEVEL_WARNING,
+              _("Permission to run this server was withdrawn; stopping it until you allow it again"));
+  steward_server_stop_async (self, NULL, restart_stopped_cb, NULL);
+}
+
 /* GObject */
 
 static void
@@ -2036,6 +2058,8 @@ steward_server_new (StewardHost         *host,
 
   g_signal_connect_object (self->roots, "changed", G_CALLBACK (roots_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->config_store, "consents-changed",
+                           G_CALLBACK (consents_changed_cb), self, G_CONNECT_SWAPPED);
 
   return self;
 }
