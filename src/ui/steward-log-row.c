@@ -9,25 +9,22 @@
 
 #include "steward-log-row.h"
 
-/* A label lays out all of its text even when it shows one ellipsized line,
+/* A cell lays out all of its text even when it shows one ellipsized line,
  * so a row never hands it more than this many bytes. */
 #define MAX_ROW_TEXT 512
 
 struct _StewardLogRow
 {
-  GtkWidget  parent_instance;
+  GtkWidget       parent_instance;
 
-  GtkLabel  *time_label;
-  GtkLabel  *server_label;
-  GtkLabel  *source_label;
-  GtkLabel  *direction_label;
-  GtkLabel  *size_label;
-  GtkLabel  *level_label;
-  GtkLabel  *logger_label;
-  GtkLabel  *text_label;
+  GtkInscription *time_cell;
+  GtkInscription *server_cell;
+  GtkInscription *source_cell;
+  GtkInscription *level_cell;
+  GtkInscription *text_cell;
 
-  /* The style class the level label carries now, or NULL. */
-  const char *level_class;
+  /* The style class the level and text carry now, or NULL. */
+  const char     *level_class;
 };
 
 G_DEFINE_FINAL_TYPE (StewardLogRow, steward_log_row, GTK_TYPE_WIDGET)
@@ -107,14 +104,11 @@ steward_log_row_class_init (StewardLogRowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-log-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, time_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, server_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, source_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, direction_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, size_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, level_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, logger_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, text_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, time_cell);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, server_cell);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, source_cell);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, level_cell);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogRow, text_cell);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "steward-log-row");
@@ -139,27 +133,29 @@ steward_log_row_set_entry (StewardLogRow   *self,
 {
   char time_text[STEWARD_LOG_TIME_LEN];
   char size_text[STEWARD_LOG_SIZE_LEN];
+  char source_text[64];
   char text[MAX_ROW_TEXT + 1];
+  char line[MAX_ROW_TEXT + 128];
   char accessible[MAX_ROW_TEXT + 128];
   const char *server;
   const char *logger;
   const char *level_label;
   const char *style_class;
+  StewardLogSource source;
   StewardLogLevel level;
-  gboolean is_trace;
 
   g_return_if_fail (STEWARD_IS_LOG_ROW (self));
   g_return_if_fail (entry == NULL || STEWARD_IS_LOG_ENTRY (entry));
 
   if (entry == NULL)
     {
-      gtk_label_set_text (self->text_label, "");
+      gtk_inscription_set_text (self->text_cell, NULL);
       gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL);
       return;
     }
 
   level = steward_log_entry_get_level (entry);
-  is_trace = steward_log_entry_get_source (entry) == STEWARD_LOG_SOURCE_TRACE;
+  source = steward_log_entry_get_source (entry);
   server = steward_log_entry_get_server (entry);
   logger = steward_log_entry_get_logger (entry);
   level_label = steward_log_row_level_label (level);
@@ -167,34 +163,45 @@ steward_log_row_set_entry (StewardLogRow   *self,
   steward_log_row_format_time (steward_log_entry_get_time (entry), time_text);
   copy_row_text (steward_log_entry_get_text (entry) ? steward_log_entry_get_text (entry) : "",
                  text);
-  if (is_trace)
-    steward_log_row_format_size (steward_log_entry_get_size (entry), size_text);
-  else
-    size_text[0] = '\0';
 
-  gtk_label_set_text (self->time_label, time_text);
-  gtk_label_set_text (self->server_label, server != NULL ? server : "");
-  gtk_label_set_text (self->source_label,
-                      steward_log_row_source_label (steward_log_entry_get_source (entry)));
-  gtk_label_set_text (self->direction_label,
-                      steward_log_row_direction_arrow (steward_log_entry_get_direction (entry)));
-  gtk_label_set_text (self->size_label, size_text);
-  gtk_label_set_text (self->level_label, level_label);
-  gtk_label_set_text (self->logger_label, logger != NULL ? logger : "");
-  gtk_label_set_text (self->text_label, text);
+  /* Everything is formatted into buffers on the stack: the cells' own
+   * copies are the only allocations a row makes. */
+  if (source == STEWARD_LOG_SOURCE_TRACE)
+    {
+      steward_log_row_format_size (steward_log_entry_get_size (entry), size_text);
+      g_snprintf (source_text, sizeof source_text, "%s %s %s",
+                  steward_log_row_source_label (source),
+                  steward_log_row_direction_arrow (steward_log_entry_get_direction (entry)),
+                  size_text);
+    }
+  else
+    {
+      g_strlcpy (source_text, steward_log_row_source_label (source), sizeof source_text);
+    }
+
+  if (logger != NULL && *logger != '\0')
+    g_snprintf (line, sizeof line, "[%s] %s", logger, text);
+  else
+    g_strlcpy (line, text, sizeof line);
+
+  gtk_inscription_set_text (self->time_cell, time_text);
+  gtk_inscription_set_text (self->server_cell, server != NULL ? server : "");
+  gtk_inscription_set_text (self->source_cell, source_text);
+  gtk_inscription_set_text (self->level_cell, level_label);
+  gtk_inscription_set_text (self->text_cell, line);
 
   style_class = level_style_class (level);
   if (g_strcmp0 (style_class, self->level_class) != 0)
     {
       if (self->level_class != NULL)
         {
-          gtk_widget_remove_css_class (GTK_WIDGET (self->level_label), self->level_class);
-          gtk_widget_remove_css_class (GTK_WIDGET (self->text_label), self->level_class);
+          gtk_widget_remove_css_class (GTK_WIDGET (self->level_cell), self->level_class);
+          gtk_widget_remove_css_class (GTK_WIDGET (self->text_cell), self->level_class);
         }
       if (style_class != NULL)
         {
-          gtk_widget_add_css_class (GTK_WIDGET (self->level_label), style_class);
-          gtk_widget_add_css_class (GTK_WIDGET (self->text_label), style_class);
+          gtk_widget_add_css_class (GTK_WIDGET (self->level_cell), style_class);
+          gtk_widget_add_css_class (GTK_WIDGET (self->text_cell), style_class);
         }
       self->level_class = style_class;
     }
