@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "steward-approval.h"
+
+G_BEGIN_DECLS
+
+/*
+ * One tool call a model made in a chat: which server and tool, the
+ * arguments (as approved, possibly edited), its state, its result as the
+ * person sees it and as the model gets it (capped, hidden characters
+ * stripped), and the approvals (sampling, elicitation) the server raised
+ * while it ran, so that the chat can show them nested under the call.
+ */
+
+typedef enum {
+  STEWARD_TOOL_CALL_WAITING,    /* for the person's approval */
+  STEWARD_TOOL_CALL_RUNNING,
+  STEWARD_TOOL_CALL_DONE,
+  STEWARD_TOOL_CALL_FAILED,     /* the tool reported an error, or the call failed */
+  STEWARD_TOOL_CALL_DENIED,     /* the person declined it */
+} StewardToolCallState;
+
+#define STEWARD_TYPE_TOOL_CALL (steward_tool_call_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardToolCall, steward_tool_call, STEWARD, TOOL_CALL, GObject)
+
+const char           *steward_tool_call_get_id          (StewardToolCall *self);
+const char           *steward_tool_call_get_server      (StewardToolCall *self);
+const char           *steward_tool_call_get_tool        (StewardToolCall *self);
+JsonObject           *steward_tool_call_get_arguments   (StewardToolCall *self);
+StewardToolCallState  steward_tool_call_get_state       (StewardToolCall *self);
+/* The result's content blocks (MCP shape), or NULL while not done. */
+JsonArray            *steward_tool_call_get_result      (StewardToolCall *self);
+const char           *steward_tool_call_get_error       (StewardToolCall *self);
+/* StewardApproval objects raised by the server while this call ran. */
+GListModel           *steward_tool_call_get_approvals   (StewardToolCall *self);
+
+G_END_DECLS
