@@ -36,6 +36,7 @@ typedef enum {
   STEWARD_APPROVAL_KIND_CONSENT,       /* start a server with this exact command */
   STEWARD_APPROVAL_KIND_SAMPLING,
   STEWARD_APPROVAL_KIND_ELICITATION,
+  STEWARD_APPROVAL_KIND_TOOL_CALL,     /* a chat's model calls a tool; ALLOW data: edited arguments */
 } StewardApprovalKind;
 
 typedef enum {
@@ -74,7 +75,8 @@ G_DECLARE_FINAL_TYPE (StewardApproval, steward_approval, STEWARD, APPROVAL, GObj
 /* @request: consent: {"command", "args", "cwd", "env" (names only), "url",
  * "headers" (names only), "changed": bool, "previous": {…} when changed};
  * sampling: the sampling/createMessage params; elicitation: the
- * elicitation/create params. */
+ * elicitation/create params; tool call: {"server", "tool", "arguments",
+ * "annotations", "definition", "pinState", "conversation", "toolCallId"}. */
 StewardApproval      *steward_approval_new               (StewardApprovalKind   kind,
                                                           const char           *server,
                                                           JsonObject           *request);

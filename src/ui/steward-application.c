@@ -130,6 +130,9 @@ create_dialog (StewardApproval *approval)
       return steward_sampling_dialog_new (approval);
     case STEWARD_APPROVAL_KIND_ELICITATION:
       return steward_elicitation_dialog_new (approval);
+    case STEWARD_APPROVAL_KIND_TOOL_CALL:
+      /* The chat shows tool calls where they happen, in the conversation. */
+      return NULL;
     default:
       g_return_val_if_reached (NULL);
     }
@@ -175,6 +178,9 @@ notification_title (StewardApproval *approval)
     case STEWARD_APPROVAL_KIND_SAMPLING:
       /* Translators: a desktop notification; %s is a server's name. */
       return g_strdup_printf (_("Server “%s” asks to use your language model"), server);
+    case STEWARD_APPROVAL_KIND_TOOL_CALL:
+      /* Translators: a desktop notification; %s is a server's name. */
+      return g_strdup_printf (_("A chat asks to use a tool of “%s”"), server);
     case STEWARD_APPROVAL_KIND_ELICITATION:
     default:
       /* Translators: a desktop notification; %s is a server's name. */
@@ -191,6 +197,8 @@ notification_body (StewardApproval *approval)
       return _("Review its command before it runs.");
     case STEWARD_APPROVAL_KIND_SAMPLING:
       return _("Nothing is sent to your model until you allow it.");
+    case STEWARD_APPROVAL_KIND_TOOL_CALL:
+      return _("The tool does not run until you allow it.");
     case STEWARD_APPROVAL_KIND_ELICITATION:
     default:
       return _("It waits for your answer.");
