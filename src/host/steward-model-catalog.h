@@ -15,6 +15,10 @@ G_BEGIN_DECLS
  * editable; sensible defaults come from the name (known families) and from
  * whether the provider is local (cost 0 for local). The hint map sends a
  * hint family to a configured model ("provider/name").
+ *
+ * Models come and go through the GListModel's "items-changed"; a model's
+ * scores notify on the StewardModel ("cost", "speed", "intelligence"); the
+ * hint map emits "hints-changed". Nothing is written until save_async.
  */
 
 #define STEWARD_TYPE_MODEL (steward_model_get_type ())
@@ -37,9 +41,20 @@ double               steward_model_get_cost             (StewardModel        *se
 double               steward_model_get_speed            (StewardModel        *self);
 double               steward_model_get_intelligence     (StewardModel        *self);
 gboolean             steward_model_get_local            (StewardModel        *self);
+/* The scores a model starts with: from its family when the name is known,
+ * else middling; cost 0 when it runs on this computer. */
+void                 steward_model_default_scores       (const char          *name,
+                                                         gboolean             local,
+                                                         double              *cost,
+                                                         double              *speed,
+                                                         double              *intelligence);
 
 /* @file NULL keeps it in memory (tests). */
 StewardModelCatalog *steward_model_catalog_new          (GFile               *file);
+GFile               *steward_model_catalog_get_file     (StewardModelCatalog *self);
+/* A missing file is an empty catalogue; a damaged one is a
+ * G_IO_ERROR_INVALID_DATA error that names the file, and the catalogue
+ * stays as it was. */
 gboolean             steward_model_catalog_load         (StewardModelCatalog *self,
                                                          GError             **error);
 void                 steward_model_catalog_save_async   (StewardModelCatalog *self,

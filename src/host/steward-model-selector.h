@@ -16,8 +16,10 @@ G_BEGIN_DECLS
  * intelligencePriority (cost scored as 1 - cost) among the allowed models;
  * ties go to the catalogue order. @allowed (nullable) lists the model ids a
  * server may use (NULL: all); @local_only drops models that are not local.
- * Returns NULL (and a reason) when no model is allowed: the manual
- * provider then answers.
+ * Returns the model (a new reference), or NULL (and a reason) when no
+ * model is allowed: the manual provider then answers. Hints and names are
+ * compared case-insensitively; a family in the hint map matches a hint
+ * that contains it, the longest family first.
  */
 
 StewardModel *steward_model_selector_select (StewardModelCatalog *catalog,
