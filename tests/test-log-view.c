@@ -62,6 +62,31 @@ drain (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* The first widget of @type with @css_class (the drop-downs hold list
+ * views of their own). */
+static GtkWidget *
+find_widget (GtkWidget  *root,
+             GType       type,
+             const char *css_class)
+{
+  GtkWidget *child;
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && gtk_widget_has_css_class (root, css_class))
+    return root;
+
+  for (child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static guint
 count_shown (Fixture *fixture)
 {
@@ -439,6 +464,60 @@ test_export (Fixture       *fixture,
     }
 }
 
+static GtkAdjustment *
+get_vadjustment (Fixture *fixture)
+{
+  GtkWidget *list_view = find_widget (GTK_WIDGET (fixture->view), GTK_TYPE_LIST_VIEW,
+                                      "steward-log-list");
+
+  g_assert_nonnull (list_view);
+  return gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list_view));
+}
+
+/* Laid out, taller than the window, and at the bottom. */
+static gboolean
+scrolled_to_end (Fixture  *fixture,
+                 gpointer  data)
+{
+  GtkAdjustment *adjustment = get_vadjustment (fixture);
+  double bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+  return gtk_adjustment_get_page_size (adjustment) > 0 && bottom > 0 &&
+         gtk_adjustment_get_value (adjustment) >= bottom - 1;
+}
+
+static gboolean
+has_inscription (GtkWidget  *root,
+                 const char *text)
+{
+  GtkWidget *child;
+
+  if (GTK_IS_INSCRIPTION (root) && g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (root)),
+                                              text) == 0)
+    return TRUE;
+
+  for (child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (has_inscription (child, text))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Whether the list made a row that shows @data. */
+static gboolean
+shows_row (Fixture  *fixture,
+           gpointer  data)
+{
+  GtkWidget *list_view = find_widget (GTK_WIDGET (fixture->view), GTK_TYPE_LIST_VIEW,
+                                      "steward-log-list");
+
+  return has_inscription (list_view, data);
+}
+
 static void
 test_follow (Fixture       *fixture,
              gconstpointer  data)
@@ -459,13 +538,31 @@ test_follow (Fixture       *fixture,
   g_object_set (fixture->view, "follow", TRUE, NULL);
 
   for (i = 0; i < 500; i++)
-    append (fixture, "alpha", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO, "line");
+    {
+      g_autofree char *text = g_strdup_printf ("line %u", i);
+
+      append (fixture, "alpha", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO, text);
+    }
   steward_log_store_flush (fixture->store);
   assert_shows (fixture, 500);
-  drain ();
 
+  /* Following keeps the newest entry in view, with a row made for it... */
+  wait_until (fixture, scrolled_to_end, NULL);
+  wait_until (fixture, shows_row, "line 499");
   g_object_get (fixture->view, "follow", &follow, NULL);
   g_assert_true (follow);
+
+  /* ...until the person scrolls up. */
+  gtk_adjustment_set_value (get_vadjustment (fixture), 0);
+  g_object_get (fixture->view, "follow", &follow, NULL);
+  g_assert_false (follow);
+
+  /* New entries no longer move the view. */
+  append (fixture, "alpha", STEWARD_LOG_SOURCE_STDERR, STEWARD_LOG_LEVEL_INFO, "one more");
+  steward_log_store_flush (fixture->store);
+  assert_shows (fixture, 501);
+  drain ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (get_vadjustment (fixture)), <, 1.0);
 }
 
 static gboolean

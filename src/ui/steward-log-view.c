@@ -12,6 +12,13 @@
 
 #include "steward-log-view.h"
 
+/* How long after entries went the list may move the scroll value on its
+ * own: the next layout, which comes within a frame or two. */
+#define SHIFT_GRACE_US (250 * 1000)
+
+/* How often a following view moves to the newest entry, at most. */
+#define FOLLOW_INTERVAL_US (100 * 1000)
+
 #define ALL_SOURCES ((1u << STEWARD_LOG_SOURCE_STDERR) | \
                      (1u << STEWARD_LOG_SOURCE_SERVER) | \
                      (1u << STEWARD_LOG_SOURCE_TRACE) | \
@@ -63,7 +70,13 @@ struct _StewardLogView
   gboolean              updating_servers;
   gboolean              updating_sources;
   gboolean              showing_empty;
-  double                last_scroll_value;
+  /* Following: the view's own changes of the scroll value are told apart
+   * from the person's, who turns following off by scrolling up. */
+  GtkAdjustment        *vadjustment;
+  guint                 scroll_source_id;
+  gint64                last_scroll_us;
+  gboolean              setting_value;
+  gint64                shift_expected_until;
 
   /* The chosen server, so "Set Level…" follows its client and status. */
   GSignalGroup         *server_signals;
@@ -186,14 +199,59 @@ filter_changed (StewardLogView  *self,
     }
 }
 
+/* Keeps the newest entry in view. GtkListView 4.8 cannot scroll to an
+ * item it has not laid out yet, so the view sets the scroll value itself,
+ * again whenever a layout makes the list longer. */
 static void
 scroll_to_end (StewardLogView *self)
 {
-  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  double bottom = gtk_adjustment_get_upper (self->vadjustment) -
+                  gtk_adjustment_get_page_size (self->vadjustment);
 
-  if (n_items > 0)
-    gtk_widget_activate_action (GTK_WIDGET (self->list_view),
-                                "list.scroll-to-item", "u", n_items - 1);
+  if (bottom <= 0 || gtk_adjustment_get_value (self->vadjustment) >= bottom)
+    return;
+
+  self->setting_value = TRUE;
+  gtk_adjustment_set_value (self->vadjustment, bottom);
+  self->setting_value = FALSE;
+}
+
+static gboolean
+scroll_to_end_cb (gpointer user_data)
+{
+  StewardLogView *self = user_data;
+
+  self->scroll_source_id = 0;
+  self->last_scroll_us = g_get_monotonic_time ();
+  if (self->follow)
+    scroll_to_end (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The list configures the adjustment while it lays out, and does not hear
+ * value changes made then: move it once the layout is done, before the
+ * next frame. GtkListView 4.8 makes new rows for the entries it scrolls
+ * to rather than reusing the old ones, so during a flood the view moves
+ * at most every FOLLOW_INTERVAL_US: each move then replaces at most the
+ * couple of hundred rows the list keeps, instead of that many every
+ * frame. */
+static void
+queue_scroll_to_end (StewardLogView *self)
+{
+  gint64 wait_us;
+
+  if (self->scroll_source_id != 0)
+    return;
+
+  wait_us = self->last_scroll_us + FOLLOW_INTERVAL_US - g_get_monotonic_time ();
+  if (wait_us <= 0)
+    self->scroll_source_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, scroll_to_end_cb,
+                                              self, NULL);
+  else
+    self->scroll_source_id = g_timeout_add_full (G_PRIORITY_HIGH_IDLE + 10,
+                                                 (guint) (wait_us / 1000) + 1,
+                                                 scroll_to_end_cb, self, NULL);
 }
 
 static void
@@ -351,8 +409,11 @@ shown_items_changed_cb (StewardLogView *self,
 {
   update_status (self);
 
-  if (self->follow && added > 0)
-    scroll_to_end (self);
+  if (removed > 0)
+    self->shift_expected_until = g_get_monotonic_time () + SHIFT_GRACE_US;
+
+  if (self->follow)
+    queue_scroll_to_end (self);
 }
 
 static void
@@ -388,23 +449,84 @@ list_activate_cb (StewardLogView *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->detail_view));
 }
 
-/* The view follows until the person scrolls up; new entries arriving never
- * move the value down, so a value that went down is the person's doing. */
-static void
-scroll_value_changed_cb (StewardLogView *self,
-                         GtkAdjustment  *adjustment)
+/* While a full store drops its oldest entries the list keeps moving the
+ * scroll value itself, so during a flood the person's intent is read from
+ * the input: scrolling up, grabbing the scroll bar, or moving up with the
+ * keyboard stops following. */
+static gboolean
+scroll_input_cb (StewardLogView           *self,
+                 double                    dx,
+                 double                    dy,
+                 GtkEventControllerScroll *controller)
 {
-  double value = gtk_adjustment_get_value (adjustment);
-  double bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+  if (dy < 0 && self->follow)
+    g_object_set (self, "follow", FALSE, NULL);
 
-  if (self->follow && value < self->last_scroll_value - 0.5 && value < bottom - 1.0)
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+scrollbar_pressed_cb (StewardLogView *self)
+{
+  if (self->follow)
+    g_object_set (self, "follow", FALSE, NULL);
+}
+
+static gboolean
+key_input_cb (StewardLogView        *self,
+              guint                  keyval,
+              guint                  keycode,
+              GdkModifierType        state,
+              GtkEventControllerKey *controller)
+{
+  switch (keyval)
     {
-      self->last_scroll_value = value;
-      g_object_set (self, "follow", FALSE, NULL);
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+    case GDK_KEY_Page_Up:
+    case GDK_KEY_KP_Page_Up:
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+      if (self->follow)
+        g_object_set (self, "follow", FALSE, NULL);
+      break;
+    default:
+      break;
+    }
+
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+adjustment_changed_cb (StewardLogView *self)
+{
+  if (self->follow)
+    queue_scroll_to_end (self);
+}
+
+/* Any other move away from the end while following is the person's, who
+ * scrolled up to read: following stops. The list moves the value itself
+ * when entries before the visible ones go (the store dropping its oldest,
+ * a filter, a paused snapshot): those moves are expected for a moment
+ * after the entries changed, and the view goes back to the end. */
+static void
+scroll_value_changed_cb (StewardLogView *self)
+{
+  double value = gtk_adjustment_get_value (self->vadjustment);
+  double bottom = gtk_adjustment_get_upper (self->vadjustment) -
+                  gtk_adjustment_get_page_size (self->vadjustment);
+
+  if (self->setting_value || !self->follow)
+    return;
+
+  if (g_get_monotonic_time () < self->shift_expected_until)
+    {
+      queue_scroll_to_end (self);
       return;
     }
 
-  self->last_scroll_value = value;
+  if (value < bottom - 1.0)
+    g_object_set (self, "follow", FALSE, NULL);
 }
 
 static void
@@ -1028,6 +1150,7 @@ steward_log_view_dispose (GObject *object)
   StewardLogView *self = STEWARD_LOG_VIEW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->scroll_source_id, g_source_remove);
 
   if (self->export_chooser != NULL)
     {
@@ -1045,6 +1168,8 @@ steward_log_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->filter_model, self);
   if (self->server_signals != NULL)
     g_signal_group_set_target (self->server_signals, NULL);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
 
   /* AdwBin 1.2 keeps its own pointer to the child, which the template's
    * disposal would leave dangling: let the bin drop it first. */
@@ -1062,6 +1187,7 @@ steward_log_view_dispose (GObject *object)
   g_clear_object (&self->filter);
   g_clear_object (&self->detail_entry);
   g_clear_object (&self->server_signals);
+  g_clear_object (&self->vadjustment);
   g_clear_object (&self->settings);
   g_clear_object (&self->registry);
   g_clear_object (&self->store);
@@ -1239,7 +1365,8 @@ static void
 steward_log_view_init (StewardLogView *self)
 {
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-  GtkAdjustment *adjustment;
+  GtkEventController *controller;
+  GtkGesture *gesture;
 
   self->cancellable = g_cancellable_new ();
   self->min_level = STEWARD_LOG_LEVEL_DEBUG;
@@ -1259,8 +1386,11 @@ steward_log_view_init (StewardLogView *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  /* After the list view's own handler, so that it knows of the new items
+   * when we ask it to scroll to the last one. */
   g_signal_connect_object (self->selection, "items-changed",
-                           G_CALLBACK (shown_items_changed_cb), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (shown_items_changed_cb), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
   g_signal_connect_object (self->selection, "notify::selected-item",
                            G_CALLBACK (selected_item_cb), self, G_CONNECT_SWAPPED);
 
@@ -1270,9 +1400,30 @@ steward_log_view_init (StewardLogView *self)
   gtk_list_view_set_factory (self->list_view, factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
 
-  adjustment = gtk_scrolled_window_get_vadjustment (self->scrolled_window);
-  g_signal_connect_object (adjustment, "value-changed",
+  self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (self->scrolled_window));
+  g_signal_connect_object (self->vadjustment, "value-changed",
                            G_CALLBACK (scroll_value_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->vadjustment, "changed",
+                           G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "scroll",
+                           G_CALLBACK (scroll_input_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->scrolled_window), controller);
+
+  gesture = gtk_gesture_click_new ();
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (gesture), GTK_PHASE_CAPTURE);
+  g_signal_connect_object (gesture, "pressed",
+                           G_CALLBACK (scrollbar_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (gtk_scrolled_window_get_vscrollbar (self->scrolled_window),
+                            GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "key-pressed",
+                           G_CALLBACK (key_input_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->list_view), controller);
 
   g_signal_connect_object (self->level_dropdown, "notify::selected",
                            G_CALLBACK (level_selected_cb), self, G_CONNECT_SWAPPED);

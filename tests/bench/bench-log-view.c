@@ -242,6 +242,32 @@ filter_pending (Bench *bench)
          gtk_filter_list_model_get_pending (GTK_FILTER_LIST_MODEL (model)) > 0;
 }
 
+/* Whether the newest entry is in view, as following promises. */
+static gboolean
+is_at_end (Bench *bench)
+{
+  GtkWidget *widget = GTK_WIDGET (bench->view);
+  GtkAdjustment *adjustment = NULL;
+
+  while (widget != NULL && adjustment == NULL)
+    {
+      if (GTK_IS_LIST_VIEW (widget) && gtk_widget_has_css_class (widget, "steward-log-list"))
+        adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (widget));
+      else if (gtk_widget_get_first_child (widget) != NULL)
+        widget = gtk_widget_get_first_child (widget);
+      else
+        {
+          while (widget != NULL && gtk_widget_get_next_sibling (widget) == NULL)
+            widget = gtk_widget_get_parent (widget);
+          widget = widget != NULL ? gtk_widget_get_next_sibling (widget) : NULL;
+        }
+    }
+
+  return adjustment != NULL &&
+         gtk_adjustment_get_value (adjustment) >=
+           gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
+}
+
 static void
 settle (void)
 {
@@ -266,6 +292,8 @@ main (int   argc,
   int seconds = 10;
   int rate = 10000;
   gboolean waiting;
+  gboolean followed = FALSE;
+  gboolean at_end;
   guint heartbeat_id;
   gint64 start_us;
   gint64 flood_stall_us;
@@ -346,6 +374,9 @@ main (int   argc,
   flood_work_us = bench.max_work_us;
   rss_after = resident_bytes ();
 
+  g_object_get (bench.view, "follow", &followed, NULL);
+  at_end = is_at_end (&bench);
+
   g_array_sort (bench.frame_intervals, compare_gint64);
   n_store = g_list_model_get_n_items (G_LIST_MODEL (bench.store));
   n_shown = g_list_model_get_n_items (steward_log_view_get_model (bench.view));
@@ -386,6 +417,7 @@ main (int   argc,
   g_print ("entries in the store:      %u (dropped %" G_GUINT64_FORMAT ")\n",
            n_store, steward_log_store_get_n_dropped (bench.store));
   g_print ("entries shown:             %u\n", n_shown);
+  g_print ("still following, at end:  %s, %s\n", followed ? "yes" : "no", at_end ? "yes" : "no");
   g_print ("frames painted:            %u\n", bench.frame_intervals->len + 1);
   g_print ("frame interval p50:        %.1f ms\n", percentile_ms (bench.frame_intervals, 0.50));
   g_print ("frame interval p99:        %.1f ms\n", percentile_ms (bench.frame_intervals, 0.99));
