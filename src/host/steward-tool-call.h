@@ -27,6 +27,16 @@ typedef enum {
 
 G_DECLARE_FINAL_TYPE (StewardToolCall, steward_tool_call, STEWARD, TOOL_CALL, GObject)
 
+#define STEWARD_TYPE_TOOL_CALL_STATE (steward_tool_call_state_get_type ())
+GType steward_tool_call_state_get_type (void) G_GNUC_CONST;
+
+/* Every getter is a property that notifies: "id", "server", "tool",
+ * "arguments", "state", "result", "is-error", "error", "approval". The
+ * setters are for the chat engine and the conversation store. */
+StewardToolCall      *steward_tool_call_new             (const char      *id,
+                                                         const char      *server,
+                                                         const char      *tool,
+                                                         JsonObject      *arguments);
 const char           *steward_tool_call_get_id          (StewardToolCall *self);
 const char           *steward_tool_call_get_server      (StewardToolCall *self);
 const char           *steward_tool_call_get_tool        (StewardToolCall *self);
@@ -37,5 +47,28 @@ JsonArray            *steward_tool_call_get_result      (StewardToolCall *self);
 const char           *steward_tool_call_get_error       (StewardToolCall *self);
 /* StewardApproval objects raised by the server while this call ran. */
 GListModel           *steward_tool_call_get_approvals   (StewardToolCall *self);
+
+void                  steward_tool_call_set_arguments   (StewardToolCall      *self,
+                                                         JsonObject           *arguments);
+void                  steward_tool_call_set_state       (StewardToolCall      *self,
+                                                         StewardToolCallState  state);
+/* Whether the result is the tool's report of an error ("isError"). */
+gboolean              steward_tool_call_get_is_error    (StewardToolCall      *self);
+void                  steward_tool_call_set_result      (StewardToolCall      *self,
+                                                         JsonArray            *result,
+                                                         gboolean              is_error);
+void                  steward_tool_call_set_error       (StewardToolCall      *self,
+                                                         const char           *error);
+/* The TOOL_CALL approval waiting for the person while the state is
+ * WAITING, so that the chat can show it in place; NULL otherwise. */
+StewardApproval      *steward_tool_call_get_approval    (StewardToolCall      *self);
+void                  steward_tool_call_set_approval    (StewardToolCall      *self,
+                                                         StewardApproval      *approval);
+void                  steward_tool_call_add_approval    (StewardToolCall      *self,
+                                                         StewardApproval      *approval);
+
+const char           *steward_tool_call_state_to_string   (StewardToolCallState  state);
+gboolean              steward_tool_call_state_from_string (const char           *string,
+                                                           StewardToolCallState *state);
 
 G_END_DECLS

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "steward-chat-message.h"
+#include "steward-conversation.h"
+#include "steward-tool-call.h"
+
+G_BEGIN_DECLS
+
+/*
+ * What the chat's objects share among themselves: typed reads of JSON
+ * that may be damaged, copies that share nothing (so that a worker can own
+ * a snapshot while the main thread goes on changing the original), and the
+ * conversation file's shape (steward-conversation-store.h).
+ */
+
+const char          *steward_chat_json_string          (JsonObject          *object,
+                                                        const char          *member);
+JsonObject          *steward_chat_json_object          (JsonObject          *object,
+                                                        const char          *member);
+JsonArray           *steward_chat_json_array           (JsonObject          *object,
+                                                        const char          *member);
+gboolean             steward_chat_json_boolean         (JsonObject          *object,
+                                                        const char          *member);
+JsonNode            *steward_chat_json_copy            (JsonNode            *node);
+JsonObject          *steward_chat_json_copy_object     (JsonObject          *object);
+JsonArray           *steward_chat_json_copy_array      (JsonArray           *array);
+
+/* Wall-clock microseconds as an ISO 8601 stamp in UTC, and back (0 when
+ * the stamp is missing or not one). */
+char                *steward_chat_time_to_string       (gint64               time);
+gint64               steward_chat_time_from_string     (const char          *stamp);
+
+/* Renames a damaged @file to FILE.damaged, or FILE.damaged-N when that is
+ * taken, so that it is never written over; blocking, for workers.
+ * Returns the new name, or NULL with @error set. */
+GFile               *steward_chat_move_aside           (GFile               *file,
+                                                        GError             **error);
+
+/* Writes @data to @file atomically (a new file renamed over the old one,
+ * synced first), making the folders on the way, readable by the person
+ * only; blocking, for workers. */
+gboolean             steward_chat_write_atomic         (GFile               *file,
+                                                        const char          *data,
+                                                        gsize                length,
+                                                        GError             **error);
+
+StewardToolCall     *steward_tool_call_new_from_json   (JsonObject          *json);
+JsonObject          *steward_tool_call_to_json         (StewardToolCall     *self);
+
+/* @error: set when @json is not a message. */
+StewardChatMessage  *steward_chat_message_new_from_json (JsonObject         *json,
+                                                         GError            **error);
+JsonObject          *steward_chat_message_to_json      (StewardChatMessage  *self);
+
+StewardConversation *steward_conversation_new_from_json (JsonObject         *json,
+                                                         GError            **error);
+/* A snapshot that shares nothing with @self. */
+JsonObject          *steward_conversation_to_json      (StewardConversation *self);
+
+G_END_DECLS

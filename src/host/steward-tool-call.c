@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-tool-call"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "steward-chat-private.h"
+#include "steward-tool-call.h"
+
+/**
+ * StewardToolCall:
+ *
+ * One tool call a model made in a chat, as the person follows it: waiting
+ * for approval, running, done, failed or declined, with its arguments,
+ * its result as the model gets it, and the sampling or elicitation
+ * requests the server raised meanwhile.
+ */
+struct _StewardToolCall
+{
+  GObject               parent_instance;
+
+  char                 *id;
+  char                 *server;
+  char                 *tool;
+  JsonObject           *arguments;
+  StewardToolCallState  state;
+  JsonArray            *result;
+  char                 *error;
+  StewardApproval      *approval;
+  GListStore           *approvals;
+
+  guint                 is_error : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_SERVER,
+  PROP_TOOL,
+  PROP_ARGUMENTS,
+  PROP_STATE,
+  PROP_RESULT,
+  PROP_IS_ERROR,
+  PROP_ERROR,
+  PROP_APPROVAL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (StewardToolCall, steward_tool_call, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (StewardToolCallState, steward_tool_call_state,
+  G_DEFINE_ENUM_VALUE (STEWARD_TOOL_CALL_WAITING, "waiting"),
+  G_DEFINE_ENUM_VALUE (STEWARD_TOOL_CALL_RUNNING, "running"),
+  G_DEFINE_ENUM_VALUE (STEWARD_TOOL_CALL_DONE, "done"),
+  G_DEFINE_ENUM_VALUE (STEWARD_TOOL_CALL_FAILED, "failed"),
+  G_DEFINE_ENUM_VALUE (STEWARD_TOOL_CALL_DENIED, "denied"))
+
+static void
+steward_tool_call_dispose (GObject *object)
+{
+  StewardToolCall *self = STEWARD_TOOL_CALL (object);
+
+  g_clear_object (&self->approval);
+  if (self->approvals != NULL)
+    g_list_store_remove_all (self->approvals);
+
+  G_OBJECT_CLASS (steward_tool_call_parent_class)->dispose (object);
+}
+
+static void
+steward_tool_call_finalize (GObject *object)
+{
+  StewardToolCall *self = STEWARD_TOOL_CALL (object);
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->server, g_free);
+  g_clear_pointer (&self->tool, g_free);
+  g_clear_pointer (&self->arguments, json_object_unref);
+  g_clear_pointer (&self->result, json_array_unref);
+  g_clear_pointer (&self->error, g_free);
+  g_clear_object (&self->approvals);
+
+  G_OBJECT_CLASS (steward_tool_call_parent_class)->finalize (object);
+}
+
+static void
+steward_tool_call_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  StewardToolCall *self = STEWARD_TOOL_CALL (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+
+    case PROP_SERVER:
+      g_value_set_string (value, self->server);
+      break;
+
+    case PROP_TOOL:
+      g_value_set_string (value, self->tool);
+      break;
+
+    case PROP_ARGUMENTS:
+      g_value_set_boxed (value, self->arguments);
+      break;
+
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+
+    case PROP_RESULT:
+      g_value_set_boxed (value, self->result);
+      break;
+
+    case PROP_IS_ERROR:
+      g_value_set_boolean (value, self->is_error);
+      break;
+
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+
+    case PROP_APPROVAL:
+      g_value_set_object (value, self->approval);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_tool_call_class_init (StewardToolCallClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = steward_tool_call_dispose;
+  object_class->finalize = steward_tool_call_finalize;
+  object_class->get_property = steward_tool_call_get_property;
+
+  properties[PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SERVER] =
+    g_param_spec_string ("server", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOOL] =
+    g_param_spec_string ("tool", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ARGUMENTS] =
+    g_param_spec_boxed ("arguments", NULL, NULL, JSON_TYPE_OBJECT,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       STEWARD_TYPE_TOOL_CALL_STATE, STEWARD_TOOL_CALL_WAITING,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RESULT] =
+    g_param_spec_boxed ("result", NULL, NULL, JSON_TYPE_ARRAY,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_IS_ERROR] =
+    g_param_spec_boolean ("is-error", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ERROR] =
+    g_param_spec_string ("error", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_APPROVAL] =
+    g_param_spec_object ("approval", NULL, NULL, STEWARD_TYPE_APPROVAL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+steward_tool_call_init (StewardToolCall *self)
+{
+  self->approvals = g_list_store_new (STEWARD_TYPE_APPROVAL);
+}
+
+/* Internal API */
+
+/**
+ * steward_tool_call_new_from_json:
+ * @json: an entry of a message's "toolCalls" in a conversation file
+ *
+ * A call that was waiting or running when the file was written did not
+ * survive Steward closing, so it comes back as failed.
+ *
+ * Returns: (transfer full): the call
+ */
+StewardToolCall *
+steward_tool_call_new_from_json (JsonObject *json)
+{
+  StewardToolCall *self;
+  JsonObject *arguments = steward_chat_json_object (json, "arguments");
+  JsonArray *result = steward_chat_json_array (json, "result");
+  g_autoptr(JsonObject) empty = NULL;
+  StewardToolCallState state = STEWARD_TOOL_CALL_FAILED;
+
+  if (arguments == NULL)
+    arguments = empty = json_object_new ();
+
+  self = steward_tool_call_new (steward_chat_json_string (json, "id"),
+                                steward_chat_json_string (json, "server"),
+                                steward_chat_json_string (json, "tool"),
+                                arguments);
+
+  steward_tool_call_state_from_string (steward_chat_json_string (json, "state"), &state);
+  if (state == STEWARD_TOOL_CALL_WAITING || state == STEWARD_TOOL_CALL_RUNNING)
+    {
+      state = STEWARD_TOOL_CALL_FAILED;
+      self->error = g_strdup (_("Steward closed before the call finished"));
+    }
+  else
+    {
+      self->error = g_strdup (steward_chat_json_string (json, "error"));
+    }
+  self->state = state;
+
+  if (result != NULL)
+    self->result = json_array_ref (result);
+  self->is_error = steward_chat_json_boolean (json, "isError");
+
+  return self;
+}
+
+/**
+ * steward_tool_call_to_json:
+ *
+ * Returns: (transfer full): the call as the conversation file keeps it,
+ *   sharing nothing with @self
+ */
+JsonObject *
+steward_tool_call_to_json (StewardToolCall *self)
+{
+  JsonObject *json = json_object_new ();
+
+  json_object_set_string_member (json, "id", self->id);
+  json_object_set_string_member (json, "server", self->server);
+  json_object_set_string_member (json, "tool", self->tool);
+  json_object_set_object_member (json, "arguments",
+                                 steward_chat_json_copy_object (self->arguments));
+  json_object_set_string_member (json, "state", steward_tool_call_state_to_string (self->state));
+  if (self->result != NULL)
+    json_object_set_array_member (json, "result", steward_chat_json_copy_array (self->result));
+  else
+    json_object_set_null_member (json, "result");
+  if (self->is_error)
+    json_object_set_boolean_member (json, "isError", TRUE);
+  if (self->error != NULL)
+    json_object_set_string_member (json, "error", self->error);
+  else
+    json_object_set_null_member (json, "error");
+
+  return json;
+}
+
+/* Public API */
+
+/**
+ * steward_tool_call_new:
+ * @id: the id the model gave the call (its tool_use block's "id")
+ * @server: the server's name
+ * @tool: the tool's name on that server
+ * @arguments: the arguments the model chose
+ *
+ * Returns: (transfer full): a call waiting for approval
+ */
+StewardToolCall *
+steward_tool_call_new (const char *id,
+                       const char *server,
+                       const char *tool,
+                       JsonObject *arguments)
+{
+  StewardToolCall *self;
+
+  g_return_val_if_fail (arguments != NULL, NULL);
+
+  self = g_object_new (STEWARD_TYPE_TOOL_CALL, NULL);
+  self->id = g_strdup (id != NULL ? id : "");
+  self->server = g_strdup (server != NULL ? server : "");
+  self->tool = g_strdup (tool != NULL ? tool : "");
+  self->arguments = json_object_ref (arguments);
+
+  return self;
+}
+
+const char *
+steward_tool_call_get_id (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->id;
+}
+
+const char *
+steward_tool_call_get_server (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->server;
+}
+
+const char *
+steward_tool_call_get_tool (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->tool;
+}
+
+JsonObject *
+steward_tool_call_get_arguments (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->arguments;
+}
+
+StewardToolCallState
+steward_tool_call_get_state (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), STEWARD_TOOL_CALL_FAILED);
+
+  return self->state;
+}
+
+JsonArray *
+steward_tool_call_get_result (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->result;
+}
+
+const char *
+steward_tool_call_get_error (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->error;
+}
+
+/**
+ * steward_tool_call_get_approvals:
+ *
+ * Returns: (transfer none): a #GListModel of #StewardApproval
+ */
+GListModel *
+steward_tool_call_get_approvals (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return G_LIST_MODEL (self->approvals);
+}
+
+void
+steward_tool_call_set_arguments (StewardToolCall *self,
+                                 JsonObject      *arguments)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+  g_return_if_fail (arguments != NULL);
+
+  if (arguments == self->arguments)
+    return;
+
+  json_object_ref (arguments);
+  g_clear_pointer (&self->arguments, json_object_unref);
+  self->arguments = arguments;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
+}
+
+void
+steward_tool_call_set_state (StewardToolCall      *self,
+                             StewardToolCallState  state)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+
+  if (self->state == state)
+    return;
+
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+gboolean
+steward_tool_call_get_is_error (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), FALSE);
+
+  return self->is_error;
+}
+
+/**
+ * steward_tool_call_set_result:
+ * @result: (nullable): content blocks, as the model gets them
+ * @is_error: whether they report an error
+ */
+void
+steward_tool_call_set_result (StewardToolCall *self,
+                              JsonArray       *result,
+                              gboolean         is_error)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+
+  is_error = !!is_error;
+
+  if (result != self->result)
+    {
+      if (result != NULL)
+        json_array_ref (result);
+      g_clear_pointer (&self->result, json_array_unref);
+      self->result = result;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
+    }
+
+  if (self->is_error != is_error)
+    {
+      self->is_error = is_error;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_ERROR]);
+    }
+}
+
+void
+steward_tool_call_set_error (StewardToolCall *self,
+                             const char      *error)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+
+  if (g_strcmp0 (self->error, error) == 0)
+    return;
+
+  g_free (self->error);
+  self->error = g_strdup (error);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
+/**
+ * steward_tool_call_get_approval:
+ *
+ * Returns: (transfer none) (nullable): the approval the call waits for
+ */
+StewardApproval *
+steward_tool_call_get_approval (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->approval;
+}
+
+void
+steward_tool_call_set_approval (StewardToolCall *self,
+                                StewardApproval *approval)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+  g_return_if_fail (!approval || STEWARD_IS_APPROVAL (approval));
+
+  if (g_set_object (&self->approval, approval))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_APPROVAL]);
+}
+
+void
+steward_tool_call_add_approval (StewardToolCall *self,
+                                StewardApproval *approval)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+  g_return_if_fail (STEWARD_IS_APPROVAL (approval));
+
+  g_list_store_append (self->approvals, approval);
+}
+
+const char *
+steward_tool_call_state_to_string (StewardToolCallState state)
+{
+  switch (state)
+    {
+    case STEWARD_TOOL_CALL_WAITING:
+      return "waiting";
+    case STEWARD_TOOL_CALL_RUNNING:
+      return "running";
+    case STEWARD_TOOL_CALL_DONE:
+      return "done";
+    case STEWARD_TOOL_CALL_FAILED:
+      return "failed";
+    case STEWARD_TOOL_CALL_DENIED:
+      return "denied";
+    default:
+      g_return_val_if_reached ("failed");
+    }
+}
+
+gboolean
+steward_tool_call_state_from_string (const char           *string,
+                                     StewardToolCallState *state)
+{
+  static const StewardToolCallState states[] = {
+    STEWARD_TOOL_CALL_WAITING, STEWARD_TOOL_CALL_RUNNING, STEWARD_TOOL_CALL_DONE,
+    STEWARD_TOOL_CALL_FAILED, STEWARD_TOOL_CALL_DENIED,
+  };
+
+  if (string == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    if (g_str_equal (string, steward_tool_call_state_to_string (states[i])))
+      {
+        *state = states[i];
+        return TRUE;
+      }
+
+  return FALSE;
+}
