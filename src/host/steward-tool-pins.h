@@ -16,6 +16,17 @@ G_BEGIN_DECLS
  * until the person approves it in a dialog that shows the difference.
  * "changed" (server) is emitted when a server's pins or pending changes
  * change.
+ *
+ * The file also keeps the person's policy for calling tools from a chat,
+ * per server and per tool: {"servers": {"NAME": {"policy": "ask"|"allow",
+ * "tools": {"TOOL": {"hash", "definition", "policy"}}}}}. "ask" is the
+ * default. A server's "allow" covers its tools except the destructive and
+ * open-world ones (by their annotations, whose defaults say both), which
+ * ask unless the person allowed that very tool.
+ *
+ * A damaged pins.json is moved aside as pins.json.damaged (or
+ * .damaged-N) by the load, which then fails with G_IO_ERROR_INVALID_DATA
+ * naming both files; the pins start empty.
  */
 
 typedef enum {
@@ -24,6 +35,17 @@ typedef enum {
   STEWARD_TOOL_PIN_CHANGED,     /* differs from the pin: disabled */
   STEWARD_TOOL_PIN_NEW,         /* new on a server with pins: disabled */
 } StewardToolPinState;
+
+typedef enum {
+  STEWARD_TOOL_POLICY_ASK,
+  STEWARD_TOOL_POLICY_ALLOW,
+} StewardToolPolicy;
+
+#define STEWARD_TYPE_TOOL_PIN_STATE (steward_tool_pin_state_get_type ())
+#define STEWARD_TYPE_TOOL_POLICY    (steward_tool_policy_get_type ())
+
+GType steward_tool_pin_state_get_type (void) G_GNUC_CONST;
+GType steward_tool_policy_get_type    (void) G_GNUC_CONST;
 
 #define STEWARD_TYPE_TOOL_PINS (steward_tool_pins_get_type ())
 
@@ -43,8 +65,68 @@ void                 steward_tool_pins_approve       (StewardToolPins  *self,
 char                *steward_tool_pins_dup_pinned    (StewardToolPins  *self,
                                                       const char       *server,
                                                       const char       *tool);
+GFile               *steward_tool_pins_get_file      (StewardToolPins  *self);
+void                 steward_tool_pins_load_async    (StewardToolPins     *self,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean             steward_tool_pins_load_finish   (StewardToolPins     *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+/* Changes are saved by themselves (atomically, soon after); save_async
+ * finishes once the file holds every change made before the call. */
+void                 steward_tool_pins_save_async    (StewardToolPins     *self,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean             steward_tool_pins_save_finish   (StewardToolPins     *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+/* Hashes @tools (McpTool) on a worker, so that checking them afterwards
+ * costs nothing on the main thread; a tool list can be long. */
+void                 steward_tool_pins_prepare_async  (StewardToolPins     *self,
+                                                       GPtrArray           *tools,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean             steward_tool_pins_prepare_finish (StewardToolPins     *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+/* Whether @server has any pin (then a tool never seen is NEW). */
+gboolean             steward_tool_pins_has_pins      (StewardToolPins  *self,
+                                                      const char       *server);
+
+/* The policy the person set for one tool; FALSE when none. */
+gboolean             steward_tool_pins_get_tool_policy   (StewardToolPins   *self,
+                                                          const char        *server,
+                                                          const char        *tool,
+                                                          StewardToolPolicy *policy);
+void                 steward_tool_pins_set_tool_policy   (StewardToolPins   *self,
+                                                          const char        *server,
+                                                          const char        *tool,
+                                                          StewardToolPolicy  policy);
+void                 steward_tool_pins_unset_tool_policy (StewardToolPins   *self,
+                                                          const char        *server,
+                                                          const char        *tool);
+StewardToolPolicy    steward_tool_pins_get_server_policy (StewardToolPins   *self,
+                                                          const char        *server);
+void                 steward_tool_pins_set_server_policy (StewardToolPins   *self,
+                                                          const char        *server,
+                                                          StewardToolPolicy  policy);
+/* What applies to a call of @tool: its own policy, else ASK for a
+ * destructive or open-world tool, else the server's policy. */
+StewardToolPolicy    steward_tool_pins_decide        (StewardToolPins  *self,
+                                                      const char       *server,
+                                                      McpTool          *tool);
+
 /* Canonical JSON of a tool (sorted keys, no whitespace) and its hash. */
 char                *steward_tool_canonical_json     (McpTool          *tool);
 char                *steward_tool_hash               (McpTool          *tool);
+/* The tool's definition with sorted keys, indented, as
+ * steward_tool_pins_dup_pinned() writes the pinned one: the two sides of
+ * the difference view. */
+char                *steward_tool_pretty_json        (McpTool          *tool);
+
+const char          *steward_tool_pin_state_to_string (StewardToolPinState state);
 
 G_END_DECLS
