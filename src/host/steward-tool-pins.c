@@ -601,17 +601,32 @@ wake_waiters (StewardToolPins *self,
   g_list_free (waiters);
 }
 
+typedef struct {
+  GFile *file;
+  char  *data;
+} Write;
+
+static void
+write_free (Write *write)
+{
+  g_clear_object (&write->file);
+  g_free (write->data);
+  g_free (write);
+}
+
+/* Worker tasks have no source object: the worker's reference to its task
+ * may be dropped after the callback ran, and must not keep the pins
+ * alive then. The callback holds them instead. */
 static void
 write_thread (GTask        *task,
               gpointer      source_object,
               gpointer      task_data,
               GCancellable *cancellable)
 {
-  StewardToolPins *self = source_object;
-  const char *data = task_data;
+  Write *write = task_data;
   GError *error = NULL;
 
-  if (!steward_chat_write_atomic (self->file, data, strlen (data), &error))
+  if (!steward_chat_write_atomic (write->file, write->data, strlen (write->data), &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -622,14 +637,14 @@ write_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  StewardToolPins *self = STEWARD_TOOL_PINS (object);
+  g_autoptr(StewardToolPins) self = user_data;
   g_autoptr(GError) error = NULL;
 
   self->writing = FALSE;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      g_warning ("Tool pins could not be saved: %s", error->message);
+      g_message ("Tool pins could not be saved: %s", error->message);
       wake_waiters (self, error);
       return;
     }
@@ -645,6 +660,7 @@ static void
 save_now (StewardToolPins *self)
 {
   g_autoptr(GTask) task = NULL;
+  Write *write;
 
   g_clear_handle_id (&self->save_source, g_source_remove);
 
@@ -654,11 +670,15 @@ save_now (StewardToolPins *self)
   self->writing = TRUE;
   self->writing_count = self->changes;
 
-  /* The object stays alive until the write is done: a change made just
+  write = g_new0 (Write, 1);
+  write->file = g_object_ref (self->file);
+  write->data = serialize (self);
+
+  /* The pins stay alive until the write is done: a change made just
    * before quitting must reach the disk. */
-  task = g_task_new (self, NULL, write_cb, NULL);
+  task = g_task_new (NULL, NULL, write_cb, g_object_ref (self));
   g_task_set_source_tag (task, save_now);
-  g_task_set_task_data (task, serialize (self), g_free);
+  g_task_set_task_data (task, write, (GDestroyNotify) write_free);
   g_task_run_in_thread (task, write_thread);
 }
 
@@ -815,6 +835,22 @@ steward_tool_pins_load (StewardToolPins  *self,
   return TRUE;
 }
 
+static void
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  GHashTable *servers;
+
+  servers = g_task_propagate_pointer (G_TASK (result), &error);
+  if (servers == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, servers, (GDestroyNotify) g_hash_table_unref);
+}
+
 void
 steward_tool_pins_load_async (StewardToolPins     *self,
                               GCancellable        *cancellable,
@@ -822,6 +858,7 @@ steward_tool_pins_load_async (StewardToolPins     *self,
                               gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) inner = NULL;
 
   g_return_if_fail (STEWARD_IS_TOOL_PINS (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
@@ -835,8 +872,10 @@ steward_tool_pins_load_async (StewardToolPins     *self,
       return;
     }
 
-  g_task_set_task_data (task, g_object_ref (self->file), g_object_unref);
-  g_task_run_in_thread (task, load_thread);
+  inner = g_task_new (NULL, cancellable, load_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (inner, load_thread);
+  g_task_set_task_data (inner, g_object_ref (self->file), g_object_unref);
+  g_task_run_in_thread (inner, load_thread);
 }
 
 gboolean
@@ -897,6 +936,36 @@ steward_tool_pins_save_finish (StewardToolPins  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+static void
+prepare_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Prepare *prepare = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The cache is filled here, on the main thread, where it is read. */
+  for (guint i = 0; i < prepare->hashes->len; i++)
+    {
+      McpTool *tool = g_ptr_array_index (prepare->tools, i);
+
+      if (g_object_get_qdata (G_OBJECT (tool), hash_quark ()) == NULL)
+        g_object_set_qdata_full (G_OBJECT (tool), hash_quark (),
+                                 g_strdup (g_ptr_array_index (prepare->hashes, i)), g_free);
+    }
+
+  /* The tools are let go here too, not on the worker. */
+  g_ptr_array_set_size (prepare->tools, 0);
+  g_task_return_boolean (task, TRUE);
+}
+
 void
 steward_tool_pins_prepare_async (StewardToolPins     *self,
                                  GPtrArray           *tools,
@@ -905,6 +974,7 @@ steward_tool_pins_prepare_async (StewardToolPins     *self,
                                  gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) inner = NULL;
   Prepare *prepare;
 
   g_return_if_fail (STEWARD_IS_TOOL_PINS (self));
@@ -920,20 +990,22 @@ steward_tool_pins_prepare_async (StewardToolPins     *self,
     {
       McpTool *tool = g_ptr_array_index (tools, i);
 
-      g_return_if_fail (MCP_IS_TOOL (tool));
-      if (g_object_get_qdata (G_OBJECT (tool), hash_quark ()) == NULL)
+      if (MCP_IS_TOOL (tool) && g_object_get_qdata (G_OBJECT (tool), hash_quark ()) == NULL)
         g_ptr_array_add (prepare->tools, g_object_ref (tool));
     }
   prepare->hashes = g_ptr_array_new_full (prepare->tools->len, g_free);
-  g_task_set_task_data (task, prepare, (GDestroyNotify) prepare_free);
 
   if (prepare->tools->len == 0)
     {
+      prepare_free (prepare);
       g_task_return_boolean (task, TRUE);
       return;
     }
 
-  g_task_run_in_thread (task, prepare_thread);
+  inner = g_task_new (NULL, cancellable, prepare_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (inner, prepare_thread);
+  g_task_set_task_data (inner, prepare, (GDestroyNotify) prepare_free);
+  g_task_run_in_thread (inner, prepare_thread);
 }
 
 gboolean
@@ -941,25 +1013,9 @@ steward_tool_pins_prepare_finish (StewardToolPins  *self,
                                   GAsyncResult     *result,
                                   GError          **error)
 {
-  Prepare *prepare;
-
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
-
-  /* The cache is filled here, on the main thread, where it is read. */
-  prepare = g_task_get_task_data (G_TASK (result));
-  for (guint i = 0; i < prepare->hashes->len; i++)
-    {
-      McpTool *tool = g_ptr_array_index (prepare->tools, i);
-
-      if (g_object_get_qdata (G_OBJECT (tool), hash_quark ()) == NULL)
-        g_object_set_qdata_full (G_OBJECT (tool), hash_quark (),
-                                 g_strdup (g_ptr_array_index (prepare->hashes, i)), g_free);
-    }
-
-  return TRUE;
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 gboolean
