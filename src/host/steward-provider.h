@@ -42,6 +42,7 @@ typedef enum {
   STEWARD_PROVIDER_ERROR_MODEL_NOT_FOUND,
   STEWARD_PROVIDER_ERROR_BAD_RESPONSE,    /* not the wire format, or too big */
   STEWARD_PROVIDER_ERROR_UNSUPPORTED,     /* e.g. images for a text-only back end */
+  STEWARD_PROVIDER_ERROR_REFUSED,         /* other 4xx: too long, a bad image, a bad parameter */
 } StewardProviderError;
 
 typedef enum {

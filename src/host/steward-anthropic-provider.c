@@ -1,0 +1,1316 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-anthropic-provider"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "steward-provider-private.h"
+#include "steward-anthropic-provider.h"
+
+/**
+ * StewardAnthropicProvider:
+ *
+ * The Messages API. Its content blocks are close to the neutral shape, so
+ * the translation is mostly renaming; the stream is a sequence of typed
+ * events in which each content block starts, grows and stops by index.
+ */
+struct _StewardAnthropicProvider
+{
+  GObject         parent_instance;
+
+  char           *id;
+  char           *name;
+  char           *base_url;
+  char           *key_id;
+  StewardSecrets *secrets;
+  SoupSession    *session;
+};
+
+static void steward_anthropic_provider_iface_init (StewardProviderInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (StewardAnthropicProvider, steward_anthropic_provider,
+                               G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (STEWARD_TYPE_PROVIDER,
+                                                      steward_anthropic_provider_iface_init))
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_DISPLAY_NAME,
+  PROP_BASE_URL,
+  PROP_KEY_ID,
+  PROP_SECRETS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+#define API_VERSION "2023-06-01"
+/* The API requires a limit; this one is what the sampling broker caps at
+ * by default. */
+#define DEFAULT_MAX_TOKENS 4096
+#define MAX_BLOCKS 256
+#define MAX_MODELS 10000
+#define MAX_MODEL_PAGES 10
+
+/* The request */
+
+static GError *
+unsupported (const char *name,
+             const char *what)
+{
+  return g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_UNSUPPORTED,
+                      /* Translators: the first %s is a kind of content ("audio"),
+                       * the second the provider's name. */
+                      _("Messages with %s cannot be sent to “%s”."), what, name);
+}
+
+static JsonObject *
+translate_image (JsonObject  *block,
+                 const char  *name,
+                 GError     **error)
+{
+  const char *data = steward_provider_json_string (block, "data");
+  const char *type = steward_provider_json_string (block, "mimeType");
+  JsonObject *source;
+  JsonObject *out;
+
+  if (data == NULL || data[0] == '\0' || type == NULL || !g_str_has_prefix (type, "image/"))
+    {
+      g_propagate_error (error, unsupported (name, _("an image that is not base64 data of an "
+                                                     "image type")));
+      return NULL;
+    }
+
+  source = json_object_new ();
+  json_object_set_string_member (source, "type", "base64");
+  json_object_set_string_member (source, "media_type", type);
+  json_object_set_string_member (source, "data", data);
+  out = json_object_new ();
+  json_object_set_string_member (out, "type", "image");
+  json_object_set_object_member (out, "source", source);
+  return out;
+}
+
+static JsonObject *translate_block (JsonObject  *block,
+                                    gboolean     in_result,
+                                    const char  *name,
+                                    GError     **error);
+
+static JsonObject *
+translate_tool_result (JsonObject  *block,
+                       const char  *name,
+                       GError     **error)
+{
+  g_autoptr(JsonArray) content = steward_provider_dup_content (block);
+  const char *id = steward_provider_json_string (block, "toolUseId");
+  JsonNode *is_error = json_object_get_member (block, "isError");
+  g_autoptr(JsonArray) parts = json_array_new ();
+  JsonObject *out;
+
+  if (id == NULL)
+    {
+      g_propagate_error (error, unsupported (name, _("a tool result without the id of its "
+                                                     "call")));
+      return NULL;
+    }
+
+  for (guint i = 0; content != NULL && i < json_array_get_length (content); i++)
+    {
+      JsonNode *node = json_array_get_element (content, i);
+      JsonObject *part;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      part = translate_block (json_node_get_object (node), TRUE, name, error);
+      if (part == NULL)
+        {
+          if (error != NULL && *error != NULL)
+            return NULL;
+          continue;
+        }
+      json_array_add_object_element (parts, part);
+    }
+
+  out = json_object_new ();
+  json_object_set_string_member (out, "type", "tool_result");
+  json_object_set_string_member (out, "tool_use_id", id);
+  json_object_set_array_member (out, "content", g_steal_pointer (&parts));
+  if (is_error != NULL && JSON_NODE_HOLDS_VALUE (is_error) &&
+      json_node_get_value_type (is_error) == G_TYPE_BOOLEAN && json_node_get_boolean (is_error))
+    json_object_set_boolean_member (out, "is_error", TRUE);
+  return out;
+}
+
+/* NULL without an error for a block with nothing in it, which the API
+ * refuses (an empty text). */
+static JsonObject *
+translate_block (JsonObject  *block,
+                 gboolean     in_result,
+                 const char  *name,
+                 GError     **error)
+{
+  const char *type = steward_provider_json_string (block, "type");
+  JsonObject *out;
+
+  if (g_strcmp0 (type, "text") == 0)
+    {
+      const char *text = steward_provider_json_string (block, "text");
+
+      if (text == NULL || text[0] == '\0')
+        return NULL;
+      out = json_object_new ();
+      json_object_set_string_member (out, "type", "text");
+      json_object_set_string_member (out, "text", text);
+      return out;
+    }
+
+  if (g_strcmp0 (type, "image") == 0)
+    return translate_image (block, name, error);
+
+  if (g_strcmp0 (type, "tool_use") == 0 && !in_result)
+    {
+      const char *id = steward_provider_json_string (block, "id");
+      const char *tool = steward_provider_json_string (block, "name");
+      JsonObject *input = steward_provider_json_object (block, "input");
+
+      if (id == NULL || tool == NULL)
+        {
+          g_propagate_error (error, unsupported (name, _("a tool call without an id or a "
+                                                         "name")));
+          return NULL;
+        }
+
+      out = json_object_new ();
+      json_object_set_string_member (out, "type", "tool_use");
+      json_object_set_string_member (out, "id", id);
+      json_object_set_string_member (out, "name", tool);
+      json_object_set_object_member (out, "input", input != NULL ? json_object_ref (input)
+                                                                 : json_object_new ());
+      return out;
+    }
+
+  if (g_strcmp0 (type, "tool_result") == 0 && !in_result)
+    return translate_tool_result (block, name, error);
+
+  if (g_strcmp0 (type, "audio") == 0)
+    g_propagate_error (error, unsupported (name, _("audio")));
+  else
+    {
+      g_autofree char *what = g_strdup_printf (_("“%s” content"), type != NULL ? type : "?");
+
+      g_propagate_error (error, unsupported (name, what));
+    }
+
+  return NULL;
+}
+
+static JsonArray *
+translate_tools (JsonArray *tools)
+{
+  JsonArray *out = json_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    {
+      JsonNode *node = json_array_get_element (tools, i);
+      JsonObject *tool = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *tool_name = steward_provider_json_string (tool, "name");
+      const char *description = steward_provider_json_string (tool, "description");
+      JsonObject *schema = steward_provider_json_object (tool, "inputSchema");
+      JsonObject *entry;
+
+      if (tool_name == NULL)
+        continue;
+
+      entry = json_object_new ();
+      json_object_set_string_member (entry, "name", tool_name);
+      if (description != NULL)
+        json_object_set_string_member (entry, "description", description);
+      if (schema != NULL)
+        json_object_set_object_member (entry, "input_schema", json_object_ref (schema));
+      else
+        {
+          JsonObject *empty = json_object_new ();
+
+          json_object_set_string_member (empty, "type", "object");
+          json_object_set_object_member (empty, "properties", json_object_new ());
+          json_object_set_object_member (entry, "input_schema", empty);
+        }
+      json_array_add_object_element (out, entry);
+    }
+
+  return out;
+}
+
+static JsonNode *
+anthropic_build_body (JsonObject  *request,
+                      const char  *name,
+                      GError     **error)
+{
+  g_autoptr(JsonObject) body = json_object_new ();
+  g_autoptr(JsonArray) messages = json_array_new ();
+  JsonArray *input = steward_provider_json_array (request, "messages");
+  JsonArray *tools = steward_provider_json_array (request, "tools");
+  JsonArray *stop = steward_provider_json_array (request, "stopSequences");
+  JsonObject *tool_choice = steward_provider_json_object (request, "toolChoice");
+  const char *model = steward_provider_json_string (request, "model");
+  const char *system_prompt = steward_provider_json_string (request, "systemPrompt");
+  JsonNode *temperature = json_object_get_member (request, "temperature");
+  gint64 max_tokens = steward_provider_json_count (request, "maxTokens");
+
+  if (model != NULL)
+    json_object_set_string_member (body, "model", model);
+  json_object_set_int_member (body, "max_tokens", max_tokens > 0 ? max_tokens
+                                                                  : DEFAULT_MAX_TOKENS);
+  if (system_prompt != NULL && system_prompt[0] != '\0')
+    json_object_set_string_member (body, "system", system_prompt);
+
+  for (guint i = 0; input != NULL && i < json_array_get_length (input); i++)
+    {
+      JsonNode *node = json_array_get_element (input, i);
+      JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *role = steward_provider_json_string (message, "role");
+      g_autoptr(JsonArray) content = steward_provider_dup_content (message);
+      g_autoptr(JsonArray) blocks = json_array_new ();
+      JsonObject *out;
+
+      if (g_strcmp0 (role, "user") != 0 && g_strcmp0 (role, "assistant") != 0)
+        {
+          g_propagate_error (error, unsupported (name, _("a role other than user or "
+                                                         "assistant")));
+          return NULL;
+        }
+      if (content == NULL)
+        {
+          g_propagate_error (error, unsupported (name, _("a message without content")));
+          return NULL;
+        }
+
+      for (guint j = 0; j < json_array_get_length (content); j++)
+        {
+          JsonNode *block_node = json_array_get_element (content, j);
+          JsonObject *block;
+
+          if (!JSON_NODE_HOLDS_OBJECT (block_node))
+            continue;
+          block = translate_block (json_node_get_object (block_node), FALSE, name, error);
+          if (block == NULL)
+            {
+              if (error != NULL && *error != NULL)
+                return NULL;
+              continue;
+            }
+          json_array_add_object_element (blocks, block);
+        }
+
+      /* The API refuses a message with nothing in it. */
+      if (json_array_get_length (blocks) == 0)
+        continue;
+
+      out = json_object_new ();
+      json_object_set_string_member (out, "role", role);
+      json_object_set_array_member (out, "content", g_steal_pointer (&blocks));
+      json_array_add_object_element (messages, out);
+    }
+  json_object_set_array_member (body, "messages", g_steal_pointer (&messages));
+
+  if (tools != NULL && json_array_get_length (tools) > 0)
+    {
+      const char *mode = steward_provider_json_string (tool_choice, "mode");
+      const char *type = NULL;
+
+      json_object_set_array_member (body, "tools", translate_tools (tools));
+      if (g_strcmp0 (mode, "auto") == 0)
+        type = "auto";
+      else if (g_strcmp0 (mode, "required") == 0)
+        type = "any";
+      else if (g_strcmp0 (mode, "none") == 0)
+        type = "none";
+
+      if (type != NULL)
+        {
+          JsonObject *choice = json_object_new ();
+
+          json_object_set_string_member (choice, "type", type);
+          json_object_set_object_member (body, "tool_choice", choice);
+        }
+    }
+
+  if (temperature != NULL && JSON_NODE_HOLDS_VALUE (temperature) &&
+      (json_node_get_value_type (temperature) == G_TYPE_DOUBLE ||
+       json_node_get_value_type (temperature) == G_TYPE_INT64))
+    json_object_set_double_member (body, "temperature", json_node_get_double (temperature));
+
+  if (stop != NULL && json_array_get_length (stop) > 0)
+    {
+      JsonArray *out = json_array_new ();
+
+      for (guint i = 0; i < json_array_get_length (stop); i++)
+        {
+          JsonNode *node = json_array_get_element (stop, i);
+
+          if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+            json_array_add_string_element (out, json_node_get_string (node));
+        }
+      json_object_set_array_member (body, "stop_sequences", out);
+    }
+
+  json_object_set_boolean_member (body, "stream", TRUE);
+
+  return json_node_init_object (json_node_alloc (), body);
+}
+
+/* {base}/v1/PATH, whether or not the base already ends in /v1. */
+static char *
+endpoint (StewardAnthropicProvider *self,
+          const char               *path)
+{
+  if (g_str_has_suffix (self->base_url, "/v1"))
+    return g_strconcat (self->base_url, "/", path, NULL);
+
+  return g_strconcat (self->base_url, "/v1/", path, NULL);
+}
+
+static void
+apply_headers (SoupMessage *message,
+               const char  *key,
+               const char  *accept)
+{
+  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
+
+  soup_message_headers_replace (headers, "Accept", accept);
+  soup_message_headers_replace (headers, "anthropic-version", API_VERSION);
+  if (key != NULL)
+    soup_message_headers_replace (headers, "x-api-key", key);
+}
+
+static SoupMessage *
+anthropic_new_message (StewardProvider *provider,
+                       GBytes          *body,
+                       const char      *key)
+{
+  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (provider);
+  g_autofree char *url = endpoint (self, "messages");
+  SoupMessage *message = soup_message_new (SOUP_METHOD_POST, url);
+
+  if (message == NULL)
+    return NULL;
+
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  apply_headers (message, key, "text/event-stream, application/json");
+  return message;
+}
+
+/* The answer */
+
+typedef struct {
+  char       *type;
+  char       *id;
+  char       *name;
+  GString    *buffer;       /* the text, or the tool input's JSON as it comes */
+  JsonObject *start_input;  /* the input a tool_use block started with */
+  JsonObject *block;        /* the complete block */
+} Block;
+
+static void
+block_free (Block *block)
+{
+  if (block == NULL)
+    return;
+
+  g_free (block->type);
+  g_free (block->id);
+  g_free (block->name);
+  g_string_free (block->buffer, TRUE);
+  g_clear_pointer (&block->start_input, json_object_unref);
+  g_clear_pointer (&block->block, json_object_unref);
+  g_free (block);
+}
+
+typedef struct {
+  GPtrArray *blocks;        /* Block or NULL, by index */
+  char      *model;
+  char      *stop_reason;
+  gint64     input_tokens;
+  gint64     output_tokens;
+} Answer;
+
+static gpointer
+answer_new (void)
+{
+  Answer *answer = g_new0 (Answer, 1);
+
+  answer->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) block_free);
+  answer->input_tokens = -1;
+  answer->output_tokens = -1;
+  return answer;
+}
+
+static void
+answer_free (gpointer data)
+{
+  Answer *answer = data;
+
+  g_ptr_array_unref (answer->blocks);
+  g_free (answer->model);
+  g_free (answer->stop_reason);
+  g_free (answer);
+}
+
+static GError *
+bad_response (StewardProviderChat *chat,
+              const char          *what)
+{
+  return g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
+                      /* Translators: %s is the provider's name, then what was wrong. */
+                      _("“%s” sent a stream Steward cannot follow: %s"),
+                      steward_provider_chat_get_name (chat), what);
+}
+
+static Block *
+get_block (Answer     *answer,
+           JsonObject *event)
+{
+  gint64 index = steward_provider_json_count (event, "index");
+
+  if (index < 0 || (guint64) index >= answer->blocks->len)
+    return NULL;
+
+  return g_ptr_array_index (answer->blocks, index);
+}
+
+/* Input tokens counted fresh, written to the cache and read from it are
+ * all input the request cost. */
+static gint64
+count_input (JsonObject *usage)
+{
+  const char * const members[] = {
+    "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
+  };
+  gint64 total = -1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      gint64 count = steward_provider_json_count (usage, members[i]);
+
+      if (count >= 0)
+        total = MAX (total, 0) + count;
+    }
+
+  return total;
+}
+
+static gboolean
+complete_block (StewardProviderChat  *chat,
+                Answer               *answer,
+                Block                *block,
+                GError              **error)
+{
+  g_autoptr(JsonNode) input = NULL;
+
+  if (block->block != NULL)
+    return TRUE;
+
+  if (g_str_equal (block->type, "text"))
+    {
+      block->block = json_object_new ();
+      json_object_set_string_member (block->block, "type", "text");
+      json_object_set_string_member (block->block, "text", block->buffer->str);
+      return TRUE;
+    }
+
+  if (!g_str_equal (block->type, "tool_use"))
+    return TRUE;
+
+  if (block->buffer->len == 0 && block->start_input != NULL)
+    input = json_node_init_object (json_node_alloc (), block->start_input);
+  else
+    input = steward_provider_parse_tool_input (block->buffer->str, block->buffer->len,
+                                               block->name,
+                                               g_strcmp0 (answer->stop_reason, "max_tokens") == 0,
+                                               error);
+  if (input == NULL)
+    return FALSE;
+
+  block->block = json_object_new ();
+  json_object_set_string_member (block->block, "type", "tool_use");
+  json_object_set_string_member (block->block, "id", block->id);
+  json_object_set_string_member (block->block, "name", block->name);
+  json_object_set_member (block->block, "input", g_steal_pointer (&input));
+  steward_provider_chat_emit (chat, STEWARD_PROVIDER_EVENT_TOOL_CALL, block->block);
+  return TRUE;
+}
+
+static gboolean
+start_block (StewardProviderChat  *chat,
+             Answer               *answer,
+             JsonObject           *event,
+             GError              **error)
+{
+  gint64 index = steward_provider_json_count (event, "index");
+  JsonObject *content = steward_provider_json_object (event, "content_block");
+  const char *type = steward_provider_json_string (content, "type");
+  Block *block;
+
+  if (index < 0 || index >= MAX_BLOCKS || content == NULL || type == NULL)
+    {
+      *error = bad_response (chat, _("a content block without an index or a type"));
+      return FALSE;
+    }
+
+  while (answer->blocks->len <= index)
+    g_ptr_array_add (answer->blocks, NULL);
+  if (g_ptr_array_index (answer->blocks, index) != NULL)
+    {
+      *error = bad_response (chat, _("a content block started twice"));
+      return FALSE;
+    }
+
+  block = g_new0 (Block, 1);
+  block->type = g_strdup (type);
+  block->buffer = g_string_new (NULL);
+  g_ptr_array_index (answer->blocks, index) = block;
+
+  if (g_str_equal (type, "text"))
+    {
+      const char *text = steward_provider_json_string (content, "text");
+
+      if (text != NULL)
+        {
+          g_string_append (block->buffer, text);
+          steward_provider_chat_emit_text (chat, text);
+        }
+    }
+  else if (g_str_equal (type, "tool_use"))
+    {
+      const char *id = steward_provider_json_string (content, "id");
+      const char *name = steward_provider_json_string (content, "name");
+      JsonObject *input = steward_provider_json_object (content, "input");
+
+      if (id == NULL || name == NULL)
+        {
+          *error = bad_response (chat, _("a tool call without an id or a name"));
+          return FALSE;
+        }
+      block->id = g_strdup (id);
+      block->name = g_strdup (name);
+      if (input != NULL && json_object_get_size (input) > 0)
+        block->start_input = json_object_ref (input);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+grow_block (StewardProviderChat  *chat,
+            Answer               *answer,
+            JsonObject           *event,
+            GError              **error)
+{
+  Block *block = get_block (answer, event);
+  JsonObject *delta = steward_provider_json_object (event, "delta");
+  const char *type = steward_provider_json_string (delta, "type");
+
+  if (block == NULL)
+    {
+      *error = bad_response (chat, _("a delta for a content block that did not start"));
+      return FALSE;
+    }
+
+  if (block->block != NULL)
+    return TRUE;
+
+  if (g_strcmp0 (type, "text_delta") == 0 && g_str_equal (block->type, "text"))
+    {
+      const char *text = steward_provider_json_string (delta, "text");
+
+      if (text != NULL)
+        {
+          g_string_append (block->buffer, text);
+          steward_provider_chat_emit_text (chat, text);
+        }
+    }
+  else if (g_strcmp0 (type, "input_json_delta") == 0 && g_str_equal (block->type, "tool_use"))
+    {
+      const char *partial = steward_provider_json_string (delta, "partial_json");
+
+      if (partial != NULL)
+        g_string_append (block->buffer, partial);
+    }
+
+  /* Thinking, signatures and citations are not part of the answer. */
+  return TRUE;
+}
+
+static GError *
+error_event (StewardProviderChat *chat,
+             JsonObject          *event)
+{
+  JsonObject *failure = steward_provider_json_object (event, "error");
+  const char *type = steward_provider_json_string (failure, "type");
+  const char *message = steward_provider_json_string (failure, "message");
+  StewardProviderError code = STEWARD_PROVIDER_ERROR_SERVER;
+
+  if (g_strcmp0 (type, "rate_limit_error") == 0)
+    code = STEWARD_PROVIDER_ERROR_RATE_LIMITED;
+  else if (g_strcmp0 (type, "authentication_error") == 0 ||
+           g_strcmp0 (type, "permission_error") == 0)
+    code = STEWARD_PROVIDER_ERROR_UNAUTHORIZED;
+  else if (g_strcmp0 (type, "not_found_error") == 0)
+    code = STEWARD_PROVIDER_ERROR_MODEL_NOT_FOUND;
+  else if (g_strcmp0 (type, "invalid_request_error") == 0 ||
+           g_strcmp0 (type, "request_too_large") == 0)
+    code = STEWARD_PROVIDER_ERROR_REFUSED;
+
+  return steward_provider_chat_stream_error (chat, code, message != NULL ? message : type);
+}
+
+static gboolean
+handle_event (StewardProviderChat  *chat,
+              Answer               *answer,
+              JsonObject           *event,
+              const char           *fallback_type,
+              gboolean             *done,
+              GError              **error)
+{
+  const char *type = steward_provider_json_string (event, "type");
+
+  if (type == NULL)
+    type = fallback_type;
+
+  if (g_strcmp0 (type, "message_start") == 0)
+    {
+      JsonObject *message = steward_provider_json_object (event, "message");
+      JsonObject *usage = steward_provider_json_object (message, "usage");
+      const char *model = steward_provider_json_string (message, "model");
+
+      if (answer->model == NULL && model != NULL && model[0] != '\0')
+        answer->model = g_strdup (model);
+      answer->input_tokens = count_input (usage);
+      answer->output_tokens = steward_provider_json_count (usage, "output_tokens");
+    }
+  else if (g_strcmp0 (type, "content_block_start") == 0)
+    return start_block (chat, answer, event, error);
+  else if (g_strcmp0 (type, "content_block_delta") == 0)
+    return grow_block (chat, answer, event, error);
+  else if (g_strcmp0 (type, "content_block_stop") == 0)
+    {
+      Block *block = get_block (answer, event);
+
+      if (block == NULL)
+        {
+          *error = bad_response (chat, _("the end of a content block that did not start"));
+          return FALSE;
+        }
+      return complete_block (chat, answer, block, error);
+    }
+  else if (g_strcmp0 (type, "message_delta") == 0)
+    {
+      JsonObject *delta = steward_provider_json_object (event, "delta");
+      JsonObject *usage = steward_provider_json_object (event, "usage");
+      const char *stop_reason = steward_provider_json_string (delta, "stop_reason");
+      gint64 input_tokens = count_input (usage);
+      gint64 output_tokens = steward_provider_json_count (usage, "output_tokens");
+
+      if (stop_reason != NULL)
+        {
+          g_free (answer->stop_reason);
+          answer->stop_reason = g_strdup (stop_reason);
+        }
+      if (input_tokens >= 0)
+        answer->input_tokens = input_tokens;
+      if (output_tokens >= 0)
+        answer->output_tokens = output_tokens;
+      if (usage != NULL)
+        steward_provider_chat_emit_usage (chat, answer->input_tokens, answer->output_tokens);
+    }
+  else if (g_strcmp0 (type, "message_stop") == 0)
+    *done = TRUE;
+  else if (g_strcmp0 (type, "error") == 0)
+    {
+      *error = error_event (chat, event);
+      return FALSE;
+    }
+
+  /* "ping", and event types added after this was written. */
+  return TRUE;
+}
+
+static gboolean
+anthropic_event (StewardProviderChat  *chat,
+                 gpointer              state,
+                 const McpSseEvent    *event,
+                 gboolean             *done,
+                 GError              **error)
+{
+  g_autoptr(JsonObject) object = NULL;
+  g_autoptr(GError) parse_error = NULL;
+
+  object = steward_provider_json_parse_object (event->data, event->data_length, &parse_error);
+  if (object == NULL)
+    {
+      g_autofree char *why = steward_provider_clean_text (parse_error->message, NULL);
+
+      *error = g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
+                            _("“%s” sent an event that is not a JSON object: %s"),
+                            steward_provider_chat_get_name (chat), why);
+      return FALSE;
+    }
+
+  return handle_event (chat, state, object, event->type, done, error);
+}
+
+/* A whole Message, from a server that did not stream. */
+static gboolean
+anthropic_reply (StewardProviderChat  *chat,
+                 gpointer              state,
+                 JsonObject           *reply,
+                 GError              **error)
+{
+  Answer *answer = state;
+  JsonArray *content = steward_provider_json_array (reply, "content");
+  JsonObject *usage = steward_provider_json_object (reply, "usage");
+  const char *model = steward_provider_json_string (reply, "model");
+  const char *stop_reason = steward_provider_json_string (reply, "stop_reason");
+
+  if (content == NULL)
+    {
+      *error = bad_response (chat, _("an answer without content"));
+      return FALSE;
+    }
+
+  answer->model = g_strdup (model);
+  answer->stop_reason = g_strdup (stop_reason);
+  answer->input_tokens = count_input (usage);
+  answer->output_tokens = steward_provider_json_count (usage, "output_tokens");
+
+  for (guint i = 0; i < json_array_get_length (content) && i < MAX_BLOCKS; i++)
+    {
+      JsonNode *node = json_array_get_element (content, i);
+      JsonObject *part = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *type = steward_provider_json_string (part, "type");
+      Block *block;
+
+      if (type == NULL)
+        continue;
+
+      block = g_new0 (Block, 1);
+      block->type = g_strdup (type);
+      block->buffer = g_string_new (NULL);
+      g_ptr_array_add (answer->blocks, block);
+
+      if (g_str_equal (type, "text"))
+        {
+          const char *text = steward_provider_json_string (part, "text");
+
+          g_string_append (block->buffer, text != NULL ? text : "");
+          steward_provider_chat_emit_text (chat, text);
+        }
+      else if (g_str_equal (type, "tool_use"))
+        {
+          JsonObject *input = steward_provider_json_object (part, "input");
+
+          block->id = g_strdup (steward_provider_json_string (part, "id"));
+          block->name = g_strdup (steward_provider_json_string (part, "name"));
+          if (block->id == NULL || block->name == NULL)
+            {
+              *error = bad_response (chat, _("a tool call without an id or a name"));
+              return FALSE;
+            }
+          block->start_input = input != NULL ? json_object_ref (input) : json_object_new ();
+        }
+
+      if (!complete_block (chat, answer, block, error))
+        return FALSE;
+    }
+
+  if (answer->input_tokens >= 0 || answer->output_tokens >= 0)
+    steward_provider_chat_emit_usage (chat, answer->input_tokens, answer->output_tokens);
+
+  return TRUE;
+}
+
+static const char *
+map_stop_reason (const char *reason)
+{
+  if (reason == NULL || g_str_equal (reason, "end_turn"))
+    return "endTurn";
+  if (g_str_equal (reason, "max_tokens"))
+    return "maxTokens";
+  if (g_str_equal (reason, "stop_sequence"))
+    return "stopSequence";
+  if (g_str_equal (reason, "tool_use"))
+    return "toolUse";
+  return reason;
+}
+
+static JsonObject *
+anthropic_answer (StewardProviderChat  *chat,
+                  gpointer              state,
+                  gboolean              complete,
+                  GError              **error)
+{
+  Answer *answer = state;
+  g_autoptr(JsonArray) content = json_array_new ();
+
+  if (!complete && answer->stop_reason == NULL)
+    {
+      g_set_error (error, STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_NETWORK,
+                   _("The answer from “%s” broke off before it was complete."),
+                   steward_provider_chat_get_name (chat));
+      return NULL;
+    }
+
+  for (guint i = 0; i < answer->blocks->len; i++)
+    {
+      Block *block = g_ptr_array_index (answer->blocks, i);
+
+      if (block == NULL)
+        continue;
+      if (!complete_block (chat, answer, block, error))
+        return NULL;
+      if (block->block == NULL)
+        continue;
+      /* An empty text block says nothing. */
+      if (g_str_equal (block->type, "text") && block->buffer->len == 0)
+        continue;
+      json_array_add_object_element (content, json_object_ref (block->block));
+    }
+
+  if (json_array_get_length (content) == 0)
+    {
+      JsonObject *empty = json_object_new ();
+
+      json_object_set_string_member (empty, "type", "text");
+      json_object_set_string_member (empty, "text", "");
+      json_array_add_object_element (content, empty);
+    }
+
+  return steward_provider_answer_new (content,
+                                      answer->model != NULL ? answer->model
+                                                            : steward_provider_chat_get_model (chat),
+                                      map_stop_reason (answer->stop_reason),
+                                      answer->input_tokens, answer->output_tokens);
+}
+
+static const StewardProviderWire anthropic_wire = {
+  .build_body = anthropic_build_body,
+  .new_message = anthropic_new_message,
+  .state_new = answer_new,
+  .state_free = answer_free,
+  .event = anthropic_event,
+  .reply = anthropic_reply,
+  .answer = anthropic_answer,
+};
+
+/* StewardProvider */
+
+static const char *
+steward_anthropic_provider_get_id (StewardProvider *provider)
+{
+  return STEWARD_ANTHROPIC_PROVIDER (provider)->id;
+}
+
+static const char *
+steward_anthropic_provider_get_display_name (StewardProvider *provider)
+{
+  return STEWARD_ANTHROPIC_PROVIDER (provider)->name;
+}
+
+static gboolean
+steward_anthropic_provider_is_local (StewardProvider *provider)
+{
+  return steward_provider_url_is_loopback (STEWARD_ANTHROPIC_PROVIDER (provider)->base_url);
+}
+
+static void
+steward_anthropic_provider_chat_async (StewardProvider          *provider,
+                                       JsonObject               *request,
+                                       StewardProviderEventFunc  event_func,
+                                       gpointer                  event_data,
+                                       GDestroyNotify            event_destroy,
+                                       GCancellable             *cancellable,
+                                       GAsyncReadyCallback       callback,
+                                       gpointer                  user_data)
+{
+  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (provider);
+
+  steward_provider_chat_run_async (provider, &anthropic_wire, self->session, self->secrets,
+                                   self->key_id, request, event_func, event_data, event_destroy,
+                                   cancellable, callback, user_data);
+}
+
+static JsonObject *
+steward_anthropic_provider_chat_finish (StewardProvider  *provider,
+                                        GAsyncResult     *result,
+                                        GError          **error)
+{
+  return steward_provider_chat_run_finish (provider, result, error);
+}
+
+/* Listing models, a page at a time */
+
+typedef struct {
+  char      *key;
+  GPtrArray *names;
+  guint      pages;
+} ListData;
+
+static void
+list_data_free (ListData *data)
+{
+  g_clear_pointer (&data->key, steward_secret_value_free);
+  g_clear_pointer (&data->names, g_ptr_array_unref);
+  g_free (data);
+}
+
+static void request_page (GTask      *task,
+                          const char *after_id);
+
+/* The key goes as soon as the list is in, whenever the caller lets go of
+ * the result. */
+static void
+list_return (GTask     *task,
+             GPtrArray *names,
+             GError    *error)
+{
+  ListData *data = g_task_get_task_data (task);
+
+  g_clear_pointer (&data->key, steward_secret_value_free);
+  if (names != NULL)
+    g_task_return_pointer (task, names, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+page_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StewardAnthropicProvider *self = g_task_get_source_object (task);
+  ListData *data = g_task_get_task_data (task);
+  g_autoptr(JsonNode) reply = NULL;
+  GError *error = NULL;
+  JsonObject *root;
+  JsonArray *list;
+  const char *last_id;
+  JsonNode *has_more;
+
+  reply = steward_provider_http_send_finish (result, NULL, &error);
+  if (error != NULL)
+    {
+      list_return (task, NULL, error);
+      return;
+    }
+
+  root = reply != NULL && JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
+  list = steward_provider_json_array (root, "data");
+  if (list == NULL)
+    {
+      list_return (task, NULL,
+                   g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
+                                _("“%s” answered the list of models with something that is not "
+                                  "one."), self->name));
+      return;
+    }
+
+  for (guint i = 0; i < json_array_get_length (list) && data->names->len < MAX_MODELS; i++)
+    {
+      JsonNode *node = json_array_get_element (list, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *id = steward_provider_json_string (entry, "id");
+
+      if (id != NULL && id[0] != '\0' && g_utf8_validate (id, -1, NULL))
+        g_ptr_array_add (data->names, g_strdup (id));
+    }
+
+  has_more = json_object_get_member (root, "has_more");
+  last_id = steward_provider_json_string (root, "last_id");
+  if (has_more != NULL && JSON_NODE_HOLDS_VALUE (has_more) &&
+      json_node_get_value_type (has_more) == G_TYPE_BOOLEAN && json_node_get_boolean (has_more) &&
+      last_id != NULL && ++data->pages < MAX_MODEL_PAGES)
+    {
+      request_page (task, last_id);
+      return;
+    }
+
+  list_return (task, g_steal_pointer (&data->names), NULL);
+}
+
+static void
+request_page (GTask      *task,
+              const char *after_id)
+{
+  StewardAnthropicProvider *self = g_task_get_source_object (task);
+  ListData *data = g_task_get_task_data (task);
+  g_autofree char *base = endpoint (self, "models");
+  g_autofree char *escaped = after_id != NULL ? g_uri_escape_string (after_id, NULL, FALSE)
+                                              : NULL;
+  g_autofree char *url = escaped != NULL
+                         ? g_strdup_printf ("%s?limit=1000&after_id=%s", base, escaped)
+                         : g_strdup_printf ("%s?limit=1000", base);
+  g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_GET, url);
+  StewardProviderHttpOptions options = { 0 };
+
+  if (message == NULL)
+    {
+      list_return (task, NULL,
+                   g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_NETWORK,
+                                _("“%s” has a base URL Steward cannot use. Correct it in "
+                                  "Preferences → Providers."), self->name));
+      return;
+    }
+
+  apply_headers (message, data->key, "application/json");
+  options.name = self->name;
+  options.secret = data->key;
+  options.timeout_s = STEWARD_PROVIDER_LIST_TIMEOUT_S;
+  steward_provider_http_send_async (self->session, message, &options,
+                                    g_task_get_cancellable (task), page_cb, g_object_ref (task));
+}
+
+static void
+list_key_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ListData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  data->key = steward_provider_lookup_key_finish (result, &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  request_page (task, NULL);
+}
+
+static void
+steward_anthropic_provider_list_models_async (StewardProvider     *provider,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data)
+{
+  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (provider);
+  g_autoptr(GTask) task = NULL;
+  ListData *data;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_anthropic_provider_list_models_async);
+  data = g_new0 (ListData, 1);
+  data->names = g_ptr_array_new_with_free_func (g_free);
+  g_task_set_task_data (task, data, (GDestroyNotify) list_data_free);
+
+  steward_provider_lookup_key_async (self->secrets, self->key_id, self->name, cancellable,
+                                     list_key_cb, g_steal_pointer (&task));
+}
+
+static GPtrArray *
+steward_anthropic_provider_list_models_finish (StewardProvider  *provider,
+                                               GAsyncResult     *result,
+                                               GError          **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, provider), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_anthropic_provider_list_models_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+steward_anthropic_provider_iface_init (StewardProviderInterface *iface)
+{
+  iface->get_id = steward_anthropic_provider_get_id;
+  iface->get_display_name = steward_anthropic_provider_get_display_name;
+  iface->is_local = steward_anthropic_provider_is_local;
+  iface->list_models_async = steward_anthropic_provider_list_models_async;
+  iface->list_models_finish = steward_anthropic_provider_list_models_finish;
+  iface->chat_async = steward_anthropic_provider_chat_async;
+  iface->chat_finish = steward_anthropic_provider_chat_finish;
+}
+
+/* GObject */
+
+static void
+steward_anthropic_provider_dispose (GObject *object)
+{
+  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
+
+  if (self->session != NULL)
+    soup_session_abort (self->session);
+  g_clear_object (&self->session);
+  g_clear_object (&self->secrets);
+
+  G_OBJECT_CLASS (steward_anthropic_provider_parent_class)->dispose (object);
+}
+
+static void
+steward_anthropic_provider_finalize (GObject *object)
+{
+  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
+
+  g_free (self->id);
+  g_free (self->name);
+  g_free (self->base_url);
+  g_free (self->key_id);
+
+  G_OBJECT_CLASS (steward_anthropic_provider_parent_class)->finalize (object);
+}
+
+static void
+steward_anthropic_provider_get_property (GObject    *object,
+                                         guint       prop_id,
+                                         GValue     *value,
+                                         GParamSpec *pspec)
+{
+  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+    case PROP_DISPLAY_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_BASE_URL:
+      g_value_set_string (value, self->base_url);
+      break;
+    case PROP_KEY_ID:
+      g_value_set_string (value, self->key_id);
+      break;
+    case PROP_SECRETS:
+      g_value_set_object (value, self->secrets);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_anthropic_provider_set_property (GObject      *object,
+                                         guint         prop_id,
+                                         const GValue *value,
+                                         GParamSpec   *pspec)
+{
+  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      self->id = g_value_dup_string (value);
+      break;
+    case PROP_DISPLAY_NAME:
+      self->name = g_value_dup_string (value);
+      break;
+    case PROP_BASE_URL:
+      {
+        const char *url = g_value_get_string (value);
+        gsize length;
+
+        if (url == NULL || url[0] == '\0')
+          url = STEWARD_ANTHROPIC_DEFAULT_BASE_URL;
+        length = strlen (url);
+        while (length > 0 && url[length - 1] == '/')
+          length--;
+        self->base_url = g_strndup (url, length);
+      }
+      break;
+    case PROP_KEY_ID:
+      self->key_id = g_value_dup_string (value);
+      break;
+    case PROP_SECRETS:
+      self->secrets = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_anthropic_provider_class_init (StewardAnthropicProviderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = steward_anthropic_provider_dispose;
+  object_class->finalize = steward_anthropic_provider_finalize;
+  object_class->get_property = steward_anthropic_provider_get_property;
+  object_class->set_property = steward_anthropic_provider_set_property;
+
+  properties[PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DISPLAY_NAME] =
+    g_param_spec_string ("display-name", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BASE_URL] =
+    g_param_spec_string ("base-url", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_KEY_ID] =
+    g_param_spec_string ("key-id", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SECRETS] =
+    g_param_spec_object ("secrets", NULL, NULL, STEWARD_TYPE_SECRETS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+steward_anthropic_provider_init (StewardAnthropicProvider *self)
+{
+  self->session = steward_provider_session_new ();
+}
+
+/* Public API */
+
+/**
+ * steward_anthropic_provider_new:
+ * @id: the provider's id, such as "anthropic"
+ * @name: what a person calls it
+ * @base_url: (nullable): %NULL for %STEWARD_ANTHROPIC_DEFAULT_BASE_URL
+ * @key_id: (nullable): the keyring id of its API key
+ * @secrets: (nullable): the keyring; needed when @key_id is set
+ */
+StewardAnthropicProvider *
+steward_anthropic_provider_new (const char     *id,
+                                const char     *name,
+                                const char     *base_url,
+                                const char     *key_id,
+                                StewardSecrets *secrets)
+{
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (secrets == NULL || STEWARD_IS_SECRETS (secrets), NULL);
+
+  return g_object_new (STEWARD_TYPE_ANTHROPIC_PROVIDER,
+                       "id", id,
+                       "display-name", name,
+                       "base-url", base_url,
+                       "key-id", key_id,
+                       "secrets", secrets,
+                       NULL);
+}
+
+const char *
+steward_anthropic_provider_get_base_url (StewardAnthropicProvider *self)
+{
+  g_return_val_if_fail (STEWARD_IS_ANTHROPIC_PROVIDER (self), NULL);
+
+  return self->base_url;
+}
+
+const char *
+steward_anthropic_provider_get_key_id (StewardAnthropicProvider *self)
+{
+  g_return_val_if_fail (STEWARD_IS_ANTHROPIC_PROVIDER (self), NULL);
+
+  return self->key_id;
+}
