@@ -1001,13 +1001,15 @@ test_provider (void)
   g_assert_cmpuint (fake.calls, ==, 4);
   g_assert_finalize_object (approval);
 
+  /* The first request's record holds both of its answers, as the budget
+   * counted them. */
   records = read_journal (broker);
   g_assert_cmpuint (records->len, ==, 3);
   record = g_ptr_array_index (records, 0);
   g_assert_cmpstr (record_string (records, 0, "decision"), ==, "sent");
   g_assert_cmpstr (record_string (records, 0, "model"), ==, "fake-model-v2");
-  g_assert_cmpint (record_int (records, 0, "inputTokens"), ==, 7);
-  g_assert_cmpint (record_int (records, 0, "outputTokens"), ==, 3);
+  g_assert_cmpint (record_int (records, 0, "inputTokens"), ==, 14);
+  g_assert_cmpint (record_int (records, 0, "outputTokens"), ==, 6);
   g_assert_false (json_object_get_boolean_member (record, "edited"));
   g_assert_cmpstr (record_string (records, 1, "decision"), ==, "sent");
   g_assert_true (json_object_get_boolean_member (g_ptr_array_index (records, 1), "edited"));
@@ -1739,6 +1741,1046 @@ test_budget_spent_before_start (void)
   remove_tree (dir);
 }
 
+/* Models: a scripted provider behind the real StewardProvider interface */
+
+static JsonObject *
+deep_copy (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  return parse_object (text);
+}
+
+static void
+collect_answer_cb (GPtrArray       *texts,
+                   GParamSpec      *pspec,
+                   StewardApproval *approval)
+{
+  g_ptr_array_add (texts, g_strdup (steward_approval_get_answer_text (approval)));
+}
+
+/* One answer the provider gives: text pieces as they stream, a usage
+ * event, then the answer, or an error; a held turn streams its first
+ * piece and waits to be cancelled. */
+typedef struct {
+  const char *deltas[4];
+  gint64      input_tokens;   /* -1: no usage event */
+  gint64      output_tokens;
+  const char *answer;         /* JSON, or NULL for the error below */
+  int         error_code;
+  const char *error_message;
+  gboolean    hold;
+} Turn;
+
+#define TEST_TYPE_SCRIPTED_PROVIDER (scripted_provider_get_type ())
+G_DECLARE_FINAL_TYPE (ScriptedProvider, scripted_provider, TEST, SCRIPTED_PROVIDER, GObject)
+
+struct _ScriptedProvider
+{
+  GObject      parent_instance;
+
+  char        *id;
+  gboolean     local;
+  const Turn  *turns;
+  guint        n_turns;
+  guint        calls;
+  guint        cancelled;
+  GPtrArray   *requests;     /* JsonObject, as received */
+};
+
+static void scripted_provider_iface_init (StewardProviderInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (ScriptedProvider, scripted_provider, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (STEWARD_TYPE_PROVIDER,
+                                                      scripted_provider_iface_init))
+
+typedef struct {
+  StewardProviderEventFunc  event_func;
+  gpointer                  event_data;
+  GDestroyNotify            event_destroy;
+  const Turn               *turn;
+  GSource                  *cancel_source;
+} Chat;
+
+static void
+chat_free (Chat *chat)
+{
+  if (chat->event_destroy != NULL)
+    chat->event_destroy (chat->event_data);
+  if (chat->cancel_source != NULL)
+    {
+      g_source_destroy (chat->cancel_source);
+      g_source_unref (chat->cancel_source);
+    }
+  g_free (chat);
+}
+
+static void
+emit_text (Chat       *chat,
+           const char *text)
+{
+  g_autoptr(JsonObject) data = json_object_new ();
+
+  json_object_set_string_member (data, "text", text);
+  chat->event_func (STEWARD_PROVIDER_EVENT_TEXT, data, chat->event_data);
+}
+
+static gboolean
+chat_cancelled_cb (GCancellable *cancellable,
+                   gpointer      user_data)
+{
+  GTask *task = user_data;
+  ScriptedProvider *self = g_task_get_source_object (task);
+
+  self->cancelled++;
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  g_object_unref (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+chat_step_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Chat *chat = g_task_get_task_data (task);
+  const Turn *turn = chat->turn;
+
+  if (turn->hold)
+    {
+      emit_text (chat, turn->deltas[0]);
+      chat->cancel_source = g_cancellable_source_new (g_task_get_cancellable (task));
+      g_source_set_callback (chat->cancel_source, G_SOURCE_FUNC (chat_cancelled_cb), task, NULL);
+      g_source_attach (chat->cancel_source, NULL);
+      return G_SOURCE_REMOVE;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (turn->deltas) && turn->deltas[i] != NULL; i++)
+    emit_text (chat, turn->deltas[i]);
+
+  if (turn->input_tokens >= 0)
+    {
+      g_autoptr(JsonObject) usage = json_object_new ();
+
+      json_object_set_int_member (usage, "inputTokens", turn->input_tokens);
+      json_object_set_int_member (usage, "outputTokens", turn->output_tokens);
+      chat->event_func (STEWARD_PROVIDER_EVENT_USAGE, usage, chat->event_data);
+    }
+
+  if (turn->answer != NULL)
+    g_task_return_pointer (task, parse_object (turn->answer), (GDestroyNotify) json_object_unref);
+  else
+    g_task_return_new_error (task, STEWARD_PROVIDER_ERROR, turn->error_code, "%s",
+                             turn->error_message);
+  g_object_unref (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+static const char *
+scripted_provider_get_id (StewardProvider *provider)
+{
+  return TEST_SCRIPTED_PROVIDER (provider)->id;
+}
+
+static const char *
+scripted_provider_get_display_name (StewardProvider *provider)
+{
+  return TEST_SCRIPTED_PROVIDER (provider)->id;
+}
+
+static gboolean
+scripted_provider_is_local (StewardProvider *provider)
+{
+  return TEST_SCRIPTED_PROVIDER (provider)->local;
+}
+
+static void
+scripted_provider_list_models_async (StewardProvider     *provider,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (provider, cancellable, callback, user_data);
+
+  g_task_return_pointer (task, g_ptr_array_new_with_free_func (g_free),
+                         (GDestroyNotify) g_ptr_array_unref);
+}
+
+static GPtrArray *
+scripted_provider_list_models_finish (StewardProvider  *provider,
+                                  GAsyncResult     *result,
+                                  GError          **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+scripted_provider_chat_async (StewardProvider          *provider,
+                          JsonObject               *request,
+                          StewardProviderEventFunc  event_func,
+                          gpointer                  event_data,
+                          GDestroyNotify            event_destroy,
+                          GCancellable             *cancellable,
+                          GAsyncReadyCallback       callback,
+                          gpointer                  user_data)
+{
+  ScriptedProvider *self = TEST_SCRIPTED_PROVIDER (provider);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  Chat *chat = g_new0 (Chat, 1);
+
+  g_assert_cmpuint (self->calls, <, self->n_turns);
+
+  /* The broker may free the request once this returns. */
+  g_ptr_array_add (self->requests, deep_copy (request));
+  chat->event_func = event_func;
+  chat->event_data = event_data;
+  chat->event_destroy = event_destroy;
+  chat->turn = &self->turns[self->calls++];
+  g_task_set_task_data (task, chat, (GDestroyNotify) chat_free);
+  g_idle_add (chat_step_cb, task);
+}
+
+static JsonObject *
+scripted_provider_chat_finish (StewardProvider  *provider,
+                           GAsyncResult     *result,
+                           GError          **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+scripted_provider_iface_init (StewardProviderInterface *iface)
+{
+  iface->get_id = scripted_provider_get_id;
+  iface->get_display_name = scripted_provider_get_display_name;
+  iface->is_local = scripted_provider_is_local;
+  iface->list_models_async = scripted_provider_list_models_async;
+  iface->list_models_finish = scripted_provider_list_models_finish;
+  iface->chat_async = scripted_provider_chat_async;
+  iface->chat_finish = scripted_provider_chat_finish;
+}
+
+static void
+scripted_provider_finalize (GObject *object)
+{
+  ScriptedProvider *self = TEST_SCRIPTED_PROVIDER (object);
+
+  g_free (self->id);
+  g_ptr_array_unref (self->requests);
+
+  G_OBJECT_CLASS (scripted_provider_parent_class)->finalize (object);
+}
+
+static void
+scripted_provider_class_init (ScriptedProviderClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = scripted_provider_finalize;
+}
+
+static void
+scripted_provider_init (ScriptedProvider *self)
+{
+  self->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+}
+
+static ScriptedProvider *
+scripted_provider_new (const char *id,
+                   gboolean    local,
+                   const Turn *turns,
+                   guint       n_turns)
+{
+  ScriptedProvider *self = g_object_new (TEST_TYPE_SCRIPTED_PROVIDER, NULL);
+
+  self->id = g_strdup (id);
+  self->local = local;
+  self->turns = turns;
+  self->n_turns = n_turns;
+
+  return self;
+}
+
+/* Two providers, a local one and a remote one, and their models. */
+typedef struct {
+  StewardApprovals      *approvals;
+  StewardSamplingBroker *broker;
+  StewardModelCatalog   *catalog;
+  GListStore            *providers;
+  ScriptedProvider          *local;
+  ScriptedProvider          *remote;
+  GFile                 *dir;
+  GFile                 *journal;
+} Models;
+
+static void
+models_set_up (Models     *models,
+               const Turn *local_turns,
+               guint       n_local_turns,
+               const Turn *remote_turns,
+               guint       n_remote_turns)
+{
+  models->dir = make_tmp_dir ();
+  models->journal = g_file_get_child (models->dir, "audit.jsonl");
+  models->approvals = steward_approvals_new ();
+  models->broker = new_broker (models->approvals, NULL, models->journal);
+  models->catalog = steward_model_catalog_new (NULL);
+  models->providers = g_list_store_new (STEWARD_TYPE_PROVIDER);
+  models->local = scripted_provider_new ("ollama", TRUE, local_turns, n_local_turns);
+  models->remote = scripted_provider_new ("anthropic", FALSE, remote_turns, n_remote_turns);
+
+  g_list_store_append (models->providers, models->local);
+  g_list_store_append (models->providers, models->remote);
+  steward_model_catalog_add (models->catalog, "ollama", "qwen2.5:7b", TRUE);
+  steward_model_catalog_add (models->catalog, "ollama", "llama3.1:70b", TRUE);
+  steward_model_catalog_add (models->catalog, "anthropic", "claude-sonnet-4", FALSE);
+  /* A model whose provider is gone can never answer. */
+  steward_model_catalog_add (models->catalog, "gone", "model-9000", FALSE);
+  steward_model_catalog_set_hint (models->catalog, "sonnet", "anthropic/claude-sonnet-4");
+
+  steward_sampling_broker_set_model_sources (models->broker, G_LIST_MODEL (models->providers),
+                                             models->catalog);
+  steward_sampling_broker_set_per_minute (models->broker, "everything", 600);
+}
+
+static void
+models_tear_down (Models *models)
+{
+  g_assert_finalize_object (models->broker);
+  g_assert_finalize_object (models->approvals);
+  g_assert_finalize_object (models->catalog);
+  g_assert_finalize_object (models->providers);
+  g_assert_finalize_object (models->local);
+  g_assert_finalize_object (models->remote);
+  remove_tree (models->dir);
+  g_object_unref (models->journal);
+  g_object_unref (models->dir);
+}
+
+static void
+ask_with (StewardSamplingBroker *broker,
+          const char            *params,
+          Call                  *call)
+{
+  g_autoptr(JsonObject) object = parse_object (params);
+
+  steward_sampling_broker_create_message_async (broker, "everything", object, NULL, NULL,
+                                                create_message_cb, call);
+}
+
+#define ANSWER(text, model, stop) \
+  "{\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \"" text "\"}], " \
+  "\"model\": \"" model "\", \"stopReason\": \"" stop "\"}"
+
+static void
+test_models_choice (void)
+{
+  const struct {
+    const char *preferences;
+    const char *allowed;      /* comma-separated, NULL for all */
+    gboolean    local_only;
+    const char *model;
+    const char *reason;
+  } rows[] = {
+    { "{\"hints\": [{\"name\": \"claude-3-sonnet\"}]}", NULL, FALSE,
+      "anthropic/claude-sonnet-4",
+      "“claude-3-sonnet” was asked for first; your map sends “sonnet” to "
+      "“anthropic/claude-sonnet-4”." },
+    { "{\"hints\": [{\"name\": \"model-9000\"}], \"speedPriority\": 1}", NULL, FALSE,
+      "ollama/qwen2.5:7b",
+      "No hint matched, so the best for speed among the 3 models this server may use: "
+      "“ollama/qwen2.5:7b”." },
+    { "{\"hints\": [{\"name\": \"sonnet\"}], \"intelligencePriority\": 1}", NULL, TRUE,
+      "ollama/llama3.1:70b",
+      "No hint matched, so the best for intelligence among the 2 models this server may use: "
+      "“ollama/llama3.1:70b”." },
+    { "{\"hints\": [{\"name\": \"qwen\"}]}", "anthropic/claude-sonnet-4", FALSE,
+      "anthropic/claude-sonnet-4",
+      "No hint matched, and “anthropic/claude-sonnet-4” is the only model this server may "
+      "use." },
+    { "{}", "", FALSE,
+      "manual", "No model is allowed for this server, so you write the answer." },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *params = NULL;
+      g_auto(GStrv) allowed = NULL;
+      StewardApproval *approval;
+      Models models = { 0, };
+      Call call = { 0, };
+
+      g_test_message ("choice %u", i);
+      models_set_up (&models, NULL, 0, NULL, 0);
+      if (rows[i].allowed != NULL)
+        allowed = *rows[i].allowed ? g_strsplit (rows[i].allowed, ",", -1) : g_new0 (char *, 1);
+      steward_sampling_broker_set_allowed_models (models.broker, "everything",
+                                                  (const char * const *) allowed);
+      steward_sampling_broker_set_local_only (models.broker, "everything", rows[i].local_only);
+
+      params = g_strdup_printf ("{\"messages\": [{\"role\": \"user\", \"content\": "
+                                "{\"type\": \"text\", \"text\": \"Hi\"}}], \"maxTokens\": 10, "
+                                "\"modelPreferences\": %s}", rows[i].preferences);
+      ask_with (models.broker, params, &call);
+      WAIT_UNTIL (n_approvals (models.approvals) == 1);
+      approval = get_last (models.approvals);
+      g_assert_cmpstr (steward_approval_get_model (approval), ==, rows[i].model);
+      g_assert_cmpstr (steward_approval_get_model_reason (approval), ==, rows[i].reason);
+
+      steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+      WAIT_UNTIL (call.done);
+      assert_rejected (&call);
+      call_clear (&call);
+      g_assert_finalize_object (approval);
+      models_tear_down (&models);
+    }
+}
+
+static const char streamed_params[] =
+  "{\"messages\": ["
+  "  {\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"What is this?\"}},"
+  "  {\"role\": \"assistant\", \"content\": {\"type\": \"text\", \"text\": \"Show me.\"}},"
+  "  {\"role\": \"user\", \"content\": [{\"type\": \"image\", \"data\": \"iVBORw0KGgo=\", "
+  "   \"mimeType\": \"image/png\"}, {\"type\": \"audio\", \"data\": \"UklGRg==\", "
+  "   \"mimeType\": \"audio/wav\"}]}],"
+  " \"systemPrompt\": \"Be brief.\", \"temperature\": 0.25, \"maxTokens\": 50000,"
+  " \"stopSequences\": [\"END\"], \"metadata\": {\"trace\": \"t-1\"},"
+  " \"includeContext\": \"thisServer\","
+  " \"modelPreferences\": {\"hints\": [{\"name\": \"qwen\"}]},"
+  " \"_steward\": {\"includeContext\": \"A server may not say this.\"}}";
+
+static void
+test_models_stream (void)
+{
+  static const Turn local_turns[] = {
+    { { "Forty", "-two", NULL }, 12, 3,
+      ANSWER ("Forty-two", "qwen2.5:7b-instruct", "maxTokens"), 0, NULL, FALSE },
+  };
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  StewardApproval *approval;
+  JsonObject *request;
+  JsonObject *shown;
+  JsonArray *messages;
+  Models models = { 0, };
+  Call call = { 0, };
+
+  models_set_up (&models, local_turns, G_N_ELEMENTS (local_turns), NULL, 0);
+  ask_with (models.broker, streamed_params, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+
+  /* Stage 1: the model and why, and what includeContext amounts to, in
+   * Steward's words, not the server's. */
+  g_assert_cmpstr (steward_approval_get_model (approval), ==, "ollama/qwen2.5:7b");
+  g_assert_cmpstr (steward_approval_get_model_reason (approval), ==,
+                   "“qwen” was asked for first, and “ollama/qwen2.5:7b” matches it.");
+  shown = json_object_get_object_member (steward_approval_get_request (approval), "_steward");
+  g_assert_cmpstr (json_object_get_string_member (shown, "includeContext"), ==,
+                   "The server asked for context from this server as well. Steward shares "
+                   "none: the model sees only the messages below.");
+  g_assert_cmpuint (models.local->calls, ==, 0);
+
+  /* Stage 2: the answer streams in. */
+  g_signal_connect_swapped (approval, "notify::answer-text", G_CALLBACK (collect_answer_cb),
+                            texts);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  g_assert_true (steward_approval_get_generating (approval));
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "Forty-two");
+  g_assert_null (steward_approval_get_error_text (approval));
+  g_assert_cmpuint (texts->len, >=, 2);
+  g_assert_cmpstr (g_ptr_array_index (texts, 0), ==, "Forty");
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (models.broker, "everything"), ==,
+                    15);
+
+  /* What the provider received: the request as the person let it
+   * through, clamped, with the model's own name and nothing of Steward's. */
+  g_assert_cmpuint (models.local->requests->len, ==, 1);
+  request = g_ptr_array_index (models.local->requests, 0);
+  g_assert_cmpstr (json_object_get_string_member (request, "model"), ==, "qwen2.5:7b");
+  g_assert_cmpstr (json_object_get_string_member (request, "systemPrompt"), ==, "Be brief.");
+  g_assert_cmpfloat (json_object_get_double_member (request, "temperature"), ==, 0.25);
+  g_assert_cmpint (json_object_get_int_member (request, "maxTokens"), ==, 4096);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (request,
+                                                                                 "stopSequences"),
+                                                  0), ==, "END");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (request,
+                                                                                 "metadata"),
+                                                  "trace"), ==, "t-1");
+  messages = json_object_get_array_member (request, "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  {
+    JsonArray *blocks = json_object_get_array_member (json_array_get_object_element (messages, 2),
+                                                      "content");
+
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (blocks, 0),
+                                                    "type"), ==, "image");
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (blocks, 1),
+                                                    "mimeType"), ==, "audio/wav");
+  }
+  g_assert_false (json_object_has_member (request, "_steward"));
+  g_assert_false (json_object_has_member (request, "includeContext"));
+  g_assert_false (json_object_has_member (request, "modelPreferences"));
+  g_assert_false (json_object_has_member (request, "tools"));
+
+  /* Sent as the dialog sends it: the model's own name and stop reason. */
+  {
+    g_autoptr(JsonObject) result = parse_object ("{\"role\": \"assistant\", \"content\": "
+                                                 "{\"type\": \"text\", \"text\": \"Forty-two\"}, "
+                                                 "\"model\": \"ollama/qwen2.5:7b\", "
+                                                 "\"stopReason\": \"endTurn\"}");
+
+    steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, result);
+  }
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  g_assert_cmpstr (result_text (call.result), ==, "Forty-two");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "model"), ==,
+                   "qwen2.5:7b-instruct");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "stopReason"), ==, "maxTokens");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* The audit record names the model, its provider and what it spent. */
+  records = read_journal (models.broker);
+  g_assert_cmpuint (records->len, ==, 1);
+  g_assert_cmpstr (record_string (records, 0, "decision"), ==, "sent");
+  g_assert_cmpstr (record_string (records, 0, "model"), ==, "qwen2.5:7b-instruct");
+  g_assert_cmpstr (record_string (records, 0, "provider"), ==, "ollama");
+  g_assert_cmpint (record_int (records, 0, "inputTokens"), ==, 12);
+  g_assert_cmpint (record_int (records, 0, "outputTokens"), ==, 3);
+  g_assert_cmpint (record_int (records, 0, "maxTokensRequested"), ==, 50000);
+  g_assert_false (json_object_get_boolean_member (g_ptr_array_index (records, 0), "edited"));
+
+  models_tear_down (&models);
+}
+
+static void
+test_models_regenerate (void)
+{
+  static const Turn remote_turns[] = {
+    { { "Half an ans", NULL }, -1, -1, NULL, 0, NULL, TRUE },
+    { { "A whole ", "answer." }, 20, 5,
+      ANSWER ("A whole answer.", "claude-sonnet-4-20250514", "endTurn"), 0, NULL, FALSE },
+    { { "Another ", "one." }, 20, 4,
+      ANSWER ("Another one.", "claude-sonnet-4-20250514", "endTurn"), 0, NULL, FALSE },
+  };
+  g_autoptr(GPtrArray) records = NULL;
+  StewardApproval *approval;
+  Models models = { 0, };
+  Call call = { 0, };
+
+  models_set_up (&models, NULL, 0, remote_turns, G_N_ELEMENTS (remote_turns));
+  steward_sampling_broker_set_policy (models.broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
+  ask_with (models.broker,
+            "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", "
+            "\"text\": \"Tell me\"}}], \"maxTokens\": 100, "
+            "\"modelPreferences\": {\"hints\": [{\"name\": \"claude-3-5-sonnet\"}]}}", &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+
+  /* A standing policy: the answer starts streaming at once. */
+  g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_RESPONSE);
+  g_assert_true (steward_approval_get_generating (approval));
+  WAIT_UNTIL (g_str_equal (steward_approval_get_answer_text (approval), "Half an ans"));
+
+  /* Another answer stops the one under way and starts afresh. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REGENERATE, NULL);
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "");
+  WAIT_UNTIL (models.remote->cancelled == 1);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "A whole answer.");
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REGENERATE, NULL);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "Another one.");
+  g_assert_cmpuint (models.remote->calls, ==, 3);
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (models.broker, "everything"), ==,
+                    49);
+
+  /* Edited before sending. */
+  steward_approval_set_answer_text (approval, "Another one, edited.");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_cmpstr (result_text (call.result), ==, "Another one, edited.");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "model"), ==,
+                   "claude-sonnet-4-20250514");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "stopReason"), ==, "endTurn");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* Every answer the request cost is in its record, as in the budget. */
+  records = read_journal (models.broker);
+  g_assert_cmpstr (record_string (records, 0, "provider"), ==, "anthropic");
+  g_assert_cmpint (record_int (records, 0, "inputTokens"), ==, 40);
+  g_assert_cmpint (record_int (records, 0, "outputTokens"), ==, 9);
+  g_assert_true (json_object_get_boolean_member (g_ptr_array_index (records, 0), "edited"));
+
+  models_tear_down (&models);
+}
+
+static void
+test_models_error (void)
+{
+  static const Turn local_turns[] = {
+    { { "Par", NULL }, 3, 1, NULL, STEWARD_PROVIDER_ERROR_SERVER,
+      "Ollama answered 500: the model ran out of memory", FALSE },
+    { { NULL }, -1, -1, NULL, STEWARD_PROVIDER_ERROR_NETWORK,
+      "Cannot reach Ollama at http://localhost:11434", FALSE },
+  };
+  g_autoptr(GPtrArray) records = NULL;
+  StewardApproval *approval;
+  Models models = { 0, };
+  Call call = { 0, };
+
+  models_set_up (&models, local_turns, G_N_ELEMENTS (local_turns), NULL, 0);
+  steward_sampling_broker_set_local_only (models.broker, "everything", TRUE);
+  ask (models.broker, "everything", "What is 6 times 7?", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+
+  /* The provider's own words, and the dialog stays open. */
+  g_assert_cmpstr (steward_approval_get_error_text (approval), ==,
+                   "Ollama answered 500: the model ran out of memory");
+  g_assert_false (steward_approval_get_finished (approval));
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (models.broker, "everything"), ==, 4);
+
+  /* Trying again clears the error, and fails again. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REGENERATE, NULL);
+  g_assert_null (steward_approval_get_error_text (approval));
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_error_text (approval), ==,
+                   "Cannot reach Ollama at http://localhost:11434");
+
+  /* Reject still works. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  assert_rejected (&call);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  records = read_journal (models.broker);
+  g_assert_cmpstr (record_string (records, 0, "decision"), ==, "rejected");
+  g_assert_cmpstr (record_string (records, 0, "provider"), ==, "ollama");
+  g_assert_cmpint (record_int (records, 0, "inputTokens"), ==, 3);
+
+  models_tear_down (&models);
+}
+
+/* No usage reported: the answer is estimated, so that the budget holds. */
+static void
+test_models_estimate (void)
+{
+  static const Turn local_turns[] = {
+    { { "12345678", NULL }, -1, -1,
+      "{\"role\": \"assistant\", \"content\": {\"type\": \"text\", \"text\": \"12345678\"}, "
+      "\"model\": \"qwen2.5:7b\"}", 0, NULL, FALSE },
+  };
+  g_autoptr(GPtrArray) records = NULL;
+  StewardApproval *approval;
+  Models models = { 0, };
+  Call call = { 0, };
+
+  models_set_up (&models, local_turns, G_N_ELEMENTS (local_turns), NULL, 0);
+  steward_sampling_broker_set_policy (models.broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_broker_set_allowed_models (models.broker, "everything",
+                                              (const char * const []) { "ollama/qwen2.5:7b",
+                                                                        NULL });
+  ask (models.broker, "everything", "1234", 100, NULL, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (models.broker, "everything"), ==, 0);
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  g_assert_cmpstr (json_object_get_string_member (call.result, "stopReason"), ==, "endTurn");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* "Be brief." and "1234": 13 characters, 4 tokens; the answer, 2. */
+  g_assert_cmpuint (steward_sampling_broker_get_tokens_used (models.broker, "everything"), ==, 6);
+  records = read_journal (models.broker);
+  g_assert_cmpint (record_int (records, 0, "inputTokens"), ==, 4);
+  g_assert_cmpint (record_int (records, 0, "outputTokens"), ==, 2);
+
+  models_tear_down (&models);
+}
+
+static const char tools_params[] =
+  "{\"messages\": [{\"role\": \"user\", \"content\": [{\"type\": \"text\", "
+  "  \"text\": \"What is the weather in Paris?\"}]}],"
+  " \"maxTokens\": 200,"
+  " \"tools\": [{\"name\": \"get_weather\", \"description\": \"The weather in a city\","
+  "   \"inputSchema\": {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}},"
+  "   \"required\": [\"city\"]}}],"
+  " \"toolChoice\": {\"mode\": \"auto\"},"
+  " \"modelPreferences\": {\"hints\": [{\"name\": \"sonnet\"}]}}";
+
+static const char tools_followup[] =
+  "{\"messages\": ["
+  "  {\"role\": \"user\", \"content\": [{\"type\": \"text\", "
+  "   \"text\": \"What is the weather in Paris?\"}]},"
+  "  {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"call-1\","
+  "   \"name\": \"get_weather\", \"input\": {\"city\": \"Paris\"}}]},"
+  "  {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"toolUseId\": \"call-1\","
+  "   \"content\": [{\"type\": \"text\", \"text\": \"18 °C, sunny\"}]}]}],"
+  " \"maxTokens\": 200,"
+  " \"tools\": [{\"name\": \"get_weather\", \"inputSchema\": {\"type\": \"object\"}}],"
+  " \"modelPreferences\": {\"hints\": [{\"name\": \"sonnet\"}]}}";
+
+static void
+test_models_tools (void)
+{
+  static const Turn remote_turns[] = {
+    { { "Let me look.", NULL }, 30, 12,
+      "{\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \"Let me look.\"}, "
+      "{\"type\": \"tool_use\", \"id\": \"call-1\", \"name\": \"get_weather\", "
+      "\"input\": {\"city\": \"Paris\"}}], \"model\": \"claude-sonnet-4\", "
+      "\"stopReason\": \"toolUse\"}", 0, NULL, FALSE },
+    { { NULL }, 30, 12,
+      "{\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"call-2\", "
+      "\"name\": \"get_weather\", \"input\": {\"city\": \"Lyon\"}}], "
+      "\"model\": \"claude-sonnet-4\", \"stopReason\": \"toolUse\"}", 0, NULL, FALSE },
+    { { "Sunny, 18 °C.", NULL }, 50, 6,
+      ANSWER ("Sunny, 18 °C.", "claude-sonnet-4", "endTurn"), 0, NULL, FALSE },
+  };
+  StewardApproval *approval;
+  JsonObject *request;
+  JsonObject *shown;
+  JsonArray *content;
+  JsonObject *block;
+  Models models = { 0, };
+  Call call = { 0, };
+
+  models_set_up (&models, NULL, 0, remote_turns, G_N_ELEMENTS (remote_turns));
+  ask_with (models.broker, tools_params, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+
+  /* The tools and the choice reached the model. */
+  request = g_ptr_array_index (models.remote->requests, 0);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (
+                     json_object_get_array_member (request, "tools"), 0), "name"), ==,
+                   "get_weather");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (request,
+                                                                                 "toolChoice"),
+                                                  "mode"), ==, "auto");
+
+  /* The person sees the calls before anything goes back. */
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "Let me look.");
+  shown = json_object_get_object_member (steward_approval_get_request (approval), "_steward");
+  g_assert_nonnull (shown);
+  block = json_array_get_object_element (json_object_get_array_member (shown, "toolUse"), 0);
+  g_assert_cmpstr (json_object_get_string_member (block, "id"), ==, "call-1");
+
+  /* The dialog sends text only; the calls go back with it, for the server
+   * to run. */
+  {
+    g_autoptr(JsonObject) result = parse_object ("{\"role\": \"assistant\", \"content\": "
+                                                 "{\"type\": \"text\", \"text\": \"Let me look.\"}, "
+                                                 "\"model\": \"anthropic/claude-sonnet-4\", "
+                                                 "\"stopReason\": \"endTurn\"}");
+
+    steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, result);
+  }
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  g_assert_cmpstr (json_object_get_string_member (call.result, "stopReason"), ==, "toolUse");
+  content = json_object_get_array_member (call.result, "content");
+  g_assert_cmpuint (json_array_get_length (content), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0),
+                                                  "text"), ==, "Let me look.");
+  block = json_array_get_object_element (content, 1);
+  g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "tool_use");
+  g_assert_cmpstr (json_object_get_string_member (block, "name"), ==, "get_weather");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (block, "input"),
+                                                  "city"), ==, "Paris");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* The server ran the tool and asks again with its result; this time
+   * the model only calls a tool, and the empty text is left out. */
+  ask_with (models.broker, tools_followup, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  request = g_ptr_array_index (models.remote->requests, 1);
+  block = json_array_get_object_element (
+    json_object_get_array_member (json_array_get_object_element (
+      json_object_get_array_member (request, "messages"), 2), "content"), 0);
+  g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "tool_result");
+  g_assert_cmpstr (json_object_get_string_member (block, "toolUseId"), ==, "call-1");
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  content = json_object_get_array_member (call.result, "content");
+  g_assert_cmpuint (json_array_get_length (content), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0),
+                                                  "id"), ==, "call-2");
+  g_assert_cmpstr (json_object_get_string_member (call.result, "stopReason"), ==, "toolUse");
+  call_clear (&call);
+
+  /* A new answer without tool calls takes them off the request shown. */
+  g_assert_finalize_object (approval);
+  ask_with (models.broker, tools_followup, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_false (json_object_has_member (steward_approval_get_request (approval), "_steward"));
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_cmpstr (result_text (call.result), ==, "Sunny, 18 °C.");
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  models_tear_down (&models);
+}
+
+static void
+test_tool_messages_invalid (void)
+{
+  static const struct {
+    const char *messages;
+    const char *message;
+  } rows[] = {
+    { "[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"toolUseId\": \"a\", "
+      "\"content\": []}, {\"type\": \"text\", \"text\": \"and more\"}]}]",
+      "Tool results mixed with other content" },
+    { "[{\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"Hi\"}},"
+      " {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"a\", "
+      "\"name\": \"t\", \"input\": {}}]}]",
+      "Tool result missing in request" },
+    { "[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"a\", "
+      "\"name\": \"t\", \"input\": {}}, {\"type\": \"tool_use\", \"id\": \"b\", "
+      "\"name\": \"t\", \"input\": {}}]},"
+      " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"toolUseId\": \"a\", "
+      "\"content\": []}]}]",
+      "Tool result missing in request" },
+    { "[{\"role\": \"assistant\", \"content\": {\"type\": \"tool_result\", \"toolUseId\": \"a\", "
+      "\"content\": []}}]",
+      "Tool results mixed with other content" },
+    { "[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"content\": []}]}]",
+      "A tool result in “messages[0]” has no “toolUseId”" },
+    { "[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"name\": \"t\"}]}]",
+      "A tool use in “messages[0]” needs an “id” and a “name”" },
+  };
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *params = g_strdup_printf ("{\"messages\": %s, \"maxTokens\": 10}",
+                                                 rows[i].messages);
+      Call call = { 0, };
+
+      g_test_message ("tool messages %u", i);
+      ask_with (broker, params, &call);
+      run_pending ();
+      g_assert_true (call.done);
+      g_assert_error (call.error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+      g_assert_cmpstr (call.error->message, ==, rows[i].message);
+      call_clear (&call);
+    }
+
+  /* Tools and the choice must have their shape too. */
+  {
+    static const char * const shapes[] = {
+      "\"tools\": {}", "\"tools\": [{\"description\": \"no name\"}]",
+      "\"toolChoice\": \"auto\"", "\"toolChoice\": {\"mode\": \"sometimes\"}",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+      {
+        g_autofree char *params = NULL;
+        Call call = { 0, };
+
+        params = g_strdup_printf ("{\"messages\": [{\"role\": \"user\", \"content\": "
+                                  "{\"type\": \"text\", \"text\": \"Hi\"}}], \"maxTokens\": 10, "
+                                  "%s}", shapes[i]);
+        ask_with (broker, params, &call);
+        run_pending ();
+        g_assert_error (call.error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+        call_clear (&call);
+      }
+  }
+
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+/* A server that loops through sampling with tool results gets so many
+ * rounds, then a clear refusal; a fresh request starts the count again. */
+static void
+test_tool_loop_limit (void)
+{
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  Call call = { 0, };
+
+  steward_sampling_broker_set_per_minute (broker, "everything", 600);
+
+  ask_with (broker, tools_params, &call);
+  reject_open (approvals, &call);
+  for (guint i = 0; i < STEWARD_SAMPLING_MAX_TOOL_ROUNDS; i++)
+    {
+      ask_with (broker, tools_followup, &call);
+      reject_open (approvals, &call);
+    }
+
+  ask_with (broker, tools_followup, &call);
+  run_pending ();
+  g_assert_true (call.done);
+  g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
+  g_assert_cmpstr (call.error->message, ==,
+                   "Server `everything` sent 11 sampling requests in a row with tool results; "
+                   "a tool loop may take at most 10 rounds. It can start again with a request "
+                   "that brings no tool results.");
+  g_assert_cmpuint (n_approvals (approvals), ==, 0);
+  call_clear (&call);
+
+  /* Other servers have loops of their own. */
+  {
+    g_autoptr(JsonObject) params = parse_object (tools_followup);
+
+    steward_sampling_broker_create_message_async (broker, "files", params, NULL, NULL,
+                                                  create_message_cb, &call);
+    reject_open (approvals, &call);
+  }
+
+  ask_with (broker, tools_params, &call);
+  reject_open (approvals, &call);
+  ask_with (broker, tools_followup, &call);
+  reject_open (approvals, &call);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+/* The person's edit at stage 1 may change includeContext; and whatever
+ * comes back under "_steward" from the dialog is Steward's again. */
+static void
+test_include_context (void)
+{
+  const char *params = "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": "
+                       "\"text\", \"text\": \"Hi\"}}], \"maxTokens\": 10, "
+                       "\"includeContext\": \"allServers\", "
+                       "\"_steward\": {\"includeContext\": \"Everything is shared.\"}}";
+  g_autoptr(JsonObject) edited = NULL;
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
+  StewardApproval *approval;
+  JsonObject *notes;
+  Call call = { 0, };
+
+  ask_with (broker, params, &call);
+  WAIT_UNTIL (n_approvals (approvals) == 1);
+  approval = get_last (approvals);
+  notes = json_object_get_object_member (steward_approval_get_request (approval), "_steward");
+  g_assert_cmpstr (json_object_get_string_member (notes, "includeContext"), ==,
+                   "The server asked for context from every server as well. Steward shares "
+                   "none: the model sees only the messages below.");
+
+  /* Nothing is said when nothing is asked for. */
+  edited = parse_object ("{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": "
+                         "\"text\", \"text\": \"Hi\"}}], \"maxTokens\": 10, "
+                         "\"includeContext\": \"none\", "
+                         "\"_steward\": {\"includeContext\": \"Everything is shared.\"}}");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, edited);
+  g_assert_false (json_object_has_member (steward_approval_get_request (approval), "_steward"));
+  steward_approval_set_answer_text (approval, "Hello");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
+  WAIT_UNTIL (call.done);
+  g_assert_no_error (call.error);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
+static void
+test_policies_models (void)
+{
+  const char * const allowed[] = { "ollama/qwen2.5:7b", "anthropic/claude-sonnet-4", NULL };
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) file = g_file_get_child (dir, "policies.json");
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GPtrArray) changes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, file, NULL);
+  const char * const *models;
+
+  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "everything"));
+  g_assert_false (steward_sampling_broker_get_local_only (broker, "everything"));
+
+  g_signal_connect (broker, "policies-changed", G_CALLBACK (changed_cb), changes);
+  steward_sampling_broker_set_allowed_models (broker, "everything", allowed);
+  steward_sampling_broker_set_allowed_models (broker, "everything", allowed);
+  steward_sampling_broker_set_local_only (broker, "everything", TRUE);
+  steward_sampling_broker_set_local_only (broker, "everything", TRUE);
+  steward_sampling_broker_set_local_only (broker, "files", FALSE);
+  steward_sampling_broker_set_allowed_models (broker, "memory", (const char * const []) { NULL });
+  g_assert_cmpuint (changes->len, ==, 4);
+  save_and_wait (broker);
+  g_assert_true (file_contains (file, "\"localOnly\" : true"));
+  g_assert_finalize_object (broker);
+
+  broker = new_broker (approvals, file, NULL);
+  g_assert_true (steward_sampling_broker_load (broker, &error));
+  g_assert_no_error (error);
+  models = steward_sampling_broker_get_allowed_models (broker, "everything");
+  g_assert_nonnull (models);
+  g_assert_true (g_strv_equal (models, allowed));
+  g_assert_true (steward_sampling_broker_get_local_only (broker, "everything"));
+  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "files"));
+  g_assert_false (steward_sampling_broker_get_local_only (broker, "files"));
+  models = steward_sampling_broker_get_allowed_models (broker, "memory");
+  g_assert_nonnull (models);
+  g_assert_null (models[0]);
+
+  /* Back to all models. */
+  steward_sampling_broker_set_allowed_models (broker, "everything", NULL);
+  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "everything"));
+  save_and_wait (broker);
+  g_assert_false (file_contains (file, "qwen"));
+  g_assert_finalize_object (broker);
+
+  /* Damaged values name the file. */
+  {
+    static const char * const damaged[] = {
+      "{\"servers\": {\"files\": {\"models\": \"all\"}}}",
+      "{\"servers\": {\"files\": {\"models\": [1]}}}",
+      "{\"servers\": {\"files\": {\"localOnly\": \"yes\"}}}",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (damaged); i++)
+      {
+        g_assert_true (g_file_set_contents (path, damaged[i], -1, NULL));
+        broker = new_broker (approvals, file, NULL);
+        g_assert_false (steward_sampling_broker_load (broker, &error));
+        g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+        g_assert_nonnull (strstr (error->message, path));
+        g_clear_error (&error);
+        g_assert_finalize_object (broker);
+      }
+  }
+
+  g_assert_finalize_object (approvals);
+  remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1772,6 +2814,16 @@ main (int   argc,
   g_test_add_func ("/steward/sampling-broker/budget-restart", test_budget_restart);
   g_test_add_func ("/steward/sampling-broker/budget-spent-before-start",
                    test_budget_spent_before_start);
+  g_test_add_func ("/steward/sampling-broker/models-choice", test_models_choice);
+  g_test_add_func ("/steward/sampling-broker/models-stream", test_models_stream);
+  g_test_add_func ("/steward/sampling-broker/models-regenerate", test_models_regenerate);
+  g_test_add_func ("/steward/sampling-broker/models-error", test_models_error);
+  g_test_add_func ("/steward/sampling-broker/models-estimate", test_models_estimate);
+  g_test_add_func ("/steward/sampling-broker/models-tools", test_models_tools);
+  g_test_add_func ("/steward/sampling-broker/tool-messages-invalid", test_tool_messages_invalid);
+  g_test_add_func ("/steward/sampling-broker/tool-loop-limit", test_tool_loop_limit);
+  g_test_add_func ("/steward/sampling-broker/include-context", test_include_context);
+  g_test_add_func ("/steward/sampling-broker/policies-models", test_policies_models);
 
   return g_test_run ();
 }

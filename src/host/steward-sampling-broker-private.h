@@ -36,12 +36,11 @@ void                   steward_sampling_answer_free (StewardSamplingAnswer *answ
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StewardSamplingAnswer, steward_sampling_answer_free)
 
 /*
- * Where LLM back ends plug in. choose_model() names the model for a request
- * and the sentence that explains the choice (both newly allocated).
- * generate_async() streams an answer into @approval with
+ * A seam for tests in place of the models: choose_model() names the model
+ * for a request and the sentence that explains the choice (both newly
+ * allocated). generate_async() streams an answer into @approval with
  * steward_approval_append_answer() and finishes with the whole of it; when
- * it is NULL the person writes the answer (the manual provider, the
- * default).
+ * it is NULL the person writes the answer.
  */
 typedef struct {
   char                  *(*choose_model)    (gpointer               provider,
@@ -59,7 +58,14 @@ typedef struct {
                                              GError               **error);
 } StewardSamplingProviderFuncs;
 
-/* @funcs must outlive the broker; NULL restores the manual provider. */
+/* steward_sampling_broker_set_models() with any list of StewardProvider,
+ * so that tests can bring providers of their own. */
+void steward_sampling_broker_set_model_sources (StewardSamplingBroker *self,
+                                                GListModel            *providers,
+                                                StewardModelCatalog   *catalog);
+
+/* @funcs must outlive the broker; NULL restores the manual provider, or
+ * the models given to steward_sampling_broker_set_models(). */
 void steward_sampling_broker_set_provider (StewardSamplingBroker              *self,
                                            const StewardSamplingProviderFuncs *funcs,
                                            gpointer                            provider);

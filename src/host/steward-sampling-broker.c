@@ -9,6 +9,8 @@
 #include "mcp-error.h"
 #include "mcp-json.h"
 
+#include "steward-model-selector.h"
+
 #include "steward-sampling-broker-private.h"
 
 #define WINDOW_USEC               ((gint64) 60 * G_USEC_PER_SEC)
@@ -33,6 +35,11 @@ typedef struct {
   guint                  max_tokens;
   guint                  per_minute;
   guint                  daily_tokens;
+  char                 **models;      /* allowed model ids, NULL for all */
+  gboolean               local_only;
+
+  /* Requests in a row that carried tool results: a tool loop's rounds. */
+  guint                  tool_rounds;
 
   /* When requests were let in, for the per-minute windows (gint64). */
   GArray                *sampling_times;
@@ -62,6 +69,10 @@ struct _StewardSamplingBroker
 
   const StewardSamplingProviderFuncs *provider_funcs;
   gpointer                            provider;
+
+  /* Where answers come from once the person set up models. */
+  GListModel                         *model_providers;
+  StewardModelCatalog                *catalog;
 
   StewardSamplingClock                clock;
   gpointer                            clock_data;
@@ -204,6 +215,7 @@ server_state_free (ServerState *state)
   g_array_unref (state->sampling_times);
   g_array_unref (state->elicitation_times);
   g_free (state->day);
+  g_strfreev (state->models);
   g_clear_object (&state->open);
   g_queue_clear_full (&state->waiting, g_object_unref);
   g_clear_object (&state->open_elicitation);
@@ -218,6 +230,8 @@ server_state_reset_settings (ServerState *state)
   state->max_tokens = STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
   state->per_minute = STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
   state->daily_tokens = STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
+  g_clear_pointer (&state->models, g_strfreev);
+  state->local_only = FALSE;
 }
 
 static ServerState *
@@ -491,6 +505,177 @@ dup_summary (JsonObject *params)
 
 /* Validation */
 
+/* A content is one block or an array of them (2025-11-25). */
+static guint
+count_blocks (JsonNode *content)
+{
+  if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+    return json_array_get_length (json_node_get_array (content));
+
+  return content != NULL && JSON_NODE_HOLDS_OBJECT (content) ? 1 : 0;
+}
+
+static JsonObject *
+get_block (JsonNode *content,
+           guint     index)
+{
+  JsonNode *node = content;
+
+  if (JSON_NODE_HOLDS_ARRAY (content))
+    node = json_array_get_element (json_node_get_array (content), index);
+
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static JsonNode *
+get_content (JsonArray *messages,
+             guint      index)
+{
+  JsonNode *node = json_array_get_element (messages, index);
+
+  return json_object_get_member (json_node_get_object (node), "content");
+}
+
+static gboolean
+has_tool_result (JsonNode   *content,
+                 const char *id)
+{
+  for (guint i = 0; i < count_blocks (content); i++)
+    {
+      JsonObject *block = get_block (content, i);
+
+      if (g_strcmp0 (get_string (block, "type"), "tool_result") == 0 &&
+          g_strcmp0 (get_string (block, "toolUseId"), id) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Sampling with tools (2025-11-25): a user message with tool results
+ * holds nothing else, and every tool use of an assistant message has its
+ * result in the message after it. The errors are the specification's. */
+static gboolean
+validate_tool_messages (JsonArray  *messages,
+                        GError    **error)
+{
+  guint n_messages = json_array_get_length (messages);
+
+  for (guint i = 0; i < n_messages; i++)
+    {
+      JsonNode *content = get_content (messages, i);
+      gboolean user = g_strcmp0 (get_string (json_array_get_object_element (messages, i),
+                                             "role"), "user") == 0;
+      guint n_results = 0;
+      guint n_uses = 0;
+      guint n_blocks = count_blocks (content);
+
+      for (guint j = 0; j < n_blocks; j++)
+        {
+          JsonObject *block = get_block (content, j);
+          const char *type = get_string (block, "type");
+
+          if (g_strcmp0 (type, "tool_result") == 0)
+            {
+              if (get_string (block, "toolUseId") == NULL)
+                {
+                  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                               _("A tool result in “messages[%u]” has no “toolUseId”"), i);
+                  return FALSE;
+                }
+              n_results++;
+            }
+          else if (g_strcmp0 (type, "tool_use") == 0)
+            {
+              if (get_string (block, "id") == NULL || get_string (block, "name") == NULL)
+                {
+                  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                               _("A tool use in “messages[%u]” needs an “id” and a “name”"),
+                               i);
+                  return FALSE;
+                }
+              n_uses++;
+            }
+        }
+
+      if (n_results > 0 && (!user || n_results != n_blocks))
+        {
+          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                               _("Tool results mixed with other content"));
+          return FALSE;
+        }
+
+      if (n_uses == 0 || user)
+        continue;
+
+      for (guint j = 0; j < n_blocks; j++)
+        {
+          JsonObject *block = get_block (content, j);
+
+          if (g_strcmp0 (get_string (block, "type"), "tool_use") != 0)
+            continue;
+
+          if (i + 1 >= n_messages ||
+              !has_tool_result (get_content (messages, i + 1), get_string (block, "id")))
+            {
+              g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                                   _("Tool result missing in request"));
+              return FALSE;
+            }
+        }
+    }
+
+  return TRUE;
+}
+
+static gboolean
+validate_tools (JsonObject  *params,
+                GError     **error)
+{
+  JsonNode *tools = json_object_get_member (params, "tools");
+  JsonNode *choice = json_object_get_member (params, "toolChoice");
+  const char *mode;
+
+  if (tools != NULL && !JSON_NODE_HOLDS_NULL (tools))
+    {
+      JsonArray *array = JSON_NODE_HOLDS_ARRAY (tools) ? json_node_get_array (tools) : NULL;
+
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          JsonNode *tool = json_array_get_element (array, i);
+
+          if (!JSON_NODE_HOLDS_OBJECT (tool) ||
+              get_string (json_node_get_object (tool), "name") == NULL)
+            array = NULL;
+        }
+
+      if (array == NULL)
+        {
+          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                               _("“tools” must be an array of tools, each with a “name”"));
+          return FALSE;
+        }
+    }
+
+  if (choice != NULL && !JSON_NODE_HOLDS_NULL (choice))
+    {
+      mode = JSON_NODE_HOLDS_OBJECT (choice) ? get_string (json_node_get_object (choice), "mode")
+                                             : NULL;
+      if (!JSON_NODE_HOLDS_OBJECT (choice) ||
+          (json_object_has_member (json_node_get_object (choice), "mode") &&
+           g_strcmp0 (mode, "auto") != 0 && g_strcmp0 (mode, "required") != 0 &&
+           g_strcmp0 (mode, "none") != 0))
+        {
+          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
+                               _("“toolChoice” must be an object whose “mode” is “auto”, "
+                                 "“required” or “none”"));
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
 static gboolean
 validate_params (JsonObject  *params,
                  GError     **error)
@@ -562,11 +747,29 @@ validate_params (JsonObject  *params,
       return FALSE;
     }
 
-  return TRUE;
+  return validate_tool_messages (messages, error) && validate_tools (params, error);
+}
+
+/* Whether the request's last message brings tool results: a round of a
+ * tool loop the server runs through sampling. */
+static gboolean
+is_tool_round (JsonObject *params)
+{
+  JsonArray *messages = get_array (params, "messages");
+  guint n = json_array_get_length (messages);
+  JsonNode *content = get_content (messages, n - 1);
+
+  for (guint i = 0; i < count_blocks (content); i++)
+    if (g_strcmp0 (get_string (get_block (content, i), "type"), "tool_result") == 0)
+      return TRUE;
+
+  return FALSE;
 }
 
 /* Returns a copy of @params with maxTokens at most @cap, and what the
- * request asked for when it was more (else 0). */
+ * request asked for when it was more (else 0). "_steward" is the host's
+ * word to the person: a server's own, or the one an edit brought back,
+ * is dropped. */
 static JsonObject *
 clamp_params (JsonObject *params,
               guint       cap,
@@ -574,6 +777,9 @@ clamp_params (JsonObject *params,
 {
   JsonObject *copy = deep_copy_object (params);
   gint64 max_tokens = 0;
+
+  if (json_object_has_member (copy, "_steward"))
+    json_object_remove_member (copy, "_steward");
 
   get_integer (copy, "maxTokens", &max_tokens);
   *requested = 0;
@@ -1184,6 +1390,19 @@ serialize_policies (StewardSamplingBroker *self)
       json_builder_add_int_value (builder, state->per_minute);
       json_builder_set_member_name (builder, "dailyTokens");
       json_builder_add_int_value (builder, state->daily_tokens);
+      if (state->models != NULL)
+        {
+          json_builder_set_member_name (builder, "models");
+          json_builder_begin_array (builder);
+          for (guint j = 0; state->models[j] != NULL; j++)
+            json_builder_add_string_value (builder, state->models[j]);
+          json_builder_end_array (builder);
+        }
+      if (state->local_only)
+        {
+          json_builder_set_member_name (builder, "localOnly");
+          json_builder_add_boolean_value (builder, TRUE);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_object (builder);
@@ -1206,13 +1425,79 @@ typedef struct {
   guint                  max_tokens;
   guint                  per_minute;
   guint                  daily_tokens;
+  char                 **models;
+  gboolean               local_only;
 } Entry;
 
 static void
 entry_free (Entry *entry)
 {
   g_free (entry->name);
+  g_strfreev (entry->models);
   g_free (entry);
+}
+
+/* "models": model ids, or null for all. */
+static gboolean
+read_models (JsonObject   *object,
+             const char   *server,
+             char       ***models,
+             GError      **error)
+{
+  JsonNode *node = json_object_get_member (object, "models");
+  g_autoptr(GStrvBuilder) builder = NULL;
+  JsonArray *array;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("server `%s`: “models” must be a list of model ids"), server);
+      return FALSE;
+    }
+
+  builder = g_strv_builder_new ();
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("server `%s`: “models” must be a list of model ids"), server);
+          return FALSE;
+        }
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+
+  *models = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+static gboolean
+read_flag (JsonObject  *object,
+           const char  *server,
+           const char  *member,
+           gboolean    *value,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL)
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("server `%s`: “%s” must be true or false"), server, member);
+      return FALSE;
+    }
+
+  *value = json_node_get_boolean (node);
+  return TRUE;
 }
 
 static gboolean
@@ -1329,7 +1614,9 @@ parse_policies (const char  *data,
 
       if (!read_setting (object, name, "maxTokens", 1, &entry->max_tokens, error) ||
           !read_setting (object, name, "perMinute", 0, &entry->per_minute, error) ||
-          !read_setting (object, name, "dailyTokens", 0, &entry->daily_tokens, error))
+          !read_setting (object, name, "dailyTokens", 0, &entry->daily_tokens, error) ||
+          !read_models (object, name, &entry->models, error) ||
+          !read_flag (object, name, "localOnly", &entry->local_only, error))
         return NULL;
     }
 
@@ -1372,6 +1659,8 @@ apply_policies (StewardSamplingBroker  *self,
       state->max_tokens = entry->max_tokens;
       state->per_minute = entry->per_minute;
       state->daily_tokens = entry->daily_tokens;
+      state->models = g_steal_pointer (&entry->models);
+      state->local_only = entry->local_only;
     }
 
   g_signal_emit (self, signals[SIGNAL_POLICIES_CHANGED], 0, NULL);
@@ -1437,6 +1726,9 @@ typedef struct {
   guint             max_tokens_requested;
   char             *model;
   char             *model_reason;
+  StewardModel     *chosen;        /* NULL: the person writes the answer */
+  char             *provider_id;   /* the chosen model's, "manual", or NULL */
+  char             *include_context; /* what the approval says of it, or NULL */
 
   StewardApproval  *approval;
   gulong            responded_id;
@@ -1445,8 +1737,13 @@ typedef struct {
   GCancellable     *generation;    /* the provider's answer under way */
   char             *produced;      /* what the provider produced, NULL if nothing */
   char             *produced_by;   /* the model that says it produced it */
+  char             *produced_stop; /* its stopReason */
+  JsonArray        *tool_uses;     /* the model's tool calls, NULL if none */
   gint64            input_tokens;  /* as the provider reported them, or -1 */
   gint64            output_tokens;
+  /* What every answer of this request spent, as reported. */
+  gint64            spent_input;
+  gint64            spent_output;
   gboolean          edited;
   gboolean          done;
 } Request;
@@ -1459,6 +1756,9 @@ request_free (Request *request)
   g_clear_pointer (&request->params, json_object_unref);
   g_free (request->model);
   g_free (request->model_reason);
+  g_clear_object (&request->chosen);
+  g_free (request->provider_id);
+  g_free (request->include_context);
   if (request->approval != NULL)
     g_clear_signal_handler (&request->responded_id, request->approval);
   g_clear_object (&request->approval);
@@ -1470,6 +1770,8 @@ request_free (Request *request)
   g_clear_object (&request->generation);
   g_free (request->produced);
   g_free (request->produced_by);
+  g_free (request->produced_stop);
+  g_clear_pointer (&request->tool_uses, json_array_unref);
   g_free (request);
 }
 
@@ -1530,6 +1832,11 @@ journal_append (StewardSamplingBroker *self,
     {
       json_builder_set_member_name (builder, "model");
       json_builder_add_string_value (builder, model);
+    }
+  if (request->provider_id != NULL)
+    {
+      json_builder_set_member_name (builder, "provider");
+      json_builder_add_string_value (builder, request->provider_id);
     }
   json_builder_set_member_name (builder, "maxTokens");
   json_builder_add_int_value (builder, max_tokens);
@@ -1685,6 +1992,85 @@ rebuild_budget_sync (StewardSamplingBroker *self)
 static void pump (StewardSamplingBroker *self,
                   ServerState           *state);
 
+static StewardProvider *
+find_provider (StewardSamplingBroker *self,
+               const char            *id)
+{
+  guint n = self->model_providers ? g_list_model_get_n_items (self->model_providers) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StewardProvider) provider = g_list_model_get_item (self->model_providers, i);
+
+      if (g_strcmp0 (steward_provider_get_id (provider), id) == 0)
+        return g_steal_pointer (&provider);
+    }
+
+  return NULL;
+}
+
+/* The models @state's server may use whose provider is set up: a model
+ * whose provider was removed cannot answer. */
+static char **
+dup_usable_models (StewardSamplingBroker *self,
+                   ServerState           *state)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StewardModel) model = g_list_model_get_item (G_LIST_MODEL (self->catalog), i);
+      g_autoptr(StewardProvider) provider = NULL;
+      const char *id = steward_model_get_id (model);
+
+      if (state->models != NULL && !g_strv_contains ((const char * const *) state->models, id))
+        continue;
+
+      provider = find_provider (self, steward_model_get_provider (model));
+      if (provider != NULL)
+        g_strv_builder_add (builder, id);
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+/* The model for a request, and the sentence that says why: from the test
+ * seam when one is set, else from the person's models, else the person. */
+static void
+choose_model (StewardSamplingBroker *self,
+              ServerState           *state,
+              Request               *request)
+{
+  g_auto(GStrv) usable = NULL;
+  StewardModel *chosen;
+
+  if (self->provider_funcs != &manual_provider || self->catalog == NULL)
+    {
+      request->model = self->provider_funcs->choose_model (self->provider, request->params,
+                                                           &request->model_reason);
+      if (self->provider_funcs == &manual_provider)
+        request->provider_id = g_strdup ("manual");
+      return;
+    }
+
+  usable = dup_usable_models (self, state);
+  chosen = steward_model_selector_select (self->catalog,
+                                          get_object (request->params, "modelPreferences"),
+                                          (const char * const *) usable, state->local_only,
+                                          &request->model_reason);
+  if (chosen == NULL)
+    {
+      request->model = g_strdup ("manual");
+      request->provider_id = g_strdup ("manual");
+      return;
+    }
+
+  request->chosen = chosen;
+  request->model = g_strdup (steward_model_get_id (chosen));
+  request->provider_id = g_strdup (steward_model_get_provider (chosen));
+}
+
 /* Every request ends here, exactly once: the audit record, the queue, the
  * answer to the server, then the next request of the same server. */
 static void
@@ -1746,13 +2132,25 @@ request_fail (StewardSamplingBroker *self,
 
   /* Tokens a provider reported were spent even when nothing is sent. */
   request_complete (self, task, decision, NULL, error,
-                    MAX (request->input_tokens, 0), MAX (request->output_tokens, 0));
+                    request->spent_input, request->spent_output);
 }
 
 typedef struct {
   GTask        *task;
   GCancellable *cancellable;
 } Generation;
+
+static Generation *
+generation_new (GTask        *task,
+                GCancellable *cancellable)
+{
+  Generation *generation = g_new0 (Generation, 1);
+
+  generation->task = g_object_ref (task);
+  generation->cancellable = g_object_ref (cancellable);
+
+  return generation;
+}
 
 static void
 generation_free (Generation *generation)
@@ -1763,6 +2161,82 @@ generation_free (Generation *generation)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Generation, generation_free)
+
+/* Whether @generation is still the answer the request waits for: not
+ * replaced by a newer one, and the request not ended meanwhile. */
+static gboolean
+generation_is_current (Generation *generation)
+{
+  Request *request = g_task_get_task_data (generation->task);
+
+  return !request->done && generation->cancellable == request->generation;
+}
+
+/* The params as the person sees them: the request, and what Steward has
+ * to say about it under "_steward". */
+static JsonObject *
+annotate (Request *request)
+{
+  JsonObject *shown;
+  JsonObject *notes;
+
+  if (request->include_context == NULL && request->tool_uses == NULL)
+    return json_object_ref (request->params);
+
+  shown = deep_copy_object (request->params);
+  notes = json_object_new ();
+  if (request->include_context != NULL)
+    json_object_set_string_member (notes, "includeContext", request->include_context);
+  if (request->tool_uses != NULL)
+    {
+      g_autoptr(JsonNode) uses = json_node_init_array (json_node_alloc (), request->tool_uses);
+
+      json_object_set_member (notes, "toolUse", deep_copy_node (uses));
+    }
+  json_object_set_object_member (shown, "_steward", notes);
+
+  return shown;
+}
+
+static void
+show_request (Request *request)
+{
+  g_autoptr(JsonObject) shown = annotate (request);
+
+  steward_approval_set_request (request->approval, shown);
+}
+
+/* Steward declares no sampling context and adds none; when the server
+ * asks for some, the person reads that nothing more goes to the model. */
+static char *
+describe_include_context (JsonObject *params)
+{
+  const char *context = get_string (params, "includeContext");
+
+  if (g_strcmp0 (context, "thisServer") == 0)
+    return g_strdup (_("The server asked for context from this server as well. Steward shares "
+                       "none: the model sees only the messages below."));
+
+  if (g_strcmp0 (context, "allServers") == 0)
+    return g_strdup (_("The server asked for context from every server as well. Steward shares "
+                       "none: the model sees only the messages below."));
+
+  return NULL;
+}
+
+/* Tokens the provider reported for the answer just produced: spent,
+ * whatever the person does next. */
+static void
+count_reported_tokens (StewardSamplingBroker *self,
+                       Request               *request)
+{
+  if (request->input_tokens < 0 || request->output_tokens < 0)
+    return;
+
+  request->spent_input += request->input_tokens;
+  request->spent_output += request->output_tokens;
+  add_tokens (self, request->state, request->input_tokens + request->output_tokens);
+}
 
 static void
 generate_cb (GObject      *object,
@@ -1777,8 +2251,7 @@ generate_cb (GObject      *object,
 
   answer = self->provider_funcs->generate_finish (self->provider, result, &error);
 
-  /* A newer answer was asked for, or the request ended meanwhile. */
-  if (request->done || generation->cancellable != request->generation)
+  if (!generation_is_current (generation))
     return;
 
   g_clear_object (&request->generation);
@@ -1796,12 +2269,183 @@ generate_cb (GObject      *object,
   request->output_tokens = answer->output_tokens;
   g_free (request->produced_by);
   request->produced_by = g_strdup (answer->model);
+  g_free (request->produced_stop);
+  request->produced_stop = g_strdup (answer->stop_reason);
 
-  /* Reported tokens were spent, whatever the person does next. */
-  if (answer->input_tokens >= 0 && answer->output_tokens >= 0)
-    add_tokens (self, request->state, answer->input_tokens + answer->output_tokens);
+  count_reported_tokens (self, request);
 
   steward_approval_set_answer_text (request->approval, answer->text);
+}
+
+/* The model's answer, streamed */
+
+static void
+copy_member (JsonObject *to,
+             JsonObject *from,
+             const char *member)
+{
+  JsonNode *node = json_object_get_member (from, member);
+
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    json_object_set_member (to, member, deep_copy_node (node));
+}
+
+/* The request in the providers' neutral shape, which is sampling's own:
+ * the server's params as the person let them through, for @model. */
+static JsonObject *
+build_chat_request (JsonObject *params,
+                    const char *model)
+{
+  static const char * const members[] = {
+    "systemPrompt", "messages", "maxTokens", "temperature", "stopSequences", "metadata",
+    "tools", "toolChoice",
+  };
+  JsonObject *chat = json_object_new ();
+
+  json_object_set_string_member (chat, "model", model);
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    copy_member (chat, params, members[i]);
+
+  return chat;
+}
+
+static void
+stream_event_cb (StewardProviderEvent  event,
+                 JsonObject           *data,
+                 gpointer              user_data)
+{
+  Generation *generation = user_data;
+  Request *request = g_task_get_task_data (generation->task);
+  gint64 input_tokens;
+  gint64 output_tokens;
+
+  if (!generation_is_current (generation) || data == NULL)
+    return;
+
+  switch (event)
+    {
+    case STEWARD_PROVIDER_EVENT_TEXT:
+      steward_approval_append_answer (request->approval, get_string (data, "text"));
+      break;
+
+    case STEWARD_PROVIDER_EVENT_USAGE:
+      if (get_integer (data, "inputTokens", &input_tokens) &&
+          get_integer (data, "outputTokens", &output_tokens))
+        {
+          request->input_tokens = MAX (input_tokens, 0);
+          request->output_tokens = MAX (output_tokens, 0);
+        }
+      break;
+
+    case STEWARD_PROVIDER_EVENT_TOOL_CALL:
+    default:
+      /* Tool calls come whole with the answer, and are shown then. */
+      break;
+    }
+}
+
+static void
+stream_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(Generation) generation = user_data;
+  StewardSamplingBroker *self = g_task_get_source_object (generation->task);
+  Request *request = g_task_get_task_data (generation->task);
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(JsonArray) tool_uses = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *usage;
+  JsonNode *content;
+  gint64 tokens;
+
+  answer = steward_provider_chat_finish (STEWARD_PROVIDER (object), result, &error);
+
+  if (!generation_is_current (generation))
+    return;
+
+  g_clear_object (&request->generation);
+  steward_approval_set_generating (request->approval, FALSE);
+
+  /* The answer's own count is the last word on what it spent. */
+  usage = get_object (answer, "usage");
+  if (get_integer (usage, "inputTokens", &tokens))
+    request->input_tokens = MAX (tokens, 0);
+  if (get_integer (usage, "outputTokens", &tokens))
+    request->output_tokens = MAX (tokens, 0);
+  count_reported_tokens (self, request);
+
+  if (answer == NULL)
+    {
+      steward_approval_set_error_text (request->approval, error->message);
+      return;
+    }
+
+  content = json_object_get_member (answer, "content");
+  text = dup_content_text (content);
+  tool_uses = json_array_new ();
+  for (guint i = 0; i < count_blocks (content); i++)
+    {
+      JsonObject *block = get_block (content, i);
+
+      if (g_strcmp0 (get_string (block, "type"), "tool_use") == 0)
+        {
+          g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), block);
+
+          json_array_add_element (tool_uses, deep_copy_node (node));
+        }
+    }
+
+  g_free (request->produced);
+  request->produced = g_strdup (text);
+  g_free (request->produced_by);
+  request->produced_by = g_strdup (get_string (answer, "model"));
+  if (request->produced_by == NULL)
+    request->produced_by = g_strdup (steward_model_get_name (request->chosen));
+  g_free (request->produced_stop);
+  request->produced_stop = g_strdup (get_string (answer, "stopReason"));
+  if (json_array_get_length (tool_uses) > 0)
+    {
+      request->tool_uses = g_steal_pointer (&tool_uses);
+      show_request (request);
+    }
+
+  steward_approval_set_answer_text (request->approval, text);
+}
+
+static void
+stream_from_model (StewardSamplingBroker *self,
+                   GTask                 *task)
+{
+  Request *request = g_task_get_task_data (task);
+  g_autoptr(StewardProvider) provider = NULL;
+  g_autoptr(JsonObject) chat = NULL;
+
+  provider = find_provider (self, steward_model_get_provider (request->chosen));
+  if (provider == NULL)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: the first %s is a provider's id, the second a model. */
+      text = g_strdup_printf (_("The provider “%s” of “%s” is no longer set up. Write the "
+                                "answer yourself, or reject the request."),
+                              steward_model_get_provider (request->chosen), request->model);
+      steward_approval_set_generating (request->approval, FALSE);
+      steward_approval_set_error_text (request->approval, text);
+      return;
+    }
+
+  chat = build_chat_request (request->params, steward_model_get_name (request->chosen));
+  request->generation = g_cancellable_new ();
+
+  steward_approval_set_generating (request->approval, TRUE);
+  steward_provider_chat_async (provider, chat,
+                               stream_event_cb,
+                               generation_new (task, request->generation),
+                               (GDestroyNotify) generation_free,
+                               request->generation, stream_cb,
+                               generation_new (task, request->generation));
 }
 
 static void
@@ -1809,35 +2453,75 @@ generate (StewardSamplingBroker *self,
           GTask                 *task)
 {
   Request *request = g_task_get_task_data (task);
-  Generation *generation;
 
   if (request->generation != NULL)
     g_cancellable_cancel (request->generation);
   g_clear_object (&request->generation);
   g_clear_pointer (&request->produced, g_free);
   g_clear_pointer (&request->produced_by, g_free);
+  g_clear_pointer (&request->produced_stop, g_free);
   request->input_tokens = -1;
   request->output_tokens = -1;
+  if (request->tool_uses != NULL)
+    {
+      g_clear_pointer (&request->tool_uses, json_array_unref);
+      show_request (request);
+    }
 
   steward_approval_set_error_text (request->approval, NULL);
   steward_approval_set_answer_text (request->approval, "");
 
-  /* The manual provider: the person writes the answer. */
-  if (self->provider_funcs->generate_async == NULL)
+  if (self->provider_funcs->generate_async != NULL)
     {
-      steward_approval_set_generating (request->approval, FALSE);
+      request->generation = g_cancellable_new ();
+      steward_approval_set_generating (request->approval, TRUE);
+      self->provider_funcs->generate_async (self->provider, request->model, request->params,
+                                            request->approval, request->generation,
+                                            generate_cb,
+                                            generation_new (task, request->generation));
       return;
     }
 
-  request->generation = g_cancellable_new ();
-  generation = g_new0 (Generation, 1);
-  generation->task = g_object_ref (task);
-  generation->cancellable = g_object_ref (request->generation);
+  if (request->chosen != NULL && g_strcmp0 (request->provider_id, "manual") != 0)
+    {
+      stream_from_model (self, task);
+      return;
+    }
 
-  steward_approval_set_generating (request->approval, TRUE);
-  self->provider_funcs->generate_async (self->provider, request->model, request->params,
-                                        request->approval, request->generation, generate_cb,
-                                        generation);
+  /* The manual provider: the person writes the answer. */
+  steward_approval_set_generating (request->approval, FALSE);
+}
+
+/* The model asked for tools: its calls go back in the result for the
+ * server to run, after whatever it said, and the turn ends for them. */
+static void
+add_tool_uses (JsonObject *result,
+               JsonArray  *tool_uses)
+{
+  JsonNode *content = json_object_get_member (result, "content");
+  g_autoptr(JsonArray) blocks = json_array_new ();
+
+  for (guint i = 0; i < count_blocks (content); i++)
+    {
+      JsonObject *block = get_block (content, i);
+      const char *type = get_string (block, "type");
+
+      /* Already there: the answer was built with them. */
+      if (g_strcmp0 (type, "tool_use") == 0)
+        return;
+
+      if (block == NULL ||
+          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (get_string (block, "text"), "") == 0))
+        continue;
+
+      json_array_add_object_element (blocks, json_object_ref (block));
+    }
+
+  for (guint i = 0; i < json_array_get_length (tool_uses); i++)
+    json_array_add_element (blocks, deep_copy_node (json_array_get_element (tool_uses, i)));
+
+  json_object_set_array_member (result, "content", g_steal_pointer (&blocks));
+  json_object_set_string_member (result, "stopReason", "toolUse");
 }
 
 static void
@@ -1849,8 +2533,9 @@ send_answer (StewardSamplingBroker *self,
   g_autoptr(JsonObject) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *answer = NULL;
-  gint64 input_tokens = request->input_tokens;
-  gint64 output_tokens = request->output_tokens;
+  const char *model;
+  const char *stop_reason;
+  gboolean changed;
 
   if (data != NULL)
     result = deep_copy_object (data);
@@ -1867,31 +2552,50 @@ send_answer (StewardSamplingBroker *self,
       json_object_set_string_member (result, "stopReason", "endTurn");
     }
 
+  answer = dup_content_text (json_object_get_member (result, "content"));
+
+  /* With the manual provider nothing was produced to edit: the answer is
+   * the person's own, and only the request's edits count. */
+  changed = request->produced != NULL && g_strcmp0 (answer, request->produced) != 0;
+  if (changed)
+    request->edited = TRUE;
+
+  stop_reason = get_string (result, "stopReason");
+  if (request->tool_uses != NULL)
+    add_tool_uses (result, request->tool_uses);
+  else if (request->produced_stop != NULL && !changed &&
+           (stop_reason == NULL || g_str_equal (stop_reason, "endTurn")))
+    /* Sent as the model wrote it, the answer ends as the model said. */
+    json_object_set_string_member (result, "stopReason", request->produced_stop);
+
   if (!validate_result (result, &error))
     {
       request_fail (self, task, "failed", g_steal_pointer (&error));
       return;
     }
 
-  if (get_string (result, "model") == NULL)
-    json_object_set_string_member (result, "model", request->produced_by ? request->produced_by
-                                                                        : request->model);
+  /* The result names the model that wrote the answer, as it named itself,
+   * unless the person named another. */
+  model = get_string (result, "model");
+  if (request->produced_by != NULL &&
+      (model == NULL || g_str_equal (model, request->model) || g_str_equal (model, "manual")))
+    json_object_set_string_member (result, "model", request->produced_by);
+  else if (model == NULL)
+    json_object_set_string_member (result, "model", request->model);
 
-  answer = dup_content_text (json_object_get_member (result, "content"));
-
-  /* With the manual provider nothing was produced to edit: the answer is
-   * the person's own, and only the request's edits count. */
-  if (request->produced != NULL && g_strcmp0 (answer, request->produced) != 0)
-    request->edited = TRUE;
-
-  if (input_tokens < 0 || output_tokens < 0)
+  /* An answer no provider counted is estimated, so that the budget holds. */
+  if (request->input_tokens < 0 || request->output_tokens < 0)
     {
-      input_tokens = estimate_tokens (count_prompt_chars (request->params));
-      output_tokens = estimate_tokens (count_chars (answer));
+      gint64 input_tokens = estimate_tokens (count_prompt_chars (request->params));
+      gint64 output_tokens = estimate_tokens (count_chars (answer));
+
+      request->spent_input += input_tokens;
+      request->spent_output += output_tokens;
       add_tokens (self, request->state, input_tokens + output_tokens);
     }
 
-  request_complete (self, task, "sent", result, NULL, input_tokens, output_tokens);
+  request_complete (self, task, "sent", result, NULL, request->spent_input,
+                    request->spent_output);
 }
 
 static void
@@ -1924,7 +2628,9 @@ continue_request (StewardSamplingBroker *self,
         request->edited = TRUE;
       g_clear_pointer (&request->params, json_object_unref);
       request->params = json_object_ref (params);
-      steward_approval_set_request (request->approval, params);
+      g_free (request->include_context);
+      request->include_context = describe_include_context (params);
+      show_request (request);
     }
 
   steward_approval_set_stage (request->approval, STEWARD_APPROVAL_STAGE_RESPONSE);
@@ -1996,6 +2702,7 @@ request_begin (StewardSamplingBroker *self,
 {
   Request *request = g_task_get_task_data (task);
   StewardSamplingPolicy policy = request->state->policy;
+  g_autoptr(JsonObject) shown = NULL;
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
@@ -2010,8 +2717,9 @@ request_begin (StewardSamplingBroker *self,
       return;
     }
 
+  shown = annotate (request);
   request->approval = steward_approval_new (STEWARD_APPROVAL_KIND_SAMPLING, request->server,
-                                            request->params);
+                                            shown);
   steward_approval_set_cause (request->approval, request->cause);
   steward_approval_set_model (request->approval, request->model, request->model_reason);
   steward_approval_set_max_tokens_requested (request->approval, request->max_tokens_requested);
@@ -2163,6 +2871,8 @@ steward_sampling_broker_dispose (GObject *object)
 
   g_clear_handle_id (&self->save_source_id, g_source_remove);
   g_clear_object (&self->approvals);
+  g_clear_object (&self->model_providers);
+  g_clear_object (&self->catalog);
 
   G_OBJECT_CLASS (steward_sampling_broker_parent_class)->dispose (object);
 }
@@ -2656,6 +3366,84 @@ steward_sampling_broker_set_daily_tokens (StewardSamplingBroker *self,
   settings_changed (self, state);
 }
 
+/**
+ * steward_sampling_broker_get_allowed_models:
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the
+ *   model ids @server may use, or %NULL for all
+ */
+const char * const *
+steward_sampling_broker_get_allowed_models (StewardSamplingBroker *self,
+                                            const char            *server)
+{
+  ServerState *state;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
+  g_return_val_if_fail (server != NULL, NULL);
+
+  state = g_hash_table_lookup (self->servers, server);
+  return state ? (const char * const *) state->models : NULL;
+}
+
+/**
+ * steward_sampling_broker_set_allowed_models:
+ * @models: (nullable) (array zero-terminated=1): model ids, or %NULL for
+ *   all
+ */
+void
+steward_sampling_broker_set_allowed_models (StewardSamplingBroker *self,
+                                            const char            *server,
+                                            const char * const    *models)
+{
+  ServerState *state;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+
+  state = get_state (self, server);
+  if (state->configured &&
+      ((models == NULL && state->models == NULL) ||
+       (models != NULL && state->models != NULL &&
+        g_strv_equal (models, (const char * const *) state->models))))
+    return;
+
+  g_strfreev (state->models);
+  state->models = g_strdupv ((char **) models);
+  settings_changed (self, state);
+}
+
+gboolean
+steward_sampling_broker_get_local_only (StewardSamplingBroker *self,
+                                        const char            *server)
+{
+  ServerState *state;
+
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
+  g_return_val_if_fail (server != NULL, FALSE);
+
+  state = g_hash_table_lookup (self->servers, server);
+  return state ? state->local_only : FALSE;
+}
+
+void
+steward_sampling_broker_set_local_only (StewardSamplingBroker *self,
+                                        const char            *server,
+                                        gboolean               local_only)
+{
+  ServerState *state;
+
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (server != NULL);
+
+  local_only = !!local_only;
+  state = get_state (self, server);
+  if (state->configured && state->local_only == local_only)
+    return;
+
+  state->local_only = local_only;
+  settings_changed (self, state);
+}
+
 guint
 steward_sampling_broker_get_tokens_used (StewardSamplingBroker *self,
                                          const char            *server)
@@ -2720,12 +3508,26 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
     }
 
   request->params = clamp_params (params, state->max_tokens, &request->max_tokens_requested);
-  request->model = self->provider_funcs->choose_model (self->provider, request->params,
-                                                       &request->model_reason);
+  request->include_context = describe_include_context (request->params);
+  choose_model (self, state, request);
 
   if (state->policy == STEWARD_SAMPLING_POLICY_DENY)
     {
       request_fail (self, task, "denied", new_rejection ());
+      return;
+    }
+
+  /* A server that runs tools through sampling asks again with their
+   * results; a loop of those ends after so many rounds. */
+  state->tool_rounds = is_tool_round (request->params) ? state->tool_rounds + 1 : 0;
+  if (state->tool_rounds > STEWARD_SAMPLING_MAX_TOOL_ROUNDS)
+    {
+      error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
+                           _("Server `%s` sent %u sampling requests in a row with tool results; "
+                             "a tool loop may take at most %u rounds. It can start again with a "
+                             "request that brings no tool results."),
+                           server, state->tool_rounds, STEWARD_SAMPLING_MAX_TOOL_ROUNDS);
+      request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
@@ -3001,4 +3803,38 @@ steward_sampling_broker_set_provider (StewardSamplingBroker              *self,
 
   self->provider_funcs = funcs ? funcs : &manual_provider;
   self->provider = funcs ? provider : NULL;
+}
+
+void
+steward_sampling_broker_set_model_sources (StewardSamplingBroker *self,
+                                           GListModel            *providers,
+                                           StewardModelCatalog   *catalog)
+{
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (providers == NULL || G_IS_LIST_MODEL (providers));
+  g_return_if_fail (catalog == NULL || STEWARD_IS_MODEL_CATALOG (catalog));
+
+  g_set_object (&self->model_providers, providers);
+  g_set_object (&self->catalog, catalog);
+}
+
+/**
+ * steward_sampling_broker_set_models:
+ * @providers: (nullable): the providers the person set up
+ * @catalog: (nullable): the person's models
+ *
+ * From now on, requests go to the model the selector chooses among
+ * @catalog's models whose provider is in @providers; %NULL for either
+ * leaves the answers to the person.
+ */
+void
+steward_sampling_broker_set_models (StewardSamplingBroker *self,
+                                    StewardProviders      *providers,
+                                    StewardModelCatalog   *catalog)
+{
+  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
+  g_return_if_fail (providers == NULL || G_IS_LIST_MODEL (providers));
+
+  steward_sampling_broker_set_model_sources (self, providers ? G_LIST_MODEL (providers) : NULL,
+                                             catalog);
 }

@@ -5,22 +5,45 @@
 #include <json-glib/json-glib.h>
 
 #include "steward-approvals.h"
+#include "steward-model-catalog.h"
+#include "steward-providers.h"
 
 G_BEGIN_DECLS
 
 /*
  * The sampling half of the host's McpClientDelegate (ARCHITECTURE §4):
  * per-server policy, rate limit, queue bound, maxTokens clamp, daily token
- * budget, the two-stage approval, the answer (the manual provider until real
- * models land: the person writes it), the audit record.
+ * budget, the two-stage approval, the answer (from the model the person's
+ * catalogue offers, or written by the person), the audit record.
  *
  * Policies and limits are kept in policies.json in the config folder
  * ({"servers": {"NAME": {"sampling": "ask", "maxTokens": 4096,
- * "perMinute": 5, "dailyTokens": 100000}}}); "allow for this session" is
- * never written. The audit journal is JSON lines, one record per request:
+ * "perMinute": 5, "dailyTokens": 100000, "models": ["ollama/qwen2.5:7b"],
+ * "localOnly": true}}}); "allow for this session" is never written.
+ * "models" lists the model ids the server's requests may use (absent: all
+ * of the catalogue's) and "localOnly" keeps them to models on this
+ * computer; both are written only when set.
+ *
+ * With the providers and the model catalogue (steward_sampling_broker_
+ * set_models), stage 1 shows the model StewardModelSelector chose and
+ * why, and the answer streams from that model's provider into the
+ * approval after "continue"; when no model may answer, the person writes
+ * it. The request's systemPrompt, messages, temperature, stopSequences,
+ * metadata, maxTokens (clamped) and, in 2025-11-25, tools and toolChoice
+ * go to the provider. A model's tool_use blocks go back to the server in
+ * the result (stopReason "toolUse"): the server runs the tools and asks
+ * again with tool_result blocks, at most STEWARD_SAMPLING_MAX_TOOL_ROUNDS
+ * times in a row. Steward shares no other context whatever
+ * "includeContext" asks; the approval's request then says so in
+ * "_steward": {"includeContext": SENTENCE}, and a model's tool calls are
+ * shown there too ("_steward": {"toolUse": [BLOCK…]}). "_steward" is the
+ * host's own: a server's is dropped, and it never reaches a provider. The audit journal is JSON lines, one record per request:
  * {"time", "server", "decision" (sent|rejected|denied|limited|failed),
  * "reason", "model", "maxTokens", "messages", "inputTokens",
- * "outputTokens", "edited": bool}.
+ * "outputTokens", "edited": bool}. "provider" names the provider whose
+ * model answered ("manual" when the person wrote it), and the tokens are
+ * all the request spent, every regenerated answer included, as the daily
+ * budget counts them.
  *
  * Beside those, a record may hold "decision": "cancelled" (the server
  * withdrew the request or its connection ended), "cause",
@@ -51,6 +74,8 @@ typedef enum {
 #define STEWARD_SAMPLING_DEFAULT_PER_MINUTE   5
 #define STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS 100000
 #define STEWARD_SAMPLING_QUEUE_SIZE           3   /* waiting per server besides the open one */
+/* Requests in a row whose last message holds tool results. */
+#define STEWARD_SAMPLING_MAX_TOOL_ROUNDS      10
 
 #define STEWARD_TYPE_SAMPLING_POLICY (steward_sampling_policy_get_type ())
 
@@ -114,6 +139,22 @@ guint                  steward_sampling_broker_get_daily_tokens (StewardSampling
 void                   steward_sampling_broker_set_daily_tokens (StewardSamplingBroker  *self,
                                                                  const char             *server,
                                                                  guint                   daily_tokens);
+/* The model ids @server's requests may use, or NULL for all; an empty
+ * list lets none answer (the person writes the answer). */
+const char * const    *steward_sampling_broker_get_allowed_models (StewardSamplingBroker *self,
+                                                                   const char            *server);
+void                   steward_sampling_broker_set_allowed_models (StewardSamplingBroker *self,
+                                                                   const char            *server,
+                                                                   const char * const    *models);
+gboolean               steward_sampling_broker_get_local_only   (StewardSamplingBroker  *self,
+                                                                 const char             *server);
+void                   steward_sampling_broker_set_local_only   (StewardSamplingBroker  *self,
+                                                                 const char             *server,
+                                                                 gboolean                local_only);
+/* Where answers come from; until it is called, the person writes them. */
+void                   steward_sampling_broker_set_models       (StewardSamplingBroker  *self,
+                                                                 StewardProviders       *providers,
+                                                                 StewardModelCatalog    *catalog);
 /* Tokens counted against @server's budget today. */
 guint                  steward_sampling_broker_get_tokens_used  (StewardSamplingBroker  *self,
                                                                  const char             *server);
