@@ -1656,9 +1656,11 @@ call_tool_cb (GObject      *object,
 static McpClientFeatures
 steward_server_get_features (McpClientDelegate *delegate)
 {
+  /* Sampling with tools: the broker hands them to the model, and the
+   * model's calls back to the server, which runs them. */
   return MCP_CLIENT_FEATURE_ROOTS | MCP_CLIENT_FEATURE_ROOTS_LIST_CHANGED |
-         MCP_CLIENT_FEATURE_SAMPLING | MCP_CLIENT_FEATURE_ELICITATION_FORM |
-         MCP_CLIENT_FEATURE_ELICITATION_URL;
+         MCP_CLIENT_FEATURE_SAMPLING | MCP_CLIENT_FEATURE_SAMPLING_TOOLS |
+         MCP_CLIENT_FEATURE_ELICITATION_FORM | MCP_CLIENT_FEATURE_ELICITATION_URL;
 }
 
 static void
