@@ -1041,6 +1041,79 @@ test_openai_cancel (void)
   g_assert_finalize_object (g_steal_pointer (&provider));
 }
 
+/* What a provider sends is capped: one event, the whole answer, a reply
+ * that says it is too long, and nesting that would crash a parser. */
+static void
+test_openai_caps (void)
+{
+  g_autoptr(Server) server = server_start ();
+  g_autoptr(StewardProvider) provider = openai_new (server, NULL, NULL);
+  g_autoptr(GString) script = g_string_new ("{\"responses\": [");
+  g_autoptr(GError) event_error = NULL;
+  g_autoptr(GError) answer_error = NULL;
+  g_autoptr(GError) reply_error = NULL;
+  g_autoptr(GError) nesting_error = NULL;
+
+  g_string_append (script, "{\"stream\": [{\"text\": \"a\"}, {\"raw\": \"data: \"},"
+                           " {\"raw_fill\": 1100000}, {\"raw\": \"\\n\\n\"}]},");
+  g_string_append (script, "{\"stream\": [");
+  for (guint i = 0; i < 9; i++)
+    g_string_append (script, "{\"filler\": 1000000}, ");
+  g_string_append (script, "{\"finish\": \"stop\"}, {\"done\": true}]},");
+  g_string_append (script, "{\"body_fill\": 9000000},");
+  g_string_append (script, "{\"stream\": [{\"raw\": \"data: \"}, {\"raw_fill\": 100000,"
+                           " \"char\": \"[\"}, {\"raw\": \"\\n\\n\"}]}]}");
+  server_script (server, script->str);
+
+  event_error = chat_error (provider, SIMPLE_REQUEST);
+  g_assert_error (event_error, STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE);
+  g_test_message ("event: %s", event_error->message);
+  g_assert_nonnull (strstr (event_error->message, "one event larger than 1.0"));
+
+  answer_error = chat_error (provider, SIMPLE_REQUEST);
+  g_assert_error (answer_error, STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE);
+  g_assert_nonnull (strstr (answer_error->message, "larger than 8.0"));
+
+  reply_error = chat_error (provider, SIMPLE_REQUEST);
+  g_assert_error (reply_error, STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE);
+  g_assert_nonnull (strstr (reply_error->message, "larger than 8.0"));
+
+  nesting_error = chat_error (provider, SIMPLE_REQUEST);
+  g_assert_error (nesting_error, STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE);
+  g_test_message ("nesting: %s", nesting_error->message);
+
+  g_assert_finalize_object (g_steal_pointer (&provider));
+}
+
+/* Events that came in one piece of the stream stop at the cancel too. */
+static void
+test_openai_cancel_within_chunk (void)
+{
+  g_autoptr(Server) server = server_start ();
+  g_autoptr(StewardProvider) provider = openai_new (server, NULL, NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  Events events;
+
+  server_script (server,
+                 "{\"responses\": [{\"stream\": [{\"raw\": \"data: {\\\"choices\\\": [{\\\"index\\\":"
+                 " 0, \\\"delta\\\": {\\\"content\\\": \\\"one\\\"}}]}\\n\\ndata: {\\\"choices\\\":"
+                 " [{\\\"index\\\": 0, \\\"delta\\\": {\\\"content\\\": \\\"two\\\"}}]}\\n\\n\"},"
+                 " {\"delay\": 1}, {\"finish\": \"stop\"}, {\"done\": true}]}]}");
+
+  events_init (&events);
+  events.cancel_on_text = cancellable;
+  answer = chat (provider, SIMPLE_REQUEST, &events, cancellable, &error);
+  g_assert_null (answer);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (events.n_text, ==, 1);
+  g_assert_cmpstr (events.text->str, ==, "one");
+
+  events_clear (&events);
+  g_assert_finalize_object (g_steal_pointer (&provider));
+}
+
 static void
 test_openai_list_models (void)
 {
@@ -1661,6 +1734,9 @@ main (int   argc,
   g_test_add_func ("/steward/providers/openai/network", test_openai_network);
   g_test_add_func ("/steward/providers/openai/broken-stream", test_openai_broken_stream);
   g_test_add_func ("/steward/providers/openai/cancel", test_openai_cancel);
+  g_test_add_func ("/steward/providers/openai/cancel-within-chunk",
+                   test_openai_cancel_within_chunk);
+  g_test_add_func ("/steward/providers/openai/caps", test_openai_caps);
   g_test_add_func ("/steward/providers/openai/list-models", test_openai_list_models);
   g_test_add_func ("/steward/providers/anthropic/text", test_anthropic_text);
   g_test_add_func ("/steward/providers/anthropic/tool-use", test_anthropic_tool_use);

@@ -854,6 +854,7 @@ anthropic_answer (StewardProviderChat  *chat,
 {
   Answer *answer = state;
   g_autoptr(JsonArray) content = json_array_new ();
+  const char *model;
 
   if (!complete && answer->stop_reason == NULL)
     {
@@ -888,9 +889,9 @@ anthropic_answer (StewardProviderChat  *chat,
       json_array_add_object_element (content, empty);
     }
 
-  return steward_provider_answer_new (content,
-                                      answer->model != NULL ? answer->model
-                                                            : steward_provider_chat_get_model (chat),
+  model = answer->model != NULL ? answer->model : steward_provider_chat_get_model (chat);
+
+  return steward_provider_answer_new (content, model,
                                       map_stop_reason (answer->stop_reason),
                                       answer->input_tokens, answer->output_tokens);
 }

@@ -20,11 +20,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardAnthropicProvider, steward_anthropic_provider, STEWARD, ANTHROPIC_PROVIDER, GObject)
 
-StewardAnthropicProvider *steward_anthropic_provider_new          (const char               *id,
-                                                                   const char               *name,
-                                                                   const char               *base_url,
-                                                                   const char               *key_id,
-                                                                   StewardSecrets           *secrets);
+StewardAnthropicProvider *steward_anthropic_provider_new          (const char     *id,
+                                                                   const char     *name,
+                                                                   const char     *base_url,
+                                                                   const char     *key_id,
+                                                                   StewardSecrets *secrets);
 const char               *steward_anthropic_provider_get_base_url (StewardAnthropicProvider *self);
 const char               *steward_anthropic_provider_get_key_id   (StewardAnthropicProvider *self);
 

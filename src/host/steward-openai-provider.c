@@ -884,6 +884,7 @@ openai_answer (StewardProviderChat  *chat,
   Answer *answer = state;
   g_autoptr(JsonArray) content = json_array_new ();
   gboolean called_tools = FALSE;
+  const char *model;
 
   /* A stream that ended without saying so was cut. */
   if (!complete && answer->finish_reason == NULL)
@@ -917,9 +918,9 @@ openai_answer (StewardProviderChat  *chat,
         }
     }
 
-  return steward_provider_answer_new (content,
-                                      answer->model != NULL ? answer->model
-                                                            : steward_provider_chat_get_model (chat),
+  model = answer->model != NULL ? answer->model : steward_provider_chat_get_model (chat);
+
+  return steward_provider_answer_new (content, model,
                                       map_stop_reason (answer->finish_reason, called_tools),
                                       answer->input_tokens, answer->output_tokens);
 }

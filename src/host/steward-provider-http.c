@@ -235,7 +235,8 @@ steward_provider_clean_text (const char *text,
 
   /* One line of at most the cap, cut between characters. */
   end = valid;
-  while (*end != '\0' && (gsize) (g_utf8_next_char (end) - valid) <= STEWARD_PROVIDER_ERROR_TEXT_MAX)
+  while (*end != '\0' &&
+         (gsize) (g_utf8_next_char (end) - valid) <= STEWARD_PROVIDER_ERROR_TEXT_MAX)
     end = g_utf8_next_char (end);
 
   flat = g_string_new_len (valid, end - valid);
@@ -744,7 +745,7 @@ send_error (Send         *send,
                                      send->timeout_s),
                         send->name, send->timeout_s);
 
-  if (g_cancellable_is_cancelled (send->caller_cancellable))
+  if (error == NULL || g_cancellable_is_cancelled (send->caller_cancellable))
     return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
 
   return error_for_io (send->name, send->url, error, started);
@@ -786,7 +787,9 @@ sse_event_cb (const McpSseEvent *event,
 {
   Send *send = user_data;
 
-  if (send->done || send->hook_error != NULL)
+  /* A caller that cancelled, perhaps from the previous event, hears
+   * nothing more, even from the rest of the chunk at hand. */
+  if (send->done || send->hook_error != NULL || g_cancellable_is_cancelled (send->cancellable))
     return;
 
   if (!send->hook (event, &send->done, send->hook_data, &send->hook_error) &&
@@ -820,11 +823,12 @@ static void
 finish_refusal (GTask *task)
 {
   Send *send = g_task_get_task_data (task);
+  SoupMessageHeaders *headers = soup_message_get_response_headers (send->message);
 
   g_task_return_error (task,
                        steward_provider_error_for_status (send->name, send->model,
                                                           send->secret != NULL, send->status,
-                                                          soup_message_get_response_headers (send->message),
+                                                          headers,
                                                           (const char *) send->data->data,
                                                           send->data->len, send->secret));
 }
@@ -914,6 +918,11 @@ read_cb (GObject      *object,
           g_task_return_error (task, g_steal_pointer (&send->hook_error));
           return;
         }
+      if (g_cancellable_is_cancelled (send->cancellable))
+        {
+          g_task_return_error (task, send_error (send, NULL, TRUE));
+          return;
+        }
       if (send->done)
         {
           g_task_return_pointer (task, NULL, NULL);
@@ -932,8 +941,8 @@ read_cb (GObject      *object,
 static gboolean
 is_event_stream (SoupMessage *message)
 {
-  const char *type = soup_message_headers_get_content_type (soup_message_get_response_headers (message),
-                                                            NULL);
+  SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+  const char *type = soup_message_headers_get_content_type (headers, NULL);
 
   return type != NULL && g_ascii_strcasecmp (type, "text/event-stream") == 0;
 }
@@ -1070,6 +1079,7 @@ struct _StewardProviderChat
   StewardProviderEventFunc   event_func;
   gpointer                   event_data;
   GDestroyNotify             event_destroy;
+  GCancellable              *cancellable;
   gboolean                   complete;
   gboolean                   finished;
 };
@@ -1083,6 +1093,7 @@ chat_free (StewardProviderChat *chat)
     chat->wire->state_free (chat->state);
   g_clear_object (&chat->session);
   g_clear_object (&chat->secrets);
+  g_clear_object (&chat->cancellable);
   g_free (chat->key_id);
   g_free (chat->name);
   g_free (chat->model);
@@ -1371,6 +1382,7 @@ steward_provider_chat_run_async (StewardProvider            *provider,
   chat->event_func = event_func;
   chat->event_data = event_data;
   chat->event_destroy = event_destroy;
+  chat->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_task_set_task_data (task, chat, (GDestroyNotify) chat_free);
 
   /* The request is read now, as the interface promises; the copy goes to
@@ -1402,7 +1414,7 @@ steward_provider_chat_emit (StewardProviderChat  *chat,
                             StewardProviderEvent  event,
                             JsonObject           *data)
 {
-  if (chat->finished || chat->event_func == NULL)
+  if (chat->finished || chat->event_func == NULL || g_cancellable_is_cancelled (chat->cancellable))
     return;
 
   chat->event_func (event, data, chat->event_data);

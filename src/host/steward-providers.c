@@ -464,7 +464,8 @@ keep_damaged_aside (GFile   *file,
 
   if (parent == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("the file has no folder"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("the file has no folder"));
       return NULL;
     }
 

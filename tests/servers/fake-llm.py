@@ -24,6 +24,8 @@ RESPONSE is one of:
 
   {"status": N, "headers": {…}, "body": JSON or text}
       one whole reply; Retry-After and the like go in "headers"
+  {"status": N, "body_fill": N}
+      a whole reply of N bytes "x" that says it is JSON (caps)
   {"stream": [EVENT, …], "status": 200, "headers": {…}, "model": "…"}
       an event stream, each EVENT its own HTTP chunk:
         {"text": "…"}                      an OpenAI chunk with content
@@ -38,6 +40,9 @@ RESPONSE is one of:
         {"data": JSON or text, "event": NAME}
                                            any event
         {"raw": "…"}                       bytes as they are
+        {"raw_fill": N, "char": "x"}       N bytes of one character (caps)
+        {"filler": N}                      an OpenAI chunk with N bytes of
+                                           content (caps)
         {"delay": S}                       a pause (a slow stream)
         {"close": true}                    the connection closes, mid-stream
 
@@ -138,6 +143,10 @@ def encode_event(event, model):
         return sse(event["data"], event.get("event"))
     if "raw" in event:
         return event["raw"].encode()
+    if "raw_fill" in event:
+        return event.get("char", "x").encode() * event["raw_fill"]
+    if "filler" in event:
+        return sse(openai_chunk(model, delta={"content": "x" * event["filler"]}))
     return None
 
 
@@ -173,8 +182,11 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length > 0 else b""
 
-    def send_whole(self, status, body, headers=None):
-        if isinstance(body, (dict, list)):
+    def send_whole(self, status, body, headers=None, fill=None):
+        if fill is not None:
+            data = b"x" * fill
+            content_type = "application/json"
+        elif isinstance(body, (dict, list)):
             data = json.dumps(body).encode()
             content_type = "application/json"
         else:
@@ -228,7 +240,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         try:
             self.send_whole(response.get("status", 200), response.get("body"),
-                            response.get("headers"))
+                            response.get("headers"), response.get("body_fill"))
             self.mark(entry, finished=True)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
