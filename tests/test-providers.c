@@ -1529,6 +1529,14 @@ test_detect_ollama (void)
   server_script (server, "{\"responses\": [{\"path\": \"/api/tags\", \"body\": {\"hello\": 1}}]}");
   g_assert_false (detect_ollama (providers));
 
+  /* Nothing listening, or something that does not answer: no Ollama,
+   * and no long wait. */
+  server_script (server, "{\"responses\": [{\"path\": \"/api/tags\", \"delay\": 5,"
+                         " \"body\": {\"models\": []}}]}");
+  start = g_get_monotonic_time ();
+  g_assert_false (detect_ollama (providers));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_TIME_SPAN_SECOND);
+
   g_setenv ("STEWARD_OLLAMA_URL", closed, TRUE);
   start = g_get_monotonic_time ();
   g_assert_false (detect_ollama (providers));

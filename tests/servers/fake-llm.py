@@ -26,6 +26,7 @@ RESPONSE is one of:
       one whole reply; Retry-After and the like go in "headers"
   {"status": N, "body_fill": N}
       a whole reply of N bytes "x" that says it is JSON (caps)
+  Either may wait "delay" seconds before it answers at all.
   {"stream": [EVENT, …], "status": 200, "headers": {…}, "model": "…"}
       an event stream, each EVENT its own HTTP chunk:
         {"text": "…"}                      an OpenAI chunk with content
@@ -235,6 +236,8 @@ class Handler(BaseHTTPRequestHandler):
             self.mark(entry, disconnected=True)
 
     def answer(self, response, entry):
+        if "delay" in response:
+            time.sleep(response["delay"])
         if "stream" in response:
             self.send_stream(response, entry)
             return
