@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-message-row"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "steward-text.h"
+
+#include "steward-markdown-view.h"
+#include "steward-message-row.h"
+#include "steward-tool-call-row.h"
+
+struct _StewardMessageRow
+{
+  AdwBin               parent_instance;
+
+  GtkLabel            *role_label;
+  GtkLabel            *model_label;
+  GtkStack            *body_stack;
+  StewardMarkdownView *markdown_view;
+  GtkLabel            *plain_label;
+  GtkBox              *attachments_box;
+  GtkBox              *tool_calls_box;
+  GtkLabel            *note_label;
+  GtkLabel            *error_label;
+
+  StewardChatMessage  *message;
+  GSignalGroup        *message_signals;
+  GSignalGroup        *tool_call_signals;
+};
+
+enum {
+  PROP_0,
+  PROP_MESSAGE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (StewardMessageRow, steward_message_row, ADW_TYPE_BIN)
+
+static gboolean
+is_assistant (StewardMessageRow *self)
+{
+  return steward_chat_message_get_role (self->message) == STEWARD_CHAT_ROLE_ASSISTANT;
+}
+
+static void
+set_optional_label (GtkLabel   *label,
+                    const char *text)
+{
+  gboolean shown = text != NULL && *text != '\0';
+
+  if (shown)
+    {
+      g_autofree char *visible = steward_text_for_display (text);
+
+      gtk_label_set_text (label, visible);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (label), shown);
+}
+
+static void
+update_text (StewardMessageRow *self)
+{
+  const char *text = steward_chat_message_get_text (self->message);
+
+  /* A turn that only called tools has no text to show. */
+  gtk_widget_set_visible (GTK_WIDGET (self->body_stack),
+                          (text != NULL && *text != '\0') ||
+                          steward_chat_message_get_streaming (self->message));
+
+  if (is_assistant (self))
+    {
+      steward_markdown_view_set_text (self->markdown_view, text);
+    }
+  else
+    {
+      g_autofree char *visible = steward_text_for_display (text != NULL ? text : "");
+
+      gtk_label_set_text (self->plain_label, visible);
+    }
+}
+
+static void
+update_streaming (StewardMessageRow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->body_stack),
+                          steward_chat_message_get_streaming (self->message) ||
+                          *steward_markdown_view_get_text (self->markdown_view) != '\0' ||
+                          !is_assistant (self));
+  steward_markdown_view_set_streaming (self->markdown_view,
+                                       steward_chat_message_get_streaming (self->message));
+}
+
+static void
+update_header (StewardMessageRow *self)
+{
+  const char *model = steward_chat_message_get_model (self->message);
+  gint64 time = steward_chat_message_get_time (self->message);
+
+  gtk_label_set_text (self->role_label, is_assistant (self) ? _("Assistant") : _("You"));
+  set_optional_label (self->model_label, is_assistant (self) ? model : NULL);
+
+  if (time > 0)
+    {
+      g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (time / G_USEC_PER_SEC);
+      g_autofree char *when = date != NULL ? g_date_time_format (date, "%c") : NULL;
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->role_label), when);
+    }
+}
+
+static void
+update_note_and_error (StewardMessageRow *self)
+{
+  set_optional_label (self->note_label, steward_chat_message_get_note (self->message));
+  set_optional_label (self->error_label, steward_chat_message_get_error (self->message));
+}
+
+static const char *
+block_string (JsonObject *block,
+              const char *name)
+{
+  JsonNode *node = json_object_get_member (block, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+/* What the person attached: resources by their address, images and
+ * audio by their kind; their contents went to the model. */
+static void
+update_attachments (StewardMessageRow *self)
+{
+  JsonArray *content = steward_chat_message_get_content (self->message);
+  guint length = content != NULL ? json_array_get_length (content) : 0;
+  GtkWidget *child;
+  gboolean any = FALSE;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->attachments_box))) != NULL)
+    gtk_box_remove (self->attachments_box, child);
+
+  if (is_assistant (self))
+    length = 0;
+
+  for (guint i = 0; i < length; i++)
+    {
+      JsonNode *node = json_array_get_element (content, i);
+      JsonObject *block;
+      const char *type;
+      g_autofree char *text = NULL;
+      GtkWidget *box;
+      GtkWidget *label;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+
+      block = json_node_get_object (node);
+      type = block_string (block, "type");
+      if (g_strcmp0 (type, "resource") == 0)
+        {
+          JsonNode *resource = json_object_get_member (block, "resource");
+          const char *uri = resource != NULL && JSON_NODE_HOLDS_OBJECT (resource)
+                            ? block_string (json_node_get_object (resource), "uri") : NULL;
+          g_autofree char *visible = steward_text_make_visible_capped (uri ? uri : "", 1024,
+                                                                       NULL);
+
+          /* Translators: %s is the address of a resource the person
+           * attached to a message. */
+          text = g_strdup_printf (_("Attached %s"), visible);
+        }
+      else if (g_strcmp0 (type, "image") == 0)
+        {
+          text = g_strdup (_("Attached an image"));
+        }
+      else if (g_strcmp0 (type, "audio") == 0)
+        {
+          text = g_strdup (_("Attached a recording"));
+        }
+      else
+        {
+          continue;
+        }
+
+      box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("mail-attachment-symbolic"));
+      label = gtk_label_new (text);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (self->attachments_box, box);
+      any = TRUE;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->attachments_box), any);
+}
+
+static void
+tool_calls_changed_cb (StewardMessageRow *self,
+                       guint              position,
+                       guint              removed,
+                       guint              added,
+                       GListModel        *calls)
+{
+  GtkWidget *before = NULL;
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_calls_box));
+
+  for (guint i = 0; i < position && child != NULL; i++)
+    {
+      before = child;
+      child = gtk_widget_get_next_sibling (child);
+    }
+
+  for (guint i = 0; i < removed && child != NULL; i++)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      gtk_box_remove (self->tool_calls_box, child);
+      child = next;
+    }
+
+  for (guint i = 0; i < added; i++)
+    {
+      g_autoptr(StewardToolCall) call = g_list_model_get_item (calls, position + i);
+      GtkWidget *row = steward_tool_call_row_new (call);
+
+      gtk_box_insert_child_after (self->tool_calls_box, row, before);
+      before = row;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->tool_calls_box),
+                          g_list_model_get_n_items (calls) > 0);
+}
+
+static void
+clear_tool_calls (StewardMessageRow *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_calls_box))) != NULL)
+    gtk_box_remove (self->tool_calls_box, child);
+  gtk_widget_set_visible (GTK_WIDGET (self->tool_calls_box), FALSE);
+}
+
+static void
+steward_message_row_dispose (GObject *object)
+{
+  StewardMessageRow *self = STEWARD_MESSAGE_ROW (object);
+
+  g_signal_group_set_target (self->message_signals, NULL);
+  g_signal_group_set_target (self->tool_call_signals, NULL);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_MESSAGE_ROW);
+
+  g_clear_object (&self->message);
+  g_clear_object (&self->message_signals);
+  g_clear_object (&self->tool_call_signals);
+
+  G_OBJECT_CLASS (steward_message_row_parent_class)->dispose (object);
+}
+
+static void
+steward_message_row_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  StewardMessageRow *self = STEWARD_MESSAGE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MESSAGE:
+      g_value_set_object (value, self->message);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_message_row_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  StewardMessageRow *self = STEWARD_MESSAGE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MESSAGE:
+      steward_message_row_set_message (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_message_row_class_init (StewardMessageRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = steward_message_row_dispose;
+  object_class->get_property = steward_message_row_get_property;
+  object_class->set_property = steward_message_row_set_property;
+
+  properties[PROP_MESSAGE] =
+    g_param_spec_object ("message", NULL, NULL,
+                         STEWARD_TYPE_CHAT_MESSAGE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (STEWARD_TYPE_MARKDOWN_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/stewardmcp/Steward/steward-message-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, role_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, model_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, body_stack);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, markdown_view);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, plain_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, attachments_box);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, tool_calls_box);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, note_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, error_label);
+}
+
+static void
+steward_message_row_init (StewardMessageRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->message_signals = g_signal_group_new (STEWARD_TYPE_CHAT_MESSAGE);
+  g_signal_group_connect_object (self->message_signals, "notify::text",
+                                 G_CALLBACK (update_text), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->message_signals, "notify::streaming",
+                                 G_CALLBACK (update_streaming), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->message_signals, "notify::model",
+                                 G_CALLBACK (update_header), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->message_signals, "notify::note",
+                                 G_CALLBACK (update_note_and_error), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->message_signals, "notify::error",
+                                 G_CALLBACK (update_note_and_error), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->message_signals, "notify::content",
+                                 G_CALLBACK (update_attachments), self, G_CONNECT_SWAPPED);
+
+  self->tool_call_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
+  g_signal_group_connect_object (self->tool_call_signals, "items-changed",
+                                 G_CALLBACK (tool_calls_changed_cb), self, G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+steward_message_row_new (void)
+{
+  return g_object_new (STEWARD_TYPE_MESSAGE_ROW, NULL);
+}
+
+StewardChatMessage *
+steward_message_row_get_message (StewardMessageRow *self)
+{
+  g_return_val_if_fail (STEWARD_IS_MESSAGE_ROW (self), NULL);
+
+  return self->message;
+}
+
+void
+steward_message_row_set_message (StewardMessageRow  *self,
+                                 StewardChatMessage *message)
+{
+  GListModel *calls;
+
+  g_return_if_fail (STEWARD_IS_MESSAGE_ROW (self));
+  g_return_if_fail (message == NULL || STEWARD_IS_CHAT_MESSAGE (message));
+
+  if (self->message == message)
+    return;
+
+  g_set_object (&self->message, message);
+  g_signal_group_set_target (self->message_signals, message);
+  clear_tool_calls (self);
+
+  if (message == NULL)
+    {
+      g_signal_group_set_target (self->tool_call_signals, NULL);
+      /* A row waiting to be reused holds no text. */
+      steward_markdown_view_set_text (self->markdown_view, NULL);
+      gtk_label_set_text (self->plain_label, "");
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+      return;
+    }
+
+  gtk_stack_set_visible_child (self->body_stack,
+                               is_assistant (self) ? GTK_WIDGET (self->markdown_view)
+                                                   : GTK_WIDGET (self->plain_label));
+  if (is_assistant (self))
+    gtk_label_set_text (self->plain_label, "");
+  else
+    steward_markdown_view_set_text (self->markdown_view, NULL);
+
+  update_header (self);
+  update_streaming (self);
+  update_text (self);
+  update_attachments (self);
+  update_note_and_error (self);
+
+  calls = steward_chat_message_get_tool_calls (message);
+  g_signal_group_set_target (self->tool_call_signals, calls);
+  tool_calls_changed_cb (self, 0, 0, g_list_model_get_n_items (calls), calls);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+}
