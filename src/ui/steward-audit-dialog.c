@@ -190,7 +190,7 @@ read_journal_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  StewardAuditDialog *self = user_data;
+  g_autoptr(StewardAuditDialog) self = user_data;
   g_autoptr(GPtrArray) objects = NULL;
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GError) error = NULL;
@@ -198,7 +198,7 @@ read_journal_cb (GObject      *object,
 
   objects = steward_sampling_broker_read_journal_finish (STEWARD_SAMPLING_BROKER (object),
                                                          result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_cancellable_is_cancelled (self->cancellable))
     return;
 
   if (objects == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
@@ -231,13 +231,13 @@ copy_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  StewardAuditDialog *self = user_data;
+  g_autoptr(StewardAuditDialog) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *title = NULL;
 
   if (!g_file_copy_finish (G_FILE (object), result, &error))
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_cancellable_is_cancelled (self->cancellable))
         return;
 
       title = g_strdup_printf (_("Could not export the journal: %s"), error->message);
@@ -268,7 +268,7 @@ chooser_response_cb (StewardAuditDialog   *self,
     return;
 
   g_file_copy_async (journal, destination, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
-                     self->cancellable, NULL, NULL, copy_done_cb, self);
+                     self->cancellable, NULL, NULL, copy_done_cb, g_object_ref (self));
 }
 
 static void
@@ -303,7 +303,8 @@ steward_audit_dialog_constructed (GObject *object)
   g_return_if_fail (STEWARD_IS_HOST (self->host));
 
   steward_sampling_broker_read_journal_async (steward_host_get_sampling_broker (self->host),
-                                              self->cancellable, read_journal_cb, self);
+                                              self->cancellable, read_journal_cb,
+                                              g_object_ref (self));
   update_view (self);
 }
 

@@ -70,12 +70,11 @@ struct _StewardLogView
   gboolean              updating_servers;
   gboolean              updating_sources;
   gboolean              showing_empty;
-  /* Following: the view's own changes of the scroll value are told apart
+  /* Following: the list's own moves of the scroll value are told apart
    * from the person's, who turns following off by scrolling up. */
   GtkAdjustment        *vadjustment;
   guint                 scroll_source_id;
   gint64                last_scroll_us;
-  gboolean              setting_value;
   gint64                shift_expected_until;
 
   /* The chosen server, so "Set Level…" follows its client and status. */
@@ -126,6 +125,7 @@ typedef struct
 static void
 set_level_data_free (SetLevelData *data)
 {
+  g_object_unref (data->self);
   g_free (data->server);
   g_free (data->level);
   g_free (data);
@@ -199,21 +199,20 @@ filter_changed (StewardLogView  *self,
     }
 }
 
-/* Keeps the newest entry in view. GtkListView 4.8 cannot scroll to an
- * item it has not laid out yet, so the view sets the scroll value itself,
- * again whenever a layout makes the list longer. */
+/* Keeps the newest entry in view. The list moves there in its next
+ * layout, and the scroll value moves with it: expected, not the person's
+ * doing. */
 static void
 scroll_to_end (StewardLogView *self)
 {
-  double bottom = gtk_adjustment_get_upper (self->vadjustment) -
-                  gtk_adjustment_get_page_size (self->vadjustment);
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
 
-  if (bottom <= 0 || gtk_adjustment_get_value (self->vadjustment) >= bottom)
+  if (n_items == 0)
     return;
 
-  self->setting_value = TRUE;
-  gtk_adjustment_set_value (self->vadjustment, bottom);
-  self->setting_value = FALSE;
+  self->shift_expected_until = g_get_monotonic_time () + SHIFT_GRACE_US;
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u",
+                              n_items - 1);
 }
 
 static gboolean
@@ -229,13 +228,12 @@ scroll_to_end_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* The list configures the adjustment while it lays out, and does not hear
- * value changes made then: move it once the layout is done, before the
- * next frame. GtkListView 4.8 makes new rows for the entries it scrolls
- * to rather than reusing the old ones, so during a flood the view moves
- * at most every FOLLOW_INTERVAL_US: each move then replaces at most the
- * couple of hundred rows the list keeps, instead of that many every
- * frame. */
+/* GtkListView 4.8 can only scroll to an entry it has laid out, so the
+ * view asks once a layout made the list longer (the adjustment changed)
+ * or entries arrived. It also makes new rows for the entries it scrolls
+ * to rather than reusing the old ones, so during a flood the view moves at
+ * most every FOLLOW_INTERVAL_US: each move then replaces at most the couple
+ * of hundred rows the list keeps, instead of that many every frame. */
 static void
 queue_scroll_to_end (StewardLogView *self)
 {
@@ -516,7 +514,7 @@ scroll_value_changed_cb (StewardLogView *self)
   double bottom = gtk_adjustment_get_upper (self->vadjustment) -
                   gtk_adjustment_get_page_size (self->vadjustment);
 
-  if (self->setting_value || !self->follow)
+  if (!self->follow)
     return;
 
   if (g_get_monotonic_time () < self->shift_expected_until)
@@ -684,7 +682,7 @@ set_level_cb (GObject      *object,
 
   if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_cancellable_is_cancelled (data->self->cancellable))
         return;
 
       /* Translators: %s is a server's name, then the reason. */
@@ -693,6 +691,9 @@ set_level_cb (GObject      *object,
     }
   else
     {
+      if (g_cancellable_is_cancelled (data->self->cancellable))
+        return;
+
       /* Translators: a server's name and a log level ("warning"). */
       title = g_strdup_printf (_("“%s” now logs from “%s” up"), data->server, data->level);
     }
@@ -715,7 +716,7 @@ set_level_action (GtkWidget  *widget,
     return;
 
   data = g_new0 (SetLevelData, 1);
-  data->self = self;
+  data->self = g_object_ref (self);
   data->server = g_strdup (self->server);
   data->level = g_strdup (level);
   mcp_client_set_log_level_async (client, level, self->cancellable, set_level_cb, data);
@@ -1423,7 +1424,7 @@ steward_log_view_init (StewardLogView *self)
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   g_signal_connect_object (controller, "key-pressed",
                            G_CALLBACK (key_input_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self->list_view), controller);
+  gtk_widget_add_controller (GTK_WIDGET (self->scrolled_window), controller);
 
   g_signal_connect_object (self->level_dropdown, "notify::selected",
                            G_CALLBACK (level_selected_cb), self, G_CONNECT_SWAPPED);
