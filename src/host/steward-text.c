@@ -162,3 +162,45 @@ steward_text_for_display (const char *text)
 {
   return steward_text_make_visible_capped (text, STEWARD_TEXT_DISPLAY_MAX, NULL);
 }
+
+/**
+ * steward_text_strip_hidden:
+ * @text: (nullable): text from a server or a model
+ *
+ * Returns: (transfer full): @text as valid UTF-8 with every hidden
+ *   character removed and CR LF as LF
+ */
+char *
+steward_text_strip_hidden (const char *text)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+  gsize length;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  length = strlen (text);
+  if (!g_utf8_validate (text, length, NULL))
+    {
+      valid = g_utf8_make_valid (text, length);
+      text = valid;
+      length = strlen (valid);
+    }
+
+  out = g_string_sized_new (length);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
+
+      if (steward_text_is_hidden_char (c))
+        continue;
+      if (c < 0x80)
+        g_string_append_c (out, *p);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+
+  return g_string_free (out, FALSE);
+}

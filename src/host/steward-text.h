@@ -22,5 +22,8 @@ char     *steward_text_make_visible_capped (const char  *text,
                                             gsize        max_bytes,
                                             gboolean    *truncated);
 char     *steward_text_for_display         (const char  *text);
+/* For text that goes to a model, where ⟨U+XXXX⟩ would only be noise: the
+ * hidden characters are dropped instead of shown. */
+char     *steward_text_strip_hidden        (const char  *text);
 
 G_END_DECLS
