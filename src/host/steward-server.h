@@ -95,6 +95,10 @@ void                  steward_server_call_tool_async  (StewardServer        *sel
 McpToolResult        *steward_server_call_tool_finish (StewardServer        *self,
                                                        GAsyncResult         *result,
                                                        GError              **error);
+/* The cancellable of the newest call still running, the one a sampling or
+ * elicitation request arriving now is caused by, so that a caller can
+ * tell its own calls apart (the chat nests such requests under its call). */
+GCancellable         *steward_server_get_cause_cancellable (StewardServer  *self);
 
 const char           *steward_server_status_to_string (StewardServerStatus   status);
 
