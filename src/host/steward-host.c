@@ -25,6 +25,7 @@ struct _StewardHost
 
   GFile                 *config_dir;
   GFile                 *state_dir;
+  GFile                 *data_dir;
   StewardConfig         *config;
   StewardSecrets        *secrets;
   StewardRoots          *roots;
@@ -32,6 +33,11 @@ struct _StewardHost
   StewardApprovals      *approvals;
   StewardSamplingBroker *broker;
   StewardServerRegistry *registry;
+  StewardToolPins       *pins;
+  StewardProviders      *providers;
+  StewardModelCatalog   *catalog;
+  StewardConversationStore *conversations;
+  StewardChatEngine     *chat_engine;
   GCancellable          *cancellable;
 
   gboolean               starting;
@@ -42,6 +48,7 @@ enum {
   PROP_0,
   PROP_CONFIG_DIR,
   PROP_STATE_DIR,
+  PROP_DATA_DIR,
   PROP_STARTED,
   N_PROPS
 };
@@ -242,6 +249,85 @@ roots_loaded_cb (GObject      *object,
 }
 
 static void
+pins_loaded_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(StewardHost) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* The pins moved a damaged file aside themselves; say so. */
+  if (!steward_tool_pins_load_finish (STEWARD_TOOL_PINS (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_ERROR,
+                                      "%s", error->message);
+}
+
+static void
+providers_loaded_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(StewardHost) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (steward_providers_load_finish (STEWARD_PROVIDERS (object), result, &error) ||
+      g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  if (!is_missing (error))
+    {
+      g_autoptr(GFile) file = g_file_get_child (self->config_dir, "providers.json");
+
+      report_damaged (self, file, error);
+    }
+}
+
+static void
+conversation_load_failed_cb (StewardHost              *self,
+                             GFile                    *file,
+                             const char               *message,
+                             StewardConversationStore *store)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_ERROR,
+                                    _("%s could not be loaded: %s"), name, message);
+}
+
+static void
+conversation_save_failed_cb (StewardHost              *self,
+                             StewardConversation      *conversation,
+                             const char               *message,
+                             StewardConversationStore *store)
+{
+  /* Translators: the first %s is a chat's title, the second why. */
+  steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_ERROR,
+                                    _("The chat “%s” could not be saved: %s"),
+                                    steward_conversation_get_title (conversation), message);
+}
+
+static void
+conversations_loaded_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(StewardHost) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+
+  if (steward_conversation_store_load_finish (STEWARD_CONVERSATION_STORE (object), result,
+                                              &error) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  name = g_file_get_parse_name (steward_conversation_store_get_folder (self->conversations));
+  steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_ERROR,
+                                    _("The chats in %s could not be loaded: %s"),
+                                    name, error->message);
+}
+
+static void
 config_loaded_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
@@ -275,6 +361,11 @@ steward_host_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
 
+  g_clear_object (&self->chat_engine);
+  g_clear_object (&self->conversations);
+  g_clear_object (&self->pins);
+  g_clear_object (&self->catalog);
+  g_clear_object (&self->providers);
   g_clear_object (&self->registry);
   g_clear_object (&self->broker);
   g_clear_object (&self->approvals);
@@ -294,6 +385,7 @@ steward_host_finalize (GObject *object)
 
   g_clear_object (&self->config_dir);
   g_clear_object (&self->state_dir);
+  g_clear_object (&self->data_dir);
 
   G_OBJECT_CLASS (steward_host_parent_class)->finalize (object);
 }
@@ -314,6 +406,10 @@ steward_host_get_property (GObject    *object,
 
     case PROP_STATE_DIR:
       g_value_set_object (value, self->state_dir);
+      break;
+
+    case PROP_DATA_DIR:
+      g_value_set_object (value, self->data_dir);
       break;
 
     case PROP_STARTED:
@@ -343,6 +439,10 @@ steward_host_set_property (GObject      *object,
       self->state_dir = g_value_dup_object (value);
       break;
 
+    case PROP_DATA_DIR:
+      self->data_dir = g_value_dup_object (value);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -356,6 +456,10 @@ steward_host_constructed (GObject *object)
   g_autoptr(GFile) roots_file = NULL;
   g_autoptr(GFile) policies_file = NULL;
   g_autoptr(GFile) journal_file = NULL;
+  g_autoptr(GFile) pins_file = NULL;
+  g_autoptr(GFile) conversations_dir = NULL;
+  g_autoptr(GFile) providers_file = NULL;
+  g_autoptr(GFile) models_file = NULL;
 
   G_OBJECT_CLASS (steward_host_parent_class)->constructed (object);
 
@@ -363,11 +467,17 @@ steward_host_constructed (GObject *object)
     self->config_dir = g_file_new_build_filename (g_get_user_config_dir (), "steward", NULL);
   if (self->state_dir == NULL)
     self->state_dir = g_file_new_build_filename (g_get_user_state_dir (), "steward", NULL);
+  if (self->data_dir == NULL)
+    self->data_dir = g_file_new_build_filename (g_get_user_data_dir (), "steward", NULL);
 
   servers_file = g_file_get_child (self->config_dir, "servers.json");
   roots_file = g_file_get_child (self->config_dir, "roots.json");
   policies_file = g_file_get_child (self->config_dir, "policies.json");
   journal_file = g_file_get_child (self->state_dir, "audit.jsonl");
+  pins_file = g_file_get_child (self->config_dir, "pins.json");
+  providers_file = g_file_get_child (self->config_dir, "providers.json");
+  models_file = g_file_get_child (self->config_dir, "models.json");
+  conversations_dir = g_file_get_child (self->data_dir, "conversations");
 
   self->config = steward_config_new (servers_file);
   self->secrets = steward_secrets_new ();
@@ -376,6 +486,15 @@ steward_host_constructed (GObject *object)
   self->approvals = steward_approvals_new ();
   self->broker = steward_sampling_broker_new (self->approvals, policies_file, journal_file);
   self->registry = steward_server_registry_new (self);
+  self->providers = steward_providers_new (providers_file, self->secrets);
+  self->catalog = steward_model_catalog_new (models_file);
+  self->pins = steward_tool_pins_new (pins_file);
+  self->conversations = steward_conversation_store_new (conversations_dir);
+  g_signal_connect_object (self->conversations, "load-failed",
+                           G_CALLBACK (conversation_load_failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->conversations, "save-failed",
+                           G_CALLBACK (conversation_save_failed_cb), self, G_CONNECT_SWAPPED);
+  self->chat_engine = steward_chat_engine_new (self);
 }
 
 static void
@@ -394,6 +513,9 @@ steward_host_class_init (StewardHostClass *klass)
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STATE_DIR] =
     g_param_spec_object ("state-dir", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DATA_DIR] =
+    g_param_spec_object ("data-dir", NULL, NULL, G_TYPE_FILE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STARTED] =
     g_param_spec_boolean ("started", NULL, NULL, FALSE,
@@ -503,6 +625,59 @@ steward_host_get_sampling_broker (StewardHost *self)
 }
 
 /**
+ * steward_host_get_data_dir:
+ *
+ * Returns: (transfer none): where the conversations live
+ */
+GFile *
+steward_host_get_data_dir (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->data_dir;
+}
+
+StewardProviders *
+steward_host_get_providers (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->providers;
+}
+
+StewardModelCatalog *
+steward_host_get_model_catalog (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->catalog;
+}
+
+StewardToolPins *
+steward_host_get_tool_pins (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->pins;
+}
+
+StewardConversationStore *
+steward_host_get_conversations (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->conversations;
+}
+
+StewardChatEngine *
+steward_host_get_chat_engine (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->chat_engine;
+}
+
+/**
  * steward_host_get_started:
  *
  * Whether steward_host_start() has loaded the files and started the
@@ -534,6 +709,72 @@ steward_host_start (StewardHost *self)
   self->starting = TRUE;
   steward_config_load_async (self->config, self->cancellable, config_loaded_cb,
                              g_object_ref (self));
+  steward_tool_pins_load_async (self->pins, self->cancellable, pins_loaded_cb,
+                                g_object_ref (self));
+  steward_providers_load_async (self->providers, self->cancellable, providers_loaded_cb,
+                                g_object_ref (self));
+
+  /* The catalogue loads only at once; models.json is a few lines. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    if (!steward_model_catalog_load (self->catalog, &error) && !is_missing (error))
+      report_damaged (self, steward_model_catalog_get_file (self->catalog), error);
+  }
+  steward_conversation_store_load_async (self->conversations, self->cancellable,
+                                         conversations_loaded_cb, g_object_ref (self));
+}
+
+/* Shutting down: the servers stop, then what waits to be written is. */
+
+static void
+providers_flushed_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *stop_error = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!steward_providers_flush_finish (STEWARD_PROVIDERS (object), result, &error))
+    g_message ("The providers could not be saved: %s", error->message);
+
+  if (stop_error != NULL)
+    g_task_return_error (task, g_error_copy (stop_error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+pins_saved_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StewardHost *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!steward_tool_pins_save_finish (STEWARD_TOOL_PINS (object), result, &error))
+    g_message ("The tool pins could not be saved: %s", error->message);
+
+  steward_providers_flush_async (self->providers, NULL, providers_flushed_cb,
+                                 g_steal_pointer (&task));
+}
+
+static void
+conversations_flushed_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StewardHost *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!steward_conversation_store_flush_finish (STEWARD_CONVERSATION_STORE (object), result,
+                                                &error))
+    g_message ("The chats could not all be saved: %s", error->message);
+
+  steward_tool_pins_save_async (self->pins, NULL, pins_saved_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -542,18 +783,21 @@ stop_all_cb (GObject      *object,
              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  StewardHost *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
   if (!steward_server_registry_stop_all_finish (STEWARD_SERVER_REGISTRY (object), result, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
+    g_task_set_task_data (task, g_steal_pointer (&error), (GDestroyNotify) g_error_free);
+
+  steward_conversation_store_flush_async (self->conversations, NULL, conversations_flushed_cb,
+                                          g_steal_pointer (&task));
 }
 
 /**
  * steward_host_shutdown_async:
  *
- * Stops every server, in 5 s at most.
+ * Stops the chats' turns and every server (in 5 s at most), then writes
+ * the conversations and pins still waiting to be saved.
  */
 void
 steward_host_shutdown_async (StewardHost         *self,
@@ -572,6 +816,7 @@ steward_host_shutdown_async (StewardHost         *self,
   /* A load still under way would start servers after they were stopped. */
   g_cancellable_cancel (self->cancellable);
   self->starting = FALSE;
+  steward_chat_engine_stop_all (self->chat_engine);
 
   steward_server_registry_stop_all_async (self->registry, NULL, stop_all_cb,
                                           g_steal_pointer (&task));
