@@ -545,9 +545,37 @@ respond (StewardSamplingDialog *self,
   steward_approval_respond (self->approval, action, data);
 }
 
-/* A text view as tall as its text. GTK 4.8 leaves a bare text view in a
- * box at the height it had before its lines were laid out; in a scrolled
- * window that never scrolls it follows its text. */
+static gboolean
+resize_tick_cb (GtkWidget     *view,
+                GdkFrameClock *frame_clock,
+                gpointer       user_data)
+{
+  gtk_widget_queue_resize (view);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+text_height_changed_cb (GtkWidget *view)
+{
+  gtk_widget_add_tick_callback (view, resize_tick_cb, NULL, NULL);
+}
+
+/* GTK 4.8 lays out a text view's lines only once the view is allocated, and
+ * asks for no new size when they turn out taller, so the view stays at the
+ * height of its first line, or of nothing at all. The vertical adjustment
+ * learns the real height during that allocation, when a resize would be
+ * lost; ask for one on the next frame instead. */
+static void
+follow_text_height (GtkTextView *view)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+
+  g_signal_connect_object (adjustment, "notify::upper",
+                           G_CALLBACK (text_height_changed_cb), view, G_CONNECT_SWAPPED);
+}
+
+/* A text view as tall as its text: in a scrolled window that never scrolls,
+ * which asks for all of its child's height. */
 static GtkWidget *
 new_text_view (const char *text,
                gboolean    editable,
@@ -574,6 +602,7 @@ new_text_view (const char *text,
    * without a vertical scroll bar asks for all of its child's height. */
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled),
                                   GTK_POLICY_NEVER, GTK_POLICY_NEVER);
+  follow_text_height (GTK_TEXT_VIEW (view));
 
   return scrolled;
 }
@@ -1116,6 +1145,8 @@ steward_sampling_dialog_init (StewardSamplingDialog *self)
   self->cards = g_ptr_array_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  follow_text_height (self->system_view);
+  follow_text_height (self->answer_view);
 }
 
 /**
