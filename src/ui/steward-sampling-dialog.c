@@ -60,6 +60,7 @@ struct _StewardSamplingDialog
   GtkLabel         *answer_placeholder;
   GtkLabel         *error_label;
   GtkLabel         *answer_model_label;
+  GtkLabel         *tool_use_label;
   GtkWidget        *reject_button;
   GtkWidget        *regenerate_button;
   GtkWidget        *continue_button;
@@ -319,8 +320,12 @@ update_parameters (StewardSamplingDialog *self)
   set_row (self->stop_row, stops != NULL ? stops : _("None"));
 
   /* Steward declares no sampling context, so whatever the server asks
-   * for, nothing is added; say so plainly. */
-  if (g_strcmp0 (context, "thisServer") == 0)
+   * for, nothing is added; say so plainly, in the broker's words when it
+   * gave some. */
+  if (member_string (member_object (request, "_steward"), "includeContext") != NULL)
+    set_row (self->context_row,
+             member_string (member_object (request, "_steward"), "includeContext"));
+  else if (g_strcmp0 (context, "thisServer") == 0)
     set_row (self->context_row, _("This server: context from this server "
                                   "(none is shared in this version)"));
   else if (g_strcmp0 (context, "allServers") == 0)
@@ -395,6 +400,36 @@ update_model (StewardSamplingDialog *self)
   set_row (self->policy_row, policy);
 }
 
+/* The model's calls to the server's tools, which go back with the answer
+ * for the server to run: shown before they are sent. */
+static void
+update_tool_uses (StewardSamplingDialog *self)
+{
+  JsonObject *request = steward_approval_get_request (self->approval);
+  JsonArray *uses = member_array (member_object (request, "_steward"), "toolUse");
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; uses != NULL && i < json_array_get_length (uses); i++)
+    {
+      JsonNode *node = json_array_get_element (uses, i);
+      JsonObject *use = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonNode *input = use ? json_object_get_member (use, "input") : NULL;
+      g_autofree char *arguments = input ? json_to_string (input, FALSE) : g_strdup ("{}");
+      g_autofree char *name = steward_text_make_visible_capped (member_string (use, "name"),
+                                                                256, NULL);
+      g_autofree char *shown = steward_text_make_visible_capped (arguments, 4096, NULL);
+
+      g_string_append_printf (text, "\n%s %s", name, shown);
+    }
+
+  if (text->len > 0)
+    /* Translators: followed by one line per tool call, its name and arguments. */
+    g_string_prepend (text, _("The model asks the server to run:"));
+
+  gtk_label_set_text (self->tool_use_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->tool_use_label), text->len > 0);
+}
+
 static void
 update_actions (StewardSamplingDialog *self)
 {
@@ -406,7 +441,10 @@ update_actions (StewardSamplingDialog *self)
   gboolean empty;
 
   gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (self->answer_view), &start, &end);
-  empty = gtk_text_iter_equal (&start, &end);
+  /* Calls to the server's tools are an answer even without words. */
+  empty = gtk_text_iter_equal (&start, &end) &&
+          member_array (member_object (steward_approval_get_request (self->approval), "_steward"),
+                        "toolUse") == NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sampling.reject", open);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sampling.continue",
@@ -414,6 +452,14 @@ update_actions (StewardSamplingDialog *self)
                                  !self->continued);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sampling.regenerate", responding);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sampling.send", responding && !empty);
+}
+
+static void
+request_changed_cb (StewardSamplingDialog *self)
+{
+  update_parameters (self);
+  update_tool_uses (self);
+  update_actions (self);
 }
 
 static void
@@ -1002,7 +1048,10 @@ steward_sampling_dialog_constructed (GObject *object)
                            G_CALLBACK (update_max_tokens), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::finished",
                            G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->approval, "notify::request",
+                           G_CALLBACK (request_changed_cb), self, G_CONNECT_SWAPPED);
 
+  update_tool_uses (self);
   update_generating (self);
   update_stage (self);
 }
@@ -1130,6 +1179,7 @@ steward_sampling_dialog_class_init (StewardSamplingDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, answer_placeholder);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, error_label);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, answer_model_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, tool_use_label);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, reject_button);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, regenerate_button);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, continue_button);
