@@ -488,6 +488,7 @@ steward_host_constructed (GObject *object)
   self->registry = steward_server_registry_new (self);
   self->providers = steward_providers_new (providers_file, self->secrets);
   self->catalog = steward_model_catalog_new (models_file);
+  steward_sampling_broker_set_models (self->broker, self->providers, self->catalog);
   self->pins = steward_tool_pins_new (pins_file);
   self->conversations = steward_conversation_store_new (conversations_dir);
   g_signal_connect_object (self->conversations, "load-failed",
