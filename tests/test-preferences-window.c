@@ -5,13 +5,17 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 #include <string.h>
 
+#include "steward-openai-provider.h"
 #include "steward-preferences-window-private.h"
+#include "test-widgets.h"
 
 #define WAIT_TIMEOUT_S 20
-#define OPENAI_ID "provider.openai-compatible"
-#define ANTHROPIC_ID "provider.anthropic"
+#define CLOUD_KEY_ID "provider.my-cloud"
+/* Nothing listens here: Ollama is not found unless a test says so. */
+#define NO_OLLAMA_URL "http://127.0.0.1:9"
 /* Key-shaped, and unique enough to search for. */
 #define CANARY_KEY "sk-steward-test-9f8e7d6c5b4a39281706"
 
@@ -200,8 +204,6 @@ fixture_set_up (Fixture  *fixture,
   g_autoptr(GFile) config_dir = NULL;
   g_autoptr(GFile) state_dir = NULL;
   g_autofree char *config_path = NULL;
-  SubtitleWanted not_set = { OPENAI_ID, "Not set" };
-  SubtitleWanted anthropic_not_set = { ANTHROPIC_ID, "Not set" };
 
   fixture->tmp_dir = g_dir_make_tmp ("test-preferences-window-XXXXXX", &error);
   g_assert_no_error (error);
@@ -230,15 +232,40 @@ fixture_set_up (Fixture  *fixture,
   fixture->window = STEWARD_PREFERENCES_WINDOW (steward_preferences_window_new (fixture->host));
   g_object_ref (fixture->window);
   gtk_window_present (GTK_WINDOW (fixture->window));
+}
 
-  /* Both keys are looked up as the window opens. */
-  wait_until (fixture, key_subtitle_is, &not_set);
-  wait_until (fixture, key_subtitle_is, &anthropic_not_set);
+static gboolean catalog_saved;
+
+static void
+catalog_saved_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (steward_model_catalog_save_finish (STEWARD_MODEL_CATALOG (object), result,
+                                                    &error));
+  g_assert_no_error (error);
+  catalog_saved = TRUE;
+}
+
+static gboolean
+catalog_settled (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  return catalog_saved;
 }
 
 static void
 fixture_tear_down (Fixture *fixture)
 {
+  /* A save asked for now ends after every save the window asked for, so
+   * that none is still writing when the folder goes. */
+  catalog_saved = FALSE;
+  steward_model_catalog_save_async (steward_host_get_model_catalog (fixture->host), NULL,
+                                    catalog_saved_cb, NULL);
+  wait_until (fixture, catalog_settled, NULL);
+
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   drain ();
   g_assert_finalize_object (fixture->window);
@@ -252,6 +279,63 @@ fixture_tear_down (Fixture *fixture)
   g_free (fixture->tmp_dir);
 }
 
+static StewardProviders *
+get_providers (Fixture *fixture)
+{
+  return steward_host_get_providers (fixture->host);
+}
+
+static StewardModelCatalog *
+get_catalog (Fixture *fixture)
+{
+  return steward_host_get_model_catalog (fixture->host);
+}
+
+static gboolean
+config_file_contains (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char * const *wanted = data;
+  g_autofree char *path = g_build_filename (fixture->tmp_dir, "config", wanted[0], NULL);
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (path, &contents, NULL, NULL) && strstr (contents, wanted[1]);
+}
+
+static void
+add_provider (Fixture    *fixture,
+              guint       kind,
+              const char *name,
+              const char *url)
+{
+  AdwComboRow *kind_row;
+  AdwEntryRow *name_row;
+  AdwEntryRow *url_row;
+
+  steward_preferences_window_get_add_rows (fixture->window, &kind_row, &name_row, &url_row);
+  adw_combo_row_set_selected (kind_row, kind);
+  gtk_editable_set_text (GTK_EDITABLE (name_row), name);
+  gtk_editable_set_text (GTK_EDITABLE (url_row), url);
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-provider", NULL);
+}
+
+static const char *
+provider_key_id (Fixture    *fixture,
+                 const char *id)
+{
+  StewardProvider *provider = steward_providers_lookup (get_providers (fixture), id);
+
+  g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
+  return steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider));
+}
+
+static gboolean
+provider_has_key_id (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  return g_strcmp0 (provider_key_id (fixture, "my-cloud"), data) == 0;
+}
+
 static void
 test_provider_key (void)
 {
@@ -260,14 +344,30 @@ test_provider_key (void)
   GtkWidget *entry;
   g_autofree char *masked = steward_secret_mask (CANARY_KEY);
   g_autofree char *stored = NULL;
-  SubtitleWanted shows_masked = { OPENAI_ID, masked };
-  SubtitleWanted not_set = { OPENAI_ID, "Not set" };
+  SubtitleWanted shows_masked = { CLOUD_KEY_ID, masked };
+  SubtitleWanted not_set = { CLOUD_KEY_ID, "Not set" };
+  const char * const in_file[] = { "providers.json", "https://llm.example.com/v1" };
+  g_autofree char *providers_path = NULL;
+  g_autofree char *contents = NULL;
   const char *subtitle;
 
   fixture_set_up (&fixture, FALSE);
 
+  /* No provider but the person: nothing to set a key for. */
+  g_assert_null (steward_preferences_window_get_key_row (fixture.window, CLOUD_KEY_ID));
+  g_assert_nonnull (test_find_label (GTK_WIDGET (fixture.window),
+                                     "No provider is set up: you write the answers"));
+
+  /* Added as a person adds it: a row, a line in providers.json, no key. */
+  add_provider (&fixture, 0, "My Cloud", "https://llm.example.com/v1/");
+  g_assert_nonnull (steward_preferences_window_get_provider_row (fixture.window, "my-cloud"));
+  g_assert_nonnull (steward_preferences_window_get_refresh_row (fixture.window, "my-cloud"));
+  wait_until (&fixture, config_file_contains, in_file);
+  wait_until (&fixture, key_subtitle_is, &not_set);
+  g_assert_null (provider_key_id (&fixture, "my-cloud"));
+
   /* Set…: the dialog's password entry, then Save, as a person would. */
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.set-key", "s", OPENAI_ID);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.set-key", "s", "my-cloud");
   dialog = steward_preferences_window_get_key_dialog (fixture.window);
   g_assert_nonnull (dialog);
   g_assert_false (adw_message_dialog_get_response_enabled (dialog, "save"));
@@ -278,29 +378,51 @@ test_provider_key (void)
   click_response (dialog, "_Save");
 
   wait_until (&fixture, key_subtitle_is, &shows_masked);
-  subtitle = key_subtitle (&fixture, OPENAI_ID);
+  subtitle = key_subtitle (&fixture, CLOUD_KEY_ID);
   g_assert_null (strstr (subtitle, CANARY_KEY));
   g_assert_null (steward_preferences_window_get_key_dialog (fixture.window));
 
-  /* Other programs find it in the keyring under the fixed id. */
-  stored = secret_tool_lookup (OPENAI_ID);
+  /* The provider reads it from the keyring, where other programs find it
+   * under the provider's own id; the file names it, never holds it. */
+  wait_until (&fixture, provider_has_key_id, CLOUD_KEY_ID);
+  stored = secret_tool_lookup (CLOUD_KEY_ID);
   g_assert_cmpstr (stored, ==, CANARY_KEY);
-  g_assert_null (secret_tool_lookup (ANTHROPIC_ID));
+  {
+    const char * const names_key[] = { "providers.json", CLOUD_KEY_ID };
+
+    wait_until (&fixture, config_file_contains, names_key);
+  }
+  providers_path = g_build_filename (fixture.tmp_dir, "config", "providers.json", NULL);
+  g_assert_true (g_file_get_contents (providers_path, &contents, NULL, NULL));
+  g_assert_null (strstr (contents, CANARY_KEY));
 
   /* Clear asks first; cancelling keeps the key. */
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.clear-key", "s", OPENAI_ID);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.clear-key", "s", "my-cloud");
   dialog = steward_preferences_window_get_key_dialog (fixture.window);
   g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "cancel");
   click_response (dialog, "_Cancel");
   drain ();
-  g_assert_cmpstr (key_subtitle (&fixture, OPENAI_ID), ==, masked);
+  g_assert_cmpstr (key_subtitle (&fixture, CLOUD_KEY_ID), ==, masked);
 
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.clear-key", "s", OPENAI_ID);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.clear-key", "s", "my-cloud");
   dialog = steward_preferences_window_get_key_dialog (fixture.window);
   click_response (dialog, "C_lear");
   wait_until (&fixture, key_subtitle_is, &not_set);
-  g_assert_null (secret_tool_lookup (OPENAI_ID));
+  g_assert_null (secret_tool_lookup (CLOUD_KEY_ID));
+  wait_until (&fixture, provider_has_key_id, NULL);
+
+  /* A second provider of the same name gets an id of its own; removing
+   * one leaves the other. */
+  add_provider (&fixture, 1, "My Cloud", "");
+  g_assert_nonnull (steward_preferences_window_get_provider_row (fixture.window, "my-cloud-2"));
+  g_assert_cmpint (steward_providers_get_kind (get_providers (&fixture), "my-cloud-2"), ==,
+                   STEWARD_PROVIDER_KIND_ANTHROPIC);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-provider", "s",
+                              "my-cloud");
+  g_assert_null (steward_preferences_window_get_provider_row (fixture.window, "my-cloud"));
+  g_assert_null (steward_providers_lookup (get_providers (&fixture), "my-cloud"));
+  g_assert_nonnull (steward_preferences_window_get_provider_row (fixture.window, "my-cloud-2"));
 
   fixture_tear_down (&fixture);
 }
@@ -311,6 +433,7 @@ test_settings (void)
   Fixture fixture = { 0 };
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GVariant) left = NULL;
   const char *keys[] = {
     "provider-openai-base-url", "provider-anthropic-base-url",
     "sampling-default-policy", "sampling-default-max-tokens",
@@ -318,25 +441,268 @@ test_settings (void)
     "sampling-defaults-applied", "log-min-level", "log-sources", "log-follow",
     "color-scheme",
   };
-  g_autofree char *url = NULL;
-  AdwActionRow *key_row;
-  GtkWidget *url_row;
+  StewardProvider *provider;
   guint i;
 
   g_object_get (settings, "settings-schema", &schema, NULL);
   for (i = 0; i < G_N_ELEMENTS (keys); i++)
     g_assert_true (g_settings_schema_has_key (schema, keys[i]));
 
+  /* A base URL set before providers.json becomes a provider that finds
+   * its key where it always was, once. */
+  g_settings_set_string (settings, "provider-openai-base-url", "http://localhost:8080/v1");
   fixture_set_up (&fixture, FALSE);
 
-  /* The base URL row, just above the key row, writes through to GSettings. */
-  key_row = steward_preferences_window_get_key_row (fixture.window, OPENAI_ID);
-  url_row = gtk_widget_get_prev_sibling (GTK_WIDGET (key_row));
-  g_assert_true (ADW_IS_ENTRY_ROW (url_row));
-  gtk_editable_set_text (GTK_EDITABLE (url_row), "http://localhost:11434/v1");
-  url = g_settings_get_string (settings, "provider-openai-base-url");
-  g_assert_cmpstr (url, ==, "http://localhost:11434/v1");
-  g_settings_reset (settings, "provider-openai-base-url");
+  provider = steward_providers_lookup (get_providers (&fixture), "openai-compatible");
+  g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
+  g_assert_cmpstr (steward_openai_provider_get_base_url (STEWARD_OPENAI_PROVIDER (provider)), ==,
+                   "http://localhost:8080/v1");
+  g_assert_cmpstr (steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider)), ==,
+                   "provider.openai-compatible");
+  g_assert_null (steward_providers_lookup (get_providers (&fixture), "anthropic"));
+  left = g_settings_get_user_value (settings, "provider-openai-base-url");
+  g_assert_null (left);
+  g_assert_nonnull (steward_preferences_window_get_key_row (fixture.window,
+                                                            "provider.openai-compatible"));
+
+  fixture_tear_down (&fixture);
+}
+
+/* A fake Ollama on loopback: the tags detection asks for, and the models
+ * the OpenAI-compatible API lists. */
+static void
+ollama_cb (SoupServer        *server,
+           SoupServerMessage *message,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  const char *body;
+
+  if (g_str_equal (path, "/api/tags"))
+    body = "{\"models\": [{\"name\": \"qwen2.5:7b\"}, {\"name\": \"llama3.1:70b\"}]}";
+  else if (g_str_equal (path, "/v1/models"))
+    body = "{\"object\": \"list\", \"data\": [{\"id\": \"qwen2.5:7b\", \"object\": \"model\"}, "
+           "{\"id\": \"llama3.1:70b\", \"object\": \"model\"}]}";
+  else
+    {
+      soup_server_message_set_status (message, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+
+  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_COPY, body,
+                                    strlen (body));
+}
+
+static SoupServer *
+start_fake_ollama (void)
+{
+  g_autoptr(GError) error = NULL;
+  SoupServer *server = soup_server_new (NULL, NULL);
+  GSList *uris;
+  g_autofree char *url = NULL;
+
+  soup_server_add_handler (server, NULL, ollama_cb, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (server);
+  url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_setenv ("STEWARD_OLLAMA_URL", url, TRUE);
+
+  return server;
+}
+
+static gboolean
+ollama_offered (Fixture       *fixture,
+                gconstpointer  data)
+{
+  AdwActionRow *row = steward_preferences_window_get_ollama_row (fixture->window);
+  GtkWidget *group = gtk_widget_get_ancestor (GTK_WIDGET (row), ADW_TYPE_PREFERENCES_GROUP);
+
+  return gtk_widget_get_visible (group) == GPOINTER_TO_INT (data);
+}
+
+static gboolean
+catalog_has (Fixture       *fixture,
+             gconstpointer  data)
+{
+  return steward_model_catalog_lookup (get_catalog (fixture), data) != NULL;
+}
+
+static void
+test_ollama (void)
+{
+  Fixture fixture = { 0 };
+  SoupServer *server = start_fake_ollama ();
+  const char * const saved[] = { "models.json", "llama3.1:70b" };
+  AdwExpanderRow *row;
+  StewardModel *model;
+
+  fixture_set_up (&fixture, FALSE);
+
+  /* Found, offered, added once. */
+  wait_until (&fixture, ollama_offered, GINT_TO_POINTER (TRUE));
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.add-ollama", NULL);
+  g_assert_true (ollama_offered (&fixture, GINT_TO_POINTER (FALSE)));
+  g_assert_nonnull (steward_providers_lookup (get_providers (&fixture), "ollama"));
+  g_assert_nonnull (steward_preferences_window_get_provider_row (fixture.window, "ollama"));
+
+  /* Its models join the catalogue as local, at no cost. */
+  g_assert_nonnull (test_find_label (GTK_WIDGET (fixture.window),
+                                     "No models yet: refresh a provider’s models above"));
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.refresh-models", "s",
+                              "ollama");
+  wait_until (&fixture, catalog_has, "ollama/llama3.1:70b");
+  model = steward_model_catalog_lookup (get_catalog (&fixture), "ollama/qwen2.5:7b");
+  g_assert_nonnull (model);
+  g_assert_true (steward_model_get_local (model));
+  g_assert_cmpfloat (steward_model_get_cost (model), ==, 0.0);
+  row = steward_preferences_window_get_model_row (fixture.window, "ollama/qwen2.5:7b");
+  g_assert_nonnull (row);
+  g_assert_nonnull (strstr (adw_expander_row_get_subtitle (row), "Cost 0.00"));
+  wait_until (&fixture, config_file_contains, saved);
+
+  fixture_tear_down (&fixture);
+  g_assert_finalize_object (server);
+  g_setenv ("STEWARD_OLLAMA_URL", NO_OLLAMA_URL, TRUE);
+}
+
+static gboolean
+scores_saved (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char * const wanted[] = { "models.json", "\"intelligence\" : 0.25" };
+
+  return config_file_contains (fixture, wanted);
+}
+
+static gboolean
+hint_saved (Fixture       *fixture,
+            gconstpointer  data)
+{
+  const char * const wanted[] = { "models.json", data };
+
+  return config_file_contains (fixture, wanted);
+}
+
+static void
+test_models (void)
+{
+  Fixture fixture = { 0 };
+  StewardModelCatalog *catalog;
+  StewardModel *model;
+  GtkWidget *spin;
+  AdwExpanderRow *row;
+  AdwEntryRow *hint_entry;
+  AdwComboRow *hint_model;
+
+  fixture_set_up (&fixture, FALSE);
+  catalog = get_catalog (&fixture);
+  steward_model_catalog_add (catalog, "ollama", "qwen2.5:7b", TRUE);
+  model = steward_model_catalog_add (catalog, "anthropic", "claude-sonnet-4", FALSE);
+
+  /* Scores: a spin button per score, named for screen readers. */
+  row = steward_preferences_window_get_model_row (fixture.window, "anthropic/claude-sonnet-4");
+  g_assert_nonnull (row);
+  spin = test_find_by_name (GTK_WIDGET (row), "intelligence:anthropic/claude-sonnet-4");
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==,
+                     steward_model_get_intelligence (model));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 0.25);
+  g_assert_cmpfloat (steward_model_get_intelligence (model), ==, 0.25);
+  wait_until (&fixture, scores_saved, NULL);
+  g_assert_nonnull (strstr (adw_expander_row_get_subtitle (row), "Intelligence 0.25"));
+
+  /* A change made elsewhere shows in the row. */
+  steward_model_catalog_set_scores (catalog, "anthropic/claude-sonnet-4", 0.5, 0.5, 0.75);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, 0.75);
+
+  /* The hint map: a hint and the model it sends to, then gone again. */
+  steward_preferences_window_get_hint_rows (fixture.window, &hint_entry, &hint_model);
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (hint_model)), ==, 2);
+  gtk_editable_set_text (GTK_EDITABLE (hint_entry), " Sonnet ");
+  adw_combo_row_set_selected (hint_model, 1);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.add-hint", NULL);
+  g_assert_cmpstr (g_hash_table_lookup (steward_model_catalog_get_hints (catalog), "sonnet"), ==,
+                   "anthropic/claude-sonnet-4");
+  g_assert_nonnull (steward_preferences_window_get_hint_row (fixture.window, "sonnet"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (hint_entry)), ==, "");
+  wait_until (&fixture, hint_saved, "\"sonnet\" : \"anthropic/claude-sonnet-4\"");
+
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-hint", "s", "sonnet");
+  g_assert_null (steward_preferences_window_get_hint_row (fixture.window, "sonnet"));
+  g_assert_cmpuint (g_hash_table_size (steward_model_catalog_get_hints (catalog)), ==, 0);
+
+  /* Removing a model removes its row. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-model", "s",
+                              "anthropic/claude-sonnet-4");
+  g_assert_null (steward_preferences_window_get_model_row (fixture.window,
+                                                           "anthropic/claude-sonnet-4"));
+  g_assert_null (steward_model_catalog_lookup (catalog, "anthropic/claude-sonnet-4"));
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (hint_model)), ==, 1);
+
+  fixture_tear_down (&fixture);
+}
+
+static void
+test_server_models (void)
+{
+  Fixture fixture = { 0 };
+  StewardModelCatalog *catalog;
+  StewardSamplingBroker *broker;
+  AdwExpanderRow *row;
+  GtkWidget *local_switch;
+  GtkWidget *any_switch;
+  GtkWidget *check;
+  const char * const *allowed;
+
+  fixture_set_up (&fixture, TRUE);
+  catalog = get_catalog (&fixture);
+  broker = steward_host_get_sampling_broker (fixture.host);
+  steward_model_catalog_add (catalog, "ollama", "qwen2.5:7b", TRUE);
+  steward_model_catalog_add (catalog, "anthropic", "claude-sonnet-4", FALSE);
+
+  row = steward_preferences_window_get_server_row (fixture.window, "alpha");
+  g_assert_nonnull (row);
+
+  /* Local only. */
+  local_switch = test_find_by_name (GTK_WIDGET (row), "local-only:alpha");
+  g_assert_true (GTK_IS_SWITCH (local_switch));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (local_switch)));
+  gtk_switch_set_active (GTK_SWITCH (local_switch), TRUE);
+  g_assert_true (steward_sampling_broker_get_local_only (broker, "alpha"));
+
+  /* Any model, until the person chooses. */
+  any_switch = test_find_by_name (GTK_WIDGET (row), "any-model:alpha");
+  check = test_find_by_name (GTK_WIDGET (row), "allow:alpha:anthropic/claude-sonnet-4");
+  g_assert_true (GTK_IS_SWITCH (any_switch));
+  g_assert_true (GTK_IS_CHECK_BUTTON (check));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (any_switch)));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+  g_assert_false (gtk_widget_get_sensitive (check));
+  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "alpha"));
+
+  gtk_switch_set_active (GTK_SWITCH (any_switch), FALSE);
+  allowed = steward_sampling_broker_get_allowed_models (broker, "alpha");
+  g_assert_nonnull (allowed);
+  g_assert_cmpuint (g_strv_length ((char **) allowed), ==, 2);
+
+  /* Now the person chooses, model by model. */
+  g_assert_true (gtk_widget_get_sensitive (check));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), FALSE);
+  allowed = steward_sampling_broker_get_allowed_models (broker, "alpha");
+  g_assert_cmpuint (g_strv_length ((char **) allowed), ==, 1);
+  g_assert_cmpstr (allowed[0], ==, "ollama/qwen2.5:7b");
+
+  /* A change made elsewhere shows. */
+  steward_sampling_broker_set_allowed_models (broker, "alpha", NULL);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (any_switch)));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+  steward_sampling_broker_set_local_only (broker, "alpha", FALSE);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (local_switch)));
 
   fixture_tear_down (&fixture);
 }
@@ -412,11 +778,15 @@ main (int   argc,
 {
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  g_setenv ("STEWARD_OLLAMA_URL", NO_OLLAMA_URL, TRUE);
 
   g_test_add_func ("/steward/preferences-window/provider-key", test_provider_key);
   g_test_add_func ("/steward/preferences-window/settings", test_settings);
   g_test_add_func ("/steward/preferences-window/color-scheme", test_color_scheme);
   g_test_add_func ("/steward/preferences-window/sampling-defaults", test_sampling_defaults);
+  g_test_add_func ("/steward/preferences-window/ollama", test_ollama);
+  g_test_add_func ("/steward/preferences-window/models", test_models);
+  g_test_add_func ("/steward/preferences-window/server-models", test_server_models);
 
   return g_test_run ();
 }

@@ -5,13 +5,39 @@
 
 G_BEGIN_DECLS
 
-/* For tests: the row that shows a provider's key ("provider.anthropic"),
- * the dialog open for a key (setting or clearing it), the style row. */
+/* For tests: the row that shows a provider's key, by its keyring id
+ * ("provider.anthropic"), the dialog open for a key (setting or clearing
+ * it), the style row. */
 AdwActionRow     *steward_preferences_window_get_key_row   (StewardPreferencesWindow *self,
-                                                           const char               *secret_id);
+                                                           const char               *key_id);
 AdwMessageDialog *steward_preferences_window_get_key_dialog
                                                           (StewardPreferencesWindow *self);
 AdwComboRow      *steward_preferences_window_get_color_scheme_row
                                                           (StewardPreferencesWindow *self);
+
+/* The "Ollama found" offer; a provider's row, by id, and its row on the
+ * models page; a model's row, by id; a hint's row; a server's row. */
+AdwActionRow     *steward_preferences_window_get_ollama_row (StewardPreferencesWindow *self);
+AdwExpanderRow   *steward_preferences_window_get_provider_row
+                                                          (StewardPreferencesWindow *self,
+                                                           const char               *id);
+AdwActionRow     *steward_preferences_window_get_refresh_row
+                                                          (StewardPreferencesWindow *self,
+                                                           const char               *id);
+AdwExpanderRow   *steward_preferences_window_get_model_row (StewardPreferencesWindow *self,
+                                                           const char               *id);
+AdwActionRow     *steward_preferences_window_get_hint_row  (StewardPreferencesWindow *self,
+                                                           const char               *hint);
+AdwExpanderRow   *steward_preferences_window_get_server_row
+                                                          (StewardPreferencesWindow *self,
+                                                           const char               *server);
+/* The rows of the "Add a Provider" and "Hint Map" forms. */
+void              steward_preferences_window_get_add_rows  (StewardPreferencesWindow  *self,
+                                                           AdwComboRow              **kind,
+                                                           AdwEntryRow              **name,
+                                                           AdwEntryRow              **url);
+void              steward_preferences_window_get_hint_rows (StewardPreferencesWindow  *self,
+                                                           AdwEntryRow              **hint,
+                                                           AdwComboRow              **model);
 
 G_END_DECLS

@@ -4,16 +4,14 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "steward-anthropic-provider.h"
 #include "steward-audit-dialog.h"
+#include "steward-manual-provider.h"
+#include "steward-openai-provider.h"
 
 #include "steward-preferences-window-private.h"
-
-typedef enum {
-  PROVIDER_OPENAI,
-  PROVIDER_ANTHROPIC,
-  N_PROVIDERS
-} ProviderId;
 
 typedef enum {
   LIMIT_MAX_TOKENS,
@@ -21,15 +19,12 @@ typedef enum {
   LIMIT_DAILY_TOKENS,
 } Limit;
 
-typedef struct
-{
-  AdwEntryRow  *url_row;
-  AdwActionRow *key_row;
-  GtkButton    *set_button;
-  GtkButton    *clear_button;
-  /* Bumped on every lookup, so that a late answer never overwrites a newer one. */
-  guint         generation;
-} Provider;
+typedef enum {
+  SCORE_COST,
+  SCORE_SPEED,
+  SCORE_INTELLIGENCE,
+  N_SCORES
+} Score;
 
 typedef struct
 {
@@ -39,15 +34,19 @@ typedef struct
   guint                 daily_tokens;
 } SamplingDefaults;
 
-/* The keyring ids are fixed: providers read their key by these. */
-static const char * const provider_secret_ids[N_PROVIDERS] = {
-  [PROVIDER_OPENAI] = "provider.openai-compatible",
-  [PROVIDER_ANTHROPIC] = "provider.anthropic",
-};
-
-static const char * const provider_url_keys[N_PROVIDERS] = {
-  [PROVIDER_OPENAI] = "provider-openai-base-url",
-  [PROVIDER_ANTHROPIC] = "provider-anthropic-base-url",
+/* Providers set up before providers.json: their base URL was kept in
+ * GSettings and their key in the keyring under "provider.ID", which is
+ * where StewardProviders keeps a provider's key too. */
+static const struct {
+  const char          *id;
+  const char          *name;
+  StewardProviderKind  kind;
+  const char          *url_key;
+} legacy_providers[] = {
+  { "openai-compatible", N_("OpenAI-Compatible"), STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE,
+    "provider-openai-base-url" },
+  { "anthropic", N_("Anthropic"), STEWARD_PROVIDER_KIND_ANTHROPIC,
+    "provider-anthropic-base-url" },
 };
 
 static const char * const policy_labels[] = {
@@ -67,23 +66,37 @@ struct _StewardPreferencesWindow
   StewardHost           *host;
   StewardSecrets        *secrets;
   StewardSamplingBroker *broker;
+  StewardProviders      *providers;
+  StewardModelCatalog   *catalog;
   GListModel            *registry;
   GSettings             *settings;
   GCancellable          *cancellable;
 
-  Provider               providers[N_PROVIDERS];
   AdwMessageDialog      *key_dialog;
+  /* Key id → the row that shows it, and a count bumped on every lookup,
+   * so that a late answer never overwrites a newer one. */
+  GHashTable            *key_rows;
+  GHashTable            *key_generations;
+  GPtrArray             *provider_rows;
+  GPtrArray             *refresh_rows;
+  GPtrArray             *model_rows;
+  GPtrArray             *hint_rows;
   GPtrArray             *server_rows;
+  GtkStringList         *hint_models;
   gboolean               syncing;
+  gboolean               ollama_found;
 
-  AdwEntryRow           *openai_url_row;
-  AdwActionRow          *openai_key_row;
-  GtkButton             *openai_set_button;
-  GtkButton             *openai_clear_button;
-  AdwEntryRow           *anthropic_url_row;
-  AdwActionRow          *anthropic_key_row;
-  GtkButton             *anthropic_set_button;
-  GtkButton             *anthropic_clear_button;
+  AdwPreferencesGroup   *ollama_group;
+  AdwActionRow          *ollama_row;
+  AdwPreferencesGroup   *providers_group;
+  AdwComboRow           *add_kind_row;
+  AdwEntryRow           *add_name_row;
+  AdwEntryRow           *add_url_row;
+  AdwPreferencesGroup   *refresh_group;
+  AdwPreferencesGroup   *models_group;
+  AdwPreferencesGroup   *hints_group;
+  AdwEntryRow           *hint_entry_row;
+  AdwComboRow           *hint_model_row;
   AdwComboRow           *default_policy_row;
   GtkSpinButton         *default_max_tokens_spin;
   GtkSpinButton         *default_per_minute_spin;
@@ -109,30 +122,9 @@ typedef StewardPreferencesWindow Prefs;
 #define SERVER_KEY   "steward-server"
 #define LIMIT_KEY    "steward-limit"
 #define PROVIDER_KEY "steward-provider"
+#define MODEL_KEY    "steward-model"
+#define SCORE_KEY    "steward-score"
 #define ENTRY_KEY    "steward-entry"
-
-typedef struct
-{
-  StewardPreferencesWindow *self;
-  ProviderId                provider;
-  guint                     generation;
-} KeyOperation;
-
-static KeyOperation *
-key_operation_new (StewardPreferencesWindow *self,
-                   ProviderId                provider)
-{
-  KeyOperation *op = g_new0 (KeyOperation, 1);
-
-  op->self = self;
-  op->provider = provider;
-  op->generation = ++self->providers[provider].generation;
-
-  return op;
-}
-
-static void refresh_key (StewardPreferencesWindow *self,
-                         ProviderId                provider);
 
 /* libadwaita 1.2 reads a toast's title as markup: escape what we show. */
 static void
@@ -144,45 +136,159 @@ show_toast (StewardPreferencesWindow *self,
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (escaped));
 }
 
-static int
-find_provider (const char *secret_id)
+/* Providers */
+
+static gboolean
+is_manual (StewardProvider *provider)
 {
-  guint i;
-
-  for (i = 0; i < N_PROVIDERS; i++)
-    {
-      if (g_strcmp0 (secret_id, provider_secret_ids[i]) == 0)
-        return (int) i;
-    }
-
-  return -1;
+  return g_strcmp0 (steward_provider_get_id (provider), STEWARD_MANUAL_PROVIDER_ID) == 0;
 }
 
 static const char *
-provider_name (ProviderId provider)
+provider_base_url (StewardProvider *provider)
 {
-  return provider == PROVIDER_OPENAI ? _("OpenAI-compatible") : _("Anthropic");
+  if (STEWARD_IS_OPENAI_PROVIDER (provider))
+    return steward_openai_provider_get_base_url (STEWARD_OPENAI_PROVIDER (provider));
+  if (STEWARD_IS_ANTHROPIC_PROVIDER (provider))
+    return steward_anthropic_provider_get_base_url (STEWARD_ANTHROPIC_PROVIDER (provider));
+
+  return NULL;
+}
+
+static const char *
+provider_key_id (StewardProvider *provider)
+{
+  if (STEWARD_IS_OPENAI_PROVIDER (provider))
+    return steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider));
+  if (STEWARD_IS_ANTHROPIC_PROVIDER (provider))
+    return steward_anthropic_provider_get_key_id (STEWARD_ANTHROPIC_PROVIDER (provider));
+
+  return NULL;
+}
+
+/* The key id a provider's key row shows: its own, or the one a key set
+ * now would get. */
+static char *
+dup_row_key_id (StewardProvider *provider)
+{
+  const char *key_id = provider_key_id (provider);
+
+  if (key_id != NULL)
+    return g_strdup (key_id);
+
+  return steward_providers_make_key_id (steward_provider_get_id (provider));
+}
+
+static const char *
+kind_label (StewardProviderKind kind)
+{
+  switch (kind)
+    {
+    case STEWARD_PROVIDER_KIND_ANTHROPIC:
+      return _("Anthropic");
+    case STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE:
+      return _("OpenAI-Compatible");
+    case STEWARD_PROVIDER_KIND_MANUAL:
+    default:
+      return _("You write the answers");
+    }
+}
+
+/* Puts @provider again with another key id, everything else the same. */
+static void
+put_with_key_id (StewardPreferencesWindow *self,
+                 const char               *id,
+                 const char               *key_id)
+{
+  g_autoptr(StewardProvider) provider = NULL;
+  g_autoptr(GError) error = NULL;
+
+  provider = steward_providers_lookup (self->providers, id);
+  if (provider != NULL)
+    g_object_ref (provider);
+  if (provider == NULL || g_strcmp0 (provider_key_id (provider), key_id) == 0)
+    return;
+
+  if (steward_providers_put (self->providers, id, steward_providers_get_kind (self->providers, id),
+                             steward_provider_get_display_name (provider),
+                             provider_base_url (provider), key_id, &error) == NULL)
+    show_toast (self, error->message);
+}
+
+/* API keys */
+
+typedef struct
+{
+  StewardPreferencesWindow *self;
+  char                     *provider_id;
+  char                     *key_id;
+  guint                     generation;
+} KeyOperation;
+
+static void
+key_operation_free (KeyOperation *op)
+{
+  g_free (op->provider_id);
+  g_free (op->key_id);
+  g_free (op);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KeyOperation, key_operation_free)
+
+static KeyOperation *
+key_operation_new (StewardPreferencesWindow *self,
+                   const char               *provider_id,
+                   const char               *key_id)
+{
+  KeyOperation *op = g_new0 (KeyOperation, 1);
+  guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_generations, key_id)) + 1;
+
+  op->self = self;
+  op->provider_id = g_strdup (provider_id);
+  op->key_id = g_strdup (key_id);
+  op->generation = generation;
+  g_hash_table_replace (self->key_generations, g_strdup (key_id), GUINT_TO_POINTER (generation));
+
+  return op;
+}
+
+static gboolean
+key_operation_is_current (KeyOperation *op)
+{
+  return op->generation ==
+         GPOINTER_TO_UINT (g_hash_table_lookup (op->self->key_generations, op->key_id));
 }
 
 static void
 set_key_state (StewardPreferencesWindow *self,
-               ProviderId                provider,
+               const char               *key_id,
                const char               *subtitle,
                gboolean                  is_set)
 {
-  Provider *p = &self->providers[provider];
+  AdwActionRow *row = g_hash_table_lookup (self->key_rows, key_id);
+  GtkButton *set_button;
+  GtkWidget *clear_button;
 
-  adw_action_row_set_subtitle (p->key_row, subtitle);
-  gtk_button_set_label (p->set_button, is_set ? _("_Replace…") : _("_Set…"));
-  gtk_widget_set_visible (GTK_WIDGET (p->clear_button), is_set);
+  if (row == NULL)
+    return;
+
+  set_button = g_object_get_data (G_OBJECT (row), "steward-set-button");
+  clear_button = g_object_get_data (G_OBJECT (row), "steward-clear-button");
+  adw_action_row_set_subtitle (row, subtitle);
+  gtk_button_set_label (set_button, is_set ? _("_Replace…") : _("_Set…"));
+  gtk_widget_set_visible (clear_button, is_set);
 }
+
+static void refresh_key (StewardPreferencesWindow *self,
+                         const char               *provider_id,
+                         const char               *key_id);
 
 static void
 lookup_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autofree KeyOperation *op = user_data;
+  g_autoptr(KeyOperation) op = user_data;
   g_autoptr(GError) error = NULL;
   StewardPreferencesWindow *self;
   char *value;
@@ -192,7 +298,7 @@ lookup_cb (GObject      *object,
     return;
 
   self = op->self;
-  if (op->generation != self->providers[op->provider].generation)
+  if (!key_operation_is_current (op))
     {
       steward_secret_value_free (value);
       return;
@@ -204,30 +310,32 @@ lookup_cb (GObject      *object,
       g_autofree char *masked = steward_secret_mask (value);
 
       steward_secret_value_free (value);
-      set_key_state (self, op->provider, masked, TRUE);
+      set_key_state (self, op->key_id, masked, TRUE);
     }
   else if (g_error_matches (error, STEWARD_SECRETS_ERROR, STEWARD_SECRETS_ERROR_NOT_FOUND))
     {
-      set_key_state (self, op->provider, _("Not set"), FALSE);
+      set_key_state (self, op->key_id, _("Not set"), FALSE);
     }
   else
     {
       g_autofree char *text = g_strdup_printf (_("The keyring could not be read: %s"),
                                                error != NULL ? error->message : "");
 
-      set_key_state (self, op->provider, text, FALSE);
+      set_key_state (self, op->key_id, text, FALSE);
     }
 }
 
 static void
 refresh_key (StewardPreferencesWindow *self,
-             ProviderId                provider)
+             const char               *provider_id,
+             const char               *key_id)
 {
-  KeyOperation *op = key_operation_new (self, provider);
+  KeyOperation *op = key_operation_new (self, provider_id, key_id);
+  AdwActionRow *row = g_hash_table_lookup (self->key_rows, key_id);
 
-  adw_action_row_set_subtitle (self->providers[provider].key_row, _("Looking up…"));
-  steward_secrets_lookup_async (self->secrets, provider_secret_ids[provider],
-                                self->cancellable, lookup_cb, op);
+  if (row != NULL)
+    adw_action_row_set_subtitle (row, _("Looking up…"));
+  steward_secrets_lookup_async (self->secrets, key_id, self->cancellable, lookup_cb, op);
 }
 
 static void
@@ -235,7 +343,7 @@ store_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autofree KeyOperation *op = user_data;
+  g_autoptr(KeyOperation) op = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
 
@@ -250,24 +358,33 @@ store_cb (GObject      *object,
 
       show_toast (op->self, title);
     }
+  else
+    {
+      /* The provider reads its key from now on. */
+      put_with_key_id (op->self, op->provider_id, op->key_id);
+    }
 
-  refresh_key (op->self, op->provider);
+  refresh_key (op->self, op->provider_id, op->key_id);
 }
 
 static void
 store_key (StewardPreferencesWindow *self,
-           ProviderId                provider,
+           const char               *provider_id,
+           const char               *key_id,
            const char               *value)
 {
-  KeyOperation *op = key_operation_new (self, provider);
-  const char *label = provider == PROVIDER_OPENAI ?
-                      _("Steward: OpenAI-compatible API key") :
-                      _("Steward: Anthropic API key");
+  KeyOperation *op = key_operation_new (self, provider_id, key_id);
+  StewardProvider *provider = steward_providers_lookup (self->providers, provider_id);
+  g_autofree char *label = NULL;
+  AdwActionRow *row = g_hash_table_lookup (self->key_rows, key_id);
 
-  adw_action_row_set_subtitle (self->providers[provider].key_row, _("Saving…"));
-  steward_secrets_store_async (self->secrets, provider_secret_ids[provider],
-                               STEWARD_SECRET_KIND_PROVIDER_KEY, label, value,
-                               self->cancellable, store_cb, op);
+  /* Translators: how the key is named in the keyring; %s is a provider. */
+  label = g_strdup_printf (_("Steward: %s API key"),
+                           provider ? steward_provider_get_display_name (provider) : provider_id);
+  if (row != NULL)
+    adw_action_row_set_subtitle (row, _("Saving…"));
+  steward_secrets_store_async (self->secrets, key_id, STEWARD_SECRET_KIND_PROVIDER_KEY, label,
+                               value, self->cancellable, store_cb, op);
 }
 
 static void
@@ -275,7 +392,7 @@ clear_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autofree KeyOperation *op = user_data;
+  g_autoptr(KeyOperation) op = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!steward_secrets_clear_finish (STEWARD_SECRETS (object), result, &error))
@@ -289,10 +406,14 @@ clear_cb (GObject      *object,
         {
           title = g_strdup_printf (_("Could not clear the key: %s"), error->message);
           show_toast (op->self, title);
+          refresh_key (op->self, op->provider_id, op->key_id);
+          return;
         }
     }
 
-  refresh_key (op->self, op->provider);
+  /* Without a key the provider asks for none, as Ollama wants. */
+  put_with_key_id (op->self, op->provider_id, NULL);
+  refresh_key (op->self, op->provider_id, op->key_id);
 }
 
 static void
@@ -309,7 +430,8 @@ key_dialog_response_cb (AdwMessageDialog         *dialog,
                         const char               *response,
                         StewardPreferencesWindow *self)
 {
-  ProviderId provider = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), PROVIDER_KEY));
+  const char *provider_id = g_object_get_data (G_OBJECT (dialog), PROVIDER_KEY);
+  const char *key_id = g_object_get_data (G_OBJECT (dialog), "steward-key-id");
   GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), ENTRY_KEY);
 
   if (self->key_dialog == dialog)
@@ -320,13 +442,12 @@ key_dialog_response_cb (AdwMessageDialog         *dialog,
       const char *value = gtk_editable_get_text (entry);
 
       if (value != NULL && *value != '\0')
-        store_key (self, provider, value);
+        store_key (self, provider_id, key_id, value);
     }
   else if (g_strcmp0 (response, "clear") == 0)
     {
-      steward_secrets_clear_async (self->secrets, provider_secret_ids[provider],
-                                   self->cancellable, clear_cb,
-                                   key_operation_new (self, provider));
+      steward_secrets_clear_async (self->secrets, key_id, self->cancellable, clear_cb,
+                                   key_operation_new (self, provider_id, key_id));
     }
 
   /* The password entry keeps its text in secure memory; emptying it now
@@ -342,13 +463,16 @@ key_dialog_response_cb (AdwMessageDialog         *dialog,
 static void
 present_key_dialog (StewardPreferencesWindow *self,
                     AdwMessageDialog         *dialog,
-                    ProviderId                provider)
+                    StewardProvider          *provider)
 {
   if (self->key_dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (self->key_dialog));
 
   gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
-  g_object_set_data (G_OBJECT (dialog), PROVIDER_KEY, GUINT_TO_POINTER (provider));
+  g_object_set_data_full (G_OBJECT (dialog), PROVIDER_KEY,
+                          g_strdup (steward_provider_get_id (provider)), g_free);
+  g_object_set_data_full (G_OBJECT (dialog), "steward-key-id", dup_row_key_id (provider),
+                          g_free);
   g_signal_connect_object (dialog, "response", G_CALLBACK (key_dialog_response_cb), self, 0);
   self->key_dialog = dialog;
   gtk_window_present (GTK_WINDOW (dialog));
@@ -360,17 +484,20 @@ set_key_action (GtkWidget  *widget,
                 GVariant   *parameter)
 {
   StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
-  int provider = find_provider (g_variant_get_string (parameter, NULL));
+  StewardProvider *provider = steward_providers_lookup (self->providers,
+                                                        g_variant_get_string (parameter, NULL));
   GtkWidget *dialog;
   GtkWidget *entry;
   g_autofree char *heading = NULL;
   g_autofree char *accessible = NULL;
+  const char *name;
 
-  if (provider < 0)
+  if (provider == NULL || is_manual (provider))
     return;
 
+  name = steward_provider_get_display_name (provider);
   /* Translators: %s is a provider's name ("Anthropic"). */
-  heading = g_strdup_printf (_("Set the %s API Key"), provider_name (provider));
+  heading = g_strdup_printf (_("Set the %s API Key"), name);
   dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
                                    _("The key is kept in your keyring. Steward shows it masked "
                                      "from now on and never writes it to a file."));
@@ -379,7 +506,7 @@ set_key_action (GtkWidget  *widget,
   gtk_password_entry_set_show_peek_icon (GTK_PASSWORD_ENTRY (entry), TRUE);
   g_object_set (entry, "activates-default", TRUE, NULL);
   /* Translators: %s is a provider's name ("Anthropic"). */
-  accessible = g_strdup_printf (_("%s API key"), provider_name (provider));
+  accessible = g_strdup_printf (_("%s API key"), name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
                                   -1);
@@ -408,18 +535,21 @@ clear_key_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
-  int provider = find_provider (g_variant_get_string (parameter, NULL));
+  StewardProvider *provider = steward_providers_lookup (self->providers,
+                                                        g_variant_get_string (parameter, NULL));
   GtkWidget *dialog;
   g_autofree char *heading = NULL;
 
-  if (provider < 0)
+  if (provider == NULL || is_manual (provider))
     return;
 
   /* Translators: %s is a provider's name ("Anthropic"). */
-  heading = g_strdup_printf (_("Clear the %s API Key?"), provider_name (provider));
+  heading = g_strdup_printf (_("Clear the %s API Key?"),
+                             steward_provider_get_display_name (provider));
   dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
                                    _("The key is removed from your keyring. Steward cannot use "
-                                     "this provider until you set a key again."));
+                                     "this provider until you set a key again, unless it needs "
+                                     "none."));
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "clear", _("C_lear"),
@@ -430,6 +560,745 @@ clear_key_action (GtkWidget  *widget,
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
 
   present_key_dialog (self, ADW_MESSAGE_DIALOG (dialog), provider);
+}
+
+/* The list of providers */
+
+static GtkWidget *
+new_button (const char *label,
+            const char *accessible,
+            const char *action,
+            const char *target)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  -1);
+  if (action != NULL)
+    gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", target);
+  if (action != NULL)
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+
+  return button;
+}
+
+static GtkWidget *
+create_provider_row (StewardPreferencesWindow *self,
+                     StewardProvider          *provider)
+{
+  const char *id = steward_provider_get_id (provider);
+  const char *name = steward_provider_get_display_name (provider);
+  const char *url = provider_base_url (provider);
+  g_autofree char *key_id = dup_row_key_id (provider);
+  g_autofree char *subtitle = NULL;
+  g_autofree char *accessible = NULL;
+  GtkWidget *row = adw_expander_row_new ();
+  GtkWidget *key_row = adw_action_row_new ();
+  GtkWidget *remove_row = adw_action_row_new ();
+  GtkWidget *set_button;
+  GtkWidget *clear_button;
+  GtkWidget *remove_button;
+
+  /* Names and addresses are shown as they are, never as markup. */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  subtitle = url != NULL ? g_strdup_printf ("%s · %s",
+                                            kind_label (steward_providers_get_kind (self->providers,
+                                                                                    id)),
+                                            url)
+                         : g_strdup (kind_label (steward_providers_get_kind (self->providers, id)));
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
+  gtk_widget_set_name (row, id);
+  g_object_set_data_full (G_OBJECT (row), PROVIDER_KEY, g_strdup (id), g_free);
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (key_row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (key_row), _("API Key"));
+  /* Translators: %s is a provider's name; read by screen readers. */
+  accessible = g_strdup_printf (_("Set the %s API key"), name);
+  set_button = new_button (_("_Set…"), accessible, "prefs.set-key", id);
+  g_free (accessible);
+  /* Translators: %s is a provider's name; read by screen readers. */
+  accessible = g_strdup_printf (_("Clear the %s API key"), name);
+  clear_button = new_button (_("_Clear"), accessible, "prefs.clear-key", id);
+  gtk_widget_set_visible (clear_button, FALSE);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (key_row), set_button);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (key_row), clear_button);
+  g_object_set_data (G_OBJECT (key_row), "steward-set-button", set_button);
+  g_object_set_data (G_OBJECT (key_row), "steward-clear-button", clear_button);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), key_row);
+  g_hash_table_replace (self->key_rows, g_strdup (key_id), key_row);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (remove_row), _("Remove This Provider"));
+  g_free (accessible);
+  /* Translators: %s is a provider's name; read by screen readers. */
+  accessible = g_strdup_printf (_("Remove the provider %s"), name);
+  remove_button = new_button (_("_Remove"), accessible, "prefs.remove-provider", id);
+  gtk_widget_add_css_class (remove_button, "destructive-action");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (remove_row), remove_button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (remove_row), remove_button);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), remove_row);
+
+  refresh_key (self, id, key_id);
+
+  return row;
+}
+
+static GtkWidget *
+create_refresh_row (StewardPreferencesWindow *self,
+                    StewardProvider          *provider)
+{
+  const char *id = steward_provider_get_id (provider);
+  const char *name = steward_provider_get_display_name (provider);
+  g_autofree char *accessible = NULL;
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *button;
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), steward_provider_is_local (provider)
+                                                     ? _("On this computer")
+                                                     : _("Over the network"));
+  /* Translators: %s is a provider's name; read by screen readers. */
+  accessible = g_strdup_printf (_("Refresh the models of %s"), name);
+  button = new_button (_("Refresh _Models"), accessible, "prefs.refresh-models", id);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
+  gtk_widget_set_name (row, id);
+  g_object_set_data_full (G_OBJECT (row), PROVIDER_KEY, g_strdup (id), g_free);
+
+  return row;
+}
+
+static void
+clear_rows (AdwPreferencesGroup *group,
+            GPtrArray           *rows)
+{
+  for (guint i = 0; i < rows->len; i++)
+    adw_preferences_group_remove (group, g_ptr_array_index (rows, i));
+  g_ptr_array_set_size (rows, 0);
+}
+
+static void
+add_placeholder (AdwPreferencesGroup *group,
+                 GPtrArray           *rows,
+                 const char          *title)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_widget_add_css_class (row, "dim-label");
+  adw_preferences_group_add (group, row);
+  g_ptr_array_add (rows, row);
+}
+
+static gboolean
+has_ollama (StewardPreferencesWindow *self)
+{
+  g_autofree char *url = steward_providers_dup_ollama_base_url ();
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->providers));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StewardProvider) provider = g_list_model_get_item (G_LIST_MODEL (self->providers),
+                                                                   i);
+
+      if (g_strcmp0 (steward_provider_get_id (provider), "ollama") == 0 ||
+          g_strcmp0 (provider_base_url (provider), url) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+update_ollama_row (StewardPreferencesWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->ollama_group),
+                          self->ollama_found && !has_ollama (self));
+}
+
+static void
+rebuild_provider_rows (StewardPreferencesWindow *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->providers));
+
+  clear_rows (self->providers_group, self->provider_rows);
+  clear_rows (self->refresh_group, self->refresh_rows);
+  g_hash_table_remove_all (self->key_rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StewardProvider) provider = g_list_model_get_item (G_LIST_MODEL (self->providers),
+                                                                   i);
+      GtkWidget *row;
+
+      /* The person is always there to write an answer; nothing to set. */
+      if (is_manual (provider))
+        continue;
+
+      row = create_provider_row (self, provider);
+      adw_preferences_group_add (self->providers_group, row);
+      g_ptr_array_add (self->provider_rows, row);
+
+      row = create_refresh_row (self, provider);
+      adw_preferences_group_add (self->refresh_group, row);
+      g_ptr_array_add (self->refresh_rows, row);
+    }
+
+  if (self->provider_rows->len == 0)
+    {
+      add_placeholder (self->providers_group, self->provider_rows,
+                       _("No provider is set up: you write the answers"));
+      add_placeholder (self->refresh_group, self->refresh_rows,
+                       _("Add a provider to find its models"));
+    }
+
+  update_ollama_row (self);
+}
+
+static char *
+make_provider_id (StewardPreferencesWindow *self,
+                  const char               *name)
+{
+  g_autoptr(GString) id = g_string_new (NULL);
+  g_autofree char *base = NULL;
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        g_string_append_c (id, g_ascii_tolower (*p));
+      else if (id->len > 0 && id->str[id->len - 1] != '-')
+        g_string_append_c (id, '-');
+    }
+  while (id->len > 0 && id->str[id->len - 1] == '-')
+    g_string_truncate (id, id->len - 1);
+  if (id->len == 0)
+    g_string_append (id, "provider");
+
+  /* A second provider of the same name gets a number. */
+  base = g_strdup (id->str);
+  for (guint n = 2;
+       steward_providers_lookup (self->providers, id->str) != NULL ||
+       g_str_equal (id->str, STEWARD_MANUAL_PROVIDER_ID);
+       n++)
+    g_string_printf (id, "%s-%u", base, n);
+
+  return g_string_free (g_steal_pointer (&id), FALSE);
+}
+
+static void
+add_provider_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->add_name_row));
+  const char *url = gtk_editable_get_text (GTK_EDITABLE (self->add_url_row));
+  StewardProviderKind kind = adw_combo_row_get_selected (self->add_kind_row) == 1
+                             ? STEWARD_PROVIDER_KIND_ANTHROPIC
+                             : STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE;
+  g_autofree char *stripped_name = g_strstrip (g_strdup (name ? name : ""));
+  g_autofree char *stripped_url = g_strstrip (g_strdup (url ? url : ""));
+  g_autofree char *id = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (*stripped_name == '\0')
+    {
+      g_free (stripped_name);
+      stripped_name = g_strdup (kind_label (kind));
+    }
+  if (*stripped_url == '\0' && kind == STEWARD_PROVIDER_KIND_ANTHROPIC)
+    {
+      g_free (stripped_url);
+      stripped_url = g_strdup (STEWARD_ANTHROPIC_DEFAULT_BASE_URL);
+    }
+  if (*stripped_url == '\0')
+    {
+      show_toast (self, _("Give the provider’s base URL, such as https://api.openai.com/v1"));
+      return;
+    }
+
+  id = make_provider_id (self, stripped_name);
+  if (steward_providers_put (self->providers, id, kind, stripped_name, stripped_url, NULL,
+                             &error) == NULL)
+    {
+      show_toast (self, error->message);
+      return;
+    }
+
+  gtk_editable_set_text (GTK_EDITABLE (self->add_name_row), "");
+  gtk_editable_set_text (GTK_EDITABLE (self->add_url_row), "");
+}
+
+static void
+add_ollama_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
+  g_autofree char *url = steward_providers_dup_ollama_base_url ();
+  g_autoptr(GError) error = NULL;
+
+  if (has_ollama (self))
+    return;
+
+  if (steward_providers_put (self->providers, "ollama", STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE,
+                             "Ollama", url, NULL, &error) == NULL)
+    show_toast (self, error->message);
+}
+
+static void
+remove_provider_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!steward_providers_remove (self->providers, g_variant_get_string (parameter, NULL), &error))
+    show_toast (self, error->message);
+}
+
+static void
+detect_ollama_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  StewardPreferencesWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean found;
+
+  found = steward_providers_detect_ollama_finish (STEWARD_PROVIDERS (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self->ollama_found = found;
+  update_ollama_row (self);
+}
+
+/* Settings from before providers.json become providers, once. */
+static void
+migrate_legacy_providers (StewardPreferencesWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (legacy_providers); i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_user_value (self->settings,
+                                                             legacy_providers[i].url_key);
+      g_autofree char *key_id = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (value == NULL)
+        continue;
+
+      key_id = steward_providers_make_key_id (legacy_providers[i].id);
+      if (steward_providers_lookup (self->providers, legacy_providers[i].id) == NULL &&
+          steward_providers_put (self->providers, legacy_providers[i].id, legacy_providers[i].kind,
+                                 _(legacy_providers[i].name),
+                                 g_variant_get_string (value, NULL), key_id, &error) == NULL)
+        {
+          g_warning ("The %s provider set up before could not be kept: %s",
+                     legacy_providers[i].id, error->message);
+          continue;
+        }
+
+      g_settings_reset (self->settings, legacy_providers[i].url_key);
+    }
+}
+
+/* Models */
+
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!steward_model_catalog_save_finish (STEWARD_MODEL_CATALOG (object), result, &error))
+    g_warning ("%s", error->message);
+}
+
+static void
+save_catalog (StewardPreferencesWindow *self)
+{
+  steward_model_catalog_save_async (self->catalog, NULL, save_done_cb, NULL);
+}
+
+typedef struct
+{
+  StewardPreferencesWindow *self;
+  char                     *provider_id;
+  gboolean                  local;
+} Refresh;
+
+static void
+refresh_free (Refresh *refresh)
+{
+  g_free (refresh->provider_id);
+  g_free (refresh);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Refresh, refresh_free)
+
+static void
+list_models_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(Refresh) refresh = user_data;
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  StewardPreferencesWindow *self;
+  guint before;
+  guint added;
+
+  names = steward_provider_list_models_finish (STEWARD_PROVIDER (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = refresh->self;
+  if (names == NULL)
+    {
+      show_toast (self, error->message);
+      return;
+    }
+
+  before = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
+  for (guint i = 0; i < names->len; i++)
+    steward_model_catalog_add (self->catalog, refresh->provider_id,
+                               g_ptr_array_index (names, i), refresh->local);
+  added = g_list_model_get_n_items (G_LIST_MODEL (self->catalog)) - before;
+  save_catalog (self);
+
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "%u model found, %u new",
+                                        "%u models found, %u new",
+                                        names->len),
+                           names->len, added);
+  show_toast (self, title);
+}
+
+static void
+refresh_models_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
+  StewardProvider *provider = steward_providers_lookup (self->providers,
+                                                        g_variant_get_string (parameter, NULL));
+  Refresh *refresh;
+
+  if (provider == NULL)
+    return;
+
+  refresh = g_new0 (Refresh, 1);
+  refresh->self = self;
+  refresh->provider_id = g_strdup (steward_provider_get_id (provider));
+  refresh->local = steward_provider_is_local (provider);
+  steward_provider_list_models_async (provider, self->cancellable, list_models_cb, refresh);
+}
+
+static const char *
+score_name (Score score)
+{
+  switch (score)
+    {
+    case SCORE_COST:
+      return "cost";
+    case SCORE_SPEED:
+      return "speed";
+    case SCORE_INTELLIGENCE:
+    default:
+      return "intelligence";
+    }
+}
+
+static char *
+describe_scores (StewardModel *model)
+{
+  /* Translators: three scores from 0 to 1 of a model. */
+  return g_strdup_printf (_("Cost %.2f · Speed %.2f · Intelligence %.2f"),
+                          steward_model_get_cost (model), steward_model_get_speed (model),
+                          steward_model_get_intelligence (model));
+}
+
+static void
+score_changed_cb (StewardPreferencesWindow *self,
+                  GtkSpinButton            *spin)
+{
+  const char *id = g_object_get_data (G_OBJECT (spin), MODEL_KEY);
+  Score score = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (spin), SCORE_KEY));
+  StewardModel *model = steward_model_catalog_lookup (self->catalog, id);
+  double scores[N_SCORES];
+
+  if (model == NULL)
+    return;
+
+  scores[SCORE_COST] = steward_model_get_cost (model);
+  scores[SCORE_SPEED] = steward_model_get_speed (model);
+  scores[SCORE_INTELLIGENCE] = steward_model_get_intelligence (model);
+
+  /* The row following the model is no change of the person's. */
+  if (scores[score] == gtk_spin_button_get_value (spin))
+    return;
+  scores[score] = gtk_spin_button_get_value (spin);
+
+  steward_model_catalog_set_scores (self->catalog, id, scores[SCORE_COST], scores[SCORE_SPEED],
+                                    scores[SCORE_INTELLIGENCE]);
+  save_catalog (self);
+}
+
+static void
+sync_model_row (GtkWidget *row)
+{
+  StewardModel *model = g_object_get_data (G_OBJECT (row), MODEL_KEY);
+  g_autofree char *subtitle = describe_scores (model);
+  GtkSpinButton **spins = g_object_get_data (G_OBJECT (row), "steward-spins");
+
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
+  gtk_spin_button_set_value (spins[SCORE_COST], steward_model_get_cost (model));
+  gtk_spin_button_set_value (spins[SCORE_SPEED], steward_model_get_speed (model));
+  gtk_spin_button_set_value (spins[SCORE_INTELLIGENCE], steward_model_get_intelligence (model));
+}
+
+static GtkSpinButton *
+add_score_row (StewardPreferencesWindow *self,
+               AdwExpanderRow           *row,
+               StewardModel             *model,
+               Score                     score)
+{
+  static const char * const titles[] = {
+    [SCORE_COST] = N_("Cost"),
+    [SCORE_SPEED] = N_("Speed"),
+    [SCORE_INTELLIGENCE] = N_("Intelligence"),
+  };
+  static const char * const subtitles[] = {
+    [SCORE_COST] = N_("0 is free, 1 the most expensive"),
+    [SCORE_SPEED] = N_("0 is slow, 1 the quickest"),
+    [SCORE_INTELLIGENCE] = N_("0 is simple, 1 the most able"),
+  };
+  const char *id = steward_model_get_id (model);
+  GtkWidget *score_row = adw_action_row_new ();
+  GtkWidget *spin = gtk_spin_button_new_with_range (0.0, 1.0, 0.05);
+  g_autofree char *accessible = NULL;
+  g_autofree char *name = g_strdup_printf ("%s:%s", score_name (score), id);
+
+  switch (score)
+    {
+    case SCORE_COST:
+      /* Translators: %s is a model ("ollama/qwen2.5:7b"); read by screen readers. */
+      accessible = g_strdup_printf (_("Cost of “%s”"), id);
+      break;
+    case SCORE_SPEED:
+      /* Translators: %s is a model ("ollama/qwen2.5:7b"); read by screen readers. */
+      accessible = g_strdup_printf (_("Speed of “%s”"), id);
+      break;
+    case SCORE_INTELLIGENCE:
+    default:
+      /* Translators: %s is a model ("ollama/qwen2.5:7b"); read by screen readers. */
+      accessible = g_strdup_printf (_("Intelligence of “%s”"), id);
+      break;
+    }
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (score_row), _(titles[score]));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (score_row), _(subtitles[score]));
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 2);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_widget_set_name (spin, name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  -1);
+  g_object_set_data_full (G_OBJECT (spin), MODEL_KEY, g_strdup (id), g_free);
+  g_object_set_data (G_OBJECT (spin), SCORE_KEY, GINT_TO_POINTER (score));
+  g_signal_connect_object (spin, "value-changed",
+                           G_CALLBACK (score_changed_cb), self, G_CONNECT_SWAPPED);
+
+  adw_action_row_add_suffix (ADW_ACTION_ROW (score_row), spin);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (score_row), spin);
+  adw_expander_row_add_row (row, score_row);
+
+  return GTK_SPIN_BUTTON (spin);
+}
+
+static void
+remove_model_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
+
+  steward_model_catalog_remove (self->catalog, g_variant_get_string (parameter, NULL));
+  save_catalog (self);
+}
+
+static GtkWidget *
+create_model_row (StewardPreferencesWindow *self,
+                  StewardModel             *model)
+{
+  const char *id = steward_model_get_id (model);
+  GtkWidget *row = adw_expander_row_new ();
+  GtkWidget *remove_row = adw_action_row_new ();
+  GtkWidget *remove_button;
+  GtkSpinButton **spins = g_new0 (GtkSpinButton *, N_SCORES);
+  g_autofree char *accessible = NULL;
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), id);
+  gtk_widget_set_name (row, id);
+  g_object_set_data_full (G_OBJECT (row), MODEL_KEY, g_object_ref (model), g_object_unref);
+  g_object_set_data_full (G_OBJECT (row), "steward-spins", spins, g_free);
+
+  if (steward_model_get_local (model))
+    {
+      GtkWidget *local = gtk_label_new (_("On this computer"));
+
+      gtk_widget_add_css_class (local, "dim-label");
+      adw_expander_row_add_action (ADW_EXPANDER_ROW (row), local);
+    }
+
+  for (Score score = SCORE_COST; score < N_SCORES; score++)
+    spins[score] = add_score_row (self, ADW_EXPANDER_ROW (row), model, score);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (remove_row), _("Remove This Model"));
+  /* Translators: %s is a model; read by screen readers. */
+  accessible = g_strdup_printf (_("Remove the model “%s”"), id);
+  remove_button = new_button (_("_Remove"), accessible, "prefs.remove-model", id);
+  gtk_widget_add_css_class (remove_button, "destructive-action");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (remove_row), remove_button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (remove_row), remove_button);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), remove_row);
+
+  g_signal_connect_object (model, "notify", G_CALLBACK (sync_model_row), row,
+                           G_CONNECT_SWAPPED);
+  sync_model_row (row);
+
+  return row;
+}
+
+static void
+rebuild_model_rows (StewardPreferencesWindow *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
+  g_autofree char *selected = NULL;
+  GObject *item = adw_combo_row_get_selected_item (self->hint_model_row);
+
+  if (item != NULL)
+    selected = g_strdup (gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
+
+  clear_rows (self->models_group, self->model_rows);
+  gtk_string_list_splice (self->hint_models, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->hint_models)), NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StewardModel) model = g_list_model_get_item (G_LIST_MODEL (self->catalog), i);
+      GtkWidget *row = create_model_row (self, model);
+
+      adw_preferences_group_add (self->models_group, row);
+      g_ptr_array_add (self->model_rows, row);
+      gtk_string_list_append (self->hint_models, steward_model_get_id (model));
+      if (g_strcmp0 (selected, steward_model_get_id (model)) == 0)
+        adw_combo_row_set_selected (self->hint_model_row, i);
+    }
+
+  if (n == 0)
+    add_placeholder (self->models_group, self->model_rows,
+                     _("No models yet: refresh a provider’s models above"));
+}
+
+/* The hint map */
+
+static void
+remove_hint_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
+
+  steward_model_catalog_set_hint (self->catalog, g_variant_get_string (parameter, NULL), NULL);
+  save_catalog (self);
+}
+
+static void
+add_hint_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->hint_entry_row));
+  g_autofree char *hint = g_strstrip (g_strdup (text ? text : ""));
+  GObject *item = adw_combo_row_get_selected_item (self->hint_model_row);
+
+  if (*hint == '\0')
+    {
+      show_toast (self, _("Write the hint first, such as “sonnet”"));
+      return;
+    }
+
+  if (item == NULL)
+    {
+      show_toast (self, _("There is no model to send the hint to yet"));
+      return;
+    }
+
+  steward_model_catalog_set_hint (self->catalog, hint,
+                                  gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
+  save_catalog (self);
+  gtk_editable_set_text (GTK_EDITABLE (self->hint_entry_row), "");
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+rebuild_hint_rows (StewardPreferencesWindow *self)
+{
+  GHashTable *hints = steward_model_catalog_get_hints (self->catalog);
+  g_autofree const char **keys = NULL;
+  guint n = 0;
+
+  clear_rows (self->hints_group, self->hint_rows);
+
+  keys = (const char **) g_hash_table_get_keys_as_array (hints, &n);
+  qsort (keys, n, sizeof (char *), compare_strings);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *model = g_hash_table_lookup (hints, keys[i]);
+      g_autofree char *title = NULL;
+      g_autofree char *accessible = NULL;
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *button;
+
+      /* Translators: a hint family, then the model it sends to. */
+      title = g_strdup_printf (_("%s → %s"), keys[i], model);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      if (steward_model_catalog_lookup (self->catalog, model) == NULL)
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("This model is not in your list"));
+      gtk_widget_set_name (row, keys[i]);
+
+      /* Translators: %s is a hint ("sonnet"); read by screen readers. */
+      accessible = g_strdup_printf (_("Remove the hint “%s”"), keys[i]);
+      button = new_button (_("_Remove"), accessible, "prefs.remove-hint", keys[i]);
+      gtk_widget_add_css_class (button, "flat");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+
+      adw_preferences_group_add (self->hints_group, row);
+      g_ptr_array_add (self->hint_rows, row);
+    }
+
+  if (n == 0)
+    add_placeholder (self->hints_group, self->hint_rows,
+                     _("No hints: a server’s names are matched against your models’ names"));
 }
 
 static void
@@ -522,6 +1391,10 @@ sync_server_row (StewardPreferencesWindow *self,
   const char *server = g_object_get_data (G_OBJECT (row), SERVER_KEY);
   AdwComboRow *policy_row = g_object_get_data (G_OBJECT (row), "steward-policy-row");
   GtkLabel *used_label = g_object_get_data (G_OBJECT (row), "steward-used-label");
+  GtkSwitch *local_switch = g_object_get_data (G_OBJECT (row), "steward-local-switch");
+  GtkSwitch *any_switch = g_object_get_data (G_OBJECT (row), "steward-any-switch");
+  GPtrArray *checks = g_object_get_data (G_OBJECT (row), "steward-checks");
+  const char * const *allowed;
   g_autofree char *subtitle = NULL;
   g_autofree char *used = NULL;
   Limit limit;
@@ -548,7 +1421,178 @@ sync_server_row (StewardPreferencesWindow *self,
   subtitle = describe_server (self, server);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
 
+  allowed = steward_sampling_broker_get_allowed_models (self->broker, server);
+  gtk_switch_set_active (local_switch, steward_sampling_broker_get_local_only (self->broker,
+                                                                               server));
+  gtk_switch_set_active (any_switch, allowed == NULL);
+  for (guint i = 0; i < checks->len; i++)
+    {
+      GtkCheckButton *check = g_ptr_array_index (checks, i);
+      const char *id = g_object_get_data (G_OBJECT (check), MODEL_KEY);
+
+      gtk_check_button_set_active (check, allowed == NULL || g_strv_contains (allowed, id));
+      gtk_widget_set_sensitive (GTK_WIDGET (check), allowed != NULL);
+    }
+
   self->syncing = FALSE;
+}
+
+static void
+local_only_cb (StewardPreferencesWindow *self,
+               GParamSpec               *pspec,
+               GtkSwitch                *widget)
+{
+  const char *server = g_object_get_data (G_OBJECT (widget), SERVER_KEY);
+
+  if (!self->syncing)
+    steward_sampling_broker_set_local_only (self->broker, server,
+                                            gtk_switch_get_active (widget));
+}
+
+/* The models the server's checks allow, as they are now. */
+static void
+apply_model_checks (StewardPreferencesWindow *self,
+                    const char               *server,
+                    GPtrArray                *checks)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) models = NULL;
+
+  for (guint i = 0; i < checks->len; i++)
+    {
+      GtkCheckButton *check = g_ptr_array_index (checks, i);
+
+      if (gtk_check_button_get_active (check))
+        g_strv_builder_add (builder, g_object_get_data (G_OBJECT (check), MODEL_KEY));
+    }
+
+  models = g_strv_builder_end (builder);
+  steward_sampling_broker_set_allowed_models (self->broker, server,
+                                              (const char * const *) models);
+}
+
+static void
+any_model_cb (StewardPreferencesWindow *self,
+              GParamSpec               *pspec,
+              GtkSwitch                *widget)
+{
+  const char *server = g_object_get_data (G_OBJECT (widget), SERVER_KEY);
+  GPtrArray *checks = g_object_get_data (G_OBJECT (widget), "steward-checks");
+
+  if (self->syncing)
+    return;
+
+  /* Turned off, the list starts as every model there is now, and the
+   * person takes away from it; models found later are not let in. */
+  if (gtk_switch_get_active (widget))
+    steward_sampling_broker_set_allowed_models (self->broker, server, NULL);
+  else
+    apply_model_checks (self, server, checks);
+}
+
+static void
+model_check_cb (StewardPreferencesWindow *self,
+                GtkCheckButton           *check)
+{
+  const char *server = g_object_get_data (G_OBJECT (check), SERVER_KEY);
+  GPtrArray *checks = g_object_get_data (G_OBJECT (check), "steward-checks");
+
+  if (!self->syncing)
+    apply_model_checks (self, server, checks);
+}
+
+static GtkSwitch *
+add_switch_row (AdwExpanderRow *row,
+                const char     *server,
+                const char     *title,
+                const char     *subtitle,
+                const char     *accessible,
+                const char     *name)
+{
+  GtkWidget *switch_row = adw_action_row_new ();
+  GtkWidget *widget = gtk_switch_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (switch_row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (switch_row), subtitle);
+  gtk_widget_set_valign (widget, GTK_ALIGN_CENTER);
+  gtk_widget_set_name (widget, name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  -1);
+  g_object_set_data_full (G_OBJECT (widget), SERVER_KEY, g_strdup (server), g_free);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (switch_row), widget);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (switch_row), widget);
+  adw_expander_row_add_row (row, switch_row);
+
+  return GTK_SWITCH (widget);
+}
+
+/* Which of the person's models may answer the server's requests. */
+static void
+add_model_rows (StewardPreferencesWindow *self,
+                AdwExpanderRow           *row,
+                const char               *server)
+{
+  g_autofree char *accessible = NULL;
+  g_autofree char *name = NULL;
+  GPtrArray *checks = g_ptr_array_new ();
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
+  GtkSwitch *local_switch;
+  GtkSwitch *any_switch;
+
+  g_object_set_data_full (G_OBJECT (row), "steward-checks", checks,
+                          (GDestroyNotify) g_ptr_array_unref);
+
+  /* Translators: %s is a server's name; read by screen readers. */
+  accessible = g_strdup_printf (_("Only models on this computer answer “%s”"), server);
+  name = g_strdup_printf ("local-only:%s", server);
+  local_switch = add_switch_row (row, server, _("Only Models on This Computer"),
+                                 _("Nothing of its requests leaves this computer"),
+                                 accessible, name);
+  g_signal_connect_object (local_switch, "notify::active",
+                           G_CALLBACK (local_only_cb), self, G_CONNECT_SWAPPED);
+  g_object_set_data (G_OBJECT (row), "steward-local-switch", local_switch);
+
+  g_free (accessible);
+  g_free (name);
+  /* Translators: %s is a server's name; read by screen readers. */
+  accessible = g_strdup_printf (_("Any of your models may answer “%s”"), server);
+  name = g_strdup_printf ("any-model:%s", server);
+  any_switch = add_switch_row (row, server, _("Any of Your Models"),
+                               _("Turn off to choose the models below"), accessible, name);
+  g_object_set_data (G_OBJECT (any_switch), "steward-checks", checks);
+  g_signal_connect_object (any_switch, "notify::active",
+                           G_CALLBACK (any_model_cb), self, G_CONNECT_SWAPPED);
+  g_object_set_data (G_OBJECT (row), "steward-any-switch", any_switch);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StewardModel) model = g_list_model_get_item (G_LIST_MODEL (self->catalog), i);
+      const char *id = steward_model_get_id (model);
+      GtkWidget *model_row = adw_action_row_new ();
+      GtkWidget *check = gtk_check_button_new ();
+      g_autofree char *check_accessible = NULL;
+      g_autofree char *check_name = g_strdup_printf ("allow:%s:%s", server, id);
+
+      /* Translators: the first %s is a model, the second a server; read by screen readers. */
+      check_accessible = g_strdup_printf (_("“%s” may answer “%s”"), id, server);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (model_row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (model_row), id);
+      gtk_widget_set_name (check, check_name);
+      gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (check),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, check_accessible,
+                                      -1);
+      g_object_set_data_full (G_OBJECT (check), SERVER_KEY, g_strdup (server), g_free);
+      g_object_set_data_full (G_OBJECT (check), MODEL_KEY, g_strdup (id), g_free);
+      g_object_set_data (G_OBJECT (check), "steward-checks", checks);
+      g_signal_connect_object (check, "toggled",
+                               G_CALLBACK (model_check_cb), self, G_CONNECT_SWAPPED);
+      adw_action_row_add_prefix (ADW_ACTION_ROW (model_row), check);
+      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (model_row), check);
+      adw_expander_row_add_row (row, model_row);
+      g_ptr_array_add (checks, check);
+    }
 }
 
 static void
@@ -677,6 +1721,8 @@ create_server_row (StewardPreferencesWindow *self,
   adw_action_row_add_suffix (ADW_ACTION_ROW (used_row), used_label);
   adw_expander_row_add_row (ADW_EXPANDER_ROW (row), used_row);
   g_object_set_data (G_OBJECT (row), "steward-used-label", used_label);
+
+  add_model_rows (self, ADW_EXPANDER_ROW (row), server);
 
   sync_server_row (self, row);
 
@@ -811,11 +1857,19 @@ color_scheme_selected_cb (StewardPreferencesWindow *self)
     g_settings_set_string (self->settings, "color-scheme", color_scheme_keys[selected]);
 }
 
+/* The servers' lists of models follow the catalogue. */
+static void
+catalog_items_changed_cb (StewardPreferencesWindow *self)
+{
+  rebuild_model_rows (self);
+  rebuild_hint_rows (self);
+  rebuild_server_rows (self);
+}
+
 static void
 steward_preferences_window_constructed (GObject *object)
 {
   StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (object);
-  guint i;
 
   G_OBJECT_CLASS (steward_preferences_window_parent_class)->constructed (object);
 
@@ -823,18 +1877,31 @@ steward_preferences_window_constructed (GObject *object)
 
   self->secrets = g_object_ref (steward_host_get_secrets (self->host));
   self->broker = g_object_ref (steward_host_get_sampling_broker (self->host));
+  self->providers = g_object_ref (steward_host_get_providers (self->host));
+  self->catalog = g_object_ref (steward_host_get_model_catalog (self->host));
   self->registry = g_object_ref (G_LIST_MODEL (steward_host_get_registry (self->host)));
 
-  for (i = 0; i < N_PROVIDERS; i++)
-    refresh_key (self, i);
+  migrate_legacy_providers (self);
 
   g_signal_connect_object (self->registry, "items-changed",
                            G_CALLBACK (registry_items_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->broker, "policies-changed",
                            G_CALLBACK (policies_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->providers, "items-changed",
+                           G_CALLBACK (rebuild_provider_rows), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->catalog, "items-changed",
+                           G_CALLBACK (catalog_items_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->catalog, "hints-changed",
+                           G_CALLBACK (rebuild_hint_rows), self, G_CONNECT_SWAPPED);
 
+  rebuild_provider_rows (self);
+  rebuild_model_rows (self);
+  rebuild_hint_rows (self);
   steward_preferences_window_apply_sampling_defaults (self->host, self->settings);
   rebuild_server_rows (self);
+
+  steward_providers_detect_ollama_async (self->providers, self->cancellable, detect_ollama_cb,
+                                         self);
 }
 
 static void
@@ -856,14 +1923,27 @@ steward_preferences_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->registry, self);
   if (self->broker != NULL)
     g_signal_handlers_disconnect_by_data (self->broker, self);
+  if (self->providers != NULL)
+    g_signal_handlers_disconnect_by_data (self->providers, self);
+  if (self->catalog != NULL)
+    g_signal_handlers_disconnect_by_data (self->catalog, self);
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_PREFERENCES_WINDOW);
 
   g_clear_pointer (&self->server_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->provider_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->refresh_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->model_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->hint_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->key_rows, g_hash_table_unref);
+  g_clear_pointer (&self->key_generations, g_hash_table_unref);
+  g_clear_object (&self->hint_models);
   g_clear_object (&self->settings);
   g_clear_object (&self->registry);
+  g_clear_object (&self->catalog);
+  g_clear_object (&self->providers);
   g_clear_object (&self->broker);
   g_clear_object (&self->secrets);
   g_clear_object (&self->host);
@@ -938,14 +2018,17 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-preferences-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, Prefs, openai_url_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, openai_key_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, openai_set_button);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, openai_clear_button);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, anthropic_url_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, anthropic_key_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, anthropic_set_button);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, anthropic_clear_button);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, ollama_group);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, ollama_row);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, providers_group);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, add_kind_row);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, add_name_row);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, add_url_row);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, refresh_group);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, models_group);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, hints_group);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, hint_entry_row);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, hint_model_row);
   gtk_widget_class_bind_template_child (widget_class, Prefs, default_policy_row);
   gtk_widget_class_bind_template_child (widget_class, Prefs, default_max_tokens_spin);
   gtk_widget_class_bind_template_child (widget_class, Prefs, default_per_minute_spin);
@@ -955,6 +2038,15 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "prefs.set-key", "s", set_key_action);
   gtk_widget_class_install_action (widget_class, "prefs.clear-key", "s", clear_key_action);
+  gtk_widget_class_install_action (widget_class, "prefs.add-provider", NULL, add_provider_action);
+  gtk_widget_class_install_action (widget_class, "prefs.add-ollama", NULL, add_ollama_action);
+  gtk_widget_class_install_action (widget_class, "prefs.remove-provider", "s",
+                                   remove_provider_action);
+  gtk_widget_class_install_action (widget_class, "prefs.refresh-models", "s",
+                                   refresh_models_action);
+  gtk_widget_class_install_action (widget_class, "prefs.remove-model", "s", remove_model_action);
+  gtk_widget_class_install_action (widget_class, "prefs.add-hint", NULL, add_hint_action);
+  gtk_widget_class_install_action (widget_class, "prefs.remove-hint", "s", remove_hint_action);
   gtk_widget_class_install_action (widget_class, "prefs.show-audit", NULL, show_audit_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
@@ -963,31 +2055,20 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
 static void
 steward_preferences_window_init (StewardPreferencesWindow *self)
 {
-  guint i;
-
   self->cancellable = g_cancellable_new ();
   self->server_rows = g_ptr_array_new ();
+  self->provider_rows = g_ptr_array_new ();
+  self->refresh_rows = g_ptr_array_new ();
+  self->model_rows = g_ptr_array_new ();
+  self->hint_rows = g_ptr_array_new ();
+  self->key_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->key_generations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->hint_models = gtk_string_list_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->providers[PROVIDER_OPENAI].url_row = self->openai_url_row;
-  self->providers[PROVIDER_OPENAI].key_row = self->openai_key_row;
-  self->providers[PROVIDER_OPENAI].set_button = self->openai_set_button;
-  self->providers[PROVIDER_OPENAI].clear_button = self->openai_clear_button;
-  self->providers[PROVIDER_ANTHROPIC].url_row = self->anthropic_url_row;
-  self->providers[PROVIDER_ANTHROPIC].key_row = self->anthropic_key_row;
-  self->providers[PROVIDER_ANTHROPIC].set_button = self->anthropic_set_button;
-  self->providers[PROVIDER_ANTHROPIC].clear_button = self->anthropic_clear_button;
-
+  adw_combo_row_set_model (self->hint_model_row, G_LIST_MODEL (self->hint_models));
   self->settings = g_settings_new (APPLICATION_ID);
-
-  /* Base URLs live in GSettings; keys never do. */
-  for (i = 0; i < N_PROVIDERS; i++)
-    {
-      g_settings_bind (self->settings, provider_url_keys[i],
-                       self->providers[i].url_row, "text", G_SETTINGS_BIND_DEFAULT);
-      set_key_state (self, i, _("Looking up…"), FALSE);
-    }
 
   g_settings_bind (self->settings, "sampling-default-max-tokens",
                    gtk_spin_button_get_adjustment (self->default_max_tokens_spin), "value",
@@ -1092,16 +2173,17 @@ steward_preferences_window_apply_sampling_defaults (StewardHost *host,
     }
 }
 
+/**
+ * steward_preferences_window_get_key_row:
+ * @key_id: the keyring id of a provider's key ("provider.anthropic")
+ */
 AdwActionRow *
 steward_preferences_window_get_key_row (StewardPreferencesWindow *self,
-                                        const char               *secret_id)
+                                        const char               *key_id)
 {
-  int provider;
-
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  provider = find_provider (secret_id);
-  return provider >= 0 ? self->providers[provider].key_row : NULL;
+  return g_hash_table_lookup (self->key_rows, key_id);
 }
 
 AdwMessageDialog *
@@ -1118,4 +2200,104 @@ steward_preferences_window_get_color_scheme_row (StewardPreferencesWindow *self)
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
   return self->color_scheme_row;
+}
+
+AdwActionRow *
+steward_preferences_window_get_ollama_row (StewardPreferencesWindow *self)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return self->ollama_row;
+}
+
+static GtkWidget *
+find_row (GPtrArray  *rows,
+          const char *name)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (row), name) == 0)
+        return row;
+    }
+
+  return NULL;
+}
+
+AdwExpanderRow *
+steward_preferences_window_get_provider_row (StewardPreferencesWindow *self,
+                                             const char               *id)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return (AdwExpanderRow *) find_row (self->provider_rows, id);
+}
+
+AdwActionRow *
+steward_preferences_window_get_refresh_row (StewardPreferencesWindow *self,
+                                            const char               *id)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return (AdwActionRow *) find_row (self->refresh_rows, id);
+}
+
+AdwExpanderRow *
+steward_preferences_window_get_model_row (StewardPreferencesWindow *self,
+                                          const char               *id)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return (AdwExpanderRow *) find_row (self->model_rows, id);
+}
+
+AdwActionRow *
+steward_preferences_window_get_hint_row (StewardPreferencesWindow *self,
+                                         const char               *hint)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return (AdwActionRow *) find_row (self->hint_rows, hint);
+}
+
+AdwExpanderRow *
+steward_preferences_window_get_server_row (StewardPreferencesWindow *self,
+                                           const char               *server)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  for (guint i = 0; i < self->server_rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (self->server_rows, i);
+
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (row), SERVER_KEY), server) == 0)
+        return ADW_EXPANDER_ROW (row);
+    }
+
+  return NULL;
+}
+
+void
+steward_preferences_window_get_add_rows (StewardPreferencesWindow  *self,
+                                         AdwComboRow              **kind,
+                                         AdwEntryRow              **name,
+                                         AdwEntryRow              **url)
+{
+  g_return_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self));
+
+  *kind = self->add_kind_row;
+  *name = self->add_name_row;
+  *url = self->add_url_row;
+}
+
+void
+steward_preferences_window_get_hint_rows (StewardPreferencesWindow  *self,
+                                          AdwEntryRow              **hint,
+                                          AdwComboRow              **model)
+{
+  g_return_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self));
+
+  *hint = self->hint_entry_row;
+  *model = self->hint_model_row;
 }

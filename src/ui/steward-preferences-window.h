@@ -11,8 +11,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardPreferencesWindow, steward_preferences_window, STEWARD, PREFERENCES_WINDOW, AdwPreferencesWindow)
 
-/* Providers and API keys (in the keyring, shown masked), sampling defaults
- * and per-server policies, the audit journal, appearance. */
+/* Providers (providers.json) and their API keys (in the keyring, shown
+ * masked), the models and their scores and the hint map (models.json),
+ * sampling defaults and per-server policies with the models each server
+ * may use, the audit journal, appearance. */
 GtkWidget *steward_preferences_window_new                      (StewardHost *host);
 
 /* Gives each server Steward has not seen before the sampling defaults kept
