@@ -2484,7 +2484,8 @@ test_models_tools (void)
    * to run. */
   {
     g_autoptr(JsonObject) result = parse_object ("{\"role\": \"assistant\", \"content\": "
-                                                 "{\"type\": \"text\", \"text\": \"Let me look.\"}, "
+                                                 "{\"type\": \"text\", "
+                                                 "\"text\": \"Let me look.\"}, "
                                                  "\"model\": \"anthropic/claude-sonnet-4\", "
                                                  "\"stopReason\": \"endTurn\"}");
 
