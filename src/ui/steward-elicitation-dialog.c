@@ -522,6 +522,20 @@ steward_elicitation_dialog_constructed (GObject *object)
   update_actions (self);
 }
 
+/* A selectable label would take the first focus and show its text all
+ * selected; start in the first field of the form instead, where the
+ * person begins. */
+static void
+steward_elicitation_dialog_map (GtkWidget *widget)
+{
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (widget);
+
+  GTK_WIDGET_CLASS (steward_elicitation_dialog_parent_class)->map (widget);
+
+  if (gtk_window_get_focus (GTK_WINDOW (self)) == NULL && self->form != NULL)
+    gtk_widget_child_focus (GTK_WIDGET (self->form), GTK_DIR_TAB_FORWARD);
+}
+
 static void
 steward_elicitation_dialog_dispose (GObject *object)
 {
@@ -593,6 +607,8 @@ steward_elicitation_dialog_class_init (StewardElicitationDialogClass *klass)
   object_class->finalize = steward_elicitation_dialog_finalize;
   object_class->get_property = steward_elicitation_dialog_get_property;
   object_class->set_property = steward_elicitation_dialog_set_property;
+
+  widget_class->map = steward_elicitation_dialog_map;
 
   window_class->close_request = steward_elicitation_dialog_close_request;
 

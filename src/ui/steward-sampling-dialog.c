@@ -1056,6 +1056,21 @@ steward_sampling_dialog_constructed (GObject *object)
   update_stage (self);
 }
 
+/* A selectable label would take the first focus and show its text all
+ * selected; start in the first message instead, which the person reads and
+ * may edit, or in the system prompt when there is none. */
+static void
+steward_sampling_dialog_map (GtkWidget *widget)
+{
+  StewardSamplingDialog *self = STEWARD_SAMPLING_DIALOG (widget);
+
+  GTK_WIDGET_CLASS (steward_sampling_dialog_parent_class)->map (widget);
+
+  if (gtk_window_get_focus (GTK_WINDOW (self)) == NULL &&
+      !gtk_widget_child_focus (GTK_WIDGET (self->messages_box), GTK_DIR_TAB_FORWARD))
+    gtk_widget_grab_focus (GTK_WIDGET (self->system_view));
+}
+
 static void
 steward_sampling_dialog_dispose (GObject *object)
 {
@@ -1130,6 +1145,8 @@ steward_sampling_dialog_class_init (StewardSamplingDialogClass *klass)
   object_class->finalize = steward_sampling_dialog_finalize;
   object_class->get_property = steward_sampling_dialog_get_property;
   object_class->set_property = steward_sampling_dialog_set_property;
+
+  widget_class->map = steward_sampling_dialog_map;
 
   window_class->close_request = steward_sampling_dialog_close_request;
 
