@@ -248,17 +248,39 @@ roots_loaded_cb (GObject      *object,
                                       g_object_ref (self));
 }
 
+/* The loads beside the servers' hold the host weakly: one still on its
+ * worker must not keep a host that was let go alive. */
+static GWeakRef *
+weak_host_new (StewardHost *self)
+{
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+  g_weak_ref_init (ref, self);
+  return ref;
+}
+
+static StewardHost *
+weak_host_steal (gpointer user_data)
+{
+  GWeakRef *ref = user_data;
+  StewardHost *self = g_weak_ref_get (ref);
+
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  return self;
+}
+
 static void
 pins_loaded_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(StewardHost) self = user_data;
+  g_autoptr(StewardHost) self = weak_host_steal (user_data);
   g_autoptr(GError) error = NULL;
 
   /* The pins moved a damaged file aside themselves; say so. */
   if (!steward_tool_pins_load_finish (STEWARD_TOOL_PINS (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      self != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_ERROR,
                                       "%s", error->message);
 }
@@ -268,11 +290,11 @@ providers_loaded_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data)
 {
-  g_autoptr(StewardHost) self = user_data;
+  g_autoptr(StewardHost) self = weak_host_steal (user_data);
   g_autoptr(GError) error = NULL;
 
   if (steward_providers_load_finish (STEWARD_PROVIDERS (object), result, &error) ||
-      g_cancellable_is_cancelled (self->cancellable))
+      self == NULL || g_cancellable_is_cancelled (self->cancellable))
     return;
 
   if (!is_missing (error))
@@ -312,13 +334,13 @@ conversations_loaded_cb (GObject      *object,
                          GAsyncResult *result,
                          gpointer      user_data)
 {
-  g_autoptr(StewardHost) self = user_data;
+  g_autoptr(StewardHost) self = weak_host_steal (user_data);
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
 
   if (steward_conversation_store_load_finish (STEWARD_CONVERSATION_STORE (object), result,
                                               &error) ||
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   name = g_file_get_parse_name (steward_conversation_store_get_folder (self->conversations));
@@ -711,9 +733,9 @@ steward_host_start (StewardHost *self)
   steward_config_load_async (self->config, self->cancellable, config_loaded_cb,
                              g_object_ref (self));
   steward_tool_pins_load_async (self->pins, self->cancellable, pins_loaded_cb,
-                                g_object_ref (self));
+                                weak_host_new (self));
   steward_providers_load_async (self->providers, self->cancellable, providers_loaded_cb,
-                                g_object_ref (self));
+                                weak_host_new (self));
 
   /* The catalogue loads only at once; models.json is a few lines. */
   {
@@ -723,7 +745,7 @@ steward_host_start (StewardHost *self)
       report_damaged (self, steward_model_catalog_get_file (self->catalog), error);
   }
   steward_conversation_store_load_async (self->conversations, self->cancellable,
-                                         conversations_loaded_cb, g_object_ref (self));
+                                         conversations_loaded_cb, weak_host_new (self));
 }
 
 /* Shutting down: the servers stop, then what waits to be written is. */
