@@ -427,6 +427,56 @@ test_provider_key (void)
   fixture_tear_down (&fixture);
 }
 
+#define ANTHROPIC_KEY_ID "provider.anthropic"
+
+static void
+stored_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = steward_secrets_store_finish (STEWARD_SECRETS (object), result, &error);
+
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Stores a key as an older Steward did, before any window is open. */
+static void
+store_key (const char *key_id,
+           const char *value)
+{
+  StewardSecrets *secrets = steward_secrets_new ();
+  gboolean stored = FALSE;
+
+  steward_secrets_store_async (secrets, key_id, STEWARD_SECRET_KIND_PROVIDER_KEY, "Older key",
+                               value, NULL, stored_cb, &stored);
+  test_wait_until (flag_set, &stored, WAIT_TIMEOUT_S * 1000);
+  g_assert_finalize_object (secrets);
+}
+
+static gboolean
+key_gone (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autofree char *value = secret_tool_lookup (data);
+
+  return value == NULL;
+}
+
+static gboolean
+provider_exists (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  return steward_providers_lookup (get_providers (fixture), data) != NULL;
+}
+
 static void
 test_settings (void)
 {
@@ -449,9 +499,16 @@ test_settings (void)
     g_assert_true (g_settings_schema_has_key (schema, keys[i]));
 
   /* A base URL set before providers.json becomes a provider that finds
-   * its key where it always was, once. */
+   * its key where it always was, once; so does a key kept for the default
+   * URL. */
   g_settings_set_string (settings, "provider-openai-base-url", "http://localhost:8080/v1");
+  store_key (ANTHROPIC_KEY_ID, CANARY_KEY);
   fixture_set_up (&fixture, FALSE);
+  wait_until (&fixture, provider_exists, "anthropic");
+  provider = steward_providers_lookup (get_providers (&fixture), "anthropic");
+  g_assert_cmpint (steward_providers_get_kind (get_providers (&fixture), "anthropic"), ==,
+                   STEWARD_PROVIDER_KIND_ANTHROPIC);
+  g_assert_nonnull (steward_preferences_window_get_key_row (fixture.window, ANTHROPIC_KEY_ID));
 
   provider = steward_providers_lookup (get_providers (&fixture), "openai-compatible");
   g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
@@ -459,11 +516,15 @@ test_settings (void)
                    "http://localhost:8080/v1");
   g_assert_cmpstr (steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider)), ==,
                    "provider.openai-compatible");
-  g_assert_null (steward_providers_lookup (get_providers (&fixture), "anthropic"));
   left = g_settings_get_user_value (settings, "provider-openai-base-url");
   g_assert_null (left);
   g_assert_nonnull (steward_preferences_window_get_key_row (fixture.window,
                                                             "provider.openai-compatible"));
+
+  /* Removed, the provider takes its key along, and is not found again. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-provider", "s",
+                              "anthropic");
+  wait_until (&fixture, key_gone, ANTHROPIC_KEY_ID);
 
   fixture_tear_down (&fixture);
 }

@@ -879,6 +879,59 @@ detect_ollama_cb (GObject      *object,
 }
 
 /* Settings from before providers.json become providers, once. */
+
+static gboolean
+put_legacy_provider (StewardPreferencesWindow *self,
+                     guint                     index,
+                     const char               *base_url)
+{
+  g_autofree char *key_id = steward_providers_make_key_id (legacy_providers[index].id);
+  g_autoptr(GError) error = NULL;
+
+  if (steward_providers_lookup (self->providers, legacy_providers[index].id) != NULL)
+    return TRUE;
+
+  if (steward_providers_put (self->providers, legacy_providers[index].id,
+                             legacy_providers[index].kind, _(legacy_providers[index].name),
+                             base_url, key_id, &error) == NULL)
+    {
+      g_warning ("The %s provider set up before could not be kept: %s",
+                 legacy_providers[index].id, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+typedef struct
+{
+  StewardPreferencesWindow *self;
+  guint                     index;
+} LegacyKey;
+
+static void
+legacy_key_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autofree LegacyKey *legacy = user_data;
+  g_autofree char *base_url = NULL;
+  char *value;
+
+  value = steward_secrets_lookup_finish (STEWARD_SECRETS (object), result, NULL);
+  if (value == NULL)
+    return;
+
+  /* Only whether there is a key matters; it stays in the keyring. */
+  steward_secret_value_free (value);
+  base_url = g_settings_get_string (legacy->self->settings,
+                                    legacy_providers[legacy->index].url_key);
+  put_legacy_provider (legacy->self, legacy->index, base_url);
+}
+
+/* A provider counts as set up before when its base URL was changed, or
+ * when a key was stored for it with the default URL. A key found only
+ * after the window closed is left for the next time it opens. */
 static void
 migrate_legacy_providers (StewardPreferencesWindow *self)
 {
@@ -887,23 +940,24 @@ migrate_legacy_providers (StewardPreferencesWindow *self)
       g_autoptr(GVariant) value = g_settings_get_user_value (self->settings,
                                                              legacy_providers[i].url_key);
       g_autofree char *key_id = NULL;
-      g_autoptr(GError) error = NULL;
+      LegacyKey *legacy;
 
-      if (value == NULL)
-        continue;
-
-      key_id = steward_providers_make_key_id (legacy_providers[i].id);
-      if (steward_providers_lookup (self->providers, legacy_providers[i].id) == NULL &&
-          steward_providers_put (self->providers, legacy_providers[i].id, legacy_providers[i].kind,
-                                 _(legacy_providers[i].name),
-                                 g_variant_get_string (value, NULL), key_id, &error) == NULL)
+      if (value != NULL)
         {
-          g_warning ("The %s provider set up before could not be kept: %s",
-                     legacy_providers[i].id, error->message);
+          if (put_legacy_provider (self, i, g_variant_get_string (value, NULL)))
+            g_settings_reset (self->settings, legacy_providers[i].url_key);
           continue;
         }
 
-      g_settings_reset (self->settings, legacy_providers[i].url_key);
+      if (steward_providers_lookup (self->providers, legacy_providers[i].id) != NULL)
+        continue;
+
+      legacy = g_new0 (LegacyKey, 1);
+      legacy->self = self;
+      legacy->index = i;
+      key_id = steward_providers_make_key_id (legacy_providers[i].id);
+      steward_secrets_lookup_async (self->secrets, key_id, self->cancellable, legacy_key_cb,
+                                    legacy);
     }
 }
 
