@@ -303,6 +303,10 @@ test_wrong_types (void)
       { "server `files`", "\"cwd\" must be an absolute path" } },
     { "{\"mcpServers\": {\"files\": {\"command\": \"npx\", \"disabled\": \"yes\"}}}",
       { "server `files`", "\"disabled\" must be true or false", "a string" } },
+    { "{\"mcpServers\": {\"files\": {\"command\": \"npx\", \"network\": 1}}}",
+      { "server `files`", "\"network\" must be true or false", "a number" } },
+    { "{\"mcpServers\": {\"files\": {\"command\": \"npx\", \"runOnHost\": \"yes\"}}}",
+      { "server `files`", "\"runOnHost\" must be true or false", "a string" } },
     { "{\"mcpServers\": {\"files\": {\"command\": \"npx\", \"url\": \"https://a.example\"}}}",
       { "server `files`", "both \"command\" and \"url\"" } },
     { "{\"mcpServers\": {\"files\": {\"args\": []}}}",
@@ -584,6 +588,9 @@ test_builders (void)
   StewardServerConfig *enabled;
   StewardServerConfig *renamed;
   StewardServerConfig *modern;
+  StewardServerConfig *sandboxed;
+  StewardServerConfig *on_host;
+  StewardServerConfig *unsandboxed;
   JsonObject *json;
 
   stdio = steward_server_config_new_stdio ("files", "npx", args, env, "/home/me");
@@ -632,6 +639,26 @@ test_builders (void)
   g_assert_cmpstr (steward_server_config_get_name (renamed), ==, "files-2");
   g_assert_false (steward_server_config_equal (renamed, stdio));
 
+  g_assert_false (steward_server_config_get_network (stdio));
+  g_assert_false (steward_server_config_get_run_on_host (stdio));
+  sandboxed = steward_server_config_with_sandbox (stdio, TRUE, FALSE);
+  g_assert_true (steward_server_config_get_network (sandboxed));
+  g_assert_false (steward_server_config_get_run_on_host (sandboxed));
+  json = steward_server_config_get_json (sandboxed);
+  g_assert_true (json_object_get_boolean_member (json, "network"));
+  g_assert_false (json_object_has_member (json, "runOnHost"));
+  on_host = steward_server_config_with_sandbox (sandboxed, FALSE, TRUE);
+  g_assert_false (steward_server_config_get_network (on_host));
+  g_assert_true (steward_server_config_get_run_on_host (on_host));
+  json = steward_server_config_get_json (on_host);
+  g_assert_false (json_object_has_member (json, "network"));
+  g_assert_true (json_object_get_boolean_member (json, "runOnHost"));
+  unsandboxed = steward_server_config_with_sandbox (on_host, FALSE, FALSE);
+  g_assert_true (steward_server_config_equal (unsandboxed, stdio));
+
+  g_assert_finalize_object (unsandboxed);
+  g_assert_finalize_object (on_host);
+  g_assert_finalize_object (sandboxed);
   g_assert_finalize_object (renamed);
   g_assert_finalize_object (enabled);
   g_assert_finalize_object (disabled);
@@ -672,6 +699,10 @@ test_fingerprint (void)
     " \"autoApprove\": [\"x\"]}",
     "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
     " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"type\": \"stdio\"}",
+    /* What is false when left out keeps the fingerprint consents have. */
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"network\": false,"
+    " \"runOnHost\": false}",
   };
   static const char *other_stdio[] = {
     "{\"command\": \"uvx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
@@ -695,6 +726,11 @@ test_fingerprint (void)
     /* Arguments that would join to the same text. */
     "{\"command\": \"npx\", \"args\": [\"-y pkg\"], \"cwd\": \"/srv\","
     " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}}",
+    /* In Flatpak: the network in its sandbox, or the whole computer. */
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"network\": true}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"runOnHost\": true}",
   };
   static const char *base_remote =
     "{\"url\": \"https://a.example/mcp\", \"headers\": {\"X-Key\": \"1\"}}";
@@ -729,6 +765,13 @@ test_fingerprint (void)
 
       g_test_message ("other: %s", other_stdio[i]);
       g_assert_cmpstr (fingerprint, !=, stdio);
+
+      for (guint j = 0; j < i; j++)
+        {
+          g_autofree char *earlier = fingerprint_of (other_stdio[j]);
+
+          g_assert_cmpstr (fingerprint, !=, earlier);
+        }
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (same_remote); i++)
@@ -966,6 +1009,8 @@ test_write_keeps_unknown (void)
   g_autofree char *text = NULL;
   g_autoptr(JsonParser) expected = json_parser_new ();
   StewardServerConfig *server;
+  StewardServerConfig *plain;
+  StewardServerConfig *sandboxed;
   StewardConfig *config;
   JsonObject *root;
   JsonObject *files;
@@ -1025,6 +1070,20 @@ test_write_keeps_unknown (void)
                      json_object_get_object_member (
                        json_object_get_object_member (root, "mcpServers"), "after"),
                      "type"), ==, "http");
+
+  /* The sandbox members are Steward's own: an edit without them drops
+   * them, while the other hosts' members stay. */
+  plain = steward_server_config_new_stdio ("files", "npx", NULL, NULL, NULL);
+  sandboxed = steward_server_config_with_sandbox (plain, TRUE, TRUE);
+  steward_config_put_server (config, sandboxed);
+  steward_config_put_server (config, plain);
+  server = steward_config_lookup (config, "files", &error);
+  g_assert_no_error (error);
+  g_assert_false (steward_server_config_get_network (server));
+  g_assert_false (steward_server_config_get_run_on_host (server));
+  g_assert_true (json_object_has_member (steward_server_config_get_json (server), "autoApprove"));
+  g_assert_finalize_object (sandboxed);
+  g_assert_finalize_object (plain);
 
   g_assert_finalize_object (config);
 }

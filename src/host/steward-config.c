@@ -1825,6 +1825,7 @@ is_known_member (const char *name)
 {
   static const char * const known[] = {
     "command", "args", "env", "cwd", "url", "headers", "transport", "type", "disabled",
+    "network", "runOnHost",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)

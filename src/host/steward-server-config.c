@@ -22,6 +22,8 @@ struct _StewardServerConfig
   GStrv                   args;
   GHashTable             *env;
   char                   *cwd;
+  gboolean                network;
+  gboolean                run_on_host;
 
   char                   *url;
   GHashTable             *headers;
@@ -81,6 +83,30 @@ read_string (StewardServerConfig  *self,
     }
 
   *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+static gboolean
+read_boolean (StewardServerConfig  *self,
+              JsonObject           *json,
+              const char           *member,
+              gboolean             *out,
+              GError              **error)
+{
+  JsonNode *node = json_object_get_member (json, member);
+
+  if (node == NULL)
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"%s\" must be true or false, not %s"),
+                   self->name, member, describe_node (node));
+      return FALSE;
+    }
+
+  *out = json_node_get_boolean (node);
   return TRUE;
 }
 
@@ -356,7 +382,8 @@ parse (StewardServerConfig  *self,
       return FALSE;
     }
 
-  return TRUE;
+  return read_boolean (self, json, "network", &self->network, error) &&
+         read_boolean (self, json, "runOnHost", &self->run_on_host, error);
 }
 
 static void
@@ -549,6 +576,36 @@ steward_server_config_get_cwd (StewardServerConfig *self)
   g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
 
   return self->cwd;
+}
+
+/**
+ * steward_server_config_get_network:
+ *
+ * Returns: whether a local server may use the network when Steward runs
+ *   in Flatpak and starts it in a sandbox (`"network": true`); outside
+ *   Flatpak a server has the network either way
+ */
+gboolean
+steward_server_config_get_network (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), FALSE);
+
+  return self->network;
+}
+
+/**
+ * steward_server_config_get_run_on_host:
+ *
+ * Returns: whether a local server is to run on the host, with full access
+ *   to the person's computer, when Steward runs in Flatpak
+ *   (`"runOnHost": true`)
+ */
+gboolean
+steward_server_config_get_run_on_host (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), FALSE);
+
+  return self->run_on_host;
 }
 
 /**
@@ -824,6 +881,37 @@ steward_server_config_with_name (StewardServerConfig *self,
 }
 
 /**
+ * steward_server_config_with_sandbox:
+ * @network: whether the server may use the network in its sandbox
+ * @run_on_host: whether it runs on the host instead
+ *
+ * Returns: (transfer full): a copy of a local server's entry with
+ *   `"network"` and `"runOnHost"` set, or left out when false
+ */
+StewardServerConfig *
+steward_server_config_with_sandbox (StewardServerConfig *self,
+                                    gboolean             network,
+                                    gboolean             run_on_host)
+{
+  g_autoptr(JsonObject) json = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+  g_return_val_if_fail (self->command != NULL, NULL);
+
+  json = copy_object (self->json);
+  if (network)
+    json_object_set_boolean_member (json, "network", TRUE);
+  else
+    json_object_remove_member (json, "network");
+  if (run_on_host)
+    json_object_set_boolean_member (json, "runOnHost", TRUE);
+  else
+    json_object_remove_member (json, "runOnHost");
+
+  return build (self->name, json);
+}
+
+/**
  * steward_server_config_with_env:
  * @env: (element-type utf8 utf8): the variables, replacing all of them
  *
@@ -909,7 +997,9 @@ add_nullable_string (JsonBuilder *builder,
  * fixed order that does not depend on how the file was written: a version
  * tag, the transport, the command, the arguments, the folder, the
  * environment (names and values, sorted by name, references as written),
- * the URL and the header names (in lower case, sorted). Header values are
+ * the URL and the header names (in lower case, sorted), then, only when
+ * set, the network and the host a local server gets in Flatpak (so that
+ * entries without them keep the fingerprints they had). Header values are
  * left out: they are credentials, which may be renewed without a new
  * consent. The name and "disabled" are left out too.
  *
@@ -964,6 +1054,16 @@ steward_server_config_dup_fingerprint (StewardServerConfig *self)
   for (guint i = 0; i < headers->len; i++)
     json_builder_add_string_value (builder, g_ptr_array_index (headers, i));
   json_builder_end_array (builder);
+
+  if (self->network || self->run_on_host)
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "network");
+      json_builder_add_boolean_value (builder, self->network);
+      json_builder_set_member_name (builder, "runOnHost");
+      json_builder_add_boolean_value (builder, self->run_on_host);
+      json_builder_end_object (builder);
+    }
 
   json_builder_end_array (builder);
 

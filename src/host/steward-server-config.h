@@ -39,6 +39,9 @@ const char * const     *steward_server_config_get_args       (StewardServerConfi
 char                  **steward_server_config_dup_argv       (StewardServerConfig  *self);
 GHashTable             *steward_server_config_get_env        (StewardServerConfig  *self);
 const char             *steward_server_config_get_cwd        (StewardServerConfig  *self);
+/* In Flatpak only: the network in the server's sandbox, or the host. */
+gboolean                steward_server_config_get_network    (StewardServerConfig  *self);
+gboolean                steward_server_config_get_run_on_host (StewardServerConfig *self);
 
 /* Remote servers. */
 const char             *steward_server_config_get_url        (StewardServerConfig  *self);
@@ -61,8 +64,12 @@ StewardServerConfig    *steward_server_config_with_disabled  (StewardServerConfi
                                                               gboolean              disabled);
 StewardServerConfig    *steward_server_config_with_name      (StewardServerConfig  *self,
                                                               const char           *name);
+StewardServerConfig    *steward_server_config_with_sandbox   (StewardServerConfig  *self,
+                                                              gboolean              network,
+                                                              gboolean              run_on_host);
 /* SHA-256 (hex) over what consent covers: transport, command, args, cwd,
- * env names and values (references as written), url, header names. */
+ * env names and values (references as written), url, header names, and
+ * "network" and "runOnHost" when set. */
 char                   *steward_server_config_dup_fingerprint (StewardServerConfig *self);
 
 /* Copies with other environment variables or headers (import moves secret
