@@ -205,6 +205,23 @@ rebuild_server_rows (StewardRootsPage *self,
   sync_row (self, row);
 }
 
+/* "~/Projects/notes" for a folder in the home folder, as GNOME shows them,
+ * and the full path elsewhere. */
+static char *
+dup_display_path (const char *path)
+{
+  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autoptr(GFile) folder = g_file_new_for_path (path);
+  g_autofree char *relative = g_file_get_relative_path (home, folder);
+  g_autofree char *shown = NULL;
+
+  if (relative == NULL)
+    return g_filename_display_name (path);
+
+  shown = g_filename_display_name (relative);
+  return g_strconcat ("~/", shown, NULL);
+}
+
 static GtkWidget *
 create_row_cb (gpointer item,
                gpointer user_data)
@@ -217,11 +234,12 @@ create_row_cb (gpointer item,
   GtkWidget *all_switch = gtk_switch_new ();
   g_autofree char *remove_label = NULL;
   g_autofree char *all_label = NULL;
+  g_autofree char *path = dup_display_path (steward_root_get_path (root));
 
   /* Folder names and paths are shown as they are, never as markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), steward_root_get_name (root));
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), steward_root_get_path (root));
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), path);
   g_object_set_data_full (G_OBJECT (row), ROOT_KEY, g_object_ref (root), g_object_unref);
 
   /* Translators: %s is a folder's name. */
