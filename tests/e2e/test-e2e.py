@@ -1,0 +1,623 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Steward from end to end, as a person uses it: the real app, driven through
+# the accessibility tree and the X server's keyboard and mouse, against the
+# real reference server (server-everything over stdio). It adds the server
+# through the Add Server dialog, starts it from the consent dialog, calls a
+# tool, finds the call in the protocol trace, shares folders, answers and
+# rejects sampling requests, fills an elicitation form, and stores an API
+# key that must be in the keyring and nowhere on disk.
+#
+#   test-e2e.py STEWARD [--artifacts DIR]
+#
+# Runs inside tests/run-in-session (private home, session bus, keyring,
+# accessibility bus, Xvfb). GSETTINGS_SCHEMA_DIR points at the compiled
+# schema, STEWARD_PEERS_DIR at the npm peers. With STEWARD_SCREENSHOTS_DIR
+# set, it also saves the screenshots the metainfo and the README show.
+# A failing step prints what it waited for and the part of the
+# accessibility tree it looked at, and saves the screen in DIR.
+#
+# Prints TAP, one case a step. Steps run in order, each on what the steps
+# before it left; a step whose prerequisite failed is skipped.
+
+import argparse
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import a11y
+    import pyatspi
+except ImportError as error:
+    print("1..0 # SKIP %s: run me with the system's python3, which has pyatspi" % error)
+    sys.exit(0)
+
+SERVER = "everything"
+PEERS = os.environ.get("STEWARD_PEERS_DIR",
+                       os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "..", "peers", "node_modules"))
+EVERYTHING_JS = os.path.realpath(os.path.join(
+    PEERS, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+
+ECHO_MESSAGE = "Hello from the end-to-end test"
+SAMPLING_PROMPT = "Write a haiku about tomatoes"
+EDITED_PROMPT = "Write a haiku about ripe tomatoes on a warm August evening"
+ANSWER_LINES = ["Sun-warm tomatoes", "split their skins along the vine", "August in one bite"]
+REJECTED = "User rejected sampling request"
+PROVIDER = "OpenAI"
+PROVIDER_URL = "https://api.openai.com/v1"
+SECRET_SCHEMA = "io.github.stewardmcp.Steward.Secret"
+
+MAIN_SIZE = (1100, 720)
+QUIT_TIMEOUT = 10
+
+STEPS = []
+
+
+def step(*requires):
+    """Registers a step; it is skipped when a step it requires did not pass."""
+    def register(function):
+        STEPS.append((function, requires))
+        return function
+    return register
+
+
+class Session:
+    """What the steps share: the app, its windows, the paths it was given."""
+
+    def __init__(self, steward, artifacts):
+        self.steward = steward
+        self.artifacts = artifacts
+        self.screenshots = os.environ.get("STEWARD_SCREENSHOTS_DIR")
+        self.top = os.environ["STEWARD_TEST_HOME"]
+        self.home = os.environ["HOME"]
+        self.log_path = os.path.join(self.top, "steward.log")
+        self.process = None
+        self.quitting = False
+        self.app = None
+        self.main = None
+        self.folders = [os.path.join(self.home, "Projects", name)
+                        for name in ("garden-notes", "recipes")]
+        self.canary = "sk-canary-" + secrets.token_hex(16)
+
+    def check_alive(self):
+        if self.quitting:
+            return
+        if self.process is not None and self.process.poll() is not None:
+            raise a11y.E2EError("steward exited with status %d:\n%s" %
+                                (self.process.returncode, self.log_tail()))
+
+    def log_tail(self, lines=30):
+        try:
+            with open(self.log_path, errors="replace") as log:
+                return "".join(log.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    def screenshot(self, window, name):
+        if self.screenshots:
+            a11y.park_pointer()
+            a11y.screenshot(window, os.path.join(self.screenshots, name))
+
+    def sidebar(self):
+        """Back to the sidebar when the window is too narrow to show it
+        beside a page, as a person would."""
+        back = a11y.find_all(self.main, "push button", "Back")
+        if back:
+            a11y.activate(back[0])
+            a11y.gone(self.main, "push button", "Back")
+
+    def servers(self):
+        self.sidebar()
+        return a11y.find(self.main, "list", "Servers")
+
+    def server_page(self):
+        return a11y.find(self.main, "filler", SERVER)
+
+    def views(self):
+        """The Logs and Roots rows, below the servers."""
+        self.sidebar()
+        return a11y.find(self.main, "list", "Views")
+
+    def stop(self):
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(QUIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def check(condition, what):
+    if not condition:
+        raise a11y.E2EError(what)
+
+
+def row_of(node):
+    while a11y.role(node) != "list item":
+        node = node.parent
+        if node is None:
+            raise a11y.E2EError("no row holds the node")
+    return node
+
+
+def wait_for_texts(root, expected, what, timeout=a11y.DEFAULT_TIMEOUT):
+    """Waits until the texts shown under root contain every string in
+    expected, and returns them joined."""
+    seen = []
+
+    def shown():
+        seen[:] = a11y.texts(root)
+        joined = "\n".join(seen)
+        return joined if all(part in joined for part in expected) else None
+    try:
+        return a11y.wait_until(what, shown, timeout)
+    except a11y.E2EError as error:
+        raise a11y.E2EError("%s; shown instead:\n%s" % (error, "\n".join(seen))) from None
+
+
+def open_tool(s, tool):
+    """Goes to the server's Tools page, finds tool with the search field, as
+    a person would in a long list, and opens it."""
+    servers = s.servers()
+    row = a11y.find(servers, "list item", contains=SERVER)
+    if not a11y.has_state(row, pyatspi.STATE_SELECTED):
+        a11y.select(servers, row)
+    page = s.server_page()
+    tab = a11y.find(page, "page tab", "Tools")
+    if not a11y.has_state(tab, pyatspi.STATE_SELECTED):
+        a11y.activate(tab)
+    a11y.set_text(a11y.find(page, "entry", "Search tools"), tool)
+    tools = a11y.find(page, "list", "Tools")
+    a11y.select(tools, row_of(a11y.find(tools, "label", tool)))
+    return a11y.find(page, "filler", "StewardToolPane",
+                     where=lambda pane: a11y.find_all(pane, "label", tool))
+
+
+def call(pane):
+    a11y.activate(a11y.find(pane, "push button", a11y.labelled("Call")))
+
+
+def result_of(pane, expected, timeout=a11y.DEFAULT_TIMEOUT):
+    view = a11y.find(pane, "filler", "StewardToolResultView", timeout=timeout)
+    return wait_for_texts(view, expected, "the result to show %r" % (expected,), timeout)
+
+
+def audit_record(s, decision, text):
+    """The last record of the sampling audit journal with decision whose
+    summary (the last user message) holds text, or None."""
+    found = None
+    for folder, _, files in os.walk(s.top):
+        if "audit.jsonl" not in files:
+            continue
+        with open(os.path.join(folder, "audit.jsonl")) as journal:
+            for line in journal:
+                record = json.loads(line)
+                if record.get("decision") == decision and text in record.get("summary", ""):
+                    found = record
+    return found
+
+
+@step()
+def starts_with_no_servers(s):
+    env = dict(os.environ)
+    # A critical is a bug; a warning may be the session's, such as the
+    # one GIO gives when no notification service runs here.
+    env["G_DEBUG"] = "gc-friendly,fatal-criticals"
+    log = open(s.log_path, "w")
+    s.process = subprocess.Popen([s.steward], stdout=log, stderr=subprocess.STDOUT, env=env)
+    log.close()
+    s.app = a11y.application("steward")
+    s.main = a11y.toplevel(s.app, "Steward")
+    a11y.resize(s.main, *MAIN_SIZE)
+    a11y.focus(s.main)
+    a11y.find(s.main, "label", "No Servers Yet")
+
+
+@step(starts_with_no_servers)
+def adds_server_in_dialog(s):
+    a11y.activate(a11y.find(s.main, "push button", "Add Server"))
+    dialog = a11y.toplevel(s.app, "Add Server")
+    a11y.focus(dialog)
+    a11y.set_text(a11y.find(dialog, "text", "Name"), SERVER)
+    a11y.set_text(a11y.find(dialog, "text", "Program"), shutil.which("node"))
+    a11y.set_text(a11y.find(dialog, "text", "Arguments"), EVERYTHING_JS)
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Add")))
+    a11y.closed(s.app, "Add Server")
+    a11y.find(s.servers(), "list item", contains=SERVER)
+
+
+@step(adds_server_in_dialog)
+def starts_after_consent(s):
+    # The window manager gives the focus back to the main window, and a
+    # request to start a server shows itself to a person who is looking.
+    a11y.focus(s.main)
+    consent = a11y.toplevel(s.app, "Start Server?")
+    shown = wait_for_texts(consent, [shutil.which("node"), EVERYTHING_JS],
+                           "the consent dialog to show the exact command")
+    check("Start “%s”?" % SERVER in shown, "the consent dialog names the server")
+    a11y.activate(a11y.find(consent, "push button", a11y.labelled("Start Server")))
+    a11y.closed(s.app, "Start Server?")
+    a11y.focus(s.main)
+    a11y.find(s.servers(), "list item", where=lambda row: a11y.name(row).startswith(
+        SERVER + ", Ready"), timeout=60)
+
+
+@step(starts_after_consent)
+def calls_echo_from_tools_page(s):
+    pane = open_tool(s, "echo")
+    a11y.set_text(a11y.find(pane, "text", "message"), ECHO_MESSAGE)
+    call(pane)
+    result_of(pane, ["Echo: " + ECHO_MESSAGE])
+    s.screenshot(s.main, "main-window.png")
+
+
+@step(calls_echo_from_tools_page)
+def finds_call_in_protocol_trace(s):
+    views = s.views()
+    a11y.select(views, a11y.find(views, "list item", "Logs"))
+    logs = a11y.find(s.main, "filler", "StewardLogView")
+    a11y.set_text(a11y.find(logs, "entry", "Search logs"), "tools/call")
+    entries = a11y.find(logs, "list", "Log entries")
+
+    def is_call(row):
+        return any(" tools/call id " in a11y.name(child) for child in a11y.children(row))
+    a11y.select(entries, a11y.find(entries, "list item", where=is_call))
+    detail = a11y.find(logs, "text", "Entry detail")
+    shown = a11y.wait_until("the entry's detail", lambda: a11y.text_of(detail) or None)
+    for part in ("Source: Protocol", "Direction: → sent to the server",
+                 '"method": "tools/call"', '"name": "echo"', '"message": "%s"' % ECHO_MESSAGE):
+        check(part in shown, "the detail shows %r:\n%s" % (part, shown))
+
+    if s.screenshots:
+        # The whole log, with the call chosen and its message shown.
+        a11y.set_text(a11y.find(logs, "entry", "Search logs"), "")
+        a11y.find(logs, "label", where=lambda label: a11y.name(label).endswith(" entries") and
+                  " of " not in a11y.name(label))
+        row = a11y.find(entries, "list item", where=is_call)
+        a11y.select(entries, row)
+        # Room to read the message: drag the divider up.
+        handle = a11y.find(logs, "filler", "GtkPanedHandle")
+        before = a11y.extents(detail)[3]
+        a11y.drag(handle, 0, -200)
+        a11y.wait_until("the detail to grow", lambda: a11y.extents(detail)[3] > before + 100)
+        s.screenshot(s.main, "log-viewer.png")
+
+
+@step(starts_after_consent)
+def shares_folders_from_roots_page(s):
+    views = s.views()
+    a11y.select(views, a11y.find(views, "list item", "Roots"))
+    roots = a11y.find(s.main, "filler", "StewardRootsPage")
+    for folder in s.folders:
+        os.makedirs(folder, exist_ok=True)
+        a11y.activate(a11y.find(roots, "push button", a11y.labelled("Add Folder…")))
+        # Outside Flatpak without a portal, GTK's own file chooser: type
+        # the folder's path into its location field, as a person can.
+        chooser = a11y.toplevel(s.app, "Add Folder")
+        a11y.focus(chooser)
+        a11y.key("ctrl+l")
+        location = a11y.find(chooser, "text", "GtkFileChooserEntry")
+        a11y.type_text(folder + "/")
+        a11y.wait_until("the location field to hold %s" % folder,
+                        lambda: a11y.text_of(location).rstrip("/") == folder)
+        a11y.activate(a11y.find(chooser, "push button", a11y.labelled("Add")))
+        a11y.closed(s.app, "Add Folder")
+        a11y.focus(s.main)
+        shared = a11y.find(roots, "list", "Shared folders")
+        row = a11y.find(shared, "list item", os.path.basename(folder))
+        shown = "~/" + os.path.relpath(folder, s.home)
+        wait_for_texts(row, [shown], "the row to show where the folder is")
+    s.screenshot(s.main, "roots.png")
+
+
+@step(shares_folders_from_roots_page)
+def server_lists_the_roots(s):
+    pane = open_tool(s, "get-roots-list")
+    call(pane)
+    uris = [pathlib.Path(os.path.realpath(folder)).as_uri() for folder in s.folders]
+    result_of(pane, ["URI: " + uri for uri in uris])
+
+
+@step(starts_after_consent)
+def sampling_edited_and_answered(s):
+    a11y.focus(s.main)
+    pane = open_tool(s, "trigger-sampling-request")
+    a11y.set_text(a11y.find(pane, "text", "prompt"), SAMPLING_PROMPT)
+    a11y.set_text(a11y.find(pane, "text", "maxTokens"), "200")
+    call(pane)
+
+    dialog = a11y.toplevel(s.app, "Sampling Request from “%s”" % SERVER)
+    a11y.focus(dialog)
+    wait_for_texts(dialog, ["You are a helpful test server.",
+                            "Tool call “trigger-sampling-request”"],
+                   "the request's system prompt and cause")
+    message = a11y.find(dialog, "text", "Message 1 from user")
+    check(SAMPLING_PROMPT in a11y.text_of(message),
+          "the message holds the prompt: %r" % a11y.text_of(message))
+    a11y.set_text(message, EDITED_PROMPT)
+    s.screenshot(dialog, "sampling-request.png")
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Continue")))
+
+    answer = a11y.find(dialog, "text", "Answer")
+    a11y.set_text(answer, "\n".join(ANSWER_LINES))
+    send = a11y.find(dialog, "push button", a11y.labelled("Send"))
+    a11y.wait_until("Send to be available",
+                    lambda: a11y.has_state(send, pyatspi.STATE_SENSITIVE))
+    s.screenshot(dialog, "sampling-response.png")
+    a11y.activate(send)
+    a11y.closed(s.app, dialog.name)
+    a11y.focus(s.main)
+
+    result_of(pane, ["LLM sampling result", '"model": "manual"', "\\n".join(ANSWER_LINES)])
+
+    # The journal keeps the request as the person let it go.
+    record = a11y.wait_until("the audit record of the edited request",
+                             lambda: audit_record(s, "sent", EDITED_PROMPT))
+    check(record.get("edited") is True, "the record says the request was edited: %r" % record)
+    check(record.get("answerChars") == len("\n".join(ANSWER_LINES)),
+          "the record counts the answer's characters: %r" % record)
+
+
+@step(sampling_edited_and_answered)
+def sampling_rejected(s):
+    a11y.focus(s.main)
+    pane = open_tool(s, "trigger-sampling-request")
+    a11y.set_text(a11y.find(pane, "text", "prompt"), SAMPLING_PROMPT)
+    call(pane)
+    dialog = a11y.toplevel(s.app, "Sampling Request from “%s”" % SERVER)
+    a11y.focus(dialog)
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Reject")))
+    a11y.closed(s.app, dialog.name)
+    a11y.focus(s.main)
+    result_of(pane, [REJECTED])
+    a11y.wait_until("the audit record of the rejection",
+                    lambda: audit_record(s, "rejected", SAMPLING_PROMPT))
+
+
+@step(starts_after_consent)
+def elicitation_form_accepted(s):
+    a11y.focus(s.main)
+    pane = open_tool(s, "trigger-elicitation-request")
+    call(pane)
+
+    dialog = a11y.toplevel(s.app, "Request from “%s”" % SERVER)
+    a11y.focus(dialog)
+    wait_for_texts(dialog, ["Please provide inputs for the following fields:"],
+                   "the server's message")
+    a11y.set_text(a11y.find(dialog, "text", "String"), "Ada Lovelace")
+    a11y.set_text(a11y.find(dialog, "text", "String with email format"), "ada@example.org")
+    a11y.set_text(a11y.find(dialog, "text", "Integer"), "7")
+
+    # GTK 4.8 gives check buttons no accessible action: click them.
+    for box in ("Boolean", "Piano"):
+        node = a11y.find(dialog, "check box", box)
+        a11y.click(node)
+        a11y.wait_until("%s to be checked" % box,
+                        lambda: a11y.has_state(node, pyatspi.STATE_CHECKED))
+
+    friends = a11y.find(dialog, "combo box", "Untitled Single Select Enum")
+    a11y.activate(a11y.find(friends, "push button"))
+    a11y.click(a11y.find(friends, "label", "Joey"))
+    a11y.gone(friends, "filler", "GtkPopover")
+    a11y.find(friends, "label", "Joey")
+
+    if s.screenshots:
+        a11y.scroll_into_view(a11y.find(dialog, "label", contains="asks you for information"))
+        s.screenshot(dialog, "elicitation.png")
+    accept = a11y.find(dialog, "push button", a11y.labelled("Accept"))
+    a11y.wait_until("Accept to be available",
+                    lambda: a11y.has_state(accept, pyatspi.STATE_SENSITIVE))
+    a11y.activate(accept)
+    a11y.closed(s.app, dialog.name)
+    a11y.focus(s.main)
+
+    result_of(pane, ['"action": "accept"', '"name": "Ada Lovelace"',
+                     '"email": "ada@example.org"', '"integer": 7', '"check": true',
+                     '"Piano"', '"untitledSingleSelectEnum": "Joey"'])
+
+
+def add_provider(prefs):
+    """Adds an OpenAI-compatible provider on the Providers page, opens its
+    row and returns it, or returns None where the page has one fixed
+    group a kind instead."""
+    add = a11y.find_all(prefs, "list", "Add a Provider")
+    if not add:
+        return None
+    a11y.set_text(a11y.find(add[0], "text", contains="Name of the new provider"), PROVIDER)
+    a11y.set_text(a11y.find(add[0], "text", contains="Base URL of the new provider"),
+                  PROVIDER_URL)
+    a11y.activate(a11y.find(add[0], "push button", "Add the provider"))
+    return a11y.find(a11y.find(prefs, "list", "Providers"), "list item", PROVIDER)
+
+
+def stored_secrets():
+    """The secrets Steward keeps in the keyring: {id: secret}."""
+    found = subprocess.run(["secret-tool", "search", "--all", "xdg:schema", SECRET_SCHEMA],
+                           capture_output=True, text=True, timeout=30)
+    items = {}
+    # secret-tool prints each item's secret on stdout, its attributes on
+    # stderr, in the same order.
+    secrets_seen = [line.split(" = ", 1)[1] for line in found.stdout.splitlines()
+                    if line.startswith("secret = ")]
+    ids = [line.split(" = ", 1)[1] for line in found.stderr.splitlines()
+           if line.startswith("attribute.id = ")]
+    for ident, secret in zip(ids, secrets_seen):
+        items[ident] = secret
+    return items
+
+
+@step(starts_with_no_servers)
+def api_key_only_in_keyring(s):
+    a11y.focus(s.main)
+    a11y.key("ctrl+comma")
+    prefs = a11y.toplevel(s.app, "Preferences")
+    a11y.focus(prefs)
+    row = add_provider(prefs)
+    if row is not None:
+        # GTK 4.8 gives an expander row no accessible action: click it.
+        a11y.click(row)
+        group = a11y.find(prefs, "list", "Providers")
+    else:
+        group = a11y.find(prefs, "list", "OpenAI-Compatible")
+    a11y.activate(a11y.find(group, "push button", a11y.labelled("Set…")))
+    ask = a11y.toplevel(s.app, contains="API Key")
+    a11y.set_text(a11y.find(ask, "password text"), s.canary)
+    a11y.activate(a11y.find(ask, "push button", a11y.labelled("Save")))
+    a11y.closed(s.app, ask.name)
+
+    masked = "sk-…" + s.canary[-4:]
+
+    def masked_shown():
+        if a11y.find_all(prefs, "label", masked):
+            return True
+        # Saving rebuilds the list of providers, with every row closed.
+        if row is not None and not a11y.find_all(group, "list item", "API Key"):
+            a11y.click(a11y.find(group, "list item", PROVIDER))
+        return False
+    a11y.wait_until("the key shown masked as %r" % masked, masked_shown)
+    check(not any(s.canary in text for text in a11y.texts(prefs)),
+          "the preferences never show the key in full")
+
+    stored = a11y.wait_until("the key in the keyring",
+                             lambda: [i for i, v in stored_secrets().items() if v == s.canary])
+    found = subprocess.run(["secret-tool", "lookup", "id", stored[0]],
+                           capture_output=True, text=True, timeout=30)
+    check(found.stdout == s.canary,
+          "secret-tool looks the key up by its id %r: %r %r" % (stored[0], found.stdout,
+                                                                found.stderr))
+
+    # The keyring file is encrypted: the key is nowhere in plain text.
+    needle = s.canary.encode()
+    hits = []
+    for folder, _, files in os.walk(s.top):
+        for filename in files:
+            path = os.path.join(folder, filename)
+            if not os.path.isfile(path) or os.path.islink(path):
+                continue
+            with open(path, "rb") as f:
+                if needle in f.read():
+                    hits.append(path)
+    check(not hits, "the key is on disk in plain text: %s" % ", ".join(hits))
+
+    a11y.activate(a11y.find(prefs, "push button", "Close"))
+    a11y.closed(s.app, "Preferences")
+
+
+@step(starts_with_no_servers)
+def quits_without_leaving_servers(s):
+    a11y.focus(s.main)
+    s.quitting = True
+    a11y.key("ctrl+q")
+    started = time.monotonic()
+    try:
+        status = s.process.wait(QUIT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise a11y.E2EError("steward still runs %d s after Ctrl+Q" % QUIT_TIMEOUT) from None
+    check(status == 0, "steward exited with status %d" % status)
+    check(time.monotonic() - started < 5, "quitting took %.1f s" % (time.monotonic() - started))
+    check(not server_processes(s), "server processes outlive steward: %s" % server_processes(s))
+
+
+def server_processes(s):
+    """Processes of this session that run the reference server."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmdline = f.read().split(b"\0")
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                environ = f.read().split(b"\0")
+        except OSError:
+            continue
+        if (EVERYTHING_JS.encode() in cmdline and
+                ("HOME=" + s.home).encode() in environ):
+            found.append(int(pid))
+    return found
+
+
+def report_failure(s, number, function, error):
+    print("not ok %d - %s" % (number, function.__name__))
+    lines = []
+    if isinstance(error, a11y.E2EError):
+        lines.append(str(error))
+        lines.append("".join(traceback.format_tb(error.__traceback__)[-2:]))
+    else:
+        lines.append(traceback.format_exc())
+    if s.app is not None and "the tree there" not in str(error) and s.process.poll() is None:
+        for window in a11y.toplevels(s.app):
+            lines.append(a11y.dump(window, limit=150))
+    tail = s.log_tail()
+    if tail:
+        lines.append("steward's output:\n" + tail)
+    if s.artifacts:
+        os.makedirs(s.artifacts, exist_ok=True)
+        path = os.path.join(s.artifacts, "%s.png" % function.__name__)
+        try:
+            a11y.screenshot_screen(path)
+            lines.append("the screen: %s" % path)
+        except Exception as shot_error:
+            lines.append("no screenshot: %s" % shot_error)
+    for line in "\n".join(lines).splitlines():
+        print("# " + line)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("steward")
+    parser.add_argument("--artifacts")
+    args = parser.parse_args()
+
+    if not os.path.exists(EVERYTHING_JS):
+        print("1..0 # SKIP the npm peers are not installed in %s" % PEERS)
+        return 0
+    if "STEWARD_TEST_HOME" not in os.environ:
+        print("1..0 # SKIP not in a test session; run me under tests/run-in-session")
+        return 0
+
+    s = Session(os.path.abspath(args.steward), args.artifacts)
+    print("1..%d" % len(STEPS), flush=True)
+    outcome = {}
+    failed = 0
+    try:
+        for number, (function, requires) in enumerate(STEPS, 1):
+            missing = [r.__name__ for r in requires if outcome.get(r) is not True]
+            if missing:
+                outcome[function] = None
+                print("ok %d - %s # SKIP needs %s" % (number, function.__name__,
+                                                      ", ".join(missing)), flush=True)
+                continue
+            started = time.monotonic()
+            try:
+                s.check_alive()
+                function(s)
+                s.check_alive()
+                outcome[function] = True
+                print("ok %d - %s (%.1f s)" % (number, function.__name__,
+                                              time.monotonic() - started), flush=True)
+            except Exception as error:
+                outcome[function] = False
+                failed += 1
+                report_failure(s, number, function, error)
+                sys.stdout.flush()
+    finally:
+        s.stop()
+        for pid in server_processes(s):
+            os.kill(pid, signal.SIGKILL)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
