@@ -18,6 +18,7 @@
 #include "steward-log-store.h"
 #include "steward-roots.h"
 #include "steward-sampling-broker.h"
+#include "steward-sandbox.h"
 #include "steward-secrets.h"
 
 #include "steward-server-private.h"
@@ -1184,6 +1185,56 @@ http_kind (StewardServerConfig *config)
   return MCP_HTTP_KIND_STREAMABLE;
 }
 
+/* In Flatpak a local server runs in a sandbox of its own, seeing only its
+ * roots, or on the host when the person asked for that and may
+ * (steward-sandbox.h). Its configured variables go to the transport's
+ * environment, from where the helper hands them over: never into the
+ * arguments. */
+static McpStdioTransport *
+new_sandboxed_transport (StewardServer  *self,
+                         char          **argv,
+                         GHashTable     *resolved)
+{
+  StewardServerConfig *config = self->config;
+  GListModel *roots = G_LIST_MODEL (self->roots);
+  gboolean on_host = steward_server_config_get_run_on_host (config);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) session_env = NULL;
+  g_autofree const char **passed = NULL;
+  g_auto(GStrv) parent = g_get_environ ();
+  g_auto(GStrv) wrapped = NULL;
+  McpStdioTransport *transport;
+  GHashTableIter iter;
+  gpointer name;
+  gpointer value;
+
+  for (guint i = 0; !on_host && i < g_list_model_get_n_items (roots); i++)
+    {
+      g_autoptr(StewardRoot) root = g_list_model_get_item (roots, i);
+
+      if (steward_root_is_visible_to (root, self->name))
+        g_ptr_array_add (paths, g_strdup (steward_root_get_path (root)));
+    }
+  g_ptr_array_add (paths, NULL);
+
+  if (!on_host)
+    session_env = steward_sandbox_dup_session_env ((const char * const *) parent);
+  passed = (const char **) g_hash_table_get_keys_as_array (resolved, NULL);
+
+  wrapped = steward_sandbox_wrap_argv ((const char * const *) argv,
+                                       (const char * const *) paths->pdata,
+                                       steward_server_config_get_cwd (config), session_env,
+                                       passed, steward_server_config_get_network (config),
+                                       on_host);
+  transport = mcp_stdio_transport_new ((const char * const *) wrapped);
+
+  g_hash_table_iter_init (&iter, resolved);
+  while (g_hash_table_iter_next (&iter, &name, &value))
+    mcp_stdio_transport_setenv (transport, name, value);
+
+  return transport;
+}
+
 static void
 connect_now (StewardServer *self)
 {
@@ -1205,12 +1256,17 @@ connect_now (StewardServer *self)
       gpointer name;
       gpointer value;
 
-      transport = mcp_stdio_transport_new ((const char * const *) argv);
-      g_hash_table_iter_init (&iter, resolved);
-      while (g_hash_table_iter_next (&iter, &name, &value))
-        mcp_stdio_transport_setenv (transport, name, value);
-      if (steward_server_config_get_cwd (config) != NULL)
-        mcp_stdio_transport_set_cwd (transport, steward_server_config_get_cwd (config));
+      if (steward_sandbox_is_flatpak ())
+        transport = new_sandboxed_transport (self, argv, resolved);
+      else
+        {
+          transport = mcp_stdio_transport_new ((const char * const *) argv);
+          g_hash_table_iter_init (&iter, resolved);
+          while (g_hash_table_iter_next (&iter, &name, &value))
+            mcp_stdio_transport_setenv (transport, name, value);
+          if (steward_server_config_get_cwd (config) != NULL)
+            mcp_stdio_transport_set_cwd (transport, steward_server_config_get_cwd (config));
+        }
 
       client = mcp_client_new (MCP_TRANSPORT (transport));
       setup_client (client, self);
@@ -1330,6 +1386,18 @@ check_command (StewardServer  *self,
       return FALSE;
     }
 
+  /* From inside Flatpak the host's programs cannot be seen, so a server
+   * that runs there is not looked for. */
+  if (steward_sandbox_is_flatpak () && steward_server_config_get_run_on_host (config))
+    {
+      if (steward_sandbox_can_spawn_on_host ())
+        return TRUE;
+
+      *reason = g_strdup (_("Steward may not start programs on the host"));
+      *detail = steward_sandbox_diagnose_no_host ();
+      return FALSE;
+    }
+
   if (cwd == NULL)
     cwd = current;
 
@@ -1341,6 +1409,14 @@ check_command (StewardServer  *self,
 
       if (is_executable_file (path))
         return TRUE;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS) && steward_sandbox_is_flatpak ())
+        {
+          *reason = steward_sandbox_diagnose_missing (command);
+          /* Translators: %s is a path, such as /home/ada/bin/server. */
+          *detail = g_strdup_printf (_("Steward looked for %s inside its sandbox."), path);
+          return FALSE;
+        }
 
       if (g_file_test (path, G_FILE_TEST_EXISTS))
         /* Translators: %s is a command, such as /opt/server/run. */
@@ -1369,6 +1445,14 @@ check_command (StewardServer  *self,
 
       if (is_executable_file (path))
         return TRUE;
+    }
+
+  if (steward_sandbox_is_flatpak ())
+    {
+      *reason = steward_sandbox_diagnose_missing (command);
+      /* Translators: %s is a list of folders, such as /app/bin:/usr/bin. */
+      *detail = g_strdup_printf (_("Steward looked in %s inside its sandbox."), search_path);
+      return FALSE;
     }
 
   /* Translators: %s is a command, such as npx. */
