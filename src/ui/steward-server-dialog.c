@@ -6,6 +6,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "steward-sandbox.h"
+
 #include "steward-server-dialog.h"
 
 typedef enum {
@@ -54,6 +56,10 @@ struct _StewardServerDialog
   GtkWidget           *cwd_clear_button;
   GtkListBox          *env_list;
   GtkLabel            *env_error;
+  GtkWidget           *sandbox_group;
+  GtkSwitch           *network_switch;
+  GtkWidget           *host_row;
+  GtkSwitch           *host_switch;
   AdwEntryRow         *url_row;
   AdwComboRow         *transport_row;
   GtkLabel            *url_error;
@@ -679,6 +685,8 @@ typedef struct
   char                *command;
   char               **args;
   char                *cwd;
+  gboolean             network;
+  gboolean             run_on_host;
   TransportChoice      transport;
   char                *url;
   GHashTable          *env;
@@ -849,9 +857,17 @@ build_config (SaveData  *data,
   gpointer key, value;
 
   if (!data->remote)
-    return steward_server_config_new_stdio (data->name, data->command,
-                                            (const char * const *) data->args,
-                                            data->env, data->cwd);
+    {
+      g_autoptr(StewardServerConfig) stdio = NULL;
+
+      stdio = steward_server_config_new_stdio (data->name, data->command,
+                                               (const char * const *) data->args,
+                                               data->env, data->cwd);
+      if (!data->network && !data->run_on_host)
+        return g_steal_pointer (&stdio);
+
+      return steward_server_config_with_sandbox (stdio, data->network, data->run_on_host);
+    }
 
   if (data->transport == TRANSPORT_STREAMABLE_HTTP)
     return steward_server_config_new_remote (data->name, data->url,
@@ -992,6 +1008,8 @@ save_action (GtkWidget  *widget,
   data->command = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->command_row))));
   data->args = dup_arguments (self);
   data->cwd = g_strdup (self->cwd);
+  data->network = gtk_switch_get_active (self->network_switch);
+  data->run_on_host = gtk_switch_get_active (self->host_switch);
   data->url = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->url_row))));
   data->transport = adw_combo_row_get_selected (self->transport_row);
   data->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -1067,6 +1085,8 @@ fill_from (StewardServerDialog *self,
       gtk_text_buffer_set_text (buffer, text, -1);
       set_cwd (self, steward_server_config_get_cwd (server));
       add_variables_from (self, FALSE, steward_server_config_get_env (server));
+      gtk_switch_set_active (self->network_switch, steward_server_config_get_network (server));
+      gtk_switch_set_active (self->host_switch, steward_server_config_get_run_on_host (server));
     }
 }
 
@@ -1079,6 +1099,16 @@ steward_server_dialog_constructed (GObject *object)
   G_OBJECT_CLASS (steward_server_dialog_parent_class)->constructed (object);
 
   set_cwd (self, NULL);
+
+  /* The sandbox a server runs in exists only when Steward runs in
+   * Flatpak; running on the host needs a permission the person granted
+   * with `flatpak override`, unless the entry asks for it already and the
+   * switch is there to turn it off. */
+  gtk_widget_set_visible (self->sandbox_group, steward_sandbox_is_flatpak ());
+  gtk_widget_set_visible (self->host_row,
+                          steward_sandbox_can_spawn_on_host () ||
+                          (self->original != NULL &&
+                           steward_server_config_get_run_on_host (self->original)));
 
   if (self->original != NULL)
     {
@@ -1224,6 +1254,10 @@ steward_server_dialog_class_init (StewardServerDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, cwd_clear_button);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, env_list);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, env_error);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, sandbox_group);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, network_switch);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, host_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, host_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, url_row);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, transport_row);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, url_error);
