@@ -480,6 +480,7 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *servers_json = NULL;
   g_autofree char *everything = NULL;
   g_autofree char *changing = NULL;
+  StewardConversationStore *store;
   guint count = 0;
 
   fixture->top = g_dir_make_tmp ("test-chat-engine-XXXXXX", &error);
@@ -528,8 +529,8 @@ fixture_set_up (Fixture       *fixture,
   fixture->engine = steward_host_get_chat_engine (fixture->host);
   fixture->model = g_object_new (TEST_TYPE_SCRIPTED, NULL);
   steward_chat_engine_add_provider (fixture->engine, STEWARD_PROVIDER (fixture->model));
-  fixture->conversation =
-    g_object_ref (steward_conversation_store_create (steward_host_get_conversations (fixture->host)));
+  store = steward_host_get_conversations (fixture->host);
+  fixture->conversation = g_object_ref (steward_conversation_store_create (store));
   steward_conversation_set_model (fixture->conversation, "scripted/test-model");
 }
 
@@ -1160,6 +1161,26 @@ test_no_model (Fixture       *fixture,
   g_assert_false (finish_turn (fixture, &error));
   g_assert_error (error, STEWARD_CHAT_ENGINE_ERROR, STEWARD_CHAT_ENGINE_ERROR_NO_MODEL);
   g_assert_nonnull (strstr (error->message, "nowhere"));
+  g_clear_error (&error);
+
+  /* With a provider configured, its first catalogue model is the default
+   * (here one that cannot be reached: the turn fails, naming the model). */
+  g_assert_nonnull (steward_providers_put (steward_host_get_providers (fixture->host), "local",
+                                           STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE, "Local",
+                                           "http://127.0.0.1:9/v1", NULL, &error));
+  g_assert_no_error (error);
+  steward_model_catalog_add (steward_host_get_model_catalog (fixture->host), "local", "tiny",
+                             TRUE);
+  steward_conversation_set_model (fixture->conversation, NULL);
+  send (fixture, "Hello, local model?");
+  g_assert_false (finish_turn (fixture, &error));
+  g_assert_false (g_error_matches (error, STEWARD_CHAT_ENGINE_ERROR,
+                                   STEWARD_CHAT_ENGINE_ERROR_NO_MODEL));
+  g_clear_object (&answer);
+  answer = message_at (fixture, n_messages (fixture) - 1);
+  g_assert_cmpstr (steward_chat_message_get_model (answer), ==, "local/tiny");
+  g_assert_nonnull (steward_chat_message_get_error (answer));
+  g_test_message ("the unreachable default model: %s", error->message);
 }
 
 static void

@@ -712,7 +712,7 @@ build_tools (StewardChatEngine *self,
           if (!is_valid_tool_name (name))
             {
               report_once (self, server_name, name,
-                           _("models take only letters, digits, “_” and “-” in a tool name"));
+                           _("models take only letters, digits, “_” and “-” in tool names"));
               continue;
             }
 
@@ -1756,6 +1756,18 @@ approval_added_cb (StewardChatEngine *self,
 
 /* GObject */
 
+/* A turn may outlive the host (its task holds the engine): it stops, and
+ * its callbacks see the stop before they would reach for the host. */
+static void
+host_gone_cb (gpointer  data,
+              GObject  *where_the_host_was)
+{
+  StewardChatEngine *self = data;
+
+  self->host = NULL;
+  steward_chat_engine_stop_all (self);
+}
+
 static void
 steward_chat_engine_dispose (GObject *object)
 {
@@ -1763,7 +1775,7 @@ steward_chat_engine_dispose (GObject *object)
 
   if (self->host != NULL)
     {
-      g_object_remove_weak_pointer (G_OBJECT (self->host), (gpointer *) &self->host);
+      g_object_weak_unref (G_OBJECT (self->host), host_gone_cb, self);
       self->host = NULL;
     }
 
@@ -1822,7 +1834,7 @@ steward_chat_engine_set_property (GObject      *object,
     case PROP_HOST:
       self->host = g_value_get_object (value);
       if (self->host != NULL)
-        g_object_add_weak_pointer (G_OBJECT (self->host), (gpointer *) &self->host);
+        g_object_weak_ref (G_OBJECT (self->host), host_gone_cb, self);
       break;
 
     case PROP_MAX_ROUNDS:

@@ -560,12 +560,13 @@ steward_chat_message_to_json (StewardChatMessage *self)
   JsonObject *json = json_object_new ();
   g_autofree char *time = steward_chat_time_to_string (self->time);
   GListModel *calls = G_LIST_MODEL (self->tool_calls);
+  JsonArray *content;
   JsonArray *array;
 
   json_object_set_string_member (json, "role",
                                  self->role == STEWARD_CHAT_ROLE_USER ? "user" : "assistant");
-  json_object_set_array_member (json, "content",
-                                steward_chat_json_copy_array (steward_chat_message_get_content (self)));
+  content = steward_chat_message_get_content (self);
+  json_object_set_array_member (json, "content", steward_chat_json_copy_array (content));
   if (self->model != NULL)
     json_object_set_string_member (json, "model", self->model);
   else
