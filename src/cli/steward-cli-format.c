@@ -661,7 +661,7 @@ steward_cli_format_sampling_request (JsonObject *params)
   node = json_object_get_member (params, "maxTokens");
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
       json_node_get_value_type (node) != G_TYPE_STRING)
-    g_string_append_printf (out, _("Max tokens: %" G_GINT64_FORMAT "\n"), json_node_get_int (node));
+    g_string_append_printf (out, _("Max tokens: %lld\n"), (long long) json_node_get_int (node));
 
   node = json_object_get_member (params, "temperature");
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&

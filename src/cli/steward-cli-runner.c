@@ -676,7 +676,8 @@ complete_cb (GObject      *object,
           g_autofree char *more = NULL;
 
           if (total >= 0)
-            more = g_strdup_printf (_("(more values exist: %" G_GINT64_FORMAT " in all)\n"), total);
+            more = g_strdup_printf (_("(more values exist: %lld in all)\n"),
+                                    (long long) total);
           else
             more = g_strdup (_("(more values exist)\n"));
           print_out (more);

@@ -129,7 +129,8 @@ format_tokens (JsonObject *object)
     return g_strdup ("");
 
   /* Translators: tokens sent to the model and tokens it answered with. */
-  return g_strdup_printf (_("%" G_GINT64_FORMAT " in · %" G_GINT64_FORMAT " out"), input, output);
+  return g_strdup_printf (_("%lld in · %lld out"), (long long) input,
+                          (long long) output);
 }
 
 static char *

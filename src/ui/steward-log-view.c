@@ -359,7 +359,7 @@ append_detail_header (GString         *out,
         default:
           break;
         }
-      g_string_append_printf (out, _("Size: %s (%" G_GSIZE_FORMAT " bytes)"), size_text, size);
+      g_string_append_printf (out, _("Size: %s (%zu bytes)"), size_text, (size_t) size);
       g_string_append_c (out, '\n');
     }
 }
