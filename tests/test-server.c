@@ -866,7 +866,10 @@ test_cycles (Fixture       *fixture,
   fds_after = count_fds ();
   g_test_message ("50 start/stop cycles in %.1f s; fds %u before, %u after",
                   (g_get_monotonic_time () - started) / 1e6, fds_before, fds_after);
-  g_assert_cmpuint (fds_after, <=, fds_before);
+  /* A leak in a cycle would show 50 times over. GLib opens a descriptor or
+   * two lazily (a worker's wake-up pipe, say) at a moment no warm-up cycle
+   * can pin down, so a small constant difference is not a leak. */
+  g_assert_cmpuint (fds_after, <=, fds_before + 3);
   g_assert_cmpuint (count_zombies (), ==, 0);
 
   g_assert_finalize_object (server);
