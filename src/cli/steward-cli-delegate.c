@@ -180,6 +180,7 @@ handle_line (StewardCliDelegate *self,
         }
       if (line[0] != '\0' && g_ascii_strcasecmp (line, "y") != 0)
         {
+          /* Translators: the person types y, n or c in every language; keep the letters. */
           say (_("Type y to answer, n to decline, or c to cancel: "));
           return;
         }
@@ -326,6 +327,7 @@ start_interaction (StewardCliDelegate *self,
 
       say (_("The server asks for information (elicitation):\n"));
       say (clean);
+      /* Translators: the person types y, n or c in every language; keep the letters. */
       say (_("\nAnswer? [Y]es, [n]o to decline, [c] to cancel: "));
     }
 

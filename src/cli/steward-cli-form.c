@@ -345,6 +345,7 @@ steward_cli_form_describe_field (const char *name,
     }
 
   if (g_str_equal (type, "boolean"))
+    /* Translators: what the person may type, in English; keep the words. */
     g_string_append (limits, _("yes or no"));
   else if (g_str_equal (type, "integer"))
     g_string_append (limits, _("a whole number"));
@@ -593,6 +594,8 @@ steward_cli_form_parse_value (JsonObject  *field,
           g_ascii_strcasecmp (text, "false") == 0 || g_str_equal (text, "0"))
         return json_node_init_boolean (json_node_alloc (), FALSE);
 
+      /* Translators: the person types yes or no (or y, n, true, false) in
+       * English; keep the words. */
       invalid (error, _("expected yes or no"));
       return NULL;
     }

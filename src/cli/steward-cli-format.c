@@ -137,6 +137,8 @@ steward_cli_format_content (McpContent *content)
     case MCP_CONTENT_AUDIO:
       size = format_size (mcp_content_get_data_size (content));
       g_string_append_printf (out, "[%s ", mcp_content_get_type_name (content));
+      /* Translators: stands for the MIME type in "[image … 12 kB]"; "image" and "audio" are the
+       * protocol's names and stay English. */
       append_sanitized (out, mime_type ? mime_type : _("of unknown type"), FALSE);
       g_string_append_printf (out, ", %s]", size);
       break;
@@ -154,6 +156,7 @@ steward_cli_format_content (McpContent *content)
 
     case MCP_CONTENT_RESOURCE:
       g_string_append (out, "[resource ");
+      /* Translators: stands for the address in "[resource …]" when the server gave none. */
       append_sanitized (out, uri ? uri : _("without a URI"), FALSE);
       if (mcp_content_is_blob (content))
         {
@@ -358,6 +361,7 @@ steward_cli_format_list (const char *method,
       return g_strdup (_("The server lists no resource templates.\n"));
     }
 
+  /* Translators: the headers of a table printed on a terminal, in capitals like the others. */
   g_strv_builder_add (header, _("NAME"));
   if (is_tools || is_prompts)
     g_strv_builder_add (header, _("TITLE"));
@@ -579,6 +583,7 @@ append_model_preferences (GString    *out,
               json_node_get_value_type (name) != G_TYPE_STRING)
             continue;
 
+          /* Translators: starts the model names a server hints at, as in "hints claude, sonnet". */
           g_string_append (line, line->len > 0 ? ", " : _("hints "));
           append_sanitized (line, json_node_get_string (name), FALSE);
         }

@@ -1055,11 +1055,13 @@ resolve_secrets (StewardCliRunner     *self,
   const char *name = steward_server_config_get_name (server);
   g_autoptr(StewardSecrets) secrets = steward_secrets_new ();
 
+  /* Translators: fills the second placeholder of "server `%s`, %s: %s". */
   self->server_env = resolve_references (self, secrets, name, _("environment"),
                                          steward_server_config_get_env (server), error);
   if (self->server_env == NULL)
     return FALSE;
 
+  /* Translators: fills the second placeholder of "server `%s`, %s: %s". */
   self->server_headers = resolve_references (self, secrets, name, _("headers"),
                                              steward_server_config_get_headers (server), error);
   return self->server_headers != NULL;

@@ -196,6 +196,7 @@ translate_block (JsonObject  *block,
     return translate_tool_result (block, name, error);
 
   if (g_strcmp0 (type, "audio") == 0)
+    /* Translators: completes "Messages with %s cannot be sent to “%s”." */
     g_propagate_error (error, unsupported (name, _("audio")));
   else
     {

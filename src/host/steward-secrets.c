@@ -170,6 +170,7 @@ store_cb (GObject      *object,
   if (!secret_password_store_finish (result, &error))
     {
       if (error != NULL)
+        /* Translators: completes "The keyring failed while %s: %s". */
         g_task_return_error (task, map_error (error, _("storing a secret")));
       else
         g_task_return_new_error (task, STEWARD_SECRETS_ERROR, STEWARD_SECRETS_ERROR_UNAVAILABLE,
@@ -203,6 +204,7 @@ store_cleared_cb (GObject      *object,
 
   if (!secret_password_clear_finish (result, &error) && error != NULL)
     {
+      /* Translators: completes "The keyring failed while %s: %s". */
       g_task_return_error (task, map_error (error, _("replacing a secret")));
       g_object_unref (task);
       return;
@@ -297,6 +299,7 @@ lookup_cb (GObject      *object,
   password = secret_password_lookup_finish (result, &error);
   if (error != NULL)
     {
+      /* Translators: completes "The keyring failed while %s: %s". */
       g_task_return_error (task, map_error (error, _("looking up a secret")));
       return;
     }
@@ -372,6 +375,7 @@ clear_cb (GObject      *object,
   /* FALSE without an error only says there was nothing to remove. */
   if (!secret_password_clear_finish (result, &error) && error != NULL)
     {
+      /* Translators: completes "The keyring failed while %s: %s". */
       g_task_return_error (task, map_error (error, _("removing a secret")));
       return;
     }

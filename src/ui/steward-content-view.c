@@ -592,6 +592,7 @@ suggest_file_name (McpContent *content)
   /* A server chooses the name: keep only what is harmless in a file name. */
   if (base == NULL || g_str_equal (base, "/") || g_str_equal (base, ".") ||
       g_str_equal (base, "..") || steward_text_has_hidden (base))
+    /* Translators: a file name for content the server did not name. */
     return g_strdup (_("content"));
 
   return g_strdelimit (g_steal_pointer (&base), "/\\:", '_');

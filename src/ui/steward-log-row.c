@@ -32,6 +32,7 @@ G_DEFINE_FINAL_TYPE (StewardLogRow, steward_log_row, GTK_TYPE_WIDGET)
 static const char * const source_labels[] = {
   [STEWARD_LOG_SOURCE_STDERR] = N_("Stderr"),
   [STEWARD_LOG_SOURCE_SERVER] = N_("Server log"),
+  /* Translators: where a log entry comes from: here, a protocol message in or out. */
   [STEWARD_LOG_SOURCE_TRACE] = N_("Protocol"),
   [STEWARD_LOG_SOURCE_HOST] = N_("Steward"),
 };
