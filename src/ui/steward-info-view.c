@@ -168,7 +168,8 @@ level_selected_cb (StewardInfoView *self)
 {
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->level_dropdown);
 
-  if (item == NULL)
+  /* The first choice stands for the level nobody set: nothing to send. */
+  if (item == NULL || gtk_drop_down_get_selected (self->level_dropdown) == 0)
     return;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->level_dropdown), FALSE);
@@ -254,7 +255,7 @@ steward_info_view_init (StewardInfoView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   /* The server's level is unknown until the person picks one. */
-  gtk_drop_down_set_selected (self->level_dropdown, GTK_INVALID_LIST_POSITION);
+  gtk_drop_down_set_selected (self->level_dropdown, 0);
   g_signal_connect_object (self->level_dropdown, "notify::selected",
                            G_CALLBACK (level_selected_cb), self, G_CONNECT_SWAPPED);
 }
