@@ -61,6 +61,11 @@ struct _StewardMarkdownView
 
   StewardMarkdownShowUriFunc  show_uri;
   gpointer                    show_uri_data;
+
+  guint                       resize_id;
+  int                         reported_height;
+  int                         resized_width;
+  int                         resized_height;
 };
 
 enum {
@@ -595,7 +600,6 @@ make_table (Render *render)
 {
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *frame = gtk_frame_new (NULL);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
 
   gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
@@ -621,6 +625,10 @@ make_table (Render *render)
           gtk_label_set_text (GTK_LABEL (label), visible);
           gtk_label_set_wrap (GTK_LABEL (label), TRUE);
           gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+          /* A text view gives the widgets in it their smallest size: a
+           * short cell asks for its whole width, a long one wraps. */
+          gtk_label_set_width_chars (GTK_LABEL (label),
+                                     (int) MIN (g_utf8_strlen (visible, -1) + 1, 16));
           gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
           gtk_label_set_xalign (GTK_LABEL (label),
                                 align == MD_ALIGN_RIGHT ? 1.0 :
@@ -633,13 +641,8 @@ make_table (Render *render)
     }
 
   gtk_frame_set_child (GTK_FRAME (frame), grid);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled),
-                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), frame);
 
-  return scrolled;
+  return frame;
 }
 
 static void
@@ -1369,10 +1372,109 @@ copy_code_action (GtkWidget  *widget,
                           g_variant_get_string (parameter, NULL));
 }
 
+/* Sizing. A text view with widgets in it asks for more height than its
+ * text takes (the widgets counted twice), which leaves a gap under every
+ * code block and table. The text's own height is known once it is laid
+ * out at a width: the bottom of its last line. */
+
+static int
+content_height (StewardMarkdownView *self,
+                int                  for_size)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self->text_view));
+  GtkTextIter end;
+  int y, height;
+
+  if (width <= 0 || (for_size >= 0 && for_size != width))
+    return -1;
+
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  gtk_text_view_get_line_yrange (self->text_view, &end, &y, &height);
+  return y + height +
+         gtk_text_view_get_top_margin (self->text_view) +
+         gtk_text_view_get_bottom_margin (self->text_view);
+}
+
+static gboolean
+resize_cb (gpointer user_data)
+{
+  StewardMarkdownView *self = user_data;
+
+  self->resize_id = 0;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+steward_markdown_view_measure (GtkWidget      *widget,
+                               GtkOrientation  orientation,
+                               int             for_size,
+                               int            *minimum,
+                               int            *natural,
+                               int            *minimum_baseline,
+                               int            *natural_baseline)
+{
+  StewardMarkdownView *self = STEWARD_MARKDOWN_VIEW (widget);
+
+  *minimum = *natural = 0;
+  *minimum_baseline = *natural_baseline = -1;
+  if (self->text_view == NULL)
+    return;
+
+  gtk_widget_measure (GTK_WIDGET (self->text_view), orientation, for_size, minimum, natural,
+                      NULL, NULL);
+
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    {
+      int height = content_height (self, for_size);
+
+      self->reported_height = height;
+      if (height >= 0)
+        *minimum = *natural = height;
+    }
+}
+
+static void
+steward_markdown_view_size_allocate (GtkWidget *widget,
+                                     int        width,
+                                     int        height,
+                                     int        baseline)
+{
+  StewardMarkdownView *self = STEWARD_MARKDOWN_VIEW (widget);
+  int minimum = 0;
+  int text_height;
+
+  if (self->text_view == NULL)
+    return;
+
+  /* The text view gets all it asks for; what is past the text is empty
+   * and cut off (the view hides its overflow). */
+  gtk_widget_measure (GTK_WIDGET (self->text_view), GTK_ORIENTATION_VERTICAL, width,
+                      &minimum, NULL, NULL, NULL);
+  gtk_widget_allocate (GTK_WIDGET (self->text_view), width, MAX (height, minimum), baseline,
+                       NULL);
+
+  /* Laid out at this width now: if the text turned out taller or shorter
+   * than what was asked for before, ask again, after this allocation. A
+   * parent may well give more than was asked; that is no reason. */
+  text_height = content_height (self, width);
+  if (text_height >= 0 && text_height != self->reported_height && self->resize_id == 0 &&
+      (width != self->resized_width || text_height != self->resized_height))
+    {
+      /* Once for each width and height, so that a parent that measures at
+       * another width than it gives cannot start an endless loop. */
+      self->resized_width = width;
+      self->resized_height = text_height;
+      self->resize_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, resize_cb, self, NULL);
+    }
+}
+
 static void
 steward_markdown_view_dispose (GObject *object)
 {
   StewardMarkdownView *self = STEWARD_MARKDOWN_VIEW (object);
+
+  g_clear_handle_id (&self->resize_id, g_source_remove);
 
   /* The text view is the bin's own child: the bin lets it go first, so
    * that it does not unparent it a second time. */
@@ -1449,6 +1551,9 @@ steward_markdown_view_class_init (StewardMarkdownViewClass *klass)
   object_class->get_property = steward_markdown_view_get_property;
   object_class->set_property = steward_markdown_view_set_property;
 
+  widget_class->measure = steward_markdown_view_measure;
+  widget_class->size_allocate = steward_markdown_view_size_allocate;
+
   properties[PROP_TEXT] =
     g_param_spec_string ("text", NULL, NULL,
                          "",
@@ -1482,8 +1587,13 @@ steward_markdown_view_init (StewardMarkdownView *self)
   self->frozen_tags = g_ptr_array_new ();
   self->tail_tags = g_ptr_array_new ();
   self->show_uri = show_uri_default;
+  self->reported_height = -1;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The bin's layout manager would measure and place the text view in
+   * place of the functions above. */
+  gtk_widget_set_layout_manager (GTK_WIDGET (self), NULL);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
   self->buffer = g_object_ref (gtk_text_view_get_buffer (self->text_view));
   create_tags (self);
