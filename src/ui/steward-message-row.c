@@ -17,15 +17,20 @@ struct _StewardMessageRow
 
   GtkLabel            *role_label;
   GtkLabel            *model_label;
-  GtkStack            *body_stack;
-  StewardMarkdownView *markdown_view;
-  GtkLabel            *plain_label;
+  AdwBin              *body_bin;
   GtkBox              *attachments_box;
   GtkBox              *tool_calls_box;
   GtkLabel            *note_label;
   GtkLabel            *error_label;
 
   StewardChatMessage  *message;
+  /* The body (text, attachments, tool calls) is built when the row is
+   * first shown: a list instantiates far more rows than it shows, and a
+   * row that is never seen should cost next to nothing. Both bodies are
+   * kept once made, for the next message the row shows. */
+  StewardMarkdownView *markdown_view;
+  GtkLabel            *plain_label;
+  gboolean             built;
   GSignalGroup        *message_signals;
   GSignalGroup        *tool_call_signals;
 };
@@ -62,14 +67,25 @@ set_optional_label (GtkLabel   *label,
 }
 
 static void
-update_text (StewardMessageRow *self)
+update_body_visibility (StewardMessageRow *self)
 {
   const char *text = steward_chat_message_get_text (self->message);
 
   /* A turn that only called tools has no text to show. */
-  gtk_widget_set_visible (GTK_WIDGET (self->body_stack),
+  gtk_widget_set_visible (GTK_WIDGET (self->body_bin),
                           (text != NULL && *text != '\0') ||
                           steward_chat_message_get_streaming (self->message));
+}
+
+static void
+update_text (StewardMessageRow *self)
+{
+  const char *text = steward_chat_message_get_text (self->message);
+
+  if (!self->built)
+    return;
+
+  update_body_visibility (self);
 
   if (is_assistant (self))
     {
@@ -86,12 +102,13 @@ update_text (StewardMessageRow *self)
 static void
 update_streaming (StewardMessageRow *self)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->body_stack),
-                          steward_chat_message_get_streaming (self->message) ||
-                          *steward_markdown_view_get_text (self->markdown_view) != '\0' ||
-                          !is_assistant (self));
-  steward_markdown_view_set_streaming (self->markdown_view,
-                                       steward_chat_message_get_streaming (self->message));
+  if (!self->built)
+    return;
+
+  update_body_visibility (self);
+  if (is_assistant (self))
+    steward_markdown_view_set_streaming (self->markdown_view,
+                                         steward_chat_message_get_streaming (self->message));
 }
 
 static void
@@ -137,7 +154,7 @@ block_string (JsonObject *block,
 static void
 update_attachments (StewardMessageRow *self)
 {
-  JsonArray *content = steward_chat_message_get_content (self->message);
+  JsonArray *content = self->built ? steward_chat_message_get_content (self->message) : NULL;
   guint length = content != NULL ? json_array_get_length (content) : 0;
   GtkWidget *child;
   gboolean any = FALSE;
@@ -145,7 +162,7 @@ update_attachments (StewardMessageRow *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->attachments_box))) != NULL)
     gtk_box_remove (self->attachments_box, child);
 
-  if (is_assistant (self))
+  if (self->built && is_assistant (self))
     length = 0;
 
   for (guint i = 0; i < length; i++)
@@ -211,6 +228,9 @@ tool_calls_changed_cb (StewardMessageRow *self,
   GtkWidget *before = NULL;
   GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_calls_box));
 
+  if (!self->built)
+    return;
+
   for (guint i = 0; i < position && child != NULL; i++)
     {
       before = child;
@@ -248,6 +268,77 @@ clear_tool_calls (StewardMessageRow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->tool_calls_box), FALSE);
 }
 
+static GtkLabel *
+make_plain_label (void)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  return GTK_LABEL (g_object_ref_sink (label));
+}
+
+static void
+build_body (StewardMessageRow *self)
+{
+  GListModel *calls;
+  GtkWidget *body;
+
+  if (self->built || self->message == NULL)
+    return;
+
+  self->built = TRUE;
+
+  if (is_assistant (self))
+    {
+      if (self->markdown_view == NULL)
+        self->markdown_view = g_object_ref_sink (STEWARD_MARKDOWN_VIEW (steward_markdown_view_new ()));
+      body = GTK_WIDGET (self->markdown_view);
+    }
+  else
+    {
+      if (self->plain_label == NULL)
+        self->plain_label = make_plain_label ();
+      body = GTK_WIDGET (self->plain_label);
+    }
+
+  if (adw_bin_get_child (self->body_bin) != body)
+    adw_bin_set_child (self->body_bin, body);
+
+  update_streaming (self);
+  update_text (self);
+  update_attachments (self);
+
+  calls = steward_chat_message_get_tool_calls (self->message);
+  tool_calls_changed_cb (self, 0, 0, g_list_model_get_n_items (calls), calls);
+}
+
+/* A row that is not shown lets its body go, so that the list measures
+ * it small and nothing in it follows a message no one sees. */
+static void
+drop_body (StewardMessageRow *self)
+{
+  self->built = FALSE;
+  adw_bin_set_child (self->body_bin, NULL);
+  if (self->markdown_view != NULL)
+    steward_markdown_view_set_text (self->markdown_view, NULL);
+  if (self->plain_label != NULL)
+    gtk_label_set_text (self->plain_label, "");
+  clear_tool_calls (self);
+  update_attachments (self);
+}
+
+static void
+steward_message_row_map (GtkWidget *widget)
+{
+  StewardMessageRow *self = STEWARD_MESSAGE_ROW (widget);
+
+  GTK_WIDGET_CLASS (steward_message_row_parent_class)->map (widget);
+  build_body (self);
+}
+
 static void
 steward_message_row_dispose (GObject *object)
 {
@@ -258,6 +349,8 @@ steward_message_row_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_MESSAGE_ROW);
 
+  g_clear_object (&self->markdown_view);
+  g_clear_object (&self->plain_label);
   g_clear_object (&self->message);
   g_clear_object (&self->message_signals);
   g_clear_object (&self->tool_call_signals);
@@ -311,6 +404,8 @@ steward_message_row_class_init (StewardMessageRowClass *klass)
   object_class->get_property = steward_message_row_get_property;
   object_class->set_property = steward_message_row_set_property;
 
+  widget_class->map = steward_message_row_map;
+
   properties[PROP_MESSAGE] =
     g_param_spec_object ("message", NULL, NULL,
                          STEWARD_TYPE_CHAT_MESSAGE,
@@ -318,15 +413,11 @@ steward_message_row_class_init (StewardMessageRowClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  g_type_ensure (STEWARD_TYPE_MARKDOWN_VIEW);
-
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, role_label);
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, model_label);
-  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, body_stack);
-  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, markdown_view);
-  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, plain_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, body_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, attachments_box);
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, tool_calls_box);
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, note_label);
@@ -375,8 +466,6 @@ void
 steward_message_row_set_message (StewardMessageRow  *self,
                                  StewardChatMessage *message)
 {
-  GListModel *calls;
-
   g_return_if_fail (STEWARD_IS_MESSAGE_ROW (self));
   g_return_if_fail (message == NULL || STEWARD_IS_CHAT_MESSAGE (message));
 
@@ -385,35 +474,18 @@ steward_message_row_set_message (StewardMessageRow  *self,
 
   g_set_object (&self->message, message);
   g_signal_group_set_target (self->message_signals, message);
-  clear_tool_calls (self);
+  g_signal_group_set_target (self->tool_call_signals,
+                             message != NULL ? steward_chat_message_get_tool_calls (message)
+                                             : NULL);
+  drop_body (self);
 
-  if (message == NULL)
+  if (message != NULL)
     {
-      g_signal_group_set_target (self->tool_call_signals, NULL);
-      /* A row waiting to be reused holds no text. */
-      steward_markdown_view_set_text (self->markdown_view, NULL);
-      gtk_label_set_text (self->plain_label, "");
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
-      return;
+      update_header (self);
+      update_note_and_error (self);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        build_body (self);
     }
-
-  gtk_stack_set_visible_child (self->body_stack,
-                               is_assistant (self) ? GTK_WIDGET (self->markdown_view)
-                                                   : GTK_WIDGET (self->plain_label));
-  if (is_assistant (self))
-    gtk_label_set_text (self->plain_label, "");
-  else
-    steward_markdown_view_set_text (self->markdown_view, NULL);
-
-  update_header (self);
-  update_streaming (self);
-  update_text (self);
-  update_attachments (self);
-  update_note_and_error (self);
-
-  calls = steward_chat_message_get_tool_calls (message);
-  g_signal_group_set_target (self->tool_call_signals, calls);
-  tool_calls_changed_cb (self, 0, 0, g_list_model_get_n_items (calls), calls);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
 }
