@@ -15,6 +15,7 @@
 #include "steward-provider.h"
 #include "steward-tail-model.h"
 #include "steward-tool-call-row.h"
+#include "steward-window.h"
 #include "test-widgets.h"
 
 /* A provider the test scripts: each chat request waits until the test
@@ -793,6 +794,29 @@ test_new_reuses_empty (Fixture       *fixture,
   g_assert_cmpuint (n_listed (fixture), ==, 1);
 }
 
+static void
+test_window_entry (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *window = steward_window_new (NULL, fixture->host);
+  StewardChatPage *page;
+
+  g_object_ref_sink (window);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (test_any_label_contains (window, "Chat"));
+
+  /* Ctrl+T: the chat, with a new conversation ready to type in. */
+  g_assert_true (gtk_widget_activate_action (window, "win.new-conversation", NULL));
+  page = STEWARD_CHAT_PAGE (test_find_by_type (window, STEWARD_TYPE_CHAT_PAGE));
+  g_assert_nonnull (page);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_nonnull (steward_chat_page_get_conversation (page));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  test_drain_main_context ();
+  g_assert_finalize_object (window);
+}
+
 typedef struct {
   guint position;
   guint removed;
@@ -979,6 +1003,8 @@ main (int   argc,
   g_test_add_func ("/steward/chat-page/tail-model", test_tail_model);
   g_test_add ("/steward/chat-page/long-conversation", Fixture, NULL,
               fixture_set_up, test_long_conversation, fixture_tear_down);
+  g_test_add ("/steward/chat-page/window-entry", Fixture, NULL,
+              fixture_set_up, test_window_entry, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include "steward-elicitation-dialog.h"
 #include "steward-preferences-window.h"
 #include "steward-sampling-dialog.h"
+#include "steward-tool-approval-dialog.h"
 #include "steward-window.h"
 
 /* SECURITY.md: quitting never takes more than 5 s. */
@@ -120,7 +121,8 @@ pending_free (Pending *pending)
 }
 
 static GtkWidget *
-create_dialog (StewardApproval *approval)
+create_dialog (StewardApplication *self,
+               StewardApproval    *approval)
 {
   switch (steward_approval_get_kind (approval))
     {
@@ -131,8 +133,9 @@ create_dialog (StewardApproval *approval)
     case STEWARD_APPROVAL_KIND_ELICITATION:
       return steward_elicitation_dialog_new (approval);
     case STEWARD_APPROVAL_KIND_TOOL_CALL:
-      /* The chat shows tool calls where they happen, in the conversation. */
-      return NULL;
+      /* Allowing pins the definition the person read, and may set a
+       * standing policy: both live in the host's pins. */
+      return steward_tool_approval_dialog_new (approval, steward_host_get_tool_pins (self->host));
     default:
       g_return_val_if_reached (NULL);
     }
@@ -153,7 +156,7 @@ present_pending (StewardApplication *self,
     }
 
   window = ensure_main_window (self);
-  pending->dialog = create_dialog (pending->approval);
+  pending->dialog = create_dialog (self, pending->approval);
   if (pending->dialog == NULL)
     return;
 

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "steward-chat-page.h"
 #include "steward-consent-dialog.h"
 #include "steward-import-dialog.h"
 #include "steward-log-view.h"
@@ -26,6 +27,7 @@ struct _StewardWindow
    * is shown. The content stack owns the pages. */
   GHashTable           *server_pages;
   GtkWidget            *log_view;
+  GtkWidget            *chat_page;
   GtkWidget            *roots_page;
   gboolean              show_sidebar;
   /* Set while the window changes a list's selection itself, so that the
@@ -38,6 +40,7 @@ struct _StewardWindow
   GtkStack             *sidebar_stack;
   GtkListBox           *server_list;
   GtkListBox           *nav_list;
+  GtkListBoxRow        *chat_row;
   GtkListBoxRow        *logs_row;
   GtkListBoxRow        *roots_row;
   GtkWidget            *content;
@@ -225,6 +228,19 @@ ensure_roots_page (StewardWindow *self)
 }
 
 static void
+show_chat_page (StewardWindow *self)
+{
+  if (self->chat_page == NULL)
+    {
+      self->chat_page = steward_chat_page_new (self->host);
+      gtk_stack_add_named (self->content_stack, self->chat_page, "chat");
+    }
+
+  gtk_stack_set_visible_child (self->content_stack, self->chat_page);
+  set_title (self, _("Chat"), NULL);
+}
+
+static void
 show_logs_page (StewardWindow *self,
                 const char    *server)
 {
@@ -251,7 +267,9 @@ nav_row_selected_cb (StewardWindow *self,
     return;
 
   unselect (self, self->server_list);
-  if (row == self->logs_row)
+  if (row == self->chat_row)
+    show_chat_page (self);
+  else if (row == self->logs_row)
     show_logs_page (self, NULL);
   else if (row == self->roots_row)
     show_roots_page (self);
@@ -378,6 +396,22 @@ show_logs_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   steward_window_show_logs (STEWARD_WINDOW (widget), NULL);
+}
+
+static void
+show_chat_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+
+  unselect (self, self->server_list);
+  select_row (self, self->nav_list, self->chat_row);
+  show_chat_page (self);
+  navigate_to_content (self);
+
+  if (g_str_equal (action_name, "win.new-conversation"))
+    steward_chat_page_new_conversation (STEWARD_CHAT_PAGE (self->chat_page));
 }
 
 static void
@@ -805,6 +839,7 @@ steward_window_dispose (GObject *object)
 
   g_clear_pointer (&self->server_pages, g_hash_table_unref);
   self->log_view = NULL;
+  self->chat_page = NULL;
   self->roots_page = NULL;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_WINDOW);
@@ -894,6 +929,7 @@ steward_window_class_init (StewardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, sidebar_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, server_list);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, nav_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, chat_row);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, logs_row);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, roots_row);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content);
@@ -907,6 +943,8 @@ steward_window_class_init (StewardWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.add-server", NULL, add_server_action);
   gtk_widget_class_install_action (widget_class, "win.import-servers", NULL,
                                    import_servers_action);
+  gtk_widget_class_install_action (widget_class, "win.show-chat", NULL, show_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.new-conversation", NULL, show_chat_action);
   gtk_widget_class_install_action (widget_class, "win.show-logs", NULL, show_logs_action);
   gtk_widget_class_install_action (widget_class, "win.show-roots", NULL, show_roots_action);
   gtk_widget_class_install_action (widget_class, "win.show-server", "s", show_server_action);
@@ -936,6 +974,8 @@ steward_window_class_init (StewardWindowClass *klass)
                                        "win.add-server", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK,
                                        "win.show-logs", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, GDK_CONTROL_MASK,
+                                       "win.new-conversation", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0,
                                        "win.toggle-sidebar", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK,

@@ -11,9 +11,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardWindow, steward_window, STEWARD, WINDOW, AdwApplicationWindow)
 
-/* The main window: a sidebar of servers with live status, plus Logs and
- * Roots; the page of the selected server. Actions win.add-server,
- * win.import-servers, win.show-logs, win.show-roots, win.show-server(s). */
+/* The main window: a sidebar of servers with live status, plus Chat, Logs
+ * and Roots; the page of the selected server. Actions win.add-server,
+ * win.import-servers, win.show-chat, win.new-conversation (Ctrl+T),
+ * win.show-logs, win.show-roots, win.show-server(s). */
 GtkWidget *steward_window_new         (GtkApplication *application,
                                        StewardHost    *host);
 void       steward_window_show_server (StewardWindow  *self,
