@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "bench-chat"
+
+#include "config.h"
+
+/*
+ * The chat page with a long conversation, as a person would use it:
+ *
+ *  - load: a conversation of N messages (2,000 by default; questions,
+ *    and markdown answers with lists, code and a table) is written by the
+ *    conversation store, read back by a new store (on its worker), and
+ *    shown in the chat page; the times are from the call to the end of
+ *    the load, and from choosing the conversation to its first painted
+ *    frame (the median of five, with the main thread's CPU time);
+ *  - scrolling: the message list is scrolled from the end to the start,
+ *    by a step a frame as a touchpad would, recording the interval
+ *    between painted frames (GdkFrameClock "after-paint") and the time
+ *    each frame spent in layout and paint;
+ *  - streaming: an answer grows by one token every 20 ms; for each token
+ *    the time from its arrival (the text appended to the message) to the
+ *    end of the next painted frame.
+ *
+ *   run-in-session bench-chat [--messages N] [--tokens N]
+ *
+ * Prints one line per figure, then all of them as one JSON object. The
+ * target for the load is 300 ms.
+ */
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "steward-chat-page-private.h"
+#include "steward-chat-page.h"
+#include "steward-host.h"
+
+#define TOKEN_MS 20
+#define LOAD_ROUNDS 5
+#define SCROLL_STEP 90.0
+
+typedef struct
+{
+  GtkWidget          *window;
+  StewardChatPage    *page;
+  GtkAdjustment      *adjustment;
+
+  /* Frames: the interval between them, and layout + paint of each. */
+  GArray             *intervals;
+  GArray             *work;
+  gint64              last_frame_us;
+  gint64              layout_start_us;
+  gboolean            recording;
+
+  /* Scrolling. */
+  guint               scroll_id;
+  gboolean            scrolling;
+
+  /* Streaming. */
+  StewardChatMessage *answer;
+  GArray             *latencies;
+  gint64              token_us;
+  guint               tokens_left;
+  gboolean            streaming;
+
+  gboolean            painted;
+} Bench;
+
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static double
+percentile_ms (GArray *values,
+               double  fraction)
+{
+  guint index;
+
+  if (values->len == 0)
+    return 0;
+
+  index = MIN ((guint) (fraction * (values->len - 1) + 0.5), values->len - 1);
+  return g_array_index (values, gint64, index) / 1000.0;
+}
+
+static void
+iterate_while (gboolean *flag)
+{
+  while (*flag)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+clear_flag_cb (gpointer data)
+{
+  *(gboolean *) data = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the loop for a while, so that the window is drawn and idle. */
+static void
+settle (guint ms)
+{
+  gboolean waiting = TRUE;
+
+  g_timeout_add (ms, clear_flag_cb, &waiting);
+  iterate_while (&waiting);
+}
+
+static void
+layout_cb (GdkFrameClock *clock,
+           Bench         *bench)
+{
+  bench->layout_start_us = g_get_monotonic_time ();
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                Bench         *bench)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  bench->painted = TRUE;
+
+  if (bench->recording && bench->last_frame_us != 0)
+    {
+      gint64 interval = now - bench->last_frame_us;
+      gint64 work = bench->layout_start_us != 0 ? now - bench->layout_start_us : 0;
+
+      g_array_append_val (bench->intervals, interval);
+      g_array_append_val (bench->work, work);
+    }
+  bench->last_frame_us = now;
+  bench->layout_start_us = 0;
+
+  if (bench->streaming && bench->token_us != 0)
+    {
+      gint64 latency = now - bench->token_us;
+
+      g_array_append_val (bench->latencies, latency);
+      bench->token_us = 0;
+    }
+}
+
+static gboolean
+scroll_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  Bench *bench = user_data;
+  double value = gtk_adjustment_get_value (bench->adjustment);
+
+  if (value <= 0)
+    {
+      bench->scrolling = FALSE;
+      bench->scroll_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  gtk_adjustment_set_value (bench->adjustment, MAX (value - SCROLL_STEP, 0));
+  return G_SOURCE_CONTINUE;
+}
+
+static const char *const tokens[] = {
+  "The ", "answer ", "grows ", "one ", "token ", "at ", "a ", "time, ", "with ", "**bold** ",
+  "words, ", "`code`, ", "and ", "a ", "[link](https://example.com/) ", "now ", "and ",
+  "then.\n\n", "- a ", "list ", "item\n", "- another\n\n",
+};
+
+static gboolean
+token_cb (gpointer user_data)
+{
+  Bench *bench = user_data;
+
+  if (bench->tokens_left == 0)
+    {
+      steward_chat_message_set_streaming (bench->answer, FALSE);
+      bench->streaming = FALSE;
+      return G_SOURCE_REMOVE;
+    }
+
+  /* A token whose frame has not come yet is still counted from its own
+   * arrival: the next frame shows both. */
+  if (bench->token_us == 0)
+    bench->token_us = g_get_monotonic_time ();
+  steward_chat_message_append_text (bench->answer,
+                                    tokens[bench->tokens_left % G_N_ELEMENTS (tokens)]);
+  bench->tokens_left--;
+  return G_SOURCE_CONTINUE;
+}
+
+static StewardChatMessage *
+text_message (StewardChatRole  role,
+              const char      *text)
+{
+  g_autoptr(JsonArray) content = json_array_new ();
+  JsonObject *block = json_object_new ();
+
+  json_object_set_string_member (block, "type", "text");
+  json_object_set_string_member (block, "text", text);
+  json_array_add_object_element (content, block);
+  return steward_chat_message_new (role, content);
+}
+
+static void
+fill (StewardConversation *conversation,
+      guint                n_messages)
+{
+  for (guint i = 0; i < n_messages; i++)
+    {
+      g_autoptr(StewardChatMessage) message = NULL;
+      g_autofree char *text = NULL;
+
+      if (i % 2 == 0)
+        {
+          text = g_strdup_printf ("Question %u: how would you sort a list of %u names "
+                                  "by their last letter?", i / 2, i);
+          message = text_message (STEWARD_CHAT_ROLE_USER, text);
+        }
+      else
+        {
+          text = g_strdup_printf ("## Answer %u\n\n"
+                                  "Sort them with a **key** that takes the last letter; "
+                                  "*stable* sorting keeps ties in order. See "
+                                  "[the docs](https://docs.python.org/3/howto/sorting.html).\n\n"
+                                  "1. Take each name\n2. Key on `name[-1]`\n3. Sort\n\n"
+                                  "```python\nnames.sort(key=lambda n: n[-1])\nprint(names)\n```\n\n"
+                                  "| name | key |\n|---|---|\n| Ada | a |\n| Linus | s |\n",
+                                  i / 2);
+          message = text_message (STEWARD_CHAT_ROLE_ASSISTANT, text);
+          steward_chat_message_set_model (message, "bench/model");
+        }
+      steward_conversation_append (conversation, message);
+    }
+}
+
+static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!steward_conversation_store_flush_finish (STEWARD_CONVERSATION_STORE (object), result,
+                                                &error))
+    g_error ("Writing the conversation: %s", error->message);
+  *(gboolean *) user_data = FALSE;
+}
+
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!steward_conversation_store_load_finish (STEWARD_CONVERSATION_STORE (object), result,
+                                               &error))
+    g_error ("Reading the conversation: %s", error->message);
+  *(gboolean *) user_data = FALSE;
+}
+
+static gboolean
+host_started (StewardHost *host)
+{
+  return steward_host_get_started (host);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp_dir = NULL;
+  g_autoptr(GFile) config_dir = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+  g_autoptr(GFile) data_dir = NULL;
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(StewardConversationStore) reader = NULL;
+  g_autofree char *id = NULL;
+  StewardHost *host;
+  StewardConversationStore *store;
+  StewardConversation *conversation;
+  GdkFrameClock *frame_clock;
+  Bench bench = { 0 };
+  int n_messages = 2000;
+  int n_tokens = 300;
+  gboolean waiting;
+  gint64 start_us;
+  gint64 read_us;
+  gint64 show_us[LOAD_ROUNDS];
+  gint64 show_cpu_us[LOAD_ROUNDS];
+  GOptionEntry entries[] = {
+    { "messages", 0, 0, G_OPTION_ARG_INT, &n_messages, "Messages in the conversation (2000)",
+      "N" },
+    { "tokens", 0, 0, G_OPTION_ARG_INT, &n_tokens, "Tokens streamed (300)", "N" },
+    { NULL }
+  };
+
+  g_setenv ("GSETTINGS_SCHEMA_DIR", BENCH_SCHEMA_DIR, FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+
+  context = g_option_context_new ("- the chat with a long conversation");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+
+  gtk_init ();
+  adw_init ();
+
+  tmp_dir = g_dir_make_tmp ("bench-chat-XXXXXX", &error);
+  g_assert_no_error (error);
+  config_dir = g_file_new_build_filename (tmp_dir, "config", NULL);
+  state_dir = g_file_new_build_filename (tmp_dir, "state", NULL);
+  data_dir = g_file_new_build_filename (tmp_dir, "data", NULL);
+  host = g_object_new (STEWARD_TYPE_HOST,
+                       "config-dir", config_dir,
+                       "state-dir", state_dir,
+                       "data-dir", data_dir,
+                       NULL);
+  steward_host_start (host);
+  while (!host_started (host))
+    g_main_context_iteration (NULL, TRUE);
+  store = steward_host_get_conversations (host);
+
+  /* The conversation, written as the app writes it. */
+  conversation = steward_conversation_store_create (store);
+  id = g_strdup (steward_conversation_get_id (conversation));
+  fill (conversation, MAX (n_messages, 2));
+  waiting = TRUE;
+  steward_conversation_store_flush_async (store, NULL, flushed_cb, &waiting);
+  iterate_while (&waiting);
+
+  /* Read back by a store of its own, as at the next start. */
+  folder = g_object_ref (steward_conversation_store_get_folder (store));
+  reader = steward_conversation_store_new (folder);
+  waiting = TRUE;
+  start_us = g_get_monotonic_time ();
+  steward_conversation_store_load_async (reader, NULL, loaded_cb, &waiting);
+  iterate_while (&waiting);
+  read_us = g_get_monotonic_time () - start_us;
+  g_assert_nonnull (steward_conversation_store_lookup (reader, id));
+
+  bench.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
+  bench.work = g_array_new (FALSE, FALSE, sizeof (gint64));
+  bench.latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  bench.window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (bench.window), 1000, 800);
+  bench.page = STEWARD_CHAT_PAGE (steward_chat_page_new (host));
+  gtk_window_set_child (GTK_WINDOW (bench.window), GTK_WIDGET (bench.page));
+  gtk_window_present (GTK_WINDOW (bench.window));
+  settle (500);
+
+  frame_clock = gtk_widget_get_frame_clock (bench.window);
+  g_assert_nonnull (frame_clock);
+  g_signal_connect (frame_clock, "layout", G_CALLBACK (layout_cb), &bench);
+  g_signal_connect (frame_clock, "after-paint", G_CALLBACK (after_paint_cb), &bench);
+
+  /* Load: choosing the conversation to its first painted frame, five
+   * times (to nothing and back in between); the main thread's CPU time
+   * beside the wall-clock time, as other work on the machine can stretch
+   * the latter. */
+  for (guint round = 0; round < LOAD_ROUNDS; round++)
+    {
+      gint64 cpu_start_us;
+
+      steward_chat_page_set_conversation (bench.page, NULL);
+      settle (300);
+      bench.painted = FALSE;
+      cpu_start_us = thread_cpu_us ();
+      start_us = g_get_monotonic_time ();
+      steward_chat_page_set_conversation (bench.page, conversation);
+      while (!bench.painted)
+        g_main_context_iteration (NULL, TRUE);
+      show_us[round] = g_get_monotonic_time () - start_us;
+      show_cpu_us[round] = thread_cpu_us () - cpu_start_us;
+      settle (300);
+    }
+  qsort (show_us, LOAD_ROUNDS, sizeof (gint64), compare_gint64);
+  qsort (show_cpu_us, LOAD_ROUNDS, sizeof (gint64), compare_gint64);
+
+  /* Scrolling from the end to the start. */
+  bench.adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
+    gtk_widget_get_ancestor (GTK_WIDGET (steward_chat_page_get_message_list (bench.page)),
+                             GTK_TYPE_SCROLLED_WINDOW)));
+
+  bench.recording = TRUE;
+  bench.last_frame_us = 0;
+  bench.scrolling = TRUE;
+  bench.scroll_id = gtk_widget_add_tick_callback (bench.window, scroll_tick_cb, &bench, NULL);
+  iterate_while (&bench.scrolling);
+  bench.recording = FALSE;
+  settle (300);
+  /* Scrolled to the start, every message was shown on the way. */
+  g_assert_cmpuint (steward_chat_page_get_n_hidden_messages (bench.page), ==, 0);
+
+  /* Streaming an answer at the end of the conversation. */
+  steward_chat_page_set_conversation (bench.page, NULL);
+  {
+    g_autoptr(StewardChatMessage) question = text_message (STEWARD_CHAT_ROLE_USER,
+                                                           "One more question.");
+
+    steward_conversation_append (conversation, question);
+  }
+  bench.answer = text_message (STEWARD_CHAT_ROLE_ASSISTANT, "");
+  steward_chat_message_set_streaming (bench.answer, TRUE);
+  steward_conversation_append (conversation, bench.answer);
+  steward_chat_page_set_conversation (bench.page, conversation);
+  settle (500);
+
+  bench.streaming = TRUE;
+  bench.tokens_left = MAX (n_tokens, 1);
+  g_timeout_add (TOKEN_MS, token_cb, &bench);
+  iterate_while (&bench.streaming);
+  settle (200);
+
+  g_array_sort (bench.intervals, compare_gint64);
+  g_array_sort (bench.work, compare_gint64);
+  g_array_sort (bench.latencies, compare_gint64);
+
+  g_print ("messages:                  %d\n", MAX (n_messages, 2));
+  g_print ("store read:                %.1f ms\n", read_us / 1000.0);
+  g_print ("shown, median of %d:       %.1f ms (main thread CPU %.1f ms)\n", LOAD_ROUNDS,
+           show_us[LOAD_ROUNDS / 2] / 1000.0, show_cpu_us[LOAD_ROUNDS / 2] / 1000.0);
+  g_print ("shown, best:               %.1f ms (main thread CPU %.1f ms)\n",
+           show_us[0] / 1000.0, show_cpu_us[0] / 1000.0);
+  g_print ("scroll frames:             %u\n", bench.intervals->len);
+  g_print ("scroll frame interval p50: %.1f ms\n", percentile_ms (bench.intervals, 0.50));
+  g_print ("scroll frame interval p99: %.1f ms\n", percentile_ms (bench.intervals, 0.99));
+  g_print ("scroll frame interval max: %.1f ms\n", percentile_ms (bench.intervals, 1.0));
+  g_print ("scroll frame work p50:     %.1f ms\n", percentile_ms (bench.work, 0.50));
+  g_print ("scroll frame work p99:     %.1f ms\n", percentile_ms (bench.work, 0.99));
+  g_print ("tokens drawn:              %u\n", bench.latencies->len);
+  g_print ("token to frame p50:        %.1f ms\n", percentile_ms (bench.latencies, 0.50));
+  g_print ("token to frame p99:        %.1f ms\n", percentile_ms (bench.latencies, 0.99));
+  g_print ("token to frame max:        %.1f ms\n", percentile_ms (bench.latencies, 1.0));
+  g_print ("{\"messages\": %d, \"read_ms\": %.2f, \"show_ms\": %.2f, \"show_cpu_ms\": %.2f, "
+           "\"scroll_frames\": %u, "
+           "\"scroll_p50_ms\": %.2f, \"scroll_p99_ms\": %.2f, \"scroll_max_ms\": %.2f, "
+           "\"scroll_work_p50_ms\": %.2f, \"scroll_work_p99_ms\": %.2f, \"tokens\": %u, "
+           "\"token_p50_ms\": %.2f, \"token_p99_ms\": %.2f, \"token_max_ms\": %.2f}\n",
+           MAX (n_messages, 2), read_us / 1000.0, show_us[LOAD_ROUNDS / 2] / 1000.0,
+           show_cpu_us[LOAD_ROUNDS / 2] / 1000.0, bench.intervals->len,
+           percentile_ms (bench.intervals, 0.50), percentile_ms (bench.intervals, 0.99),
+           percentile_ms (bench.intervals, 1.0), percentile_ms (bench.work, 0.50),
+           percentile_ms (bench.work, 0.99), bench.latencies->len,
+           percentile_ms (bench.latencies, 0.50), percentile_ms (bench.latencies, 0.99),
+           percentile_ms (bench.latencies, 1.0));
+
+  g_signal_handlers_disconnect_by_data (frame_clock, &bench);
+  gtk_window_destroy (GTK_WINDOW (bench.window));
+  g_object_unref (bench.answer);
+  g_array_unref (bench.intervals);
+  g_array_unref (bench.work);
+  g_array_unref (bench.latencies);
+  g_object_unref (host);
+  remove_tree (tmp_dir);
+
+  return 0;
+}
