@@ -269,6 +269,28 @@ host_started (gpointer data)
   return steward_host_get_started (data);
 }
 
+/* servers.json with the reference server "everything", for the peers
+ * suite's cases. */
+static void
+write_servers (GFile *config)
+{
+  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
+  g_autofree char *server_js = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = g_file_get_child (config, "servers.json");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (peers);
+  server_js = g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
+                                "index.js", NULL);
+  text = g_strdup_printf ("{\"mcpServers\": {\"everything\": {\"command\": \"node\", "
+                          "\"args\": [\"%s\", \"stdio\"]}}}", server_js);
+  g_file_make_directory_with_parents (config, NULL, NULL);
+  g_file_replace_contents (file, text, strlen (text), NULL, FALSE, G_FILE_CREATE_NONE, NULL,
+                           NULL, &error);
+  g_assert_no_error (error);
+}
+
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
@@ -283,6 +305,8 @@ fixture_set_up (Fixture       *fixture,
   config = g_file_new_build_filename (fixture->dir, "config", NULL);
   state = g_file_new_build_filename (fixture->dir, "state", NULL);
   data_dir = g_file_new_build_filename (fixture->dir, "data", NULL);
+  if (data != NULL)
+    write_servers (config);
 
   fixture->host = g_object_new (STEWARD_TYPE_HOST,
                                 "config-dir", config,
@@ -980,6 +1004,206 @@ test_long_conversation (Fixture       *fixture,
   g_assert_cmpuint (steward_chat_page_get_n_hidden_messages (fixture->page), <, 60);
 }
 
+/* Against the reference server "everything", started by the host as the
+ * app starts it (the peers suite): its resources attach, its prompts
+ * answer "/". */
+
+#ifdef CHAT_PAGE_PEERS
+
+typedef struct {
+  GListModel *model;
+  guint       n;
+} Count;
+
+static gboolean
+has_items (gpointer data)
+{
+  Count *count = data;
+
+  return g_list_model_get_n_items (count->model) >= count->n;
+}
+
+static void
+wait_until_n (GListModel *model,
+              guint       n,
+              guint       seconds)
+{
+  Count count = { model, n };
+
+  test_wait_until (has_items, &count, seconds * 1000);
+}
+
+static gboolean
+server_ready (gpointer data)
+{
+  return steward_server_get_status (data) == STEWARD_SERVER_STATUS_READY;
+}
+
+static gboolean
+lists_loaded (gpointer data)
+{
+  StewardServer *server = data;
+  McpClient *client = steward_server_get_client (server);
+
+  return client != NULL &&
+         g_list_model_get_n_items (mcp_client_get_resources (client)) > 0 &&
+         g_list_model_get_n_items (mcp_client_get_prompts (client)) > 0;
+}
+
+static void
+start_everything (Fixture *fixture)
+{
+  GListModel *registry = G_LIST_MODEL (steward_host_get_registry (fixture->host));
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+  g_autoptr(StewardApproval) approval = NULL;
+  g_autoptr(StewardServer) server = NULL;
+
+  /* A new server asks first; the person allows it. */
+  wait_until_n (registry, 1, 20);
+  wait_until_n (approvals, 1, 20);
+  approval = g_list_model_get_item (approvals, 0);
+  g_assert_cmpint (steward_approval_get_kind (approval), ==, STEWARD_APPROVAL_KIND_CONSENT);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+
+  server = g_list_model_get_item (registry, 0);
+  test_wait_until (server_ready, server, 60000);
+  test_wait_until (lists_loaded, server, 20000);
+}
+
+static gboolean
+has_attachment (gpointer data)
+{
+  return json_array_get_length (steward_chat_page_get_attachments (data)) > 0;
+}
+
+static GtkWidget *
+find_by_tooltip (GtkWidget  *root,
+                 const char *tooltip)
+{
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (root), tooltip) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_tooltip (child, tooltip);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+test_attach_resource (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *uri = "demo://resource/dynamic/text/1";
+  GtkWidget *attach = find_by_tooltip (GTK_WIDGET (fixture->page), "Attach Resource");
+  GtkPopover *popover;
+  GtkWidget *list;
+  JsonObject *block;
+  JsonObject *resource;
+
+  start_everything (fixture);
+
+  /* The menu lists the running servers' resources. */
+  g_assert_true (GTK_IS_MENU_BUTTON (attach));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (attach));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (attach));
+  list = test_find_by_type (GTK_WIDGET (popover), GTK_TYPE_LIST_BOX);
+  g_assert_nonnull (gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 0));
+  g_assert_true (test_any_label_contains (list, "everything: "));
+  gtk_popover_popdown (popover);
+
+  /* The chosen one is read and waits to go with the next message. */
+  steward_chat_page_attach_resource (fixture->page, "everything", uri);
+  test_wait_until (has_attachment, fixture->page, 20000);
+  block = json_array_get_object_element (steward_chat_page_get_attachments (fixture->page), 0);
+  g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "resource");
+  resource = json_object_get_object_member (block, "resource");
+  g_assert_cmpstr (json_object_get_string_member (resource, "uri"), ==, uri);
+  g_assert_nonnull (json_object_get_string_member (resource, "text"));
+  g_assert_true (test_any_label_contains (GTK_WIDGET (fixture->page), uri));
+
+  /* Its chip takes it away again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page),
+                                             "chat.remove-attachment", "u", 0));
+  g_assert_cmpuint (json_array_get_length (steward_chat_page_get_attachments (fixture->page)), ==,
+                    0);
+}
+
+typedef struct {
+  Fixture    *fixture;
+  const char *needle;
+} Composer;
+
+static gboolean
+composer_holds (gpointer data)
+{
+  Composer *composer = data;
+  g_autofree char *text = composer_text (composer->fixture);
+
+  return strstr (text, composer->needle) != NULL;
+}
+
+static gboolean
+prompts_listed (gpointer data)
+{
+  Composer *composer = data;
+  g_autofree char *choices = steward_chat_page_dup_prompt_choices (composer->fixture->page);
+
+  return choices != NULL && strstr (choices, composer->needle) != NULL;
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return find_message_dialog () != NULL;
+}
+
+static void
+test_slash_prompt (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  Composer listed = { fixture, "everything/simple-prompt" };
+  Composer simple = { fixture, "This is a simple prompt without arguments." };
+  Composer weather = { fixture, "weather in Paris" };
+  g_autofree char *choices = NULL;
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+
+  start_everything (fixture);
+
+  /* "/" lists the prompts as server/prompt, narrowed as one types. */
+  type_message (fixture, "/");
+  test_wait_until (prompts_listed, &listed, 5000);
+  type_message (fixture, "/simple");
+  choices = steward_chat_page_dup_prompt_choices (fixture->page);
+  g_assert_cmpstr (choices, ==, "everything/simple-prompt");
+
+  /* Enter takes the one chosen; its text replaces the command. */
+  g_assert_true (press_key (fixture, GDK_KEY_Return, 0));
+  test_wait_until (composer_holds, &simple, 20000);
+  g_assert_null (steward_chat_page_dup_prompt_choices (fixture->page));
+
+  /* A prompt with arguments asks for them first. */
+  type_message (fixture, "/args-prompt");
+  g_assert_true (press_key (fixture, GDK_KEY_Return, 0));
+  test_wait_until (dialog_shown, NULL, 5000);
+  dialog = find_message_dialog ();
+  entry = test_find_by_type (GTK_WIDGET (dialog), GTK_TYPE_ENTRY);
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Paris");
+  adw_message_dialog_response (dialog, "insert");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  test_wait_until (composer_holds, &weather, 20000);
+}
+
+#endif
+
 int
 main (int   argc,
       char *argv[])
@@ -987,6 +1211,14 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
+  /* Built again with CHAT_PAGE_PEERS for the peers suite, which runs
+   * only /steward/chat-page/peers. */
+#ifdef CHAT_PAGE_PEERS
+  g_test_add ("/steward/chat-page/peers/attach-resource", Fixture, "everything",
+              fixture_set_up, test_attach_resource, fixture_tear_down);
+  g_test_add ("/steward/chat-page/peers/slash-prompt", Fixture, "everything",
+              fixture_set_up, test_slash_prompt, fixture_tear_down);
+#endif
   g_test_add ("/steward/chat-page/send-streams", Fixture, NULL,
               fixture_set_up, test_send_streams, fixture_tear_down);
   g_test_add ("/steward/chat-page/tool-call-row", Fixture, NULL,
