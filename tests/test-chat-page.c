@@ -14,6 +14,7 @@
 #include "steward-message-row.h"
 #include "steward-provider.h"
 #include "steward-tail-model.h"
+#include "steward-tool-approval-dialog.h"
 #include "steward-tool-call-row.h"
 #include "steward-window.h"
 #include "test-widgets.h"
@@ -841,6 +842,86 @@ test_window_entry (Fixture       *fixture,
   g_assert_finalize_object (window);
 }
 
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return window;
+    }
+
+  return NULL;
+}
+
+static void
+test_tool_call_approvals (void)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(JsonObject) request = json_object_new ();
+  g_autoptr(JsonObject) params = json_object_new ();
+  StewardToolCall *call;
+  StewardApproval *approval;
+  StewardApproval *sampling;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *row;
+  GtkWidget *open;
+  GtkWindow *dialog;
+
+  json_object_set_string_member (arguments, "path", "/tmp/x");
+  call = steward_tool_call_new ("call-1", "files", "write_file", arguments);
+  row = steward_tool_call_row_new (call);
+  gtk_window_set_child (GTK_WINDOW (window), row);
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* Waiting for the person: a button opens the approval. */
+  json_object_set_string_member (request, "server", "files");
+  json_object_set_string_member (request, "tool", "write_file");
+  json_object_set_object_member (request, "arguments", json_object_ref (arguments));
+  json_object_set_object_member (request, "definition", json_object_new ());
+  json_object_set_string_member (request, "pinState", "unpinned");
+  approval = steward_approval_new (STEWARD_APPROVAL_KIND_TOOL_CALL, "files", request);
+  steward_tool_call_set_state (call, STEWARD_TOOL_CALL_WAITING);
+  steward_tool_call_set_approval (call, approval);
+  g_assert_true (test_any_label_contains (row, "waits for your approval"));
+  g_assert_true (test_any_label_contains (row, "Waiting for approval"));
+  g_assert_true (gtk_widget_activate_action (row, "tool-call.review", NULL));
+  dialog = find_toplevel (STEWARD_TYPE_TOOL_APPROVAL_DIALOG);
+  g_assert_nonnull (dialog);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "tool-approval.allow", NULL);
+  test_drain_main_context ();
+  g_assert_true (steward_approval_get_finished (approval));
+  steward_tool_call_set_approval (call, NULL);
+  steward_tool_call_set_state (call, STEWARD_TOOL_CALL_RUNNING);
+
+  /* A request the server makes while the call runs shows under it, at
+   * once, with a way to open it while it waits. */
+  g_assert_false (steward_tool_call_row_get_expanded (STEWARD_TOOL_CALL_ROW (row)));
+  sampling = steward_approval_new (STEWARD_APPROVAL_KIND_SAMPLING, "files", params);
+  steward_tool_call_add_approval (call, sampling);
+  g_assert_true (steward_tool_call_row_get_expanded (STEWARD_TOOL_CALL_ROW (row)));
+  g_assert_true (test_any_label_contains (row, "The server asked to use your model"));
+  g_assert_true (test_any_label_contains (row, "Waiting for you"));
+  open = GTK_WIDGET (test_find_label (row, "Open"));
+  g_assert_nonnull (open);
+  open = gtk_widget_get_ancestor (open, GTK_TYPE_BUTTON);
+  g_assert_true (gtk_widget_get_visible (open));
+
+  steward_approval_respond (sampling, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  g_assert_true (test_any_label_contains (row, "Answered"));
+  g_assert_false (gtk_widget_get_visible (open));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  test_drain_main_context ();
+  g_assert_finalize_object (call);
+  g_assert_finalize_object (sampling);
+  g_assert_finalize_object (approval);
+}
+
 typedef struct {
   guint position;
   guint removed;
@@ -1233,6 +1314,7 @@ main (int   argc,
               fixture_set_up, test_new_reuses_empty, fixture_tear_down);
 
   g_test_add_func ("/steward/chat-page/tail-model", test_tail_model);
+  g_test_add_func ("/steward/chat-page/tool-call-approvals", test_tool_call_approvals);
   g_test_add ("/steward/chat-page/long-conversation", Fixture, NULL,
               fixture_set_up, test_long_conversation, fixture_tear_down);
   g_test_add ("/steward/chat-page/window-entry", Fixture, NULL,
