@@ -15,6 +15,7 @@
 #include "steward-provider.h"
 #include "steward-tail-model.h"
 #include "steward-tool-approval-dialog.h"
+#include "steward-tool-change-dialog.h"
 #include "steward-tool-call-row.h"
 #include "steward-window.h"
 #include "test-widgets.h"
@@ -819,6 +820,22 @@ test_new_reuses_empty (Fixture       *fixture,
   g_assert_cmpuint (n_listed (fixture), ==, 1);
 }
 
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return window;
+    }
+
+  return NULL;
+}
+
 static void
 test_window_entry (Fixture       *fixture,
                    gconstpointer  data)
@@ -837,25 +854,14 @@ test_window_entry (Fixture       *fixture,
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
   g_assert_nonnull (steward_chat_page_get_conversation (page));
 
+  /* The review of changed tools is there for the server pages too. */
+  g_assert_true (gtk_widget_activate_action (window, "win.review-tool-changes", NULL));
+  g_assert_nonnull (find_toplevel (STEWARD_TYPE_TOOL_CHANGE_DIALOG));
+  gtk_window_destroy (find_toplevel (STEWARD_TYPE_TOOL_CHANGE_DIALOG));
+
   gtk_window_destroy (GTK_WINDOW (window));
   test_drain_main_context ();
   g_assert_finalize_object (window);
-}
-
-static GtkWindow *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return window;
-    }
-
-  return NULL;
 }
 
 static void

@@ -13,6 +13,7 @@
 #include "steward-server-dialog.h"
 #include "steward-server-page.h"
 #include "steward-server-row.h"
+#include "steward-tool-change-dialog.h"
 #include "steward-window.h"
 
 #define SERVER_PAGE_PREFIX "server/"
@@ -412,6 +413,17 @@ show_chat_action (GtkWidget  *widget,
 
   if (g_str_equal (action_name, "win.new-conversation"))
     steward_chat_page_new_conversation (STEWARD_CHAT_PAGE (self->chat_page));
+}
+
+static void
+review_tool_changes_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+
+  present_dialog (self, steward_tool_change_dialog_new (get_registry (self),
+                                                        steward_host_get_tool_pins (self->host)));
 }
 
 static void
@@ -945,6 +957,8 @@ steward_window_class_init (StewardWindowClass *klass)
                                    import_servers_action);
   gtk_widget_class_install_action (widget_class, "win.show-chat", NULL, show_chat_action);
   gtk_widget_class_install_action (widget_class, "win.new-conversation", NULL, show_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.review-tool-changes", NULL,
+                                   review_tool_changes_action);
   gtk_widget_class_install_action (widget_class, "win.show-logs", NULL, show_logs_action);
   gtk_widget_class_install_action (widget_class, "win.show-roots", NULL, show_roots_action);
   gtk_widget_class_install_action (widget_class, "win.show-server", "s", show_server_action);

@@ -14,7 +14,8 @@ G_DECLARE_FINAL_TYPE (StewardWindow, steward_window, STEWARD, WINDOW, AdwApplica
 /* The main window: a sidebar of servers with live status, plus Chat, Logs
  * and Roots; the page of the selected server. Actions win.add-server,
  * win.import-servers, win.show-chat, win.new-conversation (Ctrl+T),
- * win.show-logs, win.show-roots, win.show-server(s). */
+ * win.review-tool-changes, win.show-logs, win.show-roots,
+ * win.show-server(s). */
 GtkWidget *steward_window_new         (GtkApplication *application,
                                        StewardHost    *host);
 void       steward_window_show_server (StewardWindow  *self,
