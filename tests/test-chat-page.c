@@ -425,8 +425,8 @@ find_message_row (Fixture         *fixture,
 static char *
 markdown_text (StewardMessageRow *row)
 {
-  StewardMarkdownView *view = STEWARD_MARKDOWN_VIEW (test_find_by_type (GTK_WIDGET (row),
-                                                                        STEWARD_TYPE_MARKDOWN_VIEW));
+  GtkWidget *found = test_find_by_type (GTK_WIDGET (row), STEWARD_TYPE_MARKDOWN_VIEW);
+  StewardMarkdownView *view = STEWARD_MARKDOWN_VIEW (found);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (steward_markdown_view_get_text_view (view));
   GtkTextIter start, end;
 

@@ -388,7 +388,8 @@ test_image (void)
 static void
 test_hidden_characters (void)
 {
-  StewardMarkdownView *view = view_new ("safe\xe2\x80\xae" "txt.exe and [x](https://a.example/\xe2\x80\x8b)");
+  StewardMarkdownView *view = view_new ("safe\xe2\x80\xae" "txt.exe and "
+                                        "[x](https://a.example/\xe2\x80\x8b)");
   Launches launches = { 0, };
 
   steward_markdown_view_set_show_uri_func (view, record_uri, &launches);

@@ -202,6 +202,7 @@ test_edit_arguments (Fixture       *fixture,
   g_autofree char *sent = NULL;
   g_autofree char *badges = NULL;
   StewardToolPolicy policy;
+  GtkWidget *always;
   GtkWidget *entry;
 
   g_assert_true (test_any_label_contains (GTK_WIDGET (dialog), "Write a File"));
@@ -224,9 +225,8 @@ test_edit_arguments (Fixture       *fixture,
 
   entry = steward_schema_form_get_field_widget (form, "path");
   gtk_editable_set_text (GTK_EDITABLE (entry), "/tmp/b.txt");
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (steward_tool_approval_dialog_get_button (dialog,
-                                                                                         "always")),
-                               TRUE);
+  always = steward_tool_approval_dialog_get_button (dialog, "always");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (always), TRUE);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "tool-approval.allow", NULL));
 
   g_assert_cmpuint (responses.count, ==, 1);
@@ -378,6 +378,7 @@ test_changed_definition (Fixture       *fixture,
   StewardApproval *approval;
   StewardToolApprovalDialog *dialog;
   GtkTextBuffer *diff;
+  GtkWidget *allow;
   g_autofree char *text = NULL;
 
   steward_tool_pins_approve (fixture->pins, "files", old_tool);
@@ -402,9 +403,8 @@ test_changed_definition (Fixture       *fixture,
   g_assert_false (line_has_tag (diff, "    \"name\"", "diff-removed"));
   g_assert_true (test_any_label_contains (GTK_WIDGET (dialog), "changed this tool"));
   g_assert_true (test_any_label_contains (GTK_WIDGET (dialog), "⟨U+200B⟩"));
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (steward_tool_approval_dialog_get_button (dialog,
-                                                                                              "allow"))),
-                   ==, "_Approve New Definition");
+  allow = steward_tool_approval_dialog_get_button (dialog, "allow");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (allow)), ==, "_Approve New Definition");
 
   gtk_widget_activate_action (GTK_WIDGET (dialog), "tool-approval.allow", NULL);
   g_assert_cmpuint (responses.count, ==, 1);

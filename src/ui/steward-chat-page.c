@@ -799,7 +799,8 @@ ask_arguments (StewardChatPage *self,
       GtkWidget *entry = steward_completion_entry_new (choice->client, "ref/prompt",
                                                        mcp_item_get_name (MCP_ITEM (prompt)),
                                                        name);
-      GtkEditable *editable = steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (entry));
+      GtkEditable *editable =
+        steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (entry));
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_add_css_class (label, "heading");
@@ -1280,7 +1281,8 @@ search_changed_cb (StewardChatPage *self)
 static void
 selection_changed_cb (StewardChatPage *self)
 {
-  StewardConversation *selected = gtk_single_selection_get_selected_item (self->conversation_selection);
+  StewardConversation *selected =
+    gtk_single_selection_get_selected_item (self->conversation_selection);
 
   /* A list that lost its selection while changing does not mean the
    * person chose nothing. */
@@ -2111,8 +2113,8 @@ steward_chat_page_class_init (StewardChatPageClass *klass)
                                        "chat.regenerate", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "chat.stop", NULL);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/stewardmcp/Steward/steward-chat-page.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
+                                                             "steward-chat-page.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardChatPage, leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardChatPage, sidebar);
   gtk_widget_class_bind_template_child (widget_class, StewardChatPage, main);

@@ -1566,8 +1566,8 @@ steward_markdown_view_class_init (StewardMarkdownViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/stewardmcp/Steward/steward-markdown-view.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
+                                                             "steward-markdown-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardMarkdownView, text_view);
   gtk_widget_class_bind_template_callback (widget_class, click_released_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);

@@ -294,7 +294,8 @@ build_body (StewardMessageRow *self)
   if (is_assistant (self))
     {
       if (self->markdown_view == NULL)
-        self->markdown_view = g_object_ref_sink (STEWARD_MARKDOWN_VIEW (steward_markdown_view_new ()));
+        self->markdown_view = STEWARD_MARKDOWN_VIEW (g_object_ref_sink (
+          steward_markdown_view_new ()));
       body = GTK_WIDGET (self->markdown_view);
     }
   else
@@ -413,8 +414,8 @@ steward_message_row_class_init (StewardMessageRowClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/stewardmcp/Steward/steward-message-row.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
+                                                             "steward-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, role_label);
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, model_label);
   gtk_widget_class_bind_template_child (widget_class, StewardMessageRow, body_bin);

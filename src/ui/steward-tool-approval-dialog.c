@@ -440,7 +440,8 @@ build (StewardToolApprovalDialog *self)
   visible_tool = steward_text_make_visible_capped (tool_name != NULL ? tool_name : "", 256, NULL);
 
   /* Translators: %s is a server's name. */
-  intro = g_strdup_printf (_("A model in your chat asks to run a tool of “%s”."), visible_server);
+  intro = g_strdup_printf (_("A model in your chat asks to run a tool of “%s”."),
+                           visible_server);
   gtk_label_set_text (self->intro_label, intro);
 
   if (title != NULL && *title != '\0')

@@ -517,8 +517,8 @@ steward_tool_call_row_class_init (StewardToolCallRowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "tool-call.review", NULL, review_action);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/stewardmcp/Steward/steward-tool-call-row.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
+                                                             "steward-tool-call-row.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, header_button);
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, state_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, state_icon);

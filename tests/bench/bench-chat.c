@@ -239,7 +239,8 @@ fill (StewardConversation *conversation,
                                   "*stable* sorting keeps ties in order. See "
                                   "[the docs](https://docs.python.org/3/howto/sorting.html).\n\n"
                                   "1. Take each name\n2. Key on `name[-1]`\n3. Sort\n\n"
-                                  "```python\nnames.sort(key=lambda n: n[-1])\nprint(names)\n```\n\n"
+                                  "```python\nnames.sort(key=lambda n: n[-1])\n"
+                                  "print(names)\n```\n\n"
                                   "| name | key |\n|---|---|\n| Ada | a |\n| Linus | s |\n",
                                   i / 2);
           message = text_message (STEWARD_CHAT_ROLE_ASSISTANT, text);
