@@ -241,6 +241,9 @@ test_edit_arguments (Fixture       *fixture,
   g_assert_true (steward_tool_pins_get_tool_policy (fixture->pins, "files", "write_file",
                                                     &policy));
   g_assert_cmpint (policy, ==, STEWARD_TOOL_POLICY_ALLOW);
+  /* The server's standing policy was not asked for. */
+  g_assert_cmpint (steward_tool_pins_get_server_policy (fixture->pins, "files"), ==,
+                   STEWARD_TOOL_POLICY_ASK);
 
   close_dialog (dialog);
   g_clear_pointer (&responses.data, json_object_unref);
@@ -406,9 +409,14 @@ test_changed_definition (Fixture       *fixture,
   allow = steward_tool_approval_dialog_get_button (dialog, "allow");
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (allow)), ==, "_Approve New Definition");
 
+  g_assert_true (test_any_label_contains (GTK_WIDGET (dialog), "Allow all tools of “files”"));
+  allow = steward_tool_approval_dialog_get_button (dialog, "server");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (allow), TRUE);
   gtk_widget_activate_action (GTK_WIDGET (dialog), "tool-approval.allow", NULL);
   g_assert_cmpuint (responses.count, ==, 1);
   g_assert_cmpint (responses.action, ==, STEWARD_APPROVAL_ACTION_ALLOW);
+  g_assert_cmpint (steward_tool_pins_get_server_policy (fixture->pins, "files"), ==,
+                   STEWARD_TOOL_POLICY_ALLOW);
   g_assert_cmpint (steward_tool_pins_check (fixture->pins, "files", new_tool), ==,
                    STEWARD_TOOL_PIN_OK);
   g_assert_cmpint (steward_tool_pins_check (fixture->pins, "files", old_tool), ==,

@@ -17,7 +17,8 @@ GtkTextView       *steward_tool_approval_dialog_get_json_view   (StewardToolAppr
 GtkTextBuffer     *steward_tool_approval_dialog_get_diff_buffer (StewardToolApprovalDialog *self);
 /* The badges shown, one a line. */
 char              *steward_tool_approval_dialog_dup_badges      (StewardToolApprovalDialog *self);
-/* "deny", "allow" or "always". */
+/* "deny", "allow", "always" (this tool) or "server" (the server's tools
+ * that are neither destructive nor open-world). */
 GtkWidget         *steward_tool_approval_dialog_get_button      (StewardToolApprovalDialog *self,
                                                                  const char                *name);
 

@@ -31,6 +31,7 @@ struct _StewardToolApprovalDialog
   GtkTextView       *json_view;
   GtkLabel          *json_error_label;
   GtkCheckButton    *always_check;
+  GtkCheckButton    *server_check;
   GtkWidget         *always_warning;
   GtkWidget         *deny_button;
   GtkWidget         *allow_button;
@@ -425,6 +426,7 @@ build (StewardToolApprovalDialog *self)
   g_autofree char *visible_tool = NULL;
   g_autofree char *intro = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *server_label = NULL;
 
   if (server == NULL)
     server = member_string (request, "server");
@@ -475,7 +477,13 @@ build (StewardToolApprovalDialog *self)
   build_diff (self, member_string (request, "pinState"), server, tool_name);
   build_arguments (self);
 
+  /* Translators: %s is a server's name. A server's standing "allow"
+   * never covers its destructive or open-world tools: those still ask. */
+  server_label = g_strdup_printf (_("Allow all tools of “%s” _without asking, except "
+                                    "destructive or open-world ones"), visible_server);
+  gtk_check_button_set_label (self->server_check, server_label);
   gtk_widget_set_visible (GTK_WIDGET (self->always_check), self->pins != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->server_check), self->pins != NULL);
   gtk_window_set_default_widget (GTK_WINDOW (self), self->allow_button);
 }
 
@@ -545,6 +553,9 @@ allow_action (GtkWidget  *widget,
         steward_tool_pins_set_tool_policy (self->pins, server, tool_name,
                                            STEWARD_TOOL_POLICY_ALLOW);
     }
+
+  if (self->pins != NULL && gtk_check_button_get_active (self->server_check))
+    steward_tool_pins_set_server_policy (self->pins, server, STEWARD_TOOL_POLICY_ALLOW);
 
   respond (self, STEWARD_APPROVAL_ACTION_ALLOW, arguments);
 }
@@ -698,6 +709,7 @@ steward_tool_approval_dialog_class_init (StewardToolApprovalDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardToolApprovalDialog,
                                         json_error_label);
   gtk_widget_class_bind_template_child (widget_class, StewardToolApprovalDialog, always_check);
+  gtk_widget_class_bind_template_child (widget_class, StewardToolApprovalDialog, server_check);
   gtk_widget_class_bind_template_child (widget_class, StewardToolApprovalDialog, always_warning);
   gtk_widget_class_bind_template_child (widget_class, StewardToolApprovalDialog, deny_button);
   gtk_widget_class_bind_template_child (widget_class, StewardToolApprovalDialog, allow_button);
@@ -787,6 +799,8 @@ steward_tool_approval_dialog_get_button (StewardToolApprovalDialog *self,
     return self->allow_button;
   if (g_strcmp0 (name, "always") == 0)
     return GTK_WIDGET (self->always_check);
+  if (g_strcmp0 (name, "server") == 0)
+    return GTK_WIDGET (self->server_check);
 
   return NULL;
 }
