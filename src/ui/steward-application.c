@@ -525,6 +525,14 @@ static const GActionEntry app_actions[] = {
   { "review-consent", review_consent_action, "s" },
 };
 
+/* Defaults chosen in Preferences reach each server the first time Steward
+ * sees it, whether or not the Preferences window is ever opened. */
+static void
+servers_changed_cb (StewardApplication *self)
+{
+  steward_preferences_window_apply_sampling_defaults (self->host, self->settings);
+}
+
 static void
 steward_application_startup (GApplication *application)
 {
@@ -560,6 +568,8 @@ steward_application_startup (GApplication *application)
   g_signal_connect_object (approvals, "added", G_CALLBACK (approval_added_cb),
                            self, G_CONNECT_SWAPPED);
 
+  g_signal_connect_object (steward_host_get_registry (self->host), "items-changed",
+                           G_CALLBACK (servers_changed_cb), self, G_CONNECT_SWAPPED);
   steward_host_start (self->host);
 
   /* Those that joined while the host started are shown with the window. */
