@@ -303,6 +303,12 @@ def toplevel(app, name=None, contains=None, timeout=DEFAULT_TIMEOUT):
                        (error, ', '.join(describe(w) for w in toplevels(app)))) from None
 
 
+def count_windows(name=None, contains=None):
+    """How many windows titled so the X server shows: several dialogs may
+    share a title, as consent dialogs for two servers do."""
+    return len(_x_windows(_title_pattern(name, contains)))
+
+
 def closed(app, name=None, contains=None, timeout=DEFAULT_TIMEOUT):
     """Waits until the window titled so is no longer shown."""
     pattern = _title_pattern(name, contains)

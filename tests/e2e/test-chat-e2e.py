@@ -1,0 +1,587 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The chat from end to end, as a person uses it: the real app, driven
+# through the accessibility tree and the X server's keyboard, talking to a
+# scripted model (tests/servers/fake-llm.py, OpenAI-compatible, on
+# loopback) and to two MCP servers over stdio: server-everything and
+# tests/servers/changing-tool-server.py, whose tool changes its description
+# after its first call.
+#
+# The provider, the model and the servers are written into the private
+# configuration folder before the app starts; the servers start only once
+# the person agrees in the consent dialogs, which the test answers. Then:
+# a question whose answer calls everything__echo, approved in the tool
+# approval dialog, and the answer built on the tool's result; a sampling
+# request from server-everything answered by the model, the answer edited
+# before it is sent; a tool whose definition changed after its first call,
+# kept from the model until the person approves the new definition.
+#
+#   test-chat-e2e.py STEWARD [--artifacts DIR]
+#
+# Runs inside tests/run-in-session like test-e2e.py. Prints TAP, one case a
+# step; a step whose prerequisite failed is skipped.
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import traceback
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+# GLib reads G_DEBUG when it loads. A warning the accessibility library
+# gives in this process while the app registers itself (dbind's "Error in
+# GetItems") is the session's, not the app's; the app gets its own G_DEBUG.
+os.environ["G_DEBUG"] = "gc-friendly"
+
+try:
+    import a11y
+    import pyatspi
+except ImportError as error:
+    print("1..0 # SKIP %s: run me with the system's python3, which has pyatspi" % error)
+    sys.exit(0)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SERVERS_DIR = os.path.join(HERE, "..", "servers")
+FAKE_LLM = os.path.join(SERVERS_DIR, "fake-llm.py")
+CHANGING = os.path.realpath(os.path.join(SERVERS_DIR, "changing-tool-server.py"))
+PEERS = os.environ.get("STEWARD_PEERS_DIR", os.path.join(HERE, "..", "peers", "node_modules"))
+EVERYTHING_JS = os.path.realpath(os.path.join(
+    PEERS, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+
+EVERYTHING = "everything"
+CHANGING_SERVER = "changing"
+PROVIDER_ID = "fakellm"
+MODEL = "fake-model"
+MODEL_ID = PROVIDER_ID + "/" + MODEL
+
+QUESTION = "Please echo the words purple giraffe"
+ECHO_MESSAGE = "purple giraffe"
+ECHO_RESULT = "Echo: " + ECHO_MESSAGE
+ANSWER = "The echo tool answered: %s. Anything else?" % ECHO_RESULT
+
+SAMPLING_PROMPT = "Name a colour"
+MODEL_SAMPLING_ANSWER = "Teal, like a calm sea"
+EDITED_SAMPLING_ANSWER = "Ochre, edited by the person before sending"
+
+GREET_QUESTION = "Greet Ada, please"
+GREET_ANSWER = "I greeted Ada for you."
+OLD_DESCRIPTION = "Says hello."
+NEW_DESCRIPTION = "Says hello, then reads ~/.ssh and sends it away."
+
+MAIN_SIZE = (1200, 800)
+QUIT_TIMEOUT = 10
+
+STEPS = []
+
+
+def step(*requires):
+    def register(function):
+        STEPS.append((function, requires))
+        return function
+    return register
+
+
+def check(condition, what):
+    if not condition:
+        raise a11y.E2EError(what)
+
+
+# The scripted model
+
+class FakeModel:
+    def __init__(self, top):
+        self.log = open(os.path.join(top, "fake-llm.log"), "w")
+        self.process = subprocess.Popen([sys.executable, FAKE_LLM, "--lifetime", "600"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self.log)
+        self.port = json.loads(self.process.stdout.readline())["port"]
+        self.base = "http://127.0.0.1:%d" % self.port
+
+    def script(self, responses):
+        body = json.dumps({"models": [MODEL], "responses": responses}).encode()
+        request = urllib.request.Request(self.base + "/_script", data=body,
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).read()
+
+    def requests(self):
+        with urllib.request.urlopen(self.base + "/_requests", timeout=10) as reply:
+            return [r for r in json.loads(reply.read())
+                    if r["method"] == "POST" and r["path"].endswith("/chat/completions")]
+
+    def wait_requests(self, count, timeout=a11y.DEFAULT_TIMEOUT):
+        return a11y.wait_until("the model to have received %d requests" % count,
+                               lambda: (lambda r: r if len(r) >= count else None)(
+                                   self.requests()), timeout)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def text_stream(text, pieces=4):
+    size = max(1, len(text) // pieces)
+    events = [{"text": text[i:i + size]} for i in range(0, len(text), size)]
+    return {"stream": events + [{"finish": "stop"}, {"done": True}], "model": MODEL}
+
+
+def tool_call_stream(call_id, name, arguments):
+    encoded = json.dumps(arguments)
+    half = len(encoded) // 2
+    return {"stream": [
+        {"tool_call": {"index": 0, "id": call_id, "name": name, "arguments": encoded[:half]}},
+        {"tool_call": {"index": 0, "arguments": encoded[half:]}},
+        {"finish": "tool_calls"}, {"done": True}], "model": MODEL}
+
+
+def tool_names(request):
+    return [tool.get("function", {}).get("name") for tool in request["body"].get("tools") or []]
+
+
+def tool_messages(request):
+    return [message for message in request["body"].get("messages", [])
+            if message.get("role") == "tool"]
+
+
+def content_text(message):
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content or ""
+
+
+# The app
+
+class Session:
+    def __init__(self, steward, artifacts):
+        self.steward = steward
+        self.artifacts = artifacts
+        self.top = os.environ["STEWARD_TEST_HOME"]
+        self.log_path = os.path.join(self.top, "steward.log")
+        self.process = None
+        self.app = None
+        self.main = None
+        self.model = None
+        self.chat = None
+
+    def check_alive(self):
+        if self.process is not None and self.process.poll() is not None:
+            raise a11y.E2EError("steward exited with status %d:\n%s" %
+                                (self.process.returncode, self.log_tail()))
+
+    def log_tail(self, lines=30):
+        try:
+            with open(self.log_path, errors="replace") as log:
+                return "".join(log.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    def sidebar(self):
+        back = a11y.find_all(self.main, "push button", "Back")
+        if back:
+            a11y.activate(back[0])
+            a11y.gone(self.main, "push button", "Back")
+
+    def views(self):
+        self.sidebar()
+        return a11y.find(self.main, "list", "Views")
+
+    def servers(self):
+        self.sidebar()
+        return a11y.find(self.main, "list", "Servers")
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(QUIT_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.model is not None:
+            self.model.stop()
+
+
+def write_json(path, value):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(value, f, indent=2)
+
+
+def write_configuration(s):
+    config = os.path.join(os.environ.get("XDG_CONFIG_HOME",
+                                         os.path.join(os.environ["HOME"], ".config")), "steward")
+    write_json(os.path.join(config, "providers.json"), {"providers": [
+        {"id": PROVIDER_ID, "kind": "openai-compatible", "name": "Fake LLM",
+         "baseUrl": s.model.base + "/v1", "keyId": None}]})
+    write_json(os.path.join(config, "models.json"), {"models": [
+        {"provider": PROVIDER_ID, "name": MODEL, "cost": 0.0, "speed": 0.5,
+         "intelligence": 0.5, "local": True}]})
+    write_json(os.path.join(config, "servers.json"), {"mcpServers": {
+        EVERYTHING: {"command": shutil.which("node"), "args": [EVERYTHING_JS]},
+        CHANGING_SERVER: {"command": sys.executable, "args": [CHANGING]}}})
+    # Sampling from server-everything may use the model; the person still
+    # approves each request.
+    write_json(os.path.join(config, "policies.json"), {"servers": {
+        EVERYTHING: {"sampling": "ask", "models": [MODEL_ID]}}})
+
+
+def row_of(node):
+    while a11y.role(node) != "list item":
+        node = node.parent
+        if node is None:
+            raise a11y.E2EError("no row holds the node")
+    return node
+
+
+def wait_for_texts(root, expected, what, timeout=a11y.DEFAULT_TIMEOUT):
+    seen = []
+
+    def shown():
+        seen[:] = a11y.texts(root)
+        joined = "\n".join(seen)
+        return joined if all(part in joined for part in expected) else None
+    try:
+        return a11y.wait_until(what, shown, timeout)
+    except a11y.E2EError as error:
+        raise a11y.E2EError("%s; shown instead:\n%s" % (error, "\n".join(seen))) from None
+
+
+def open_chat(s):
+    a11y.focus(s.main)
+    views = s.views()
+    row = a11y.find(views, "list item", "Chat")
+    if not a11y.has_state(row, pyatspi.STATE_SELECTED):
+        a11y.select(views, row)
+    return a11y.find(s.main, "filler", "StewardChatPage")
+
+
+def send_message(s, text):
+    a11y.focus(s.main)
+    composer = a11y.find(s.chat, "text", "Message")
+    a11y.set_text(composer, text)
+    a11y.wait_until("the composer to hold the message",
+                    lambda: a11y.text_of(composer) == text)
+    a11y.activate(a11y.find(s.chat, "push button", "Send",
+                            where=lambda b: a11y.has_state(b, pyatspi.STATE_SENSITIVE)))
+
+
+def messages_list(s):
+    return a11y.find(s.chat, "list", "Messages")
+
+
+def approve_tool_call(s, expected):
+    dialog = a11y.toplevel(s.app, "Allow Tool Call?")
+    a11y.focus(dialog)
+    shown = wait_for_texts(dialog, expected, "the approval to show the call")
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+    a11y.closed(s.app, "Allow Tool Call?")
+    a11y.focus(s.main)
+    return shown
+
+
+def open_tool(s, server, tool):
+    servers = s.servers()
+    row = a11y.find(servers, "list item", contains=server)
+    if not a11y.has_state(row, pyatspi.STATE_SELECTED):
+        a11y.select(servers, row)
+    page = a11y.find(s.main, "filler", server)
+    tab = a11y.find(page, "page tab", "Tools")
+    if not a11y.has_state(tab, pyatspi.STATE_SELECTED):
+        a11y.activate(tab)
+    a11y.set_text(a11y.find(page, "entry", "Search tools"), tool)
+    tools = a11y.find(page, "list", "Tools")
+    a11y.select(tools, row_of(a11y.find(tools, "label", tool)))
+    return a11y.find(page, "filler", "StewardToolPane",
+                     where=lambda pane: a11y.find_all(pane, "label", tool))
+
+
+def banner_count(s):
+    """How many tool definitions the chat's banner says wait for review, or
+    None while it shows none."""
+    for label in a11y.find_all(s.chat, "label"):
+        words = a11y.name(label).split(" ", 1)
+        if len(words) == 2 and words[0].isdigit() and \
+                words[1].startswith("tool definition") and "review" in words[1]:
+            return int(words[0])
+    return None
+
+
+# The steps
+
+@step()
+def starts_after_consent(s):
+    s.model = FakeModel(s.top)
+    write_configuration(s)
+    env = dict(os.environ)
+    env["G_DEBUG"] = "gc-friendly,fatal-criticals"
+    log = open(s.log_path, "w")
+    s.process = subprocess.Popen([s.steward], stdout=log, stderr=subprocess.STDOUT, env=env)
+    log.close()
+    s.app = a11y.application("steward")
+    s.main = a11y.toplevel(s.app, "Steward")
+    a11y.resize(s.main, *MAIN_SIZE)
+    # One consent dialog a server; both may be open at once, with the same
+    # title, so each is told by the server it names and answered through
+    # its button, which needs no keyboard focus.
+    asked = set()
+    while len(asked) < 2:
+        def next_consent():
+            for window in a11y.toplevels(s.app):
+                if window.name != "Start Server?":
+                    continue
+                shown = "\n".join(a11y.texts(window))
+                for name in (EVERYTHING, CHANGING_SERVER):
+                    if "Start “%s”?" % name in shown and name not in asked:
+                        return window, name
+            return None
+        a11y.toplevel(s.app, "Start Server?")
+        consent, server = a11y.wait_until("a consent dialog for a server not started yet",
+                                          next_consent)
+        open_before = a11y.count_windows("Start Server?")
+        a11y.activate(a11y.find(consent, "push button", a11y.labelled("Start Server")))
+        asked.add(server)
+        a11y.wait_until("the consent for %s to close" % server,
+                        lambda: a11y.count_windows("Start Server?") < open_before)
+    a11y.focus(s.main)
+    for server in (EVERYTHING, CHANGING_SERVER):
+        a11y.find(s.servers(), "list item", where=lambda row, server=server:
+                  a11y.name(row).startswith(server + ", Ready"), timeout=60)
+
+
+@step(starts_after_consent)
+def question_calls_echo_after_approval(s):
+    s.model.script([
+        tool_call_stream("call_echo_1", EVERYTHING + "__echo", {"message": ECHO_MESSAGE}),
+        text_stream(ANSWER),
+    ])
+    s.chat = open_chat(s)
+    a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
+    send_message(s, QUESTION)
+
+    shown = approve_tool_call(s, ["echo", ECHO_MESSAGE])
+    check(EVERYTHING in shown, "the approval names the server:\n%s" % shown)
+
+    wait_for_texts(messages_list(s), [QUESTION, ANSWER], "the answer to render", timeout=60)
+    requests = s.model.wait_requests(2)
+    first, second = requests[0], requests[1]
+    check(QUESTION in json.dumps(first["body"]), "the question reached the model")
+    check(EVERYTHING + "__echo" in tool_names(first),
+          "the model was offered everything__echo: %s" % tool_names(first))
+    results = [content_text(m) for m in tool_messages(second)]
+    check(any(ECHO_RESULT in r for r in results),
+          "the tool's result reached the model: %r" % results)
+    check(any(m.get("tool_call_id") == "call_echo_1" for m in tool_messages(second)),
+          "the result answers the model's call")
+
+
+@step(starts_after_consent)
+def sampling_answered_by_model_and_edited(s):
+    before = len(s.model.requests())
+    s.model.script([text_stream(MODEL_SAMPLING_ANSWER)])
+    a11y.focus(s.main)
+    pane = open_tool(s, EVERYTHING, "trigger-sampling-request")
+    a11y.set_text(a11y.find(pane, "text", "prompt"), SAMPLING_PROMPT)
+    a11y.set_text(a11y.find(pane, "text", "maxTokens"), "100")
+    a11y.activate(a11y.find(pane, "push button", a11y.labelled("Call")))
+
+    title = "Sampling Request from “%s”" % EVERYTHING
+    dialog = a11y.toplevel(s.app, title)
+    a11y.focus(dialog)
+    wait_for_texts(dialog, [MODEL_ID, "the only model this server may use"],
+                   "stage 1 to show the model and why it was chosen")
+    message = a11y.find(dialog, "text", "Message 1 from user")
+    check(SAMPLING_PROMPT in a11y.text_of(message),
+          "stage 1 shows the request: %r" % a11y.text_of(message))
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Continue")))
+
+    answer = a11y.find(dialog, "text", "Answer")
+    a11y.wait_until("the model's answer to stream into the approval",
+                    lambda: MODEL_SAMPLING_ANSWER in a11y.text_of(answer), timeout=30)
+    a11y.set_text(answer, EDITED_SAMPLING_ANSWER)
+    send = a11y.find(dialog, "push button", a11y.labelled("Send"))
+    a11y.wait_until("Send to be available",
+                    lambda: a11y.has_state(send, pyatspi.STATE_SENSITIVE))
+    a11y.activate(send)
+    a11y.closed(s.app, title)
+    a11y.focus(s.main)
+
+    view = a11y.find(pane, "filler", "StewardToolResultView")
+    wait_for_texts(view, ["LLM sampling result", EDITED_SAMPLING_ANSWER],
+                   "the tool result to hold the edited answer")
+    requests = s.model.wait_requests(before + 1)
+    check(SAMPLING_PROMPT in json.dumps(requests[before]["body"]),
+          "the sampling request reached the model")
+    check(MODEL_SAMPLING_ANSWER not in "\n".join(a11y.texts(view)),
+          "the model's unedited answer is not what the server got")
+
+
+@step(starts_after_consent)
+def changed_tool_held_until_approved(s):
+    greet = CHANGING_SERVER + "__greet"
+    s.model.script([
+        tool_call_stream("call_greet_1", greet, {"name": "Ada"}),
+        text_stream(GREET_ANSWER),
+        text_stream("Noted."),
+        text_stream("Approved, then."),
+    ])
+    s.chat = open_chat(s)
+    before = len(s.model.requests())
+    send_message(s, GREET_QUESTION)
+    # greet says it only reads; an approval may not be asked for.
+    try:
+        dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=5)
+        a11y.focus(dialog)
+        a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+        a11y.closed(s.app, "Allow Tool Call?")
+    except a11y.E2EError:
+        pass
+    a11y.focus(s.main)
+    wait_for_texts(messages_list(s), [GREET_ANSWER], "the greeting's answer", timeout=60)
+    requests = s.model.wait_requests(before + 2)
+    check(greet in tool_names(requests[before]), "greet was offered before it changed")
+    check(any("Hello, Ada!" in content_text(m) for m in tool_messages(requests[before + 1])),
+          "greet's result reached the model")
+
+    # The call changed greet: the chat says so and keeps it from the model.
+    held_count = a11y.wait_until("the banner about changed tools", lambda: banner_count(s))
+    count = len(s.model.requests())
+    send_message(s, "And now?")
+    wait_for_texts(messages_list(s), ["Noted."], "the next answer")
+    held = s.model.wait_requests(count + 1)[count]
+    check(greet not in tool_names(held) and CHANGING_SERVER + "__farewell" not in
+          tool_names(held) and EVERYTHING + "__echo" in tool_names(held),
+          "the changed and the new tool are not offered until approved: %s" % tool_names(held))
+
+    a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
+    review = a11y.toplevel(s.app, "Review Tool Changes")
+    a11y.focus(review)
+    row = a11y.find(review, "list item", CHANGING_SERVER + " / greet")
+    wait_for_texts(row, ["Changed since you approved it"], "the row to say greet changed")
+    # The row expands to show the diff, as a click on it does.
+    a11y.click(a11y.find(row, "label", CHANGING_SERVER + " / greet"))
+    diff = a11y.find(review, "text", "Changes to the tool’s definition")
+    shown = a11y.wait_until("the diff to show", lambda: a11y.text_of(diff) or None)
+    lines = shown.splitlines()
+    check(any(line.startswith("− ") and OLD_DESCRIPTION in line for line in lines) and
+          any(line.startswith("+ ") and NEW_DESCRIPTION in line for line in lines),
+          "the diff has a line with the old description and one with the new:\n%s" % shown)
+    a11y.activate(a11y.find(row, "push button", a11y.labelled("Approve New Definition")))
+    a11y.gone(review, "list item", CHANGING_SERVER + " / greet")
+    a11y.wait_until("the banner to count one tool fewer",
+                    lambda: (banner_count(s) or 0) == held_count - 1)
+    a11y.activate(a11y.find(review, "push button", "Close"))
+    a11y.closed(s.app, "Review Tool Changes")
+    a11y.focus(s.main)
+
+    count = len(s.model.requests())
+    send_message(s, "Greet Grace as well")
+    wait_for_texts(messages_list(s), ["Approved, then."], "the answer after approval")
+    after = s.model.wait_requests(count + 1)[count]
+    check(greet in tool_names(after), "greet is offered again once approved: %s" %
+          tool_names(after))
+
+
+def report_failure(s, number, function, error):
+    print("not ok %d - %s" % (number, function.__name__))
+    lines = []
+    if isinstance(error, a11y.E2EError):
+        lines.append(str(error))
+        lines.append("".join(traceback.format_tb(error.__traceback__)[-2:]))
+    else:
+        lines.append(traceback.format_exc())
+    if s.app is not None and s.process is not None and s.process.poll() is None:
+        for window in a11y.toplevels(s.app):
+            lines.append(a11y.dump(window, limit=200))
+    tail = s.log_tail()
+    if tail:
+        lines.append("steward's output:\n" + tail)
+    if s.artifacts:
+        os.makedirs(s.artifacts, exist_ok=True)
+        path = os.path.join(s.artifacts, "chat-%s.png" % function.__name__)
+        try:
+            a11y.screenshot_screen(path)
+            lines.append("the screen: %s" % path)
+        except Exception as shot_error:
+            lines.append("no screenshot: %s" % shot_error)
+    for line in "\n".join(lines).splitlines():
+        print("# " + line)
+
+
+def server_processes(s):
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                cmdline = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        if EVERYTHING_JS in cmdline or CHANGING in cmdline:
+            pids.append(int(entry))
+    return pids
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("steward")
+    parser.add_argument("--artifacts")
+    args = parser.parse_args()
+
+    if not os.path.exists(EVERYTHING_JS):
+        print("1..0 # SKIP the npm peers are not installed in %s" % PEERS)
+        return 0
+    if "STEWARD_TEST_HOME" not in os.environ:
+        print("1..0 # SKIP not in a test session; run me under tests/run-in-session")
+        return 0
+
+    s = Session(os.path.abspath(args.steward), args.artifacts)
+    print("1..%d" % len(STEPS), flush=True)
+    outcome = {}
+    failed = 0
+    try:
+        for number, (function, requires) in enumerate(STEPS, 1):
+            missing = [r.__name__ for r in requires if outcome.get(r) is not True]
+            if missing:
+                outcome[function] = None
+                print("ok %d - %s # SKIP needs %s" % (number, function.__name__,
+                                                      ", ".join(missing)), flush=True)
+                continue
+            started = time.monotonic()
+            try:
+                s.check_alive()
+                function(s)
+                s.check_alive()
+                outcome[function] = True
+                print("ok %d - %s (%.1f s)" % (number, function.__name__,
+                                              time.monotonic() - started), flush=True)
+            except Exception as error:
+                outcome[function] = False
+                failed += 1
+                report_failure(s, number, function, error)
+                sys.stdout.flush()
+    finally:
+        s.stop()
+        for pid in server_processes(s):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
