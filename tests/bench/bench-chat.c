@@ -7,7 +7,8 @@
  * The chat page with a long conversation, as a person would use it:
  *
  *  - load: a conversation of N messages (2,000 by default; questions,
- *    and markdown answers with lists, code and a table) is written by the
+ *    and markdown answers with lists, code and a table, one in five with
+ *    a tool call and its result) is written by the
  *    conversation store, read back by a new store (on its worker), and
  *    shown in the chat page; the times are from the call to the end of
  *    the load, and from choosing the conversation to its first painted
@@ -218,6 +219,27 @@ text_message (StewardChatRole  role,
 }
 
 static void
+add_tool_call (StewardChatMessage *message,
+               guint               i)
+{
+  g_autofree char *id = g_strdup_printf ("call_%u", i);
+  g_autofree char *echoed = g_strdup_printf ("Echo: names sorted, round %u", i);
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(JsonArray) result = json_array_new ();
+  g_autoptr(StewardToolCall) call = NULL;
+  JsonObject *block = json_object_new ();
+
+  json_object_set_string_member (arguments, "message", echoed + strlen ("Echo: "));
+  call = steward_tool_call_new (id, "everything", "echo", arguments);
+  json_object_set_string_member (block, "type", "text");
+  json_object_set_string_member (block, "text", echoed);
+  json_array_add_object_element (result, block);
+  steward_tool_call_set_result (call, result, FALSE);
+  steward_tool_call_set_state (call, STEWARD_TOOL_CALL_DONE);
+  steward_chat_message_add_tool_call (message, call);
+}
+
+static void
 fill (StewardConversation *conversation,
       guint                n_messages)
 {
@@ -245,6 +267,9 @@ fill (StewardConversation *conversation,
                                   i / 2);
           message = text_message (STEWARD_CHAT_ROLE_ASSISTANT, text);
           steward_chat_message_set_model (message, "bench/model");
+          /* One answer in five came with a tool call and its result. */
+          if (i % 10 == 1)
+            add_tool_call (message, i);
         }
       steward_conversation_append (conversation, message);
     }
