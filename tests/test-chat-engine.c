@@ -840,6 +840,15 @@ test_tool_loop (Fixture       *fixture,
   /* Allowing pinned the definition; the decision is in the log. */
   echo = server_tool (fixture, "everything", "echo");
   g_assert_cmpint (steward_tool_pins_check (pins, "everything", echo), ==, STEWARD_TOOL_PIN_OK);
+  /* The first approval for a server pins what it offers then, so its
+   * other tools stay offered instead of counting as new. */
+  {
+    g_autoptr(McpTool) other = server_tool (fixture, "everything", "get-sum");
+
+    g_assert_nonnull (other);
+    g_assert_cmpint (steward_tool_pins_check (pins, "everything", other), ==,
+                     STEWARD_TOOL_PIN_OK);
+  }
   g_assert_true (has_host_event (fixture, "Chat tool call “echo”: allowed by the person, with "
                                           "the arguments as edited"));
   g_assert_true (has_host_event (fixture, "Chat tool call “echo”: done"));

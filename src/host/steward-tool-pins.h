@@ -11,7 +11,8 @@ G_BEGIN_DECLS
  * Tool-definition pinning (SECURITY.md): the SHA-256 of each tool's
  * canonical JSON (sorted keys, no whitespace) per server, kept with the
  * definition itself in pins.json in the config folder. A tool is pinned
- * when the person first approves it. Afterwards a changed definition, or a
+ * when the person first approves it; the chat's first approval for a server
+ * pins every tool the server offers at that moment. Afterwards a changed definition, or a
  * new tool on a server that has pins, is disabled (not offered to models)
  * until the person approves it in a dialog that shows the difference.
  * "changed" (server) is emitted when a server's pins or pending changes
