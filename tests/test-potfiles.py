@@ -3,7 +3,7 @@
 """Check that po/POTFILES lists every file with strings to translate.
 
 A file under src/ or data/ must be listed when it marks a string for
-translation: _(), N_(), C_(), NC_(), Q_() or g_dngettext() in C,
+translation: _(), N_(), C_(), NC_(), Q_(), g_dngettext() or ngettext() in C,
 translatable="yes" in a GtkBuilder file, the translated keys of a desktop
 file, the texts of a metainfo file or a settings schema, or an
 intltool-style <_name> element or _Name= key anywhere. Every file that
@@ -23,7 +23,8 @@ import tempfile
 
 SCANNED_DIRS = ('src', 'data')
 
-C_MARK_RE = re.compile(r'(?<![A-Za-z0-9_])(?:_|N_|C_|NC_|Q_|g_dngettext|g_dpgettext2)\s*\(')
+C_MARK_RE = re.compile(r'(?<![A-Za-z0-9_])(?:_|N_|C_|NC_|Q_|g_dgettext|g_dngettext|g_dpgettext2|'
+                       r'(?:d|dc)?n?gettext)\s*\(')
 UI_MARK_RE = re.compile(r'translatable\s*=\s*["\'](?:yes|true|1)["\']')
 DESKTOP_MARK_RE = re.compile(r'^(?:Name|GenericName|Comment|Keywords|X-GNOME-FullName)=', re.M)
 METAINFO_MARK_RE = re.compile(r'<(?:name|summary|p|li|caption|developer_name)[\s>]')
@@ -125,6 +126,8 @@ BAD_CASES = [
     ('C file with C_()', 'src/host/other.c', 'const char *x = C_("ctx", "Word");\n', None),
     ('C file with ngettext', 'src/host/plural.c',
      'char *p = g_dngettext (GETTEXT_PACKAGE, "one", "many", n);\n', None),
+    ('C file with plain ngettext', 'src/host/count.c',
+     'char *p = ngettext ("%u server", "%u servers", n);\n', None),
     ('GtkBuilder file', 'src/ui/dialog.ui',
      '<interface><property name="title" translatable="yes">T</property></interface>\n', None),
     ('desktop file', 'data/other.desktop.in', '[Desktop Entry]\nComment=Does things\n', None),
