@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "steward-accessible.h"
 #include "steward-text.h"
 #include "steward-ui-call.h"
 
@@ -253,6 +254,7 @@ steward_info_view_init (StewardInfoView *self)
   self->cancellable = g_cancellable_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  steward_accessible_name_drop_down (self->level_dropdown);
 
   /* The server's level is unknown until the person picks one. */
   gtk_drop_down_set_selected (self->level_dropdown, 0);

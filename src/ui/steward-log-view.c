@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mcp-client.h"
+#include "steward-accessible.h"
 #include "steward-log-row.h"
 #include "steward-log-snapshot.h"
 
@@ -1376,6 +1377,8 @@ steward_log_view_init (StewardLogView *self)
   self->showing_empty = FALSE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  steward_accessible_name_drop_down (self->level_dropdown);
+  steward_accessible_name_drop_down (self->server_dropdown);
 
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
   self->filter_model = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->filter)));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcp-json.h"
+#include "steward-accessible.h"
 #include "steward-text.h"
 
 #include "steward-schema-form-private.h"
@@ -1025,6 +1026,7 @@ build_drop_down (Field *field)
                                                               "string"));
   gtk_drop_down_set_enable_search (GTK_DROP_DOWN (drop_down), field->choices->len > 10);
   gtk_widget_set_halign (drop_down, GTK_ALIGN_START);
+  steward_accessible_name_drop_down (GTK_DROP_DOWN (drop_down));
 
   g_signal_connect_swapped (drop_down, "notify::selected", G_CALLBACK (field_changed_cb), field);
 
