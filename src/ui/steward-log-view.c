@@ -1110,6 +1110,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 {
   steward_log_row_set_entry (STEWARD_LOG_ROW (gtk_list_item_get_child (item)),
                              gtk_list_item_get_item (item));
+  steward_accessible_name_list_item (item);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include "mcp-resource.h"
 #include "mcp-resource-template.h"
 #include "mcp-tool.h"
+#include "steward-accessible.h"
 #include "steward-info-view.h"
 #include "steward-item-row.h"
 #include "steward-prompt-view.h"
@@ -81,6 +82,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 {
   steward_item_row_set_item (STEWARD_ITEM_ROW (gtk_list_item_get_child (list_item)),
                              gtk_list_item_get_item (list_item));
+  steward_accessible_name_list_item (list_item);
 }
 
 static void
