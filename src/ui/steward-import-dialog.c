@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "steward-accessible.h"
 #include "steward-command-text.h"
 #include "steward-config-import.h"
 #include "steward-import-dialog.h"
@@ -136,6 +137,7 @@ candidate_row_new (StewardImportCandidate *candidate)
   /* The name and the problem come from the file being imported. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
 
   if (problem != NULL)
     subtitle = problem;

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "steward-accessible.h"
 #include "steward-anthropic-provider.h"
 #include "steward-audit-dialog.h"
 #include "steward-manual-provider.h"
@@ -604,6 +605,7 @@ create_provider_row (StewardPreferencesWindow *self,
   /* Names and addresses are shown as they are, never as markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
   subtitle = url != NULL ? g_strdup_printf ("%s · %s",
                                             kind_label (steward_providers_get_kind (self->providers,
                                                                                     id)),
@@ -1202,6 +1204,7 @@ create_model_row (StewardPreferencesWindow *self,
 
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), id);
+  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
   gtk_widget_set_name (row, id);
   g_object_set_data_full (G_OBJECT (row), MODEL_KEY, g_object_ref (model), g_object_unref);
   g_object_set_data_full (G_OBJECT (row), "steward-spins", spins, g_free);
@@ -1750,6 +1753,7 @@ create_server_row (StewardPreferencesWindow *self,
   /* Server names are shown as they are, never as markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), server);
+  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
   g_object_set_data_full (G_OBJECT (row), SERVER_KEY, g_strdup (server), g_free);
 
   for (i = 0; i < G_N_ELEMENTS (policy_labels); i++)

@@ -5,6 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "steward-accessible.h"
+
 #include "steward-roots-page.h"
 
 struct _StewardRootsPage
@@ -239,6 +241,7 @@ create_row_cb (gpointer item,
   /* Folder names and paths are shown as they are, never as markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), steward_root_get_name (root));
+  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), path);
   g_object_set_data_full (G_OBJECT (row), ROOT_KEY, g_object_ref (root), g_object_unref);
 

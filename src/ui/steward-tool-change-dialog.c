@@ -7,6 +7,7 @@
 
 #include "mcp-client.h"
 #include "mcp-tool.h"
+#include "steward-accessible.h"
 #include "steward-server.h"
 #include "steward-text.h"
 
@@ -120,6 +121,7 @@ add_change_row (StewardServer       *server,
   title = g_strdup_printf (_("%s / %s"), visible_server, visible_tool);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
 
   if (state == STEWARD_TOOL_PIN_CHANGED)
     pinned = steward_tool_pins_dup_pinned (self->pins, server_name, tool_name);
