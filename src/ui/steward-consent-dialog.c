@@ -79,6 +79,11 @@ add_command_row (StewardConsentDialog *self,
   gtk_accessible_update_relation (GTK_ACCESSIBLE (value_label),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, caption_label, NULL,
                                   -1);
+  /* The keyboard stops on the row too: it says what the value is. */
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                  caption_label, value_label, NULL,
+                                  -1);
   gtk_list_box_append (self->command_list, row);
 }
 
@@ -303,6 +308,9 @@ add_change_row (StewardConsentDialog *self,
 
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, kind, value, NULL,
+                                  -1);
   gtk_list_box_append (self->changed_list, row);
 }
 

@@ -299,6 +299,10 @@ add_variable (StewardServerDialog *self,
   gtk_box_append (GTK_BOX (box), remove);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  header ? _("Header") : _("Environment Variable"),
+                                  -1);
 
   gtk_editable_set_text (GTK_EDITABLE (name_entry), name != NULL ? name : "");
   if (variable->secret_id != NULL)
