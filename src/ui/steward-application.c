@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "steward-accessible.h"
 #include "steward-application.h"
 #include "steward-consent-dialog.h"
 #include "steward-elicitation-dialog.h"
@@ -420,6 +421,7 @@ about_action (GSimpleAction *action,
   StewardApplication *self = user_data;
   static const char *developers[] = { "The Steward developers", NULL };
   GtkWidget *about;
+  GtkWidget *version_button;
 
   about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
                         "transient-for", ensure_main_window (self),
@@ -435,6 +437,19 @@ about_action (GSimpleAction *action,
                         /* Translators: your names, one per line, to be credited. */
                         "translator-credits", _("translator-credits"),
                         NULL);
+
+  /* libadwaita 1.2 shows the version on a button, which copies it, and
+   * gives the button no name. */
+  version_button = steward_accessible_find_button (about, NULL, "app-version");
+  if (version_button != NULL)
+    {
+      /* Translators: %s is Steward's version, such as 1.0.2. */
+      g_autofree char *version = g_strdup_printf (_("Version %s"), PACKAGE_VERSION);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (version_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, version,
+                                      -1);
+    }
   gtk_window_present (GTK_WINDOW (about));
 }
 

@@ -2113,6 +2113,8 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
 static void
 steward_preferences_window_init (StewardPreferencesWindow *self)
 {
+  GtkWidget *search;
+
   self->cancellable = g_cancellable_new ();
   self->server_rows = g_ptr_array_new ();
   self->provider_rows = g_ptr_array_new ();
@@ -2124,6 +2126,12 @@ steward_preferences_window_init (StewardPreferencesWindow *self)
   self->hint_models = gtk_string_list_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* libadwaita 1.2 gives its search button an icon and a tooltip only. */
+  search = steward_accessible_find_button (GTK_WIDGET (self), "edit-find-symbolic", NULL);
+  if (search != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (search),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search"),
+                                    -1);
 
   adw_combo_row_set_model (self->hint_model_row, G_LIST_MODEL (self->hint_models));
   self->settings = g_settings_new (APPLICATION_ID);

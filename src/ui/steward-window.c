@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "steward-accessible.h"
 #include "steward-chat-page.h"
 #include "steward-consent-dialog.h"
 #include "steward-import-dialog.h"
@@ -1014,13 +1015,30 @@ GtkWidget *
 steward_window_new (GtkApplication *application,
                     StewardHost    *host)
 {
+  StewardWindow *self;
+  GtkShortcutsWindow *shortcuts;
+  GtkWidget *search;
+
   g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
   g_return_val_if_fail (STEWARD_IS_HOST (host), NULL);
 
-  return g_object_new (STEWARD_TYPE_WINDOW,
+  self = g_object_new (STEWARD_TYPE_WINDOW,
                        "application", application,
                        "host", host,
                        NULL);
+
+  /* The application gives the window its shortcuts window once it has the
+   * window, and GTK 4.8 gives that one's search button no name. */
+  shortcuts = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
+  search = shortcuts != NULL ? steward_accessible_find_button (GTK_WIDGET (shortcuts),
+                                                               "edit-find-symbolic", NULL)
+                             : NULL;
+  if (search != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (search),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search"),
+                                    -1);
+
+  return GTK_WIDGET (self);
 }
 
 void
