@@ -35,6 +35,12 @@ struct _StewardWindow
   /* Set while the window changes a list's selection itself, so that the
    * selection handlers do not answer their own echo. */
   gboolean              selecting;
+  /* Set while the focus moves, with the rows chosen before: GtkListBox
+   * chooses the row the focus moves to, and the focus alone must not
+   * change the page. */
+  gboolean              moving_focus;
+  GtkListBoxRow        *chosen_server;
+  GtkListBoxRow        *chosen_view;
 
   AdwToastOverlay      *toast_overlay;
   AdwLeaflet           *leaflet;
@@ -194,11 +200,49 @@ server_row_selected_cb (StewardWindow *self,
                         GtkListBoxRow *row,
                         GtkListBox    *list)
 {
-  if (self->selecting || row == NULL)
+  if (self->selecting || self->moving_focus || row == NULL)
     return;
 
   unselect (self, self->nav_list);
   show_server_page (self, steward_server_row_get_server (STEWARD_SERVER_ROW (row)));
+}
+
+/* Tab walks through the sidebar's rows without choosing them, so that it
+ * reaches the page beside them; Enter, a click or the arrow keys choose. */
+static void
+move_focus_cb (StewardWindow    *self,
+               GtkDirectionType  direction,
+               gpointer          user_data)
+{
+  self->moving_focus = TRUE;
+  self->chosen_server = gtk_list_box_get_selected_row (self->server_list);
+  self->chosen_view = gtk_list_box_get_selected_row (self->nav_list);
+}
+
+static void
+restore_choice (StewardWindow *self,
+                GtkListBox    *list,
+                GtkListBoxRow *chosen)
+{
+  if (gtk_list_box_get_selected_row (list) == chosen)
+    return;
+
+  if (chosen != NULL)
+    select_row (self, list, chosen);
+  else
+    unselect (self, list);
+}
+
+static void
+move_focus_done_cb (StewardWindow    *self,
+                    GtkDirectionType  direction,
+                    gpointer          user_data)
+{
+  restore_choice (self, self->server_list, self->chosen_server);
+  restore_choice (self, self->nav_list, self->chosen_view);
+  self->chosen_server = NULL;
+  self->chosen_view = NULL;
+  self->moving_focus = FALSE;
 }
 
 static void
@@ -265,7 +309,7 @@ nav_row_selected_cb (StewardWindow *self,
                      GtkListBoxRow *row,
                      GtkListBox    *list)
 {
-  if (self->selecting || row == NULL)
+  if (self->selecting || self->moving_focus || row == NULL)
     return;
 
   unselect (self, self->server_list);
@@ -1009,6 +1053,9 @@ steward_window_init (StewardWindow *self)
   self->settings = g_settings_new (APPLICATION_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_signal_connect (self, "move-focus", G_CALLBACK (move_focus_cb), NULL);
+  g_signal_connect_after (self, "move-focus", G_CALLBACK (move_focus_done_cb), NULL);
 }
 
 GtkWidget *
