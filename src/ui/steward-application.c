@@ -453,17 +453,6 @@ about_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (about));
 }
 
-static void
-shortcuts_action (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  StewardApplication *self = user_data;
-
-  gtk_widget_activate_action (GTK_WIDGET (ensure_main_window (self)),
-                              "win.show-help-overlay", NULL);
-}
-
 static Pending *
 find_pending (StewardApplication *self,
               const char         *id)
@@ -534,7 +523,6 @@ static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "preferences", preferences_action },
   { "about", about_action },
-  { "shortcuts", shortcuts_action },
   { "show-approval", show_approval_action, "s" },
   { "show-approvals", show_approvals_action },
   { "review-consent", review_consent_action, "s" },

@@ -526,6 +526,11 @@ def names_in_main_menu(s):
     a11y.activate(menu)
     item = a11y.find(s.main, "menu item", "Preferences")
     s.tally.names("the main menu", item.parent.parent)
+    # The menu teaches the shortcuts: each item that has one shows it.
+    for name, keys in (("Add Server…", "Ctrl+N"), ("Preferences", "Ctrl+,"),
+                       ("Keyboard Shortcuts", "Ctrl+?")):
+        shown = a11y.texts(a11y.find(s.main, "menu item", name))
+        check(keys in shown, "the menu item %s shows %s: %r" % (name, keys, shown))
     a11y.key("Escape")
     a11y.gone(s.main, "menu item", "Preferences")
 
