@@ -514,6 +514,9 @@ def report_failure(s, number, function, error):
 
 
 def server_processes(s):
+    """Processes of this session's servers: the private HOME in their
+    environment tells them from servers other tests run at the same time."""
+    home = ("HOME=" + os.environ["HOME"]).encode()
     pids = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -521,9 +524,11 @@ def server_processes(s):
         try:
             with open("/proc/%s/cmdline" % entry, "rb") as f:
                 cmdline = f.read().decode(errors="replace")
+            with open("/proc/%s/environ" % entry, "rb") as f:
+                environ = f.read().split(b"\0")
         except OSError:
             continue
-        if EVERYTHING_JS in cmdline or CHANGING in cmdline:
+        if (EVERYTHING_JS in cmdline or CHANGING in cmdline) and home in environ:
             pids.append(int(entry))
     return pids
 
