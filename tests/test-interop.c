@@ -140,6 +140,35 @@ remove_tree (GFile *file)
   g_file_delete (file, NULL, NULL);
 }
 
+/* How many processes run in @folder or below it: a server, and what it
+ * started, such as a browser, all start in the work folder. */
+static guint
+count_processes_in (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  g_autofree char *below = g_strconcat (folder, "/", NULL);
+  const char *name;
+  guint count = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *link = NULL;
+      g_autofree char *cwd = NULL;
+
+      if (!g_ascii_isdigit (name[0]))
+        continue;
+      link = g_build_filename ("/proc", name, "cwd", NULL);
+      /* Processes of other users, and those that just ended, cannot be
+       * read; neither can be ours. */
+      cwd = g_file_read_link (link, NULL);
+      if (cwd != NULL && (g_str_equal (cwd, folder) || g_str_has_prefix (cwd, below)))
+        count++;
+    }
+
+  return count;
+}
+
 static char *
 expand (Fixture    *fixture,
         const char *text)
@@ -267,6 +296,9 @@ fixture_tear_down (Fixture       *fixture,
       while (g_main_context_iteration (NULL, FALSE))
         ;
       g_assert_finalize_object (fixture->host);
+
+      /* Stopping the server stopped what it started too. */
+      wait_until (count_processes_in (fixture->work) == 0, 10, NULL);
     }
 
   remove_tree (top);
@@ -409,6 +441,8 @@ test_peer (Fixture       *fixture,
 
   g_assert_no_error (error);
   g_assert_nonnull (result);
+  g_test_message ("%s: processes in the work folder: %u", peer->name,
+                  count_processes_in (fixture->work));
   text = mcp_tool_result_dup_text (result);
   g_test_message ("%s: %s said: %.200s", peer->name, peer->tool, text);
   g_assert_false (mcp_tool_result_get_is_error (result));
