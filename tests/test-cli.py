@@ -228,6 +228,7 @@ PEERS = os.environ.get("STEWARD_PEERS_DIR", os.path.join(HERE, "peers", "node_mo
 EVERYTHING_JS = os.path.join(PEERS, "@modelcontextprotocol", "server-everything", "dist",
                              "index.js")
 EVERYTHING = ["node", EVERYTHING_JS, "stdio"]
+HOSTILE = [sys.executable, os.path.join(HERE, "servers", "hostile-text-server.py")]
 
 
 def mock(mode="normal"):
@@ -1063,6 +1064,100 @@ def cwd_and_env_for_stdio():
         r = run("--cwd", tmp, "--env", "STEWARD_TEST_VAR=a=b", "tools", "call", "whereami",
                 server=mock())
         expect(r, 0, out="cwd=%s var=a=b" % os.path.realpath(tmp))
+
+
+# Against a server that tries to steer the terminal with every string it
+# sends (tests/servers/hostile-text-server.py). The bytes are read as they
+# reach the terminal, not decoded first.
+
+def run_raw(*args, server=None, timeout=RUN_TIMEOUT, env=None):
+    argv = [CLI] + list(args)
+    if server is not None:
+        argv += ["--stdio"] + server
+    completed = subprocess.run(argv, input=b"", capture_output=True, timeout=timeout, env=env)
+    return completed.returncode, completed.stdout, completed.stderr
+
+
+def is_hidden(c):
+    o = ord(c)
+    return ((o < 0x20 and c not in "\n\t") or 0x7f <= o <= 0x9f or o == 0x61c
+            or o in (0x200e, 0x200f) or 0x202a <= o <= 0x202e or 0x2066 <= o <= 0x2069
+            or 0x200b <= o <= 0x200d or o in (0x2060, 0xfeff) or 0xe0000 <= o <= 0xe007f)
+
+
+def raw_controls(data):
+    """What in @data a terminal would act on or hide: any such character,
+    or bytes that are not UTF-8 at all."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return ["not UTF-8 at %d: %r" % (error.start, data[error.start:error.start + 8])]
+    return ["U+%04X at %d" % (ord(c), i) for i, c in enumerate(text) if is_hidden(c)]
+
+
+def json_strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, member in value.items():
+            yield key
+            yield from json_strings(member)
+    elif isinstance(value, list):
+        for element in value:
+            yield from json_strings(element)
+
+
+HOSTILE_COMMANDS = [
+    (["info"], 0),
+    (["tools", "list"], 0),
+    (["tools", "call", "evil"], 0),
+    (["tools", "call", "evil-failure"], 5),
+    (["tools", "call", "evil-error"], 4),
+    (["tools", "call", "evil-exit"], 3),
+    (["prompts", "list"], 0),
+    (["prompts", "get", "p"], 0),
+    (["resources", "list"], 0),
+    (["resources", "read", "mock://r/x"], 0),
+    (["log-level", "debug", "--count", "1"], 0),
+]
+
+
+@test
+def hostile_server_leaves_no_control_on_the_terminal():
+    shown = 0
+    for command, code in HOSTILE_COMMANDS:
+        for extra in ([], ["--json"], ["--verbose"]):
+            if extra == ["--json"] and command[0] == "log-level":
+                continue
+            argv = extra + command
+            status, out, err = run_raw(*argv, server=HOSTILE)
+            what = "%s: exit %d\n--- stdout\n%r\n--- stderr\n%r" % (argv, status, out, err)
+            check(status == code, what, "expected exit status %d" % code)
+            check(raw_controls(out) == [], what, "stdout: %s" % raw_controls(out)[:5])
+            check(raw_controls(err) == [], what, "stderr: %s" % raw_controls(err)[:5])
+            # What the server sent is there, visible, not dropped.
+            both = out + err
+            if b"<U+001B>]52" in both or b"\\u001b]52" in both:
+                shown += 1
+            if extra == ["--json"] and status == 0:
+                reply = json.loads(out)
+                check(any("\x1b]52;c;" in text and "\u202e" in text and "\U000e0041" in text
+                          for text in json_strings(reply)), what,
+                      "the JSON still means what the server sent")
+    check(shown >= 2 * len(HOSTILE_COMMANDS), shown, "the hostile text was shown")
+
+
+@test
+def hostile_stderr_and_exit_are_shown_visibly():
+    status, out, err = run_raw("--verbose", "tools", "call", "evil-exit", server=HOSTILE)
+    check(status == 3, (out, err), "exit status 3")
+    check(b"[stderr] starting <U+001B>]52;c;" in err, err, "stderr lines, made visible")
+    check(b"<U+009B>31m<U+202E>evil<U+202C>zero<U+200B>width<U+2060>tag<U+E0041>" in err, err,
+          "C1, bidi, zero-width and tag characters named")
+    check(b"steward-cli: lost the connection to the server: " in err, err, "the exit reason")
+    check(err.count(b"\nsteward-cli: ") + err.startswith(b"steward-cli: ") == 1, err,
+          "the exit reason is one line")
+    check(raw_controls(err) == [], err, "no raw control")
 
 
 def main():
