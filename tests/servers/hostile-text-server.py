@@ -4,7 +4,7 @@
 its text, and to leak a secret it was given, for the tests of
 steward-cli's output (tests/test-cli.py, tests/test-secrets.c).
 
-Usage: hostile-text-server.py
+Usage: hostile-text-server.py [exit-at-start]
 
 Every string it sends holds EVIL: a clipboard write (OSC 52), a screen
 clear (CSI 2J), a window title (OSC 0), a C1 CSI (U+009B), a bidi
@@ -16,6 +16,10 @@ stderr and the reason it exits.
 Tools: "evil" (a result), "evil-error" (a JSON-RPC error), "evil-failure"
 (a result with isError), "evil-exit" (writes to stderr and exits with
 status 3 in the middle of the call).
+
+With exit-at-start it writes EVIL, the canary and secret-shaped text
+(a bearer token, an API key) to stderr and exits with status 3 before
+reading anything, so that they reach the reason it stopped.
 
 Only the standard library is used, so the tests run anywhere Python does.
 """
@@ -93,6 +97,11 @@ def call(ident, name):
 
 
 def main():
+    if sys.argv[1:] == ["exit-at-start"]:
+        say("Authorization: Bearer hostile0bearer0token0value")
+        say("using key sk-ant-api03-hostile0key0value0abcdefghijklmnop")
+        say(evil("giving up"), EVIL_BYTES)
+        os._exit(3)
     say(evil("starting"), EVIL_BYTES)
     for line in sys.stdin.buffer:
         try:
