@@ -310,8 +310,8 @@ start_interaction (StewardCliDelegate *self,
       g_autofree char *request = steward_cli_format_sampling_request (interaction->params);
 
       steward_cli_print_err (request);
-      steward_cli_print_err (_("Type the answer, then a line holding only “.” (an empty answer rejects the "
-             "request):\n"));
+      steward_cli_print_err (_("Type the answer, then a line holding only “.” (an empty answer "
+                               "rejects the request):\n"));
     }
   else
     {
