@@ -77,6 +77,25 @@ test_with_shapes (void)
   steward_redact_forget_secrets ();
 }
 
+/* A value with a quote or a backslash is found in JSON too, where it
+ * stands escaped: in a protocol trace, or in --json output. */
+static void
+test_json_escaped (void)
+{
+  g_autofree char *raw = NULL;
+  g_autofree char *json = NULL;
+
+  steward_redact_forget_secrets ();
+  steward_redact_add_secret ("quo\"te\\back\tslash");
+
+  raw = steward_redact ("raw quo\"te\\back\tslash here");
+  g_assert_cmpstr (raw, ==, "raw [redacted] here");
+  json = steward_redact ("{\"v\": \"quo\\\"te\\\\back\\tslash\"}");
+  g_assert_cmpstr (json, ==, "{\"v\": \"[redacted]\"}");
+
+  steward_redact_forget_secrets ();
+}
+
 /* Text cut at a limit, as a log entry is. */
 static void
 test_not_nul_terminated (void)
@@ -159,6 +178,7 @@ main (int    argc,
   g_test_add_func ("/steward/redactor/known-value", test_known_value);
   g_test_add_func ("/steward/redactor/longest-first-and-short", test_longest_first_and_short);
   g_test_add_func ("/steward/redactor/with-shapes", test_with_shapes);
+  g_test_add_func ("/steward/redactor/json-escaped", test_json_escaped);
   g_test_add_func ("/steward/redactor/not-nul-terminated", test_not_nul_terminated);
   g_test_add_func ("/steward/redactor/log-entry", test_log_entry);
   g_test_add_func ("/steward/redactor/threads", test_threads);

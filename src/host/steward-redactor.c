@@ -647,6 +647,73 @@ compare_longest_first (gconstpointer a,
   return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
+/* Called with the lock held. */
+static void
+remember (const char *value)
+{
+  for (guint i = 0; i < secrets->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (secrets, i), value))
+        return;
+    }
+
+  g_ptr_array_add (secrets, g_strdup (value));
+}
+
+/* @value as it stands inside a JSON string, which is how it appears in a
+ * protocol trace or in --json output when it holds a quote, a backslash
+ * or a control character; NULL when that is @value itself. */
+static char *
+dup_json_escaped (const char *value)
+{
+  GString *out = NULL;
+
+  for (const char *p = value; *p != '\0'; p++)
+    {
+      guchar c = *p;
+
+      if (c != '"' && c != '\\' && c >= 0x20)
+        {
+          if (out != NULL)
+            g_string_append_c (out, c);
+          continue;
+        }
+
+      if (out == NULL)
+        out = g_string_new_len (value, p - value);
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        case '\b':
+          g_string_append (out, "\\b");
+          break;
+        case '\f':
+          g_string_append (out, "\\f");
+          break;
+        default:
+          g_string_append_printf (out, "\\u%04x", c);
+          break;
+        }
+    }
+
+  return out != NULL ? g_string_free (out, FALSE) : NULL;
+}
+
 /**
  * steward_redact_add_secret:
  * @value: (nullable): a secret's exact value
@@ -654,28 +721,28 @@ compare_longest_first (gconstpointer a,
 void
 steward_redact_add_secret (const char *value)
 {
+  g_autofree char *escaped = NULL;
+
   if (value == NULL || strlen (value) < MIN_SECRET_LENGTH)
     return;
+
+  escaped = dup_json_escaped (value);
 
   g_mutex_lock (&secrets_lock);
 
   if (secrets == NULL)
     secrets = g_ptr_array_new_with_free_func (secret_free);
 
-  for (guint i = 0; i < secrets->len; i++)
-    {
-      if (g_str_equal (g_ptr_array_index (secrets, i), value))
-        {
-          g_mutex_unlock (&secrets_lock);
-          return;
-        }
-    }
-
-  g_ptr_array_add (secrets, g_strdup (value));
+  remember (value);
+  if (escaped != NULL)
+    remember (escaped);
   g_ptr_array_sort (secrets, compare_longest_first);
   g_atomic_int_set (&n_secrets, secrets->len);
 
   g_mutex_unlock (&secrets_lock);
+
+  if (escaped != NULL)
+    memset (escaped, 0, strlen (escaped));
 }
 
 void
