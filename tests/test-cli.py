@@ -228,6 +228,7 @@ PEERS = os.environ.get("STEWARD_PEERS_DIR", os.path.join(HERE, "peers", "node_mo
 EVERYTHING_JS = os.path.join(PEERS, "@modelcontextprotocol", "server-everything", "dist",
                              "index.js")
 EVERYTHING = ["node", EVERYTHING_JS, "stdio"]
+HOSTILE = [sys.executable, os.path.join(HERE, "servers", "hostile-text-server.py")]
 
 
 def mock(mode="normal"):
@@ -353,10 +354,18 @@ def expect(result, code, out=(), err=()):
 
 
 TESTS = []
+# Tests that need neither the npm peers nor the HTTP servers: they run even
+# where the peers are not installed.
+OFFLINE = set()
 
 
 def test(function):
     TESTS.append(function)
+    return function
+
+
+def offline(function):
+    OFFLINE.add(function)
     return function
 
 
@@ -992,6 +1001,7 @@ def log_level_json_lines():
 
 
 @test
+@offline
 def verbose_shows_stderr_and_logs():
     r = run("--verbose", "log-level", "debug", "--count", "1", server=mock())
     expect(r, 0, err="[stderr] mock server starting in mode normal")
@@ -1002,6 +1012,7 @@ def verbose_shows_stderr_and_logs():
 
 
 @test
+@offline
 def timeout_exits_4():
     # Long enough for the mock to start on a busy machine: --timeout also
     # bounds the initialize request.
@@ -1010,12 +1021,14 @@ def timeout_exits_4():
 
 
 @test
+@offline
 def crash_during_request_exits_3():
     r = run("tools", "call", "crash", server=mock())
     expect(r, 3, err=["steward-cli: ", "status 7"])
 
 
 @test
+@offline
 def connection_failures_exit_3():
     r = run("ping", server=mock("exit-at-start"))
     expect(r, 3, err=["cannot connect to the server", "status 9"])
@@ -1026,6 +1039,7 @@ def connection_failures_exit_3():
 
 
 @test
+@offline
 def every_content_type_has_a_human_form():
     r = run("tools", "call", "media", server=mock())
     expect(r, 0, out=["first block\n", "[image image/png, 1.2 KiB]\n",
@@ -1040,6 +1054,7 @@ def every_content_type_has_a_human_form():
 
 
 @test
+@offline
 def tool_error_from_mock():
     r = run("tools", "call", "fails", server=mock())
     expect(r, 5, out="The tool reported an error:\nthe disk is full\n")
@@ -1049,6 +1064,7 @@ def tool_error_from_mock():
 
 
 @test
+@offline
 def hostile_text_is_defused():
     r = run("tools", "call", "hostile", server=mock())
     expect(r, 0, out=["clear<U+001B>[2Jscreen", "<U+202E>evil<U+202C>", "tag<U+E0041> ok"])
@@ -1058,6 +1074,7 @@ def hostile_text_is_defused():
 
 
 @test
+@offline
 def cwd_and_env_for_stdio():
     with tempfile.TemporaryDirectory() as tmp:
         r = run("--cwd", tmp, "--env", "STEWARD_TEST_VAR=a=b", "tools", "call", "whereami",
@@ -1065,17 +1082,117 @@ def cwd_and_env_for_stdio():
         expect(r, 0, out="cwd=%s var=a=b" % os.path.realpath(tmp))
 
 
+# Against a server that tries to steer the terminal with every string it
+# sends (tests/servers/hostile-text-server.py). The bytes are read as they
+# reach the terminal, not decoded first.
+
+def run_raw(*args, server=None, timeout=RUN_TIMEOUT, env=None):
+    argv = [CLI] + list(args)
+    if server is not None:
+        argv += ["--stdio"] + server
+    completed = subprocess.run(argv, input=b"", capture_output=True, timeout=timeout, env=env)
+    return completed.returncode, completed.stdout, completed.stderr
+
+
+def is_hidden(c):
+    o = ord(c)
+    return ((o < 0x20 and c not in "\n\t") or 0x7f <= o <= 0x9f or o == 0x61c
+            or o in (0x200e, 0x200f) or 0x202a <= o <= 0x202e or 0x2066 <= o <= 0x2069
+            or 0x200b <= o <= 0x200d or o in (0x2060, 0xfeff) or 0xe0000 <= o <= 0xe007f)
+
+
+def raw_controls(data):
+    """What in @data a terminal would act on or hide: any such character,
+    or bytes that are not UTF-8 at all."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return ["not UTF-8 at %d: %r" % (error.start, data[error.start:error.start + 8])]
+    return ["U+%04X at %d" % (ord(c), i) for i, c in enumerate(text) if is_hidden(c)]
+
+
+def json_strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, member in value.items():
+            yield key
+            yield from json_strings(member)
+    elif isinstance(value, list):
+        for element in value:
+            yield from json_strings(element)
+
+
+HOSTILE_COMMANDS = [
+    (["info"], 0),
+    (["tools", "list"], 0),
+    (["tools", "call", "evil"], 0),
+    (["tools", "call", "evil-failure"], 5),
+    (["tools", "call", "evil-error"], 4),
+    (["tools", "call", "evil-exit"], 3),
+    (["prompts", "list"], 0),
+    (["prompts", "get", "p"], 0),
+    (["resources", "list"], 0),
+    (["resources", "read", "mock://r/x"], 0),
+    (["log-level", "debug", "--count", "1"], 0),
+]
+
+
+@test
+@offline
+def hostile_server_leaves_no_control_on_the_terminal():
+    shown = 0
+    for command, code in HOSTILE_COMMANDS:
+        for extra in ([], ["--json"], ["--verbose"]):
+            if extra == ["--json"] and command[0] == "log-level":
+                continue
+            argv = extra + command
+            status, out, err = run_raw(*argv, server=HOSTILE)
+            what = "%s: exit %d\n--- stdout\n%r\n--- stderr\n%r" % (argv, status, out, err)
+            check(status == code, what, "expected exit status %d" % code)
+            check(raw_controls(out) == [], what, "stdout: %s" % raw_controls(out)[:5])
+            check(raw_controls(err) == [], what, "stderr: %s" % raw_controls(err)[:5])
+            # What the server sent is there, visible, not dropped.
+            both = out + err
+            if b"<U+001B>]52" in both or b"\\u001b]52" in both:
+                shown += 1
+            if extra == ["--json"] and status == 0:
+                reply = json.loads(out)
+                check(any("\x1b]52;c;" in text and "\u202e" in text and "\U000e0041" in text
+                          for text in json_strings(reply)), what,
+                      "the JSON still means what the server sent")
+    check(shown >= 2 * len(HOSTILE_COMMANDS), shown, "the hostile text was shown")
+
+
+@test
+@offline
+def hostile_stderr_and_exit_are_shown_visibly():
+    status, out, err = run_raw("--verbose", "tools", "call", "evil-exit", server=HOSTILE)
+    check(status == 3, (out, err), "exit status 3")
+    check(b"[stderr] starting <U+001B>]52;c;" in err, err, "stderr lines, made visible")
+    check(b"<U+009B>31m<U+202E>evil<U+202C>zero<U+200B>width<U+2060>tag<U+E0041>" in err, err,
+          "C1, bidi, zero-width and tag characters named")
+    check(b"steward-cli: lost the connection to the server: " in err, err, "the exit reason")
+    check(err.count(b"\nsteward-cli: ") + err.startswith(b"steward-cli: ") == 1, err,
+          "the exit reason is one line")
+    check(raw_controls(err) == [], err, "no raw control")
+
+
 def main():
-    if not os.path.exists(EVERYTHING_JS):
-        print("1..0 # SKIP the npm peers are not installed in %s" % PEERS)
-        return 0
+    peers = os.path.exists(EVERYTHING_JS)
+    if not peers:
+        print("# the npm peers are not installed in %s: only the tests without them run"
+              % PEERS, flush=True)
 
     print("1..%d" % len(TESTS), flush=True)
+
+    if not peers:
+        return run_tests(peers=False)
 
     try:
         for peer in PEERS_OVER_HTTP.values():
             peer.start()
-        return run_tests()
+        return run_tests(peers=True)
     except RuntimeError as error:
         print("Bail out! %s" % str(error).replace("\n", " | "), flush=True)
         return 1
@@ -1084,8 +1201,10 @@ def main():
             peer.stop()
 
 
-def run_tests():
+def run_tests(peers):
     def attempt(function):
+        if not peers and function not in OFFLINE:
+            return "skip"
         try:
             function()
             return None
@@ -1101,6 +1220,8 @@ def run_tests():
     for number, (function, failure) in enumerate(zip(TESTS, outcomes), 1):
         if failure is None:
             print("ok %d - %s" % (number, function.__name__))
+        elif failure == "skip":
+            print("ok %d - %s # SKIP the npm peers are not installed" % (number, function.__name__))
         else:
             failed += 1
             print("not ok %d - %s" % (number, function.__name__))

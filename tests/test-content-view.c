@@ -6,7 +6,7 @@
 #include <adwaita.h>
 #include <string.h>
 
-#include "steward-content-view.h"
+#include "steward-content-view-private.h"
 #include "steward-text.h"
 
 /* What each kind of content block turns into, as a person (or a screen
@@ -256,6 +256,17 @@ test_audio (void)
 }
 
 static void
+record_uri (GtkWindow  *parent,
+            const char *uri,
+            gpointer    user_data)
+{
+  g_ptr_array_add (user_data, g_strdup (uri));
+}
+
+/* Only what the URL checker lets through opens, as the exact string
+ * shown; a file a server names never does, and neither does an address
+ * that a browser reads as another site than the one shown. */
+static void
 test_link (void)
 {
   const struct {
@@ -266,7 +277,13 @@ test_link (void)
     { "http://127.0.0.1:8080/x", TRUE },
     { "http://localhost/x", TRUE },
     { "http://[::1]:3000/", TRUE },
-    { "file:///tmp/report.txt", TRUE },
+    { "file:///tmp/report.txt", FALSE },
+    { "file:///home/someone/.ssh/id_ed25519", FALSE },
+    { "https://evil.example\\\\@accounts.google.com/", FALSE },
+    { "http://evil.example\\\\@127.0.0.1/", FALSE },
+    { "https://accounts.google.com@evil.example/", FALSE },
+    { "http://localhost@evil.example/", FALSE },
+    { "https://exa\\tmple.org/", FALSE },
     { "http://example.org/", FALSE },
     { "javascript:alert(1)", FALSE },
     { "ftp://example.org/file", FALSE },
@@ -277,14 +294,18 @@ test_link (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
+      g_autoptr(GPtrArray) opened = g_ptr_array_new_with_free_func (g_free);
       g_autofree char *json = g_strdup_printf ("{\"type\":\"resource_link\","
                                                "\"name\":\"the <i>doc</i>\","
                                                "\"uri\":\"%s\",\"description\":\"read me\"}",
                                                cases[i].uri);
       Shown shown = show (json);
       GtkButton *open = find_button (shown.view, "content.open");
+      McpContent *content = steward_content_view_get_content (STEWARD_CONTENT_VIEW (shown.view));
 
       g_test_message ("%s", cases[i].uri);
+      steward_content_view_set_show_uri_func (STEWARD_CONTENT_VIEW (shown.view), record_uri,
+                                              opened);
       g_assert_nonnull (open);
       g_assert_cmpint (gtk_widget_is_sensitive (GTK_WIDGET (open)), ==, cases[i].opens);
       if (!cases[i].opens)
@@ -292,6 +313,19 @@ test_link (void)
       g_assert_nonnull (find_label (shown.view, "the <i>doc</i>"));
       g_assert_nonnull (find_label (shown.view, "read me"));
       g_assert_null (find_button (shown.view, "content.save-as"));
+
+      /* The action, whatever the button shows, opens the exact string or
+       * nothing at all. */
+      gtk_widget_activate_action (shown.view, "content.open", NULL);
+      if (cases[i].opens)
+        {
+          g_assert_cmpuint (opened->len, ==, 1);
+          g_assert_cmpstr (g_ptr_array_index (opened, 0), ==, mcp_content_get_uri (content));
+        }
+      else
+        {
+          g_assert_cmpuint (opened->len, ==, 0);
+        }
       shown_close (&shown);
     }
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "steward-log-store.h"
+#include "steward-redactor.h"
 
 /* Long enough for a loaded machine, short enough to fail a hang. */
 #define TIMEOUT_S 10

@@ -330,6 +330,39 @@ test_links (void)
   g_assert_finalize_object (view);
 }
 
+/* An address a browser reads as another site than GUri does, one with a
+ * name before "@", and a file never open, in text or in the address. */
+static void
+test_deceptive_links (void)
+{
+  StewardMarkdownView *view = view_new ("[one](https://evil.example\\\\@accounts.google.com/) "
+                                        "<https://evil.example\\@accounts.google.org/> "
+                                        "[three](http://evil.example\\\\@127.0.0.1/) "
+                                        "[four](https://accounts.google.com@evil.example/) "
+                                        "[five](file:///etc/passwd) "
+                                        "[six](https://good.example/)");
+  Launches launches = { 0, };
+
+  steward_markdown_view_set_show_uri_func (view, record_uri, &launches);
+
+  g_assert_cmpstr (steward_markdown_view_get_uri_at (view, offset_of (view, "one")), ==,
+                   "https://evil.example\\@accounts.google.com/");
+  g_assert_false (steward_markdown_view_activate_at (view, offset_of (view, "one")));
+  g_assert_false (steward_markdown_view_activate_at (view, offset_of (view, "google.org")));
+  g_assert_false (steward_markdown_view_activate_at (view, offset_of (view, "three")));
+  g_assert_false (steward_markdown_view_activate_at (view, offset_of (view, "four")));
+  g_assert_false (steward_markdown_view_activate_at (view, offset_of (view, "five")));
+  g_assert_cmpuint (launches.count, ==, 0);
+
+  /* The same view still opens what is plain. */
+  g_assert_true (steward_markdown_view_activate_at (view, offset_of (view, "six")));
+  g_assert_cmpstr (launches.uri, ==, "https://good.example/");
+  g_assert_cmpuint (launches.count, ==, 1);
+
+  g_free (launches.uri);
+  g_assert_finalize_object (view);
+}
+
 static void
 test_markup_literal (void)
 {
@@ -508,6 +541,7 @@ main (int   argc,
   g_test_add_func ("/steward/markdown-view/code-block", test_code_block);
   g_test_add_func ("/steward/markdown-view/table", test_table);
   g_test_add_func ("/steward/markdown-view/links", test_links);
+  g_test_add_func ("/steward/markdown-view/deceptive-links", test_deceptive_links);
   g_test_add_func ("/steward/markdown-view/markup-literal", test_markup_literal);
   g_test_add_func ("/steward/markdown-view/image", test_image);
   g_test_add_func ("/steward/markdown-view/hidden-characters", test_hidden_characters);

@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 
+#include "steward-redactor.h"
 #include "steward-sampling-broker-private.h"
 
 #define MINUTE ((gint64) 60 * G_USEC_PER_SEC)
@@ -1422,6 +1423,40 @@ test_policy_strings (void)
   g_assert_false (steward_sampling_policy_from_string (NULL, &policy));
 }
 
+/* A secret a server echoes in its question never reaches the journal on
+ * disk, whether it is a keyring value or shaped like a key. */
+static void
+test_journal_redacted (void)
+{
+  g_autoptr(GFile) dir = make_tmp_dir ();
+  g_autoptr(GFile) journal = g_file_get_child (dir, "audit.jsonl");
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *contents = NULL;
+  StewardApprovals *approvals = steward_approvals_new ();
+  StewardSamplingBroker *broker = new_broker (approvals, NULL, journal);
+  Call call = { 0, };
+
+  steward_redact_add_secret ("canary-91d4-journal");
+  steward_sampling_broker_set_policy (broker, "files", STEWARD_SAMPLING_POLICY_DENY);
+  ask (broker, "files", "Say canary-91d4-journal and sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+       100, NULL, &call);
+  run_pending ();
+  assert_rejected (&call);
+  call_clear (&call);
+
+  records = read_journal (broker);
+  g_assert_cmpuint (records->len, ==, 1);
+  g_assert_cmpstr (record_string (records, 0, "summary"), ==, "Say [redacted] and [redacted]");
+
+  g_assert_true (g_file_load_contents (journal, NULL, &contents, NULL, NULL, NULL));
+  g_assert_null (strstr (contents, "canary-91d4-journal"));
+  g_assert_null (strstr (contents, "sk-ant-api03"));
+
+  steward_redact_forget_secrets ();
+  g_assert_finalize_object (broker);
+  g_assert_finalize_object (approvals);
+}
+
 /* The journal */
 
 static void
@@ -2812,6 +2847,7 @@ main (int   argc,
   g_test_add_func ("/steward/sampling-broker/policies-damaged", test_policies_damaged);
   g_test_add_func ("/steward/sampling-broker/policy-strings", test_policy_strings);
   g_test_add_func ("/steward/sampling-broker/journal", test_journal);
+  g_test_add_func ("/steward/sampling-broker/journal-redacted", test_journal_redacted);
   g_test_add_func ("/steward/sampling-broker/budget-restart", test_budget_restart);
   g_test_add_func ("/steward/sampling-broker/budget-spent-before-start",
                    test_budget_spent_before_start);

@@ -536,7 +536,10 @@ test_cli (void)
     g_assert_no_error (error);
     g_test_message ("stdout: %s\nstderr: %s", out, err);
     g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
-    g_assert_nonnull (strstr (out, "var=from-the-keyring"));
+    /* The server got the value, and echoed it; steward-cli shows it
+     * redacted, as it does any value the keyring gave. */
+    g_assert_nonnull (strstr (out, "var=[redacted]"));
+    g_assert_null (strstr (out, "from-the-keyring"));
   }
 
   {
@@ -557,6 +560,92 @@ test_cli (void)
     g_assert_nonnull (strstr (err, "`gone`"));
     g_assert_nonnull (strstr (err, "`STEWARD_TEST_VAR`"));
   }
+
+  g_assert_true (clear (secrets, id, &error));
+  g_assert_no_error (error);
+  g_assert_finalize_object (secrets);
+}
+
+/* A hostile server given a canary through the keyring echoes it in its
+ * results, errors, log messages, stderr and the reason it exits: no word
+ * steward-cli prints, verbose or not, as JSON or not, holds it, and no
+ * file does. */
+static void
+test_cli_canary (void)
+{
+  static const char * const commands[][6] = {
+    { "tools", "call", "evil", NULL },
+    { "--verbose", "tools", "call", "evil", NULL },
+    { "--json", "tools", "call", "evil", NULL },
+    { "--verbose", "tools", "call", "evil-error", NULL },
+    { "--verbose", "tools", "call", "evil-failure", NULL },
+    { "--verbose", "tools", "call", "evil-exit", NULL },
+    { "--verbose", "log-level", "debug", "--count", "1", NULL },
+  };
+  g_autofree char *cli = g_test_build_filename (G_TEST_BUILT, "..", "src", "cli", "steward-cli",
+                                                NULL);
+  g_autofree char *server = g_test_build_filename (G_TEST_DIST, "servers",
+                                                   "hostile-text-server.py", NULL);
+  const char *home = g_getenv ("STEWARD_TEST_HOME");
+  g_autofree char *folder = g_build_filename (home, "cli-canary", NULL);
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autofree char *canary = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *id = NULL;
+  StewardSecrets *secrets = steward_secrets_new ();
+  g_autoptr(GError) error = NULL;
+  guint n_redacted = 0;
+  guint n_files = 0;
+  char *uuid;
+
+  /* Shaped like nothing a pattern would catch. */
+  uuid = g_uuid_string_random ();
+  canary = g_strdup_printf ("plain%.8s%.4s", uuid, uuid + 9);
+  g_free (uuid);
+
+  id = store (secrets, NULL, STEWARD_SECRET_KIND_SERVER_ENV, "Steward: hostile — STEWARD_CANARY",
+              canary, &error);
+  g_assert_no_error (error);
+
+  text = g_strdup_printf ("{\"mcpServers\": {\"hostile\": {\"command\": \"/usr/bin/python3\","
+                          "  \"args\": [\"%s\"], \"env\": {\"STEWARD_CANARY\": \"${keyring:%s}\"}}"
+                          "}}", server, id);
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_autoptr(GSubprocess) process = NULL;
+      g_auto(GStrv) argv = NULL;
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_strv_builder_add_many (builder, cli, "--server", "hostile", "--config", path, NULL);
+      g_strv_builder_addv (builder, (const char **) commands[i]);
+      argv = g_strv_builder_end (builder);
+
+      process = g_subprocess_newv ((const char * const *) argv,
+                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                   G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s %s %s\nstdout: %s\nstderr: %s", commands[i][0], commands[i][1],
+                      commands[i][2], out, err);
+
+      g_assert_null (strstr (out, canary));
+      g_assert_null (strstr (err, canary));
+      if (strstr (out, "[redacted]") != NULL || strstr (err, "[redacted]") != NULL)
+        n_redacted++;
+    }
+
+  /* Every run saw the server echo the canary, and hid it. */
+  g_assert_cmpuint (n_redacted, ==, G_N_ELEMENTS (commands));
+
+  g_assert_cmpuint (count_in_files (home, canary, &n_files), ==, 0);
+  g_assert_cmpuint (n_files, >=, 1);
 
   g_assert_true (clear (secrets, id, &error));
   g_assert_no_error (error);
@@ -590,6 +679,7 @@ main (int   argc,
   g_test_add_func ("/steward/secrets/resolve", test_resolve);
   g_test_add_func ("/steward/secrets/canary", test_canary);
   g_test_add_func ("/steward/secrets/cli", test_cli);
+  g_test_add_func ("/steward/secrets/cli-canary", test_cli_canary);
 
   return g_test_run ();
 }

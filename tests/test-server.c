@@ -1061,6 +1061,62 @@ test_secrets (Fixture       *fixture,
   g_assert_finalize_object (server);
 }
 
+/* A server that echoes the secret it was given, a bearer token and a
+ * key to its stderr and exits: its status, details, last stderr lines
+ * and log hold none of them. */
+static void
+test_secret_redacted (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers",
+                                                   "hostile-text-server.py", NULL);
+  const char *args[] = { script, "exit-at-start", NULL };
+  const char *leaks[] = { "canary-5e2b-hostile", "hostile0bearer0token0value",
+                          "sk-ant-api03-hostile0key0value" };
+  g_autoptr(GHashTable) env = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autofree char *tail = NULL;
+  GListModel *log;
+  StewardServer *server;
+  const char *detail;
+
+  store_secret (fixture, "steward-test-hostile", "canary-5e2b-hostile");
+  g_hash_table_insert (env, "STEWARD_CANARY", "${keyring:steward-test-hostile}");
+  config = steward_server_config_new_stdio ("hostile", "/usr/bin/python3", args, env, NULL);
+  server = new_server (fixture, config);
+  steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
+  give_consent (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+
+  detail = steward_server_get_detail_text (server);
+  tail = steward_server_dup_stderr_tail (server);
+  g_test_message ("%s\n%s", steward_server_get_status_text (server), detail);
+  g_assert_nonnull (strstr (detail, "status 3"));
+  g_assert_nonnull (strstr (detail, "[redacted]"));
+
+  log = G_LIST_MODEL (steward_host_get_log_store (fixture->host));
+  steward_log_store_flush (steward_host_get_log_store (fixture->host));
+  for (guint i = 0; i < G_N_ELEMENTS (leaks); i++)
+    {
+      g_assert_null (strstr (steward_server_get_status_text (server), leaks[i]));
+      g_assert_null (strstr (detail, leaks[i]));
+      g_assert_null (strstr (tail, leaks[i]));
+
+      for (guint j = 0; j < g_list_model_get_n_items (log); j++)
+        {
+          g_autoptr(StewardLogEntry) entry = g_list_model_get_item (log, j);
+
+          g_assert_null (strstr (steward_log_entry_get_text (entry), leaks[i]));
+          g_assert_null (strstr (steward_log_entry_get_detail (entry) != NULL
+                                 ? steward_log_entry_get_detail (entry) : "", leaks[i]));
+        }
+    }
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1082,6 +1138,7 @@ main (int   argc,
   ADD ("flood", test_flood);
   ADD ("big-trace", test_big_trace);
   ADD ("secrets", test_secrets);
+  ADD ("secret-redacted", test_secret_redacted);
 
 #undef ADD
 

@@ -114,6 +114,66 @@ test_cap (void)
   g_assert_cmpstr (whole, ==, "short");
 }
 
+/* What a terminal would act on, or would hide, is written out in ASCII. */
+static void
+test_terminal (void)
+{
+  const struct {
+    const char *input;
+    gboolean    multiline;
+    const char *expected;
+  } cases[] = {
+    { NULL, TRUE, "" },
+    { "plain, café, 東京", TRUE, "plain, café, 東京" },
+    { "two\nlines\tand a tab", TRUE, "two\nlines\tand a tab" },
+    { "two\r\nlines", FALSE, "two lines" },
+    /* OSC 52 clipboard write, screen clear, window title */
+    { "\033]52;c;cHduZWQ=\a", TRUE, "<U+001B>]52;c;cHduZWQ=<U+0007>" },
+    { "\033[2J\033[H", TRUE, "<U+001B>[2J<U+001B>[H" },
+    { "\033]0;title\033\\", TRUE, "<U+001B>]0;title<U+001B>\\" },
+    /* C1 CSI, as UTF-8 and as a lone byte */
+    { "\xc2\x9b" "31m", TRUE, "<U+009B>31m" },
+    { "\x9b" "2J", TRUE, "\xef\xbf\xbd" "2J" },
+    { "over\rwrite\x7f\b", TRUE, "over<U+000D>write<U+007F><U+0008>" },
+    { "a\u202eb\u2066c\u200bd\u2060e\ufeff", TRUE,
+      "a<U+202E>b<U+2066>c<U+200B>d<U+2060>e<U+FEFF>" },
+    { "tag\U000e0041", TRUE, "tag<U+E0041>" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *shown = steward_text_for_terminal (cases[i].input, cases[i].multiline);
+
+      g_assert_cmpstr (shown, ==, cases[i].expected);
+    }
+}
+
+/* JSON keeps its meaning, and shows only escapes. */
+static void
+test_escape_json (void)
+{
+  const struct {
+    const char *input;
+    const char *expected;
+  } cases[] = {
+    { NULL, "" },
+    { "{\n  \"a\" : \"b\\u001b[2J\"\n}", "{\n  \"a\" : \"b\\u001b[2J\"\n}" },
+    { "\"\xc2\x9b" "31m\"", "\"\\u009b31m\"" },
+    { "\"\u202eevil\u202c\"", "\"\\u202eevil\\u202c\"" },
+    { "\"zero\u200bwidth\u2060\ufeff\"", "\"zero\\u200bwidth\\u2060\\ufeff\"" },
+    { "\"tag\U000e0041\"", "\"tag\\udb40\\udc41\"" },
+    { "\"\x7f\"", "\"\\u007f\"" },
+    { "\"café 🙂\"", "\"café 🙂\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *escaped = steward_text_escape_json (cases[i].input);
+
+      g_assert_cmpstr (escaped, ==, cases[i].expected);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -124,6 +184,8 @@ main (int   argc,
   g_test_add_func ("/steward/text/invalid", test_invalid);
   g_test_add_func ("/steward/text/idempotent", test_idempotent);
   g_test_add_func ("/steward/text/cap", test_cap);
+  g_test_add_func ("/steward/text/terminal", test_terminal);
+  g_test_add_func ("/steward/text/escape-json", test_escape_json);
 
   return g_test_run ();
 }

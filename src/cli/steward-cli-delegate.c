@@ -12,6 +12,7 @@
 #include "steward-cli-delegate.h"
 #include "steward-cli-form.h"
 #include "steward-cli-format.h"
+#include "steward-cli-output.h"
 
 /**
  * StewardCliDelegate:
@@ -69,13 +70,6 @@ interaction_free (Interaction *interaction)
   g_free (interaction);
 }
 
-static void
-say (const char *text)
-{
-  fputs (text, stderr);
-  fflush (stderr);
-}
-
 static void run_next (StewardCliDelegate *self);
 static void ask_field (StewardCliDelegate *self, GTask *task, gboolean again);
 
@@ -125,7 +119,7 @@ finish_sampling (StewardCliDelegate *self,
 
   if (interaction->answer->len == 0)
     {
-      say (_("No answer was typed; the request is rejected.\n"));
+      steward_cli_print_err (_("No answer was typed; the request is rejected.\n"));
       finish_active (self, NULL, new_rejection ());
       return;
     }
@@ -181,7 +175,7 @@ handle_line (StewardCliDelegate *self,
       if (line[0] != '\0' && g_ascii_strcasecmp (line, "y") != 0)
         {
           /* Translators: the person types y, n or c in every language; keep the letters. */
-          say (_("Type y to answer, n to decline, or c to cancel: "));
+          steward_cli_print_err (_("Type y to answer, n to decline, or c to cancel: "));
           return;
         }
       interaction->step = STEP_ELICIT_FIELD;
@@ -195,7 +189,7 @@ handle_line (StewardCliDelegate *self,
 
   if (line == NULL)
     {
-      say (_("\nThe input ended; the request is cancelled.\n"));
+      steward_cli_print_err (_("\nThe input ended; the request is cancelled.\n"));
       finish_elicit (self, "cancel", NULL);
       return;
     }
@@ -210,7 +204,7 @@ handle_line (StewardCliDelegate *self,
       value = steward_cli_form_get_default (field);
       if (value == NULL && steward_cli_form_is_required (interaction->schema, name))
         {
-          say (_("  This field is required.\n"));
+          steward_cli_print_err (_("  This field is required.\n"));
           ask_field (self, task, TRUE);
           return;
         }
@@ -219,7 +213,7 @@ handle_line (StewardCliDelegate *self,
     {
       g_autofree char *message = g_strdup_printf (_("  Not accepted: %s.\n"), error->message);
 
-      say (message);
+      steward_cli_print_err (message);
       ask_field (self, task, TRUE);
       return;
     }
@@ -251,7 +245,7 @@ read_line_cb (GObject      *object,
           g_autofree char *message = g_strdup_printf (_("Cannot read the answer: %s\n"),
                                                       error->message);
 
-          say (message);
+          steward_cli_print_err (message);
         }
       finish_active (self, NULL, g_steal_pointer (&error));
       return;
@@ -295,12 +289,12 @@ ask_field (StewardCliDelegate *self,
                                                                                     name),
                                                      steward_cli_form_is_required (
                                                        interaction->schema, name));
-      say ("\n");
-      say (description);
+      steward_cli_print_err ("\n");
+      steward_cli_print_err (description);
     }
   prompt = steward_cli_sanitize (name, FALSE);
-  say (prompt);
-  say (": ");
+  steward_cli_print_err (prompt);
+  steward_cli_print_err (": ");
 }
 
 static void
@@ -315,9 +309,9 @@ start_interaction (StewardCliDelegate *self,
     {
       g_autofree char *request = steward_cli_format_sampling_request (interaction->params);
 
-      say (request);
-      say (_("Type the answer, then a line holding only “.” (an empty answer rejects the "
-             "request):\n"));
+      steward_cli_print_err (request);
+      steward_cli_print_err (_("Type the answer, then a line holding only “.” (an empty answer "
+                               "rejects the request):\n"));
     }
   else
     {
@@ -325,10 +319,10 @@ start_interaction (StewardCliDelegate *self,
                                                                         "message", "");
       g_autofree char *clean = steward_cli_sanitize (message, TRUE);
 
-      say (_("The server asks for information (elicitation):\n"));
-      say (clean);
+      steward_cli_print_err (_("The server asks for information (elicitation):\n"));
+      steward_cli_print_err (clean);
       /* Translators: the person types y, n or c in every language; keep the letters. */
-      say (_("\nAnswer? [Y]es, [n]o to decline, [c] to cancel: "));
+      steward_cli_print_err (_("\nAnswer? [Y]es, [n]o to decline, [c] to cancel: "));
     }
 
   g_data_input_stream_read_line_async (self->input, G_PRIORITY_DEFAULT,

@@ -10,67 +10,41 @@
 #include "mcp-prompt.h"
 #include "mcp-resource.h"
 #include "mcp-resource-template.h"
+#include "steward-text.h"
 
 #include "steward-cli-format.h"
-
-static gboolean
-is_hidden (gunichar c)
-{
-  return c < 0x20 || (c >= 0x7f && c <= 0x9f) ||
-         /* bidi controls */
-         c == 0x061c || c == 0x200e || c == 0x200f ||
-         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
-         /* zero-width characters */
-         (c >= 0x200b && c <= 0x200d) || c == 0x2060 || c == 0xfeff ||
-         /* Unicode tags, which can spell out text no one sees */
-         (c >= 0xe0000 && c <= 0xe007f);
-}
 
 /**
  * steward_cli_sanitize:
  * @text: (nullable): text from a server
  * @multiline: keep line breaks; otherwise they become spaces
  *
- * Returns: (transfer full): @text as valid UTF-8 with control, bidi,
- *   zero-width and tag characters shown as `<U+XXXX>`; tabs are kept
+ * Returns: (transfer full): @text as steward_text_for_terminal() makes
+ *   it, for the formatter's columns and lines; the output writer makes
+ *   everything safe again, so a path that forgets this stays safe
  */
 char *
 steward_cli_sanitize (const char *text,
                       gboolean    multiline)
 {
-  g_autofree char *valid = NULL;
-  GString *out;
-
-  if (text == NULL)
-    return g_strdup ("");
-
-  valid = g_utf8_make_valid (text, -1);
-  out = g_string_sized_new (strlen (valid));
-
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c == '\n')
-        g_string_append_c (out, multiline ? '\n' : ' ');
-      else if (c == '\r' && p[1] == '\n')
-        continue;
-      else if (c == '\t')
-        g_string_append_c (out, '\t');
-      else if (is_hidden (c))
-        g_string_append_printf (out, "<U+%04X>", c);
-      else
-        g_string_append_unichar (out, c);
-    }
-
-  return g_string_free (out, FALSE);
+  return steward_text_for_terminal (text, multiline);
 }
 
+/**
+ * steward_cli_format_json:
+ * @node: (nullable): what to write
+ * @pretty: indented over several lines
+ *
+ * Returns: (transfer full): @node as JSON in which every C0 and C1
+ *   control, bidi control, zero-width and tag character is a \uXXXX
+ *   escape, so that `--json` shows a terminal nothing it would act on
+ */
 char *
 steward_cli_format_json (JsonNode *node,
                          gboolean  pretty)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
 
   if (node == NULL)
     return g_strdup ("null");
@@ -78,7 +52,9 @@ steward_cli_format_json (JsonNode *node,
   json_generator_set_pretty (generator, pretty);
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
+  text = json_generator_to_data (generator, NULL);
+
+  return steward_text_escape_json (text);
 }
 
 char *

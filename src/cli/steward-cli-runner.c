@@ -24,6 +24,7 @@
 
 #include "steward-cli-delegate.h"
 #include "steward-cli-format.h"
+#include "steward-cli-output.h"
 #include "steward-cli-runner.h"
 
 /**
@@ -70,47 +71,13 @@ struct _StewardCliRunner
 G_DEFINE_FINAL_TYPE (StewardCliRunner, steward_cli_runner, G_TYPE_OBJECT)
 
 static void
-print_out (const char *text)
-{
-  fputs (text, stdout);
-  fflush (stdout);
-}
-
-static void
-print_err (const char *text)
-{
-  fputs (text, stderr);
-  fflush (stderr);
-}
-
-static void
-complain (const char *format,
-          ...) G_GNUC_PRINTF (1, 2);
-
-static void
-complain (const char *format,
-          ...)
-{
-  g_autofree char *message = NULL;
-  g_autofree char *line = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  line = g_strdup_printf ("steward-cli: %s\n", message);
-  print_err (line);
-}
-
-static void
 print_json (JsonObject *object,
             gboolean    pretty)
 {
   g_autofree char *text = steward_cli_format_json_object (object, pretty);
 
-  print_out (text);
-  print_out ("\n");
+  steward_cli_print_out (text);
+  steward_cli_print_out ("\n");
 }
 
 static void
@@ -165,7 +132,8 @@ fail_request (StewardCliRunner *self,
 
   if (mcp_error_is_rpc (error))
     {
-      complain (_("the server answered with error %d: %s"), error->code, error->message);
+      steward_cli_complain (_("the server answered with error %d: %s"), error->code,
+                            error->message);
       finish (self, STEWARD_CLI_EXIT_PROTOCOL);
       return;
     }
@@ -181,7 +149,7 @@ fail_request (StewardCliRunner *self,
         case MCP_ERROR_NOT_READY:
         case MCP_ERROR_SESSION_EXPIRED:
         case MCP_ERROR_FORBIDDEN_ORIGIN:
-          complain (_("lost the connection to the server: %s"), error->message);
+          steward_cli_complain (_("lost the connection to the server: %s"), error->message);
           finish (self, STEWARD_CLI_EXIT_CONNECTION);
           return;
 
@@ -190,7 +158,7 @@ fail_request (StewardCliRunner *self,
         }
     }
 
-  complain ("%s", error->message);
+  steward_cli_complain ("%s", error->message);
   finish (self, STEWARD_CLI_EXIT_PROTOCOL);
 }
 
@@ -219,7 +187,7 @@ interrupted_cb (gpointer user_data)
     finish (self, STEWARD_CLI_EXIT_OK);
   else
     {
-      complain (_("interrupted"));
+      steward_cli_complain (_("interrupted"));
       finish (self, STEWARD_CLI_EXIT_INTERRUPTED);
     }
 
@@ -243,7 +211,7 @@ transport_log_cb (StewardCliRunner *self,
     line = g_strdup_printf ("[stderr] %s\n", clean);
   else
     line = g_strdup_printf ("[transport] %s\n", clean);
-  print_err (line);
+  steward_cli_print_err (line);
 }
 
 static void
@@ -259,7 +227,7 @@ client_diagnostic_cb (StewardCliRunner *self,
 
   clean = steward_cli_sanitize (text, FALSE);
   line = g_strdup_printf ("[client] %s\n", clean);
-  print_err (line);
+  steward_cli_print_err (line);
 }
 
 static void
@@ -279,8 +247,8 @@ client_log_message_cb (StewardCliRunner *self,
       if (self->options->verbose)
         {
           text = steward_cli_format_log_message (level, logger, data);
-          print_err ("[log] ");
-          print_err (text);
+          steward_cli_print_err ("[log] ");
+          steward_cli_print_err (text);
         }
       return;
     }
@@ -299,7 +267,7 @@ client_log_message_cb (StewardCliRunner *self,
   else
     {
       text = steward_cli_format_log_message (level, logger, data);
-      print_out (text);
+      steward_cli_print_out (text);
     }
 
   self->n_seen++;
@@ -326,7 +294,7 @@ client_resource_updated_cb (StewardCliRunner *self,
       g_autofree char *clean = steward_cli_sanitize (uri, FALSE);
       g_autofree char *line = g_strdup_printf (_("updated: %s\n"), clean);
 
-      print_out (line);
+      steward_cli_print_out (line);
     }
 
   self->n_seen++;
@@ -343,9 +311,9 @@ client_closed_cb (StewardCliRunner *self,
     return;
 
   if (error != NULL)
-    complain (_("the server closed the connection: %s"), error->message);
+    steward_cli_complain (_("the server closed the connection: %s"), error->message);
   else
-    complain (_("the server closed the connection"));
+    steward_cli_complain (_("the server closed the connection"));
   finish (self, STEWARD_CLI_EXIT_CONNECTION);
 }
 
@@ -367,7 +335,7 @@ progress_cb (double      progress,
     line = g_strdup_printf ("[progress] %g/%g %s\n", progress, total, clean);
   else
     line = g_strdup_printf ("[progress] %g %s\n", progress, clean);
-  print_err (line);
+  steward_cli_print_err (line);
 }
 
 /* Commands */
@@ -434,7 +402,7 @@ list_cb (GObject      *object,
     {
       g_autofree char *text = steward_cli_format_list (method, items);
 
-      print_out (text);
+      steward_cli_print_out (text);
     }
 
   finish (self, STEWARD_CLI_EXIT_OK);
@@ -458,7 +426,7 @@ print_tool_result (StewardCliRunner *self,
     {
       g_autofree char *text = steward_cli_format_tool_result (result);
 
-      print_out (text);
+      steward_cli_print_out (text);
     }
 }
 
@@ -489,7 +457,7 @@ check_tool_cb (GObject      *object,
       g_autofree char *said = mcp_tool_result_dup_text (self->tool_result);
       g_autofree char *clean = steward_cli_sanitize (said, FALSE);
 
-      complain (_("the server has no tool `%s` (it said: %s)"), name, clean);
+      steward_cli_complain (_("the server has no tool `%s` (it said: %s)"), name, clean);
       finish (self, STEWARD_CLI_EXIT_PROTOCOL);
       return;
     }
@@ -556,7 +524,7 @@ read_resource_cb (GObject      *object,
     {
       g_autofree char *text = steward_cli_format_resource_contents (contents);
 
-      print_out (text);
+      steward_cli_print_out (text);
     }
 
   finish (self, STEWARD_CLI_EXIT_OK);
@@ -585,7 +553,7 @@ subscribe_cb (GObject      *object,
       g_autofree char *line = g_strdup_printf (_("Subscribed to %s; waiting for updates "
                                                  "(Ctrl+C stops).\n"), clean);
 
-      print_err (line);
+      steward_cli_print_err (line);
     }
 
   self->waiting = TRUE;
@@ -617,7 +585,7 @@ get_prompt_cb (GObject      *object,
     {
       g_autofree char *text = steward_cli_format_prompt_result (prompt);
 
-      print_out (text);
+      steward_cli_print_out (text);
     }
 
   finish (self, STEWARD_CLI_EXIT_OK);
@@ -665,12 +633,12 @@ complete_cb (GObject      *object,
         {
           g_autofree char *clean = steward_cli_sanitize (values[i], FALSE);
 
-          print_out (clean);
-          print_out ("\n");
+          steward_cli_print_out (clean);
+          steward_cli_print_out ("\n");
         }
 
       if (values[0] == NULL)
-        print_err (_("The server has no completions for this value.\n"));
+        steward_cli_print_err (_("The server has no completions for this value.\n"));
       if (has_more)
         {
           g_autofree char *more = NULL;
@@ -680,7 +648,7 @@ complete_cb (GObject      *object,
                                     (long long) total);
           else
             more = g_strdup (_("(more values exist)\n"));
-          print_out (more);
+          steward_cli_print_out (more);
         }
     }
 
@@ -716,7 +684,7 @@ ping_cb (GObject      *object,
       g_autofree char *line = g_strdup_printf (_("The server answered the ping in %.1f ms.\n"),
                                                elapsed_ms);
 
-      print_out (line);
+      steward_cli_print_out (line);
     }
 
   finish (self, STEWARD_CLI_EXIT_OK);
@@ -745,7 +713,7 @@ set_log_level_cb (GObject      *object,
                                                  "(Ctrl+C stops).\n"),
                                                self->options->operand);
 
-      print_err (line);
+      steward_cli_print_err (line);
     }
 
   self->waiting = TRUE;
@@ -778,7 +746,7 @@ print_info (StewardCliRunner *self)
     {
       g_autofree char *text = steward_cli_format_info (self->client);
 
-      print_out (text);
+      steward_cli_print_out (text);
     }
 
   finish (self, STEWARD_CLI_EXIT_OK);
@@ -859,9 +827,9 @@ report_connect_failure (StewardCliRunner *self,
                         const GError     *error)
 {
   if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
-    complain (_("cannot start server: %s"), error->message);
+    steward_cli_complain (_("cannot start server: %s"), error->message);
   else
-    complain (_("cannot connect to the server: %s"), error->message);
+    steward_cli_complain (_("cannot connect to the server: %s"), error->message);
   finish (self, STEWARD_CLI_EXIT_CONNECTION);
 }
 
@@ -912,9 +880,9 @@ connect_http_cb (GObject      *object,
   if (self->options->verbose)
     {
       if (MCP_IS_SSE_TRANSPORT (mcp_client_get_transport (client)))
-        print_err (_("[connect] connected with the legacy HTTP+SSE transport\n"));
+        steward_cli_print_err (_("[connect] connected with the legacy HTTP+SSE transport\n"));
       else
-        print_err (_("[connect] connected with the Streamable HTTP transport\n"));
+        steward_cli_print_err (_("[connect] connected with the Streamable HTTP transport\n"));
     }
 
   self->connected = TRUE;
@@ -1222,7 +1190,7 @@ describe_remote (StewardCliRunner *self)
                             names);
   else
     line = g_strdup_printf (_("[connect] %s %s\n"), clean, how);
-  print_err (line);
+  steward_cli_print_err (line);
 }
 
 static gboolean
@@ -1339,14 +1307,14 @@ steward_cli_runner_run (StewardCliRunner *self)
       if (server == NULL || !resolve_secrets (self, server, &error) ||
           !resolve_remote (self, server, &error))
         {
-          complain ("%s", error->message);
+          steward_cli_complain ("%s", error->message);
           return STEWARD_CLI_EXIT_USAGE;
         }
     }
 
   if (!create_delegate (self, &error))
     {
-      complain ("%s", error->message);
+      steward_cli_complain ("%s", error->message);
       return STEWARD_CLI_EXIT_USAGE;
     }
 
@@ -1389,17 +1357,19 @@ steward_cli_main (int    argc,
   g_autoptr(StewardCliRunner) runner = NULL;
   g_autoptr(GError) error = NULL;
 
+  g_log_set_writer_func (steward_cli_log_writer, NULL, NULL);
+
   options = steward_cli_options_parse (argc, argv, &error);
   if (options == NULL)
     {
-      complain ("%s", error->message);
-      print_err (_("Run “steward-cli --help” to see how to use it.\n"));
+      steward_cli_complain ("%s", error->message);
+      steward_cli_print_err (_("Run “steward-cli --help” to see how to use it.\n"));
       return STEWARD_CLI_EXIT_USAGE;
     }
 
   if (options->show_version)
     {
-      print_out ("steward-cli " PACKAGE_VERSION "\n");
+      steward_cli_print_out ("steward-cli " PACKAGE_VERSION "\n");
       return STEWARD_CLI_EXIT_OK;
     }
 

@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "steward-log-store.h"
+#include "steward-redactor.h"
 
 #include "steward-log-entry.h"
 

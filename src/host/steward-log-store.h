@@ -14,7 +14,7 @@ G_BEGIN_DECLS
  * announced to the model's observers in batches, at most once per
  * "batch-interval" (16 ms), so that a flood of 10,000 entries per second
  * costs the UI one items-changed per frame. Text that may hold secrets is
- * redacted (steward_redact()) as each entry is made, so on every path
+ * redacted (steward-redactor.h) as each entry is made, so on every path
  * into the store, host events included.
  *
  * When the ring overflows, a batch is announced as two changes: the
@@ -66,28 +66,5 @@ void             steward_log_store_export_async   (GListModel           *model,
                                                    gpointer              user_data);
 gboolean         steward_log_store_export_finish  (GAsyncResult         *result,
                                                    GError              **error);
-
-/* Replaces Authorization / cookie / session-id header values, bearer
- * tokens and key-shaped strings (sk-…, ghp_…, long base64/hex runs after
- * "key", "token", "secret", "password") with "[redacted]".
- *
- * In detail: the values of "Authorization:", "Proxy-Authorization:",
- * "Cookie:", "Set-Cookie:", "Mcp-Session-Id:", "X-Api-Key:" anywhere, and
- * of other "Name: value" lines whose name ends like a secret (below) at a
- * line's start; JSON (or Python) string values, escaped JSON inside JSON
- * too, and NAME=value pairs, whose name ends in token, secret, password,
- * passwd, passphrase, api key, secret key, private key, access key,
- * authorization, cookie, session id or credential(s), in any case and
- * with or without "-", "_" or "." (not progressToken); "key" and "auth"
- * only when the value looks like a key; "Bearer <token>"; the password
- * of user:password@ in URLs; sk-…, ghp_/gho_/ghu_/ghs_/ghr_…,
- * github_pat_…, glpat-…, xox[abprs]-…, AKIA…/ASIA…, AIza… and JSON Web
- * Tokens wherever they stand. Ordinary words ("token", "password
- * reset", "invalid token: expired", max_tokens) are left alone. */
-char            *steward_redact                   (const char           *text);
-/* The same over @length bytes of @text, but NULL when nothing needed
- * redacting, so that callers copy nothing in the common case. */
-char            *steward_redact_if_needed         (const char           *text,
-                                                   gsize                 length);
 
 G_END_DECLS

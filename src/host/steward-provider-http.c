@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mcp-json.h"
-#include "steward-log-store.h"
+#include "steward-redactor.h"
 #include "steward-text.h"
 #include "steward-provider-private.h"
 

@@ -10,6 +10,7 @@
 #include "mcp-json.h"
 
 #include "steward-model-selector.h"
+#include "steward-redactor.h"
 
 #include "steward-sampling-broker-private.h"
 
@@ -1793,6 +1794,7 @@ journal_append (StewardSamplingBroker *self,
   g_autofree char *stamp = NULL;
   g_autofree char *summary = NULL;
   g_autofree char *answer = NULL;
+  g_autofree char *generated = NULL;
   JsonArray *messages;
   gint64 max_tokens = 0;
   const char *model;
@@ -1872,8 +1874,11 @@ journal_append (StewardSamplingBroker *self,
   generator = json_generator_new ();
   json_generator_set_root (generator, root);
 
-  /* The generator escapes newlines in strings, so a record is one line. */
-  text = json_generator_to_data (generator, &length);
+  /* The generator escapes newlines in strings, so a record is one line;
+   * a secret echoed in the summary or the reason is redacted. */
+  generated = json_generator_to_data (generator, NULL);
+  text = steward_redact (generated);
+  length = strlen (text);
   text = g_realloc (text, length + 2);
   text[length++] = '\n';
   text[length] = '\0';

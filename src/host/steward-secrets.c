@@ -7,6 +7,7 @@
 #include <libsecret/secret.h>
 #include <string.h>
 
+#include "steward-redactor.h"
 #include "steward-secrets.h"
 
 /**
@@ -316,6 +317,10 @@ lookup_cb (GObject      *object,
    * steward_secret_value_free(), which wipes it too. */
   copy = g_strdup (password);
   secret_password_free (password);
+
+  /* From here on the value may reach a server, which may echo it: every
+   * text Steward shows or writes redacts it. */
+  steward_redact_add_secret (copy);
 
   g_task_return_pointer (task, copy, (GDestroyNotify) steward_secret_value_free);
 }

@@ -16,6 +16,7 @@
 #include "steward-host.h"
 #include "steward-log-entry.h"
 #include "steward-log-store.h"
+#include "steward-redactor.h"
 #include "steward-roots.h"
 #include "steward-sampling-broker.h"
 #include "steward-sandbox.h"
@@ -666,8 +667,9 @@ remember_stderr (StewardServer *self,
                  const char    *line)
 {
   Capped w = { g_string_sized_new (64), STDERR_LINE_MAX, FALSE, FALSE };
+  g_autofree char *redacted = steward_redact (line);
 
-  capped_append (&w, line);
+  capped_append (&w, redacted);
   capped_trim (&w);
   if (w.full)
     g_string_append (w.out, "…");
@@ -696,6 +698,17 @@ set_string (char       **field,
   return TRUE;
 }
 
+/* The status and the details quote the exit reason and the server's
+ * stderr, which may hold a secret, as every log path may. */
+static gboolean
+set_shown_string (char       **field,
+                  const char  *value)
+{
+  g_autofree char *redacted = steward_redact (value);
+
+  return set_string (field, redacted);
+}
+
 static void
 set_status (StewardServer       *self,
             StewardServerStatus  status,
@@ -710,10 +723,10 @@ set_status (StewardServer       *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
     }
 
-  if (set_string (&self->status_text, status_text))
+  if (set_shown_string (&self->status_text, status_text))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS_TEXT]);
 
-  if (set_string (&self->detail_text, detail_text))
+  if (set_shown_string (&self->detail_text, detail_text))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DETAIL_TEXT]);
 
   g_object_thaw_notify (G_OBJECT (self));
@@ -928,7 +941,7 @@ crashed (StewardServer *self,
   /* Translators: %s is what the server's exit said. */
   why = g_strdup_printf (_("It stopped unexpectedly: %s."), reason);
   detail = build_detail (self, why);
-  if (set_string (&self->detail_text, detail))
+  if (set_shown_string (&self->detail_text, detail))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DETAIL_TEXT]);
   update_countdown (self);
 

@@ -204,3 +204,108 @@ steward_text_strip_hidden (const char *text)
 
   return g_string_free (out, FALSE);
 }
+
+/**
+ * steward_text_for_terminal:
+ * @text: (nullable): text from a server, or anything that quotes it
+ * @multiline: whether line feeds stay line feeds
+ *
+ * Returns: (transfer full): @text as valid UTF-8 in which no character
+ *   can steer a terminal (escape sequences, C1 controls such as U+009B,
+ *   a lone carriage return) or hide or reorder what it shows (bidi
+ *   controls, zero-width and tag characters): each is written as
+ *   <U+XXXX>. Tabs stay; CR LF is a line feed.
+ */
+char *
+steward_text_for_terminal (const char *text,
+                           gboolean    multiline)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+  gsize length;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  length = strlen (text);
+  if (!g_utf8_validate (text, length, NULL))
+    {
+      valid = g_utf8_make_valid (text, length);
+      text = valid;
+      length = strlen (valid);
+    }
+
+  out = g_string_sized_new (length);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
+
+      if (c == '\r' && p[1] == '\n')
+        continue;
+
+      if (c == '\n')
+        g_string_append_c (out, multiline ? '\n' : ' ');
+      else if (steward_text_is_hidden_char (c))
+        g_string_append_printf (out, "<U+%04X>", c);
+      else if (c < 0x80)
+        g_string_append_c (out, *p);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * steward_text_escape_json:
+ * @json: (nullable): JSON text as a generator wrote it
+ *
+ * Returns: (transfer full): @json with every hidden character but the
+ *   line feeds and tabs a pretty printer puts between values written as
+ *   a JSON escape, so the text means the same and shows nothing hidden
+ */
+char *
+steward_text_escape_json (const char *json)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+  gsize length;
+
+  if (json == NULL)
+    return g_strdup ("");
+
+  length = strlen (json);
+  if (!g_utf8_validate (json, length, NULL))
+    {
+      valid = g_utf8_make_valid (json, length);
+      json = valid;
+      length = strlen (valid);
+    }
+
+  out = g_string_sized_new (length);
+
+  for (const char *p = json; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
+
+      if (!steward_text_is_hidden_char (c))
+        {
+          g_string_append_len (out, p, g_utf8_next_char (p) - p);
+          continue;
+        }
+
+      if (c > 0xffff)
+        {
+          c -= 0x10000;
+          g_string_append_printf (out, "\\u%04x\\u%04x", 0xd800 + (c >> 10),
+                                  0xdc00 + (c & 0x3ff));
+        }
+      else
+        {
+          g_string_append_printf (out, "\\u%04x", c);
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}

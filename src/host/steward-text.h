@@ -25,5 +25,15 @@ char     *steward_text_for_display         (const char  *text);
 /* For text that goes to a model, where ⟨U+XXXX⟩ would only be noise: the
  * hidden characters are dropped instead of shown. */
 char     *steward_text_strip_hidden        (const char  *text);
+/* For a terminal (steward-cli), where a control character is a command:
+ * hidden characters as <U+XXXX> in ASCII, which any terminal shows as
+ * written; line breaks kept when @multiline, spaces otherwise. */
+char     *steward_text_for_terminal        (const char  *text,
+                                            gboolean     multiline);
+/* For JSON text that a terminal shows: every hidden character left
+ * unescaped by the generator (C1, bidi, zero-width, tags) written as a
+ * \uXXXX escape, surrogate pairs above U+FFFF. @json must be what a JSON
+ * generator wrote, where such characters stand only inside strings. */
+char     *steward_text_escape_json         (const char  *json);
 
 G_END_DECLS

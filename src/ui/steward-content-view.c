@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "steward-text.h"
+#include "steward-url.h"
 
-#include "steward-content-view.h"
+#include "steward-content-view-private.h"
 
 /* Images larger than this are scaled down while they are decoded, so that a
  * small file that claims to be huge cannot take all the memory. */
@@ -19,27 +20,28 @@
 
 struct _StewardContentView
 {
-  AdwBin                parent_instance;
+  AdwBin                     parent_instance;
 
-  McpContent           *content;
-  GCancellable         *cancellable;
-  GtkMediaStream       *media;
-  GtkFileChooserNative *chooser;
-  char                 *link_uri;
-  gboolean              link_is_file;
+  McpContent                *content;
+  GCancellable              *cancellable;
+  GtkMediaStream            *media;
+  GtkFileChooserNative      *chooser;
+  char                      *link_uri;
+  StewardContentShowUriFunc  show_uri;
+  gpointer                   show_uri_data;
 
-  GtkLabel             *kind_label;
-  GtkLabel             *name_label;
-  GtkLabel             *uri_label;
-  GtkLabel             *text_label;
-  GtkScrolledWindow    *text_scroller;
-  GtkTextView          *text_view;
-  GtkPicture           *picture;
-  GtkMediaControls     *media_controls;
-  GtkLabel             *message_label;
-  GtkWidget            *action_box;
-  GtkWidget            *open_button;
-  GtkWidget            *save_button;
+  GtkLabel                  *kind_label;
+  GtkLabel                  *name_label;
+  GtkLabel                  *uri_label;
+  GtkLabel                  *text_label;
+  GtkScrolledWindow         *text_scroller;
+  GtkTextView               *text_view;
+  GtkPicture                *picture;
+  GtkMediaControls          *media_controls;
+  GtkLabel                  *message_label;
+  GtkWidget                 *action_box;
+  GtkWidget                 *open_button;
+  GtkWidget                 *save_button;
 };
 
 enum {
@@ -338,57 +340,18 @@ show_blob (StewardContentView *self)
     }
 }
 
-/* Links: only https, and http to this computer, open from here; file
- * links after a confirmation; everything else stays shown but closed. */
+/* Links: what steward_url_check() lets through opens from here, as the
+ * exact string shown; file links never do (SECURITY.md). */
 
-static gboolean
-host_is_loopback (const char *host)
+static char *
+check_link (const char *uri)
 {
-  g_autoptr(GInetAddress) address = NULL;
+  g_autoptr(GError) error = NULL;
 
-  if (host == NULL)
-    return FALSE;
-
-  if (g_ascii_strcasecmp (host, "localhost") == 0)
-    return TRUE;
-
-  address = g_inet_address_new_from_string (host);
-  return address != NULL && g_inet_address_get_is_loopback (address);
-}
-
-static const char *
-check_link (const char *uri,
-            gboolean   *is_file)
-{
-  g_autoptr(GUri) parsed = NULL;
-  const char *scheme;
-
-  *is_file = FALSE;
-
-  if (uri == NULL || steward_text_has_hidden (uri) || strchr (uri, ' ') != NULL)
-    return _("This link holds hidden or invalid characters and cannot be opened");
-
-  parsed = g_uri_parse (uri, G_URI_FLAGS_NONE, NULL);
-  if (parsed == NULL)
-    return _("This link is not a valid address and cannot be opened");
-
-  scheme = g_uri_get_scheme (parsed);
-  if (g_ascii_strcasecmp (scheme, "https") == 0 && g_uri_get_host (parsed) != NULL &&
-      *g_uri_get_host (parsed) != '\0')
+  if (steward_url_check (uri, NULL, NULL, &error))
     return NULL;
 
-  if (g_ascii_strcasecmp (scheme, "http") == 0)
-    return host_is_loopback (g_uri_get_host (parsed))
-           ? NULL
-           : _("Plain http links open only on this computer; this one goes elsewhere");
-
-  if (g_ascii_strcasecmp (scheme, "file") == 0)
-    {
-      *is_file = TRUE;
-      return NULL;
-    }
-
-  return _("Only https links, http links to this computer and files can be opened");
+  return g_steal_pointer (&error->message);
 }
 
 static void
@@ -396,7 +359,7 @@ show_link (StewardContentView *self)
 {
   const char *name = mcp_content_get_name (self->content);
   const char *description = json_string (mcp_content_get_json (self->content), "description");
-  const char *why;
+  g_autofree char *why = NULL;
 
   show_kind (self, _("Link"));
   if (name != NULL)
@@ -411,7 +374,7 @@ show_link (StewardContentView *self)
     show_text (self, description, FALSE);
 
   self->link_uri = g_strdup (mcp_content_get_uri (self->content));
-  why = check_link (self->link_uri, &self->link_is_file);
+  why = check_link (self->link_uri);
   gtk_widget_set_visible (self->open_button, TRUE);
   gtk_widget_set_visible (self->action_box, TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "content.open", why == NULL);
@@ -625,21 +588,12 @@ save_as_action (GtkWidget  *widget,
 }
 
 static void
-launch_link (StewardContentView *self)
+show_uri_default (GtkWindow  *parent,
+                  const char *uri,
+                  gpointer    user_data)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->link_uri,
-                GDK_CURRENT_TIME);
-}
-
-static void
-confirm_file_cb (StewardContentView *self,
-                 const char         *response,
-                 AdwMessageDialog   *dialog)
-{
-  if (g_str_equal (response, "open"))
-    launch_link (self);
+  /* The desktop's launcher, through the portal in Flatpak; never a shell. */
+  gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
 }
 
 static void
@@ -649,36 +603,18 @@ open_action (GtkWidget  *widget,
 {
   StewardContentView *self = STEWARD_CONTENT_VIEW (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
-  g_autofree char *visible = NULL;
-  GtkWidget *dialog;
-  gboolean is_file;
+  g_autofree char *why = NULL;
 
   /* Checked again at the click: the rule, not the button's state, decides. */
-  if (check_link (self->link_uri, &is_file) != NULL)
-    return;
-
-  if (!is_file)
+  why = check_link (self->link_uri);
+  if (why != NULL)
     {
-      launch_link (self);
+      gtk_widget_error_bell (widget);
       return;
     }
 
-  visible = dup_visible (self->link_uri);
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Open This File?"), NULL);
-  /* Translators: %s is a file:// address a server sent. */
-  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                  _("A server asks to open %s with its default application."),
-                                  visible);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "open", _("_Open"),
-                                    NULL);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_file_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  self->show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->link_uri,
+                  self->show_uri_data);
 }
 
 static void
@@ -805,6 +741,7 @@ static void
 steward_content_view_init (StewardContentView *self)
 {
   self->cancellable = g_cancellable_new ();
+  self->show_uri = show_uri_default;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "content.open", FALSE);
@@ -836,4 +773,15 @@ steward_content_view_get_content (StewardContentView *self)
   g_return_val_if_fail (STEWARD_IS_CONTENT_VIEW (self), NULL);
 
   return self->content;
+}
+
+void
+steward_content_view_set_show_uri_func (StewardContentView        *self,
+                                        StewardContentShowUriFunc  func,
+                                        gpointer                   user_data)
+{
+  g_return_if_fail (STEWARD_IS_CONTENT_VIEW (self));
+
+  self->show_uri = func != NULL ? func : show_uri_default;
+  self->show_uri_data = user_data;
 }

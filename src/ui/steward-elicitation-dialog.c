@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "steward-text.h"
+#include "steward-url.h"
 
 #include "steward-elicitation-dialog-private.h"
 #include "steward-schema-form-private.h"
@@ -14,7 +15,7 @@
 
 /* A longer address cannot be shown in full in a dialog, and an address
  * that is not shown in full is not opened. */
-#define MAX_URL_BYTES 8192
+#define MAX_URL_BYTES STEWARD_URL_MAX_LENGTH
 
 struct _StewardElicitationDialog
 {
@@ -130,84 +131,6 @@ finished_cb (StewardElicitationDialog *self)
     gtk_window_close (GTK_WINDOW (self));
 }
 
-/* Where the host is in @url, as byte offsets, so that it can be shown in
- * bold within the address exactly as written. */
-static gboolean
-find_host (const char *url,
-           gsize      *host_start,
-           gsize      *host_end,
-           gboolean   *has_userinfo)
-{
-  const char *p = url;
-  const char *authority;
-  const char *end;
-  const char *host;
-  const char *at = NULL;
-  const char *port = NULL;
-
-  *has_userinfo = FALSE;
-
-  if (!g_ascii_isalpha (*p))
-    return FALSE;
-  while (g_ascii_isalnum (*p) || *p == '+' || *p == '-' || *p == '.')
-    p++;
-  if (p[0] != ':' || p[1] != '/' || p[2] != '/')
-    return FALSE;
-
-  authority = p + 3;
-  end = authority + strcspn (authority, "/?#");
-
-  for (const char *q = authority; q < end; q++)
-    {
-      if (*q == '@')
-        at = q;
-    }
-  host = at != NULL ? at + 1 : authority;
-  *has_userinfo = at != NULL;
-
-  if (*host == '[')
-    {
-      const char *close = memchr (host, ']', end - host);
-
-      port = close != NULL ? close + 1 : end;
-    }
-  else
-    {
-      for (const char *q = host; q < end; q++)
-        {
-          if (*q == ':')
-            port = q;
-        }
-    }
-
-  *host_start = host - url;
-  *host_end = (port != NULL && port < end ? port : end) - url;
-  return *host_end > *host_start;
-}
-
-static gboolean
-host_is_loopback (const char *host)
-{
-  g_auto(GStrv) parts = NULL;
-
-  if (g_ascii_strcasecmp (host, "localhost") == 0 || g_str_equal (host, "[::1]"))
-    return TRUE;
-
-  parts = g_strsplit (host, ".", -1);
-  if (g_strv_length (parts) != 4 || !g_str_equal (parts[0], "127"))
-    return FALSE;
-
-  for (guint i = 0; i < 4; i++)
-    {
-      guint64 value;
-
-      if (!g_ascii_string_to_unsigned (parts[i], 10, 0, 255, &value, NULL))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
 /* Labels that can stand for other letters: IDN (xn--) labels, any
  * character outside ASCII, and escapes that hide which is which. */
 static gboolean
@@ -245,12 +168,10 @@ build_url (StewardElicitationDialog *self)
 {
   const char *url = self->url;
   g_autoptr(GString) markup = g_string_new (NULL);
-  g_autofree char *scheme = NULL;
   g_autofree char *host = NULL;
+  g_autoptr(GError) error = NULL;
   gsize host_start = 0;
   gsize host_end = 0;
-  gboolean userinfo = FALSE;
-  gboolean has_host;
 
   if (url == NULL || *url == '\0')
     {
@@ -269,11 +190,13 @@ build_url (StewardElicitationDialog *self)
       return;
     }
 
-  has_host = find_host (url, &host_start, &host_end, &userinfo);
+  /* Parsed once, by the same rule as every other address; the host in
+   * bold is the one a browser opens, at the place it is written. */
+  self->can_open = steward_url_check (url, &host_start, &host_end, &error);
 
   /* Every part is escaped, so nothing in the address is read as markup;
    * only the bold around the host is ours. */
-  if (has_host)
+  if (self->can_open)
     {
       append_escaped (markup, url, host_start);
       g_string_append (markup, "<b>");
@@ -288,43 +211,16 @@ build_url (StewardElicitationDialog *self)
     }
   gtk_label_set_markup (self->url_label, markup->str);
 
-  scheme = g_uri_parse_scheme (url);
-
-  if (has_host && host_is_deceptive (host))
+  if (self->can_open && host_is_deceptive (host))
     add_warning (self, _("This address uses characters that can imitate another site’s name. "
                          "Check the name in bold before you open it."));
 
-  if (userinfo && has_host)
-    {
-      g_autofree char *visible = steward_text_make_visible (host);
-      /* Translators: %s is the name of a web site. */
-      g_autofree char *text = g_strdup_printf (_("The text before “@” is not the site. "
-                                                 "This address opens “%s”."), visible);
-
-      add_warning (self, text);
-    }
-
-  if (g_strcmp0 (scheme, "https") == 0 && has_host &&
-      g_uri_is_valid (url, G_URI_FLAGS_NONE, NULL))
-    {
-      self->can_open = TRUE;
-    }
-  else if (g_strcmp0 (scheme, "http") == 0 && has_host && host_is_loopback (host) &&
-           g_uri_is_valid (url, G_URI_FLAGS_NONE, NULL))
-    {
-      self->can_open = TRUE;
-    }
-  else if (g_strcmp0 (scheme, "http") == 0)
-    {
-      add_warning (self, _("This address is not encrypted (http), so others on the network "
-                           "could read or change the page. Steward opens only https addresses, "
-                           "and http addresses on this computer."));
-    }
-  else
-    {
-      add_warning (self, _("Steward opens only https addresses, and http addresses on this "
-                           "computer."));
-    }
+  if (g_error_matches (error, STEWARD_URL_ERROR, STEWARD_URL_ERROR_INSECURE))
+    add_warning (self, _("This address is not encrypted (http), so others on the network "
+                         "could read or change the page. Steward opens only https addresses, "
+                         "and http addresses on this computer."));
+  else if (error != NULL)
+    add_warning (self, error->message);
 }
 
 /* E12 of the checklist: servers must not ask for secrets through a form,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "steward-text.h"
+#include "steward-url.h"
 
 #include "steward-markdown-view-private.h"
 #include "steward-markdown-view.h"
@@ -20,7 +21,7 @@
 #define MARGIN_STEP 24
 /* An address longer than this is cut where it is shown, and an address
  * that is not shown in full is never opened. */
-#define MAX_URI_SHOWN 2048
+#define MAX_URI_SHOWN STEWARD_URL_MAX_LENGTH
 /* Link reference definitions carried from one block to the next. */
 #define MAX_REFDEFS (64 * 1024)
 
@@ -81,58 +82,17 @@ G_DEFINE_FINAL_TYPE (StewardMarkdownView, steward_markdown_view, ADW_TYPE_BIN)
 
 /* Addresses. */
 
-static gboolean
-host_is_loopback (const char *host)
-{
-  g_autoptr(GInetAddress) address = NULL;
-  g_autofree char *bare = NULL;
-  gsize len;
-
-  if (host == NULL)
-    return FALSE;
-
-  if (g_ascii_strcasecmp (host, "localhost") == 0)
-    return TRUE;
-
-  len = strlen (host);
-  if (len > 2 && host[0] == '[' && host[len - 1] == ']')
-    bare = g_strndup (host + 1, len - 2);
-
-  address = g_inet_address_new_from_string (bare != NULL ? bare : host);
-  return address != NULL && g_inet_address_get_is_loopback (address);
-}
-
-/* Why @uri cannot be opened, or NULL when it can (SECURITY.md: https, or
- * http to this computer, shown in full). */
-static const char *
+/* Why @uri cannot be opened, or NULL when it can: steward_url_check(),
+ * the one rule for every address a server or a model gives. */
+static char *
 check_uri (const char *uri)
 {
-  g_autoptr(GUri) parsed = NULL;
-  const char *scheme;
-  const char *host;
+  g_autoptr(GError) error = NULL;
 
-  if (uri == NULL || strlen (uri) > MAX_URI_SHOWN)
-    return _("This address is too long to show in full, so it is not opened");
-
-  if (steward_text_has_hidden (uri) || strpbrk (uri, " \n") != NULL)
-    return _("This address holds hidden or invalid characters and is not opened");
-
-  parsed = g_uri_parse (uri, G_URI_FLAGS_NONE, NULL);
-  if (parsed == NULL)
-    return _("This is not a valid address and is not opened");
-
-  scheme = g_uri_get_scheme (parsed);
-  host = g_uri_get_host (parsed);
-
-  if (g_ascii_strcasecmp (scheme, "https") == 0 && host != NULL && *host != '\0')
+  if (steward_url_check (uri, NULL, NULL, &error))
     return NULL;
 
-  if (g_ascii_strcasecmp (scheme, "http") == 0)
-    return host_is_loopback (host)
-           ? NULL
-           : _("Plain http addresses open only on this computer; this one goes elsewhere");
-
-  return _("Only https addresses, and http addresses on this computer, are opened");
+  return g_steal_pointer (&error->message);
 }
 
 static char *
@@ -1261,9 +1221,11 @@ open_uri (StewardMarkdownView *self,
           const char          *uri)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autofree char *why = NULL;
 
   /* Checked at the click: the rule decides, not how the text looks. */
-  if (check_uri (uri) != NULL)
+  why = check_uri (uri);
+  if (why != NULL)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return FALSE;
@@ -1340,9 +1302,9 @@ query_tooltip_cb (StewardMarkdownView *self,
 {
   g_autofree char *visible = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *why = NULL;
   GtkTextIter iter;
   const char *uri;
-  const char *why;
 
   if (keyboard)
     gtk_text_buffer_get_iter_at_mark (self->buffer, &iter,

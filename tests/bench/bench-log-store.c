@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "steward-log-store.h"
+#include "steward-redactor.h"
 
 typedef struct
 {

@@ -1,0 +1,877 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "steward-redactor"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "steward-redactor.h"
+
+/* Secret-shaped text ------------------------------------------------- */
+
+typedef enum {
+  KEY_PLAIN,
+  KEY_SENSITIVE,       /* its value is a secret, whatever it looks like */
+  KEY_IF_TOKEN_SHAPED, /* "key", "auth": a secret only when it looks like one */
+} KeyKind;
+
+typedef struct
+{
+  const char *text;
+  gsize       length;
+  GString    *out;     /* NULL until something is redacted */
+  gsize       copied;  /* text[0, copied) has been dealt with */
+} Redactor;
+
+/* Names whose value is a secret, compared lowercased and without "-", "_",
+ * "." or spaces, by their end: "GITHUB_TOKEN", "client_secret",
+ * "X-Api-Key" and "Set-Cookie" all match. */
+#define SUFFIX(s) { s, sizeof s - 1 }
+static const struct {
+  const char *name;
+  gsize       length;
+} sensitive_suffixes[] = {
+  SUFFIX ("token"), SUFFIX ("secret"), SUFFIX ("password"), SUFFIX ("passwd"),
+  SUFFIX ("passphrase"), SUFFIX ("apikey"), SUFFIX ("secretkey"), SUFFIX ("privatekey"),
+  SUFFIX ("accesskey"), SUFFIX ("authorization"), SUFFIX ("cookie"), SUFFIX ("sessionid"),
+  SUFFIX ("credential"), SUFFIX ("credentials"),
+};
+#undef SUFFIX
+
+/* Names that end like a secret but are ordinary MCP fields. */
+static const char * const plain_keys[] = {
+  "progresstoken",
+};
+
+/* Header names redacted wherever they stand, not only at a line's start. */
+static const char * const header_names[] = {
+  "authorization", "proxyauthorization", "cookie", "setcookie", "mcpsessionid",
+  "xapikey", "apikey",
+};
+
+static inline char
+at (const Redactor *r,
+    gsize           i)
+{
+  return i < r->length ? r->text[i] : '\0';
+}
+
+static inline gboolean
+is_word_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '-' || c == '.';
+}
+
+static inline gboolean
+is_token_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '-';
+}
+
+static void
+redact_span (Redactor *r,
+             gsize     start,
+             gsize     end)
+{
+  g_assert (start >= r->copied && end >= start);
+
+  if (end == start)
+    return;
+
+  if (r->out == NULL)
+    r->out = g_string_sized_new (r->length + sizeof STEWARD_REDACTED);
+
+  g_string_append_len (r->out, r->text + r->copied, start - r->copied);
+  g_string_append (r->out, STEWARD_REDACTED);
+  r->copied = end;
+}
+
+/* Lowercased alphanumerics of @key into @buffer; FALSE when too long. */
+static gboolean
+normalize_key (const char *key,
+               gsize       length,
+               char       *buffer,
+               gsize       size,
+               gsize      *out_length)
+{
+  gsize n = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = key[i];
+
+      if (!g_ascii_isalnum (c))
+        continue;
+      if (n + 1 >= size)
+        return FALSE;
+      buffer[n++] = c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+    }
+
+  buffer[n] = '\0';
+  *out_length = n;
+  return n > 0;
+}
+
+static gboolean
+in_list (const char         *name,
+         const char * const *list,
+         gsize               n_list)
+{
+  for (gsize i = 0; i < n_list; i++)
+    {
+      if (strcmp (name, list[i]) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static KeyKind
+classify_key (const char *key,
+              gsize       length)
+{
+  char name[65];
+  gsize name_len;
+
+  if (length > 64 || !normalize_key (key, length, name, sizeof name, &name_len))
+    return KEY_PLAIN;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sensitive_suffixes); i++)
+    {
+      gsize suffix_len = sensitive_suffixes[i].length;
+
+      if (name_len >= suffix_len &&
+          name[name_len - 1] == sensitive_suffixes[i].name[suffix_len - 1] &&
+          memcmp (name + name_len - suffix_len, sensitive_suffixes[i].name, suffix_len) == 0)
+        return in_list (name, plain_keys, G_N_ELEMENTS (plain_keys)) ? KEY_PLAIN
+                                                                      : KEY_SENSITIVE;
+    }
+
+  if (strcmp (name, "key") == 0 || strcmp (name, "auth") == 0)
+    return KEY_IF_TOKEN_SHAPED;
+
+  return KEY_PLAIN;
+}
+
+static gboolean
+is_header_name (const char *word,
+                gsize       length)
+{
+  char name[32];
+  gsize name_len;
+
+  return length < sizeof name &&
+         normalize_key (word, length, name, sizeof name, &name_len) &&
+         in_list (name, header_names, G_N_ELEMENTS (header_names));
+}
+
+/* Long enough and mixed enough to be a key rather than a word. */
+static gboolean
+is_token_shaped (const char *value,
+                 gsize       length)
+{
+  gboolean digit = FALSE;
+  gboolean alpha = FALSE;
+
+  if (length < 16)
+    return FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = value[i];
+
+      if (g_ascii_isdigit (c))
+        digit = TRUE;
+      else if (g_ascii_isalpha (c))
+        alpha = TRUE;
+      else if (c != '-' && c != '_' && c != '+' && c != '/' && c != '=' && c != '.')
+        return FALSE;
+    }
+
+  return digit && alpha;
+}
+
+static gboolean
+at_line_start (const Redactor *r,
+               gsize           i)
+{
+  /* Allow the markers of "curl -v" and similar dumps before a header. */
+  while (i > 0)
+    {
+      char c = r->text[i - 1];
+
+      if (c == '\n' || c == '\r')
+        return TRUE;
+      if (c != ' ' && c != '\t' && c != '>' && c != '<' && c != '*')
+        return FALSE;
+      i--;
+    }
+
+  return TRUE;
+}
+
+/* The end of a header value: the line's end, or an escaped one inside a
+ * JSON string. */
+static gsize
+find_line_end (const Redactor *r,
+               gsize           i)
+{
+  while (i < r->length)
+    {
+      char c = r->text[i];
+
+      if (c == '\n' || c == '\r')
+        break;
+      if (c == '\\' && (at (r, i + 1) == 'n' || at (r, i + 1) == 'r'))
+        break;
+      i++;
+    }
+
+  return i;
+}
+
+static gsize
+skip_blanks (const Redactor *r,
+             gsize           i)
+{
+  while (at (r, i) == ' ' || at (r, i) == '\t')
+    i++;
+  return i;
+}
+
+/*
+ * A quoted value from @i, where at (@i) is its opening quote: '"', '\'' or
+ * an escaped '\"' inside a JSON string. Sets the span of its contents; an
+ * unterminated value runs to the end of the line.
+ */
+static gboolean
+quoted_value (const Redactor *r,
+              gsize           i,
+              gsize          *start,
+              gsize          *end)
+{
+  char quote = at (r, i);
+  gsize k;
+
+  if (quote == '\\' && at (r, i + 1) == '"')
+    {
+      for (k = i + 2; k < r->length && r->text[k] != '\n'; k++)
+        {
+          if (r->text[k] == '\\' && at (r, k + 1) == '"')
+            break;
+          if (r->text[k] == '\\' && at (r, k + 1) == '\\')
+            k++;
+        }
+      *start = i + 2;
+      *end = MIN (k, r->length);
+      return TRUE;
+    }
+
+  if (quote != '"' && quote != '\'')
+    return FALSE;
+
+  for (k = i + 1; k < r->length && r->text[k] != quote && r->text[k] != '\n'; k++)
+    {
+      if (r->text[k] == '\\')
+        k++;
+    }
+
+  *start = i + 1;
+  *end = MIN (k, r->length);
+  return TRUE;
+}
+
+/* "key": "value", 'key': 'value' or \"key\": \"value\" from the quote at @i. */
+static gboolean
+try_quoted_pair (Redactor *r,
+                 gsize     i,
+                 gsize    *next)
+{
+  gboolean escaped = at (r, i) == '\\';
+  char quote = escaped ? '"' : at (r, i);
+  gsize key_start = i + (escaped ? 2 : 1);
+  gsize key_end;
+  gsize value_start;
+  gsize value_end;
+  gsize k;
+  KeyKind kind;
+
+  for (k = key_start; k < r->length && k - key_start <= 64; k++)
+    {
+      char c = r->text[k];
+
+      if (c == quote || c == '\\' || c == '\n')
+        break;
+    }
+
+  if (k - key_start > 64 || k == key_start)
+    return FALSE;
+  if (escaped ? (at (r, k) != '\\' || at (r, k + 1) != '"') : at (r, k) != quote)
+    return FALSE;
+
+  key_end = k;
+  kind = classify_key (r->text + key_start, key_end - key_start);
+  if (kind == KEY_PLAIN)
+    return FALSE;
+
+  k = skip_blanks (r, key_end + (escaped ? 2 : 1));
+  if (at (r, k) != ':')
+    return FALSE;
+  k = skip_blanks (r, k + 1);
+
+  if (!quoted_value (r, k, &value_start, &value_end))
+    return FALSE;
+
+  if (kind == KEY_IF_TOKEN_SHAPED &&
+      !is_token_shaped (r->text + value_start, value_end - value_start))
+    return FALSE;
+
+  redact_span (r, value_start, value_end);
+  *next = value_end;
+  return TRUE;
+}
+
+/* user:password@ in a URL, from the ':' of "://" at @i. */
+static gboolean
+try_userinfo (Redactor *r,
+              gsize     i,
+              gsize    *next)
+{
+  gsize colon = 0;
+  gsize k;
+
+  for (k = i + 3; k < r->length && k - i < 512; k++)
+    {
+      char c = r->text[k];
+
+      if (c == '@')
+        break;
+      if (c == ':' && colon == 0)
+        colon = k;
+      if (strchr ("/?# \t\r\n\"'<>\\", c) != NULL)
+        return FALSE;
+    }
+
+  if (at (r, k) != '@' || colon == 0 || colon + 1 == k)
+    return FALSE;
+
+  redact_span (r, colon + 1, k);
+  *next = k;
+  return TRUE;
+}
+
+static gsize
+count_run (const Redactor *r,
+           gsize           i,
+           gboolean      (*accept) (char))
+{
+  gsize k = i;
+
+  while (k < r->length && accept (r->text[k]))
+    k++;
+
+  return k - i;
+}
+
+static gboolean
+is_upper_alnum (char c)
+{
+  return g_ascii_isupper (c) || g_ascii_isdigit (c);
+}
+
+static gboolean
+is_token_char_no_dash (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+static gboolean
+is_slack_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '-';
+}
+
+static gboolean
+is_bearer_char (char c)
+{
+  return g_ascii_isalnum (c) || strchr ("-._~+/=", c) != NULL;
+}
+
+static gboolean
+has_prefix (const Redactor *r,
+            gsize           i,
+            const char     *prefix)
+{
+  gsize n = strlen (prefix);
+
+  return i + n <= r->length && memcmp (r->text + i, prefix, n) == 0;
+}
+
+/* The end of a key-shaped token that starts at @i, or 0. */
+static gsize
+match_key_shape (const Redactor *r,
+                 gsize           i)
+{
+  static const char * const github[] = { "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_" };
+  gsize n;
+
+  /* Every word is tried, so leave at once unless it can be one. */
+  if (strchr ("sgxAe", at (r, i)) == NULL || at (r, i) == '\0')
+    return 0;
+
+  /* OpenAI, Anthropic and many others: sk-…, sk-proj-…, sk-ant-… */
+  if (has_prefix (r, i, "sk-") && (n = count_run (r, i + 3, is_token_char)) >= 20)
+    return i + 3 + n;
+
+  for (gsize g = 0; at (r, i) == 'g' && g < G_N_ELEMENTS (github); g++)
+    {
+      gsize p = strlen (github[g]);
+
+      if (has_prefix (r, i, github[g]) && (n = count_run (r, i + p, is_token_char_no_dash)) >= 20)
+        return i + p + n;
+    }
+
+  if (has_prefix (r, i, "glpat-") && (n = count_run (r, i + 6, is_token_char)) >= 20)
+    return i + 6 + n;
+
+  /* Slack: xoxb-, xoxp-, xoxa-, xoxr-, xoxs-. */
+  if (has_prefix (r, i, "xox") && strchr ("abprs", at (r, i + 3)) != NULL && at (r, i + 3) &&
+      at (r, i + 4) == '-' && (n = count_run (r, i + 5, is_slack_char)) >= 10)
+    return i + 5 + n;
+
+  /* AWS access key ids: exactly 20 upper-case letters and digits. */
+  if ((has_prefix (r, i, "AKIA") || has_prefix (r, i, "ASIA")) &&
+      count_run (r, i, is_upper_alnum) == 20 && !is_word_char (at (r, i + 20)))
+    return i + 20;
+
+  /* Google API keys. */
+  if (has_prefix (r, i, "AIza") && (n = count_run (r, i + 4, is_token_char)) >= 30)
+    return i + 4 + n;
+
+  /* JSON Web Tokens: three base64url parts, the first one a JSON object. */
+  if (has_prefix (r, i, "eyJ"))
+    {
+      gsize k = i;
+
+      n = count_run (r, k, is_token_char);
+      if (n >= 10 && at (r, k + n) == '.')
+        {
+          k += n + 1;
+          n = count_run (r, k, is_token_char);
+          if (n >= 10 && at (r, k + n) == '.')
+            {
+              k += n + 1;
+              return k + count_run (r, k, is_token_char);
+            }
+        }
+    }
+
+  return 0;
+}
+
+/* The value of key=value from @i: quoted, or up to a separator. */
+static void
+unquoted_or_quoted_value (const Redactor *r,
+                          gsize           i,
+                          gsize          *start,
+                          gsize          *end)
+{
+  gsize k;
+
+  if (quoted_value (r, i, start, end))
+    return;
+
+  for (k = i; k < r->length; k++)
+    {
+      char c = r->text[k];
+
+      if (g_ascii_isspace (c) || strchr ("&;,\"'()[]{}<>\\", c) != NULL)
+        break;
+    }
+
+  *start = i;
+  *end = k;
+}
+
+/* Rules for the word at [@start, @end). */
+static gboolean
+try_word (Redactor *r,
+          gsize     start,
+          gsize     end,
+          gsize    *next)
+{
+  gsize token_end;
+  gsize value_start;
+  gsize value_end;
+  gsize k;
+  KeyKind kind;
+
+  token_end = match_key_shape (r, start);
+  if (token_end > 0)
+    {
+      redact_span (r, start, token_end);
+      *next = token_end;
+      return TRUE;
+    }
+
+  k = skip_blanks (r, end);
+
+  /* KEY=value, --token=value, ?access_token=value. */
+  if (at (r, k) == '=' && at (r, k + 1) != '=')
+    {
+      kind = classify_key (r->text + start, end - start);
+      if (kind == KEY_PLAIN)
+        return FALSE;
+
+      unquoted_or_quoted_value (r, skip_blanks (r, k + 1), &value_start, &value_end);
+      if (kind == KEY_IF_TOKEN_SHAPED &&
+          !is_token_shaped (r->text + value_start, value_end - value_start))
+        return FALSE;
+
+      redact_span (r, value_start, value_end);
+      *next = MAX (value_end, k + 1);
+      return TRUE;
+    }
+
+  /* Header: value, to the end of the line. Well-known headers anywhere,
+   * other secret-named ones only at the start of a line, so that
+   * "invalid token: expired" stays readable. */
+  if (at (r, k) == ':' && !(at (r, k + 1) == '/' && at (r, k + 2) == '/'))
+    {
+      if (!is_header_name (r->text + start, end - start) &&
+          !(at_line_start (r, start) &&
+            classify_key (r->text + start, end - start) == KEY_SENSITIVE))
+        return FALSE;
+
+      value_start = skip_blanks (r, k + 1);
+      value_end = find_line_end (r, value_start);
+      while (value_end > value_start &&
+             (r->text[value_end - 1] == ' ' || r->text[value_end - 1] == '\t'))
+        value_end--;
+
+      redact_span (r, value_start, value_end);
+      *next = MAX (value_end, k + 1);
+      return TRUE;
+    }
+
+  /* Bearer <token>; not "Bearer realm=" in a challenge. */
+  if (end - start == 6 && g_ascii_strncasecmp (r->text + start, "bearer", 6) == 0 && k > end)
+    {
+      gsize n = count_run (r, k, is_bearer_char);
+
+      if (n >= 8 && at (r, k + n) != '"')
+        {
+          redact_span (r, k, k + n);
+          *next = k + n;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static char *
+redact_shapes (const char *text,
+               gsize       length)
+{
+  Redactor r = { text, length, NULL, 0 };
+  gsize i = 0;
+
+  while (i < length)
+    {
+      char c = text[i];
+      gsize next = 0;
+
+      if ((c == '"' || c == '\'' || (c == '\\' && at (&r, i + 1) == '"')) &&
+          try_quoted_pair (&r, i, &next))
+        {
+          i = next;
+          continue;
+        }
+
+      if (c == ':' && at (&r, i + 1) == '/' && at (&r, i + 2) == '/' &&
+          try_userinfo (&r, i, &next))
+        {
+          i = next;
+          continue;
+        }
+
+      if (is_word_char (c) && (i == 0 || !is_word_char (text[i - 1])))
+        {
+          gsize end = i;
+
+          while (end < length && is_word_char (text[end]))
+            end++;
+
+          i = try_word (&r, i, end, &next) ? next : end;
+          continue;
+        }
+
+      i++;
+    }
+
+  if (r.out == NULL)
+    return NULL;
+
+  g_string_append_len (r.out, text + r.copied, length - r.copied);
+  return g_string_free (r.out, FALSE);
+}
+
+/* Known values --------------------------------------------------------- */
+
+#define MIN_SECRET_LENGTH 6
+
+/* The values, longest first, so that a secret that holds another is
+ * replaced whole. Guarded by the lock: the log store's export and other
+ * workers redact too. */
+static GMutex     secrets_lock;
+static GPtrArray *secrets;
+static gint       n_secrets;
+
+static void
+secret_free (gpointer data)
+{
+  char *value = data;
+
+  memset (value, 0, strlen (value));
+  g_free (value);
+}
+
+static int
+compare_longest_first (gconstpointer a,
+                       gconstpointer b)
+{
+  gsize la = strlen (*(const char * const *) a);
+  gsize lb = strlen (*(const char * const *) b);
+
+  return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+/* Called with the lock held. */
+static void
+remember (const char *value)
+{
+  for (guint i = 0; i < secrets->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (secrets, i), value))
+        return;
+    }
+
+  g_ptr_array_add (secrets, g_strdup (value));
+}
+
+/* @value as it stands inside a JSON string, which is how it appears in a
+ * protocol trace or in --json output when it holds a quote, a backslash
+ * or a control character; NULL when that is @value itself. */
+static char *
+dup_json_escaped (const char *value)
+{
+  GString *out = NULL;
+
+  for (const char *p = value; *p != '\0'; p++)
+    {
+      guchar c = *p;
+
+      if (c != '"' && c != '\\' && c >= 0x20)
+        {
+          if (out != NULL)
+            g_string_append_c (out, c);
+          continue;
+        }
+
+      if (out == NULL)
+        out = g_string_new_len (value, p - value);
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        case '\b':
+          g_string_append (out, "\\b");
+          break;
+        case '\f':
+          g_string_append (out, "\\f");
+          break;
+        default:
+          g_string_append_printf (out, "\\u%04x", c);
+          break;
+        }
+    }
+
+  return out != NULL ? g_string_free (out, FALSE) : NULL;
+}
+
+/**
+ * steward_redact_add_secret:
+ * @value: (nullable): a secret's exact value
+ */
+void
+steward_redact_add_secret (const char *value)
+{
+  g_autofree char *escaped = NULL;
+
+  if (value == NULL || strlen (value) < MIN_SECRET_LENGTH)
+    return;
+
+  escaped = dup_json_escaped (value);
+
+  g_mutex_lock (&secrets_lock);
+
+  if (secrets == NULL)
+    secrets = g_ptr_array_new_with_free_func (secret_free);
+
+  remember (value);
+  if (escaped != NULL)
+    remember (escaped);
+  g_ptr_array_sort (secrets, compare_longest_first);
+  g_atomic_int_set (&n_secrets, secrets->len);
+
+  g_mutex_unlock (&secrets_lock);
+
+  if (escaped != NULL)
+    memset (escaped, 0, strlen (escaped));
+}
+
+void
+steward_redact_forget_secrets (void)
+{
+  g_mutex_lock (&secrets_lock);
+  g_clear_pointer (&secrets, g_ptr_array_unref);
+  g_atomic_int_set (&n_secrets, 0);
+  g_mutex_unlock (&secrets_lock);
+}
+
+static const char *
+find_bytes (const char *haystack,
+            gsize       length,
+            const char *needle,
+            gsize       needle_length)
+{
+  const char *end = haystack + length;
+
+  for (const char *p = haystack; (gsize) (end - p) >= needle_length; p++)
+    {
+      p = memchr (p, needle[0], end - p - needle_length + 1);
+      if (p == NULL)
+        return NULL;
+      if (memcmp (p, needle, needle_length) == 0)
+        return p;
+    }
+
+  return NULL;
+}
+
+/**
+ * steward_redact_secrets_if_needed:
+ * @text: the text, not necessarily NUL-terminated
+ * @length: its length in bytes
+ *
+ * Returns: (transfer full) (nullable): @text with every remembered value
+ *   replaced, or %NULL when none is there
+ */
+char *
+steward_redact_secrets_if_needed (const char *text,
+                                  gsize       length)
+{
+  GString *out = NULL;
+
+  if (g_atomic_int_get (&n_secrets) == 0)
+    return NULL;
+
+  g_mutex_lock (&secrets_lock);
+
+  for (guint i = 0; secrets != NULL && i < secrets->len; i++)
+    {
+      const char *secret = g_ptr_array_index (secrets, i);
+      gsize secret_length = strlen (secret);
+      const char *from = out != NULL ? out->str : text;
+      gsize from_length = out != NULL ? out->len : length;
+      const char *found = find_bytes (from, from_length, secret, secret_length);
+      GString *next;
+
+      if (found == NULL)
+        continue;
+
+      next = g_string_sized_new (from_length);
+      while (found != NULL)
+        {
+          g_string_append_len (next, from, found - from);
+          g_string_append (next, STEWARD_REDACTED);
+          from_length -= (found - from) + secret_length;
+          from = found + secret_length;
+          found = find_bytes (from, from_length, secret, secret_length);
+        }
+      g_string_append_len (next, from, from_length);
+
+      if (out != NULL)
+        g_string_free (out, TRUE);
+      out = next;
+    }
+
+  g_mutex_unlock (&secrets_lock);
+
+  return out != NULL ? g_string_free (out, FALSE) : NULL;
+}
+
+/* Both ------------------------------------------------------------------ */
+
+/**
+ * steward_redact_if_needed:
+ * @text: the text, not necessarily NUL-terminated
+ * @length: its length in bytes
+ *
+ * Returns: (transfer full) (nullable): the redacted text, or %NULL when
+ *   nothing in @text needed redacting
+ */
+char *
+steward_redact_if_needed (const char *text,
+                          gsize       length)
+{
+  g_autofree char *known = NULL;
+  char *shaped;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+
+  /* The exact values first: a pattern might take only part of one. */
+  known = steward_redact_secrets_if_needed (text, length);
+  if (known != NULL)
+    {
+      shaped = redact_shapes (known, strlen (known));
+      return shaped != NULL ? shaped : g_steal_pointer (&known);
+    }
+
+  return redact_shapes (text, length);
+}
+
+/**
+ * steward_redact:
+ * @text: (nullable): text that may hold secrets
+ *
+ * Returns: (transfer full) (nullable): a copy of @text with secrets
+ *   replaced by "[redacted]"
+ */
+char *
+steward_redact (const char *text)
+{
+  char *redacted;
+
+  if (text == NULL)
+    return NULL;
+
+  redacted = steward_redact_if_needed (text, strlen (text));
+  return redacted != NULL ? redacted : g_strdup (text);
+}
+
