@@ -1059,11 +1059,14 @@ test_listen (void)
 }
 
 /* Requests sent right after initialization wait for the GET stream, so
- * that what the server sends there in reply to them is not lost. */
+ * that what the server sends there in reply to them is not lost. The
+ * server is slow to answer the GET, then slow to write on the stream once
+ * its headers are out: the call goes out when the client sees them, and
+ * must find the stream open on the server, whatever runs first there. */
 static void
 test_listen_first (void)
 {
-  Harness *h = harness_new ("--listen-delay", "0.3", NULL);
+  Harness *h = harness_new ("--listen-delay", "0.3", "--listen-pause", "0.5", NULL);
   g_autoptr(JsonObject) content = parse_object ("{\"action\":\"accept\","
                                                 "\"content\":{\"name\":\"Ada\"}}");
   g_autoptr(McpMessage) answer = NULL;
