@@ -102,7 +102,7 @@ host_is_loopback (const char *host)
   return address != NULL && g_inet_address_get_is_loopback (address);
 }
 
-/* Why @uri cannot be opened, or NULL when it can (SECURITY.md: https, or
+/* Why @uri cannot be opened, or NULL when it can (docs/SECURITY.md: https, or
  * http to this computer, shown in full). */
 static const char *
 check_uri (const char *uri)
