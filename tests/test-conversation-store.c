@@ -500,7 +500,8 @@ test_damaged (Fixture       *fixture,
 }
 
 /* The longest time the main loop went without running a 5 ms timer: a
- * figure to read, which depends on the machine and its load. */
+ * figure to read, which depends on the machine and its load (the goal is
+ * tests/bench/bench-chat's to report). */
 typedef struct {
   gint64 last;
   gint64 longest;
