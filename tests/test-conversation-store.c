@@ -499,10 +499,13 @@ test_damaged (Fixture       *fixture,
   g_ptr_array_unref (failures.messages);
 }
 
-/* The longest time the main loop went without running a 5 ms timer. */
+/* The longest time the main loop went without running a 5 ms timer: a
+ * figure to read, which depends on the machine and its load (the goal is
+ * tests/bench/bench-chat's to report). */
 typedef struct {
   gint64 last;
   gint64 longest;
+  guint  ticks;
 } Stall;
 
 static gboolean
@@ -513,6 +516,7 @@ stall_cb (gpointer user_data)
 
   stall->longest = MAX (stall->longest, now - stall->last);
   stall->last = now;
+  stall->ticks++;
   return G_SOURCE_CONTINUE;
 }
 
@@ -527,7 +531,7 @@ test_long (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) paragraph = g_string_new (NULL);
   StewardConversation *conversation;
-  Stall stall = { 0, 0 };
+  Stall stall = { 0, 0, 0 };
   guint stall_source;
   gint64 start;
   gint64 loaded_at;
@@ -573,12 +577,15 @@ test_long (Fixture       *fixture,
   g_assert_cmpint (g_stat (path, &buf), ==, 0);
   g_assert_finalize_object (g_steal_pointer (&store));
 
-  /* Loading runs on a worker: the main loop keeps running meanwhile. */
+  /* Loading runs on a worker: the call returns before anything is read,
+   * and the main loop keeps running until the result comes back. */
   again = steward_conversation_store_new (fixture->folder);
   stall.last = g_get_monotonic_time ();
   stall_source = g_timeout_add (5, stall_cb, &stall);
   start = g_get_monotonic_time ();
   steward_conversation_store_load_async (again, NULL, store_result_cb, &result);
+  g_assert_null (result);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 0);
   wait_until (result != NULL, 60);
   loaded_at = g_get_monotonic_time ();
   g_source_remove (stall_source);
@@ -588,12 +595,11 @@ test_long (Fixture       *fixture,
   loaded = g_list_model_get_item (G_LIST_MODEL (again), 0);
   g_assert_cmpuint (g_list_model_get_n_items (steward_conversation_get_messages (loaded)), ==,
                     2000);
+  /* Figures, not verdicts: a busy machine stretches both. */
   g_test_message ("loaded a conversation of 2000 messages (%.1f MiB) in %.1f ms; "
-                  "the main loop's longest wait meanwhile was %.1f ms",
+                  "the main loop's longest wait meanwhile was %.1f ms, over %u ticks",
                   buf.st_size / (1024.0 * 1024.0), (loaded_at - start) / 1000.0,
-                  stall.longest / 1000.0);
-  g_assert_cmpint (loaded_at - start, <, 5 * G_USEC_PER_SEC);
-  g_assert_cmpint (stall.longest, <, 100 * 1000);
+                  stall.longest / 1000.0, stall.ticks);
 
   g_clear_object (&loaded);
   g_clear_object (&result);

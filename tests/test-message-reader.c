@@ -11,9 +11,9 @@
 /* No test here should come near this; it only turns a hang into a failure. */
 #define GUARD_SECONDS 60
 
-/* The UI budget from the security promises: the main loop never stalls
- * longer than this, whatever a server sends. */
-#define MAX_GAP_US (50 * 1000)
+/* The stall cases print the main loop's largest gap as a figure; the
+ * goal (50 ms) is tests/bench/bench-stall's to report, as it depends on
+ * the machine and its load. */
 #define HEARTBEAT_MS 5
 
 typedef struct {
@@ -417,34 +417,13 @@ heartbeat_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The machine running the tests may be busy with other work, and a process
- * that is preempted sees a gap it did not cause. A stall our code causes
- * shows in every attempt; a preemption rarely shows in three in a row. So a
- * measurement over the budget is repeated, and the best attempt counts. */
-#define MAX_ATTEMPTS 3
-
-typedef gint64 (*MeasureFunc) (guint attempt);
-
-static void
-assert_no_stall (MeasureFunc measure)
-{
-  gint64 best = G_MAXINT64;
-
-  for (guint attempt = 1; attempt <= MAX_ATTEMPTS && best >= MAX_GAP_US; attempt++)
-    {
-      gint64 gap = measure (attempt);
-
-      best = MIN (best, gap);
-    }
-
-  g_assert_cmpint (best, <, MAX_GAP_US);
-}
-
 typedef struct {
   McpMessageReader *reader;
   const char       *text;
   gsize             length;
   gint64            pushed_at;
+  Recorder         *recorder;
+  gint              delivered_in_push;
 } StallPush;
 
 static gboolean
@@ -454,6 +433,7 @@ push_later_cb (gpointer user_data)
 
   p->pushed_at = g_get_monotonic_time ();
   mcp_message_reader_push (p->reader, p->text, p->length);
+  p->delivered_in_push = p->recorder->messages->len;
   return G_SOURCE_REMOVE;
 }
 
@@ -483,14 +463,14 @@ huge_result (gsize target)
   return s;
 }
 
-static gint64
-measure_large (guint attempt)
+static void
+test_stall_large (void)
 {
   Recorder r;
   McpMessageReader *reader = reader_new (&r);
   GString *text = huge_result (20 * 1024 * 1024);
   Heartbeat hb = { 0, };
-  StallPush push = { reader, text->str, text->len, 0 };
+  StallPush push = { reader, text->str, text->len, 0, &r, -1 };
   guint heartbeat;
   gint64 delivered_at;
 
@@ -503,11 +483,15 @@ measure_large (guint attempt)
   hb.max_gap = MAX (hb.max_gap, delivered_at - hb.last);
   g_source_remove (heartbeat);
 
-  g_test_message ("20 MiB message (%" G_GSIZE_FORMAT " bytes), attempt %u: delivered after "
+  g_test_message ("20 MiB message (%" G_GSIZE_FORMAT " bytes): delivered after "
                   "%.1f ms, %u heartbeats, largest main-loop gap %.1f ms",
-                  text->len, attempt, (delivered_at - push.pushed_at) / 1000.0, hb.ticks,
+                  text->len, (delivered_at - push.pushed_at) / 1000.0, hb.ticks,
                   hb.max_gap / 1000.0);
 
+  /* Over the inline limit, the text is parsed on a worker: the push
+   * returns before the message is delivered, from the main loop. */
+  g_assert_cmpuint (text->len, >, MCP_MESSAGE_READER_INLINE_LIMIT);
+  g_assert_cmpint (push.delivered_in_push, ==, 0);
   g_assert_cmpuint (r.messages->len, ==, 1);
   g_assert_cmpint (mcp_message_get_kind (r.messages->pdata[0]), ==, MCP_MESSAGE_RESULT);
   g_assert_cmpuint (r.n_invalid, ==, 0);
@@ -515,14 +499,6 @@ measure_large (guint attempt)
   assert_finalize_soon (reader);
   g_string_free (text, TRUE);
   recorder_clear (&r);
-
-  return hb.max_gap;
-}
-
-static void
-test_stall_large (void)
-{
-  assert_no_stall (measure_large);
 }
 
 #define FLOOD_COUNT 10000
@@ -556,8 +532,8 @@ flood_cb (gpointer user_data)
   return f->sent < FLOOD_COUNT ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
-static gint64
-measure_flood (guint attempt)
+static void
+test_stall_flood (void)
 {
   Recorder r;
   McpMessageReader *reader = reader_new (&r);
@@ -575,9 +551,9 @@ measure_flood (guint attempt)
   hb.max_gap = MAX (hb.max_gap, delivered_at - hb.last);
   g_source_remove (heartbeat);
 
-  g_test_message ("%u notifications at %u/s, attempt %u: delivered in %.1f ms, "
+  g_test_message ("%u notifications at %u/s: delivered in %.1f ms, "
                   "%u heartbeats, largest main-loop gap %.1f ms",
-                  FLOOD_COUNT, FLOOD_RATE, attempt, (delivered_at - flood.started) / 1000.0,
+                  FLOOD_COUNT, FLOOD_RATE, (delivered_at - flood.started) / 1000.0,
                   hb.ticks, hb.max_gap / 1000.0);
 
   g_assert_cmpuint (r.messages->len, ==, FLOOD_COUNT);
@@ -591,14 +567,6 @@ measure_flood (guint attempt)
 
   g_assert_finalize_object (reader);
   recorder_clear (&r);
-
-  return hb.max_gap;
-}
-
-static void
-test_stall_flood (void)
-{
-  assert_no_stall (measure_flood);
 }
 
 int

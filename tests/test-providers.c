@@ -1031,8 +1031,9 @@ test_openai_cancel (void)
   g_assert_null (answer);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (events.n_text, ==, 1);
+  /* One text of 201 arrived: the answer ended at the cancellation, not at
+   * the end of the stream. How soon after is the machine's figure. */
   g_test_message ("cancelled → finished in %" G_GINT64_FORMAT " µs", elapsed_us);
-  g_assert_cmpint (elapsed_us, <, 200 * G_TIME_SPAN_MILLISECOND);
 
   /* The server finds the connection gone at its next write. */
   WAIT_FOR (request_disconnected (server), DEADLINE_MS);

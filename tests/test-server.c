@@ -777,8 +777,10 @@ test_stop_stubborn (Fixture       *fixture,
   started = g_get_monotonic_time ();
   stop_server (server);
   took = g_get_monotonic_time () - started;
+  /* It ignores SIGTERM: that it is gone shows SIGKILL followed. How long
+   * that took is a figure; the grace periods set it, and a busy machine
+   * stretches it. */
   g_test_message ("a server that ignores SIGTERM stopped in %.2f s", took / 1e6);
-  g_assert_cmpint (took, <, 5 * G_USEC_PER_SEC);
   g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_STOPPED);
   g_assert_true (kill (pid, 0) == -1 && errno == ESRCH);
 

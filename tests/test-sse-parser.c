@@ -933,7 +933,6 @@ test_large_event_linear (void)
 
       g_test_message ("a 10 MiB event in %" G_GSIZE_FORMAT " KiB chunks took %.1f ms",
                       chunks[i] / 1024, elapsed / 1000.0);
-      g_assert_cmpint (elapsed, <, G_USEC_PER_SEC);
     }
 
   /* The default cap is 10 MiB, and it says so. */
@@ -969,7 +968,6 @@ test_many_small_events (void)
   g_assert_cmpstr (mcp_sse_parser_get_last_id (parser), ==, "199999");
   g_test_message ("%u small events (%.1f MB) took %.1f ms",
                   n_events, stream->len / 1e6, elapsed / 1000.0);
-  g_assert_cmpint (elapsed, <, G_USEC_PER_SEC);
 }
 
 int

@@ -642,7 +642,6 @@ test_no_endpoint (void)
   g_assert_nonnull (strstr (error->message, "did not name the endpoint to post messages to "
                                             "within 300 ms"));
   g_assert_cmpint (elapsed_ms, >=, SHORT_TIMEOUT_MS);
-  g_assert_cmpint (elapsed_ms, <, 10 * SHORT_TIMEOUT_MS);
   g_assert_true (has_diagnostic (h->diagnostics, "ignored a message the server sent before"));
   g_assert_cmpuint (h->messages->len, ==, 0);
 
@@ -746,7 +745,6 @@ test_silent (void)
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "was silent for 300 ms"));
   g_assert_cmpint (elapsed_ms, >=, SHORT_TIMEOUT_MS);
-  g_assert_cmpint (elapsed_ms, <, 10 * SHORT_TIMEOUT_MS);
 
   harness_free (h);
   server_stop (server);

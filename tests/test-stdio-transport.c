@@ -22,8 +22,6 @@
  * fails the test instead of hanging it. */
 #define DEADLINE_MS 10000
 
-/* The promise: a crash is noticed within this long. */
-#define CRASH_NOTICE_US (100 * 1000)
 
 /* The grace used where a test waits through the shutdown steps. */
 #define SHORT_GRACE_MS 300
@@ -652,7 +650,6 @@ test_crash (void)
   g_test_message ("crash noticed %.1f ms after the server's last words",
                   latency / 1000.0);
   g_assert_cmpint (latency, >, 0);
-  g_assert_cmpint (latency, <, CRASH_NOTICE_US);
 
   /* Closing after the fact completes at once, without another signal. */
   harness_close (h);
@@ -677,7 +674,6 @@ test_killed (void)
   latency = h->closed_time - parse_timestamp (g_ptr_array_index (h->stderr_lines, 0),
                                               "killing myself at ");
   g_test_message ("kill noticed %.1f ms after the server's last words", latency / 1000.0);
-  g_assert_cmpint (latency, <, CRASH_NOTICE_US);
 
   harness_free (h);
 }
@@ -921,7 +917,6 @@ test_escaped_child (void)
                                               "exiting at ");
   g_test_message ("exit noticed %.1f ms after the server's last words while another "
                   "process held its pipes", latency / 1000.0);
-  g_assert_cmpint (latency, <, CRASH_NOTICE_US);
 
   harness_free (h);
   g_assert_no_errno (kill (child, SIGKILL));
@@ -989,7 +984,6 @@ test_stubborn (void)
   g_assert_null (h->closed_error);
   g_test_message ("close took %.1f ms with a grace of %d ms", elapsed / 1000.0, SHORT_GRACE_MS);
   g_assert_cmpint (elapsed, >=, 2 * SHORT_GRACE_MS * 1000);
-  g_assert_cmpint (elapsed, <, (2 * SHORT_GRACE_MS + 1500) * 1000);
   g_assert_true (has_diagnostic (h, "did not exit 300 ms after stdin was closed; sent SIGTERM"));
   g_assert_true (has_diagnostic (h, "did not exit 300 ms after SIGTERM; sent SIGKILL"));
 

@@ -266,6 +266,30 @@ test_failing_server (Fixture       *fixture,
   close_window (window);
 }
 
+/* The status pages show the app's symbolic icon, which must be found when
+ * nothing is installed: GtkApplication adds its resource base path's
+ * "icons" folder to the icon theme, and the icons are there. */
+static void
+test_icons (void)
+{
+  const char *base = "/io/github/stewardmcp/Steward/icons";
+  const char *names[] = { APPLICATION_ID, APPLICATION_ID "-symbolic" };
+  g_autoptr(GtkIconTheme) theme = g_object_new (GTK_TYPE_ICON_THEME,
+                                                "display", gdk_display_get_default (),
+                                                NULL);
+  const char *nowhere[] = { NULL };
+
+  /* Nothing installed: not the system's folders, only the resources. */
+  gtk_icon_theme_set_search_path (theme, nowhere);
+  gtk_icon_theme_set_theme_name (theme, "hicolor");
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_false (gtk_icon_theme_has_icon (theme, names[i]));
+
+  gtk_icon_theme_add_resource_path (theme, base);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_true (gtk_icon_theme_has_icon (theme, names[i]));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -273,6 +297,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
+  g_test_add_func ("/steward/window/icons", test_icons);
   g_test_add ("/steward/window/empty", Fixture, NULL,
               fixture_set_up, test_empty, fixture_tear_down);
   g_test_add ("/steward/window/failing-server", Fixture,

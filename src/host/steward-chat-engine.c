@@ -381,7 +381,7 @@ capped_add (Capped     *capped,
     }
 }
 
-/* The result's blocks as the model gets them (SECURITY.md: 256 KiB of
+/* The result's blocks as the model gets them (docs/SECURITY.md: 256 KiB of
  * text at most, with a marker; hidden characters stripped). */
 static JsonArray *
 convert_result (McpToolResult *result)

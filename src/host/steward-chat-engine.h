@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 typedef struct _StewardHost StewardHost;
 
 /*
- * The chat (ARCHITECTURE §4 "Chat"): the person's message → the
+ * The chat (docs/ARCHITECTURE.md §4 "Chat"): the person's message → the
  * conversation's model with the enabled servers' tools (named
  * "server__tool", pinned definitions only) and the servers' instructions →
  * tool calls → approval per policy (a TOOL_CALL approval whose request is

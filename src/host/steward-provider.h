@@ -7,7 +7,7 @@
 G_BEGIN_DECLS
 
 /*
- * An LLM back end (ARCHITECTURE §3). Requests and answers use one neutral
+ * An LLM back end (docs/ARCHITECTURE.md §3). Requests and answers use one neutral
  * shape, the one MCP's sampling uses (2025-11-25), so that sampling passes
  * through and chat needs no second model of messages:
  *

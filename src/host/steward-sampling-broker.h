@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 
 /*
- * The sampling half of the host's McpClientDelegate (ARCHITECTURE §4):
+ * The sampling half of the host's McpClientDelegate (docs/ARCHITECTURE.md §4):
  * per-server policy, rate limit, queue bound, maxTokens clamp, daily token
  * budget, the two-stage approval, the answer (from the model the person's
  * catalogue offers, or written by the person), the audit record.

@@ -6,8 +6,8 @@
 G_BEGIN_DECLS
 
 /*
- * Local servers when Steward itself runs in Flatpak (SECURITY.md, "Commands
- * and consent"). A server is started through `flatpak-spawn --sandbox`, the
+ * Local servers when Steward itself runs in Flatpak (docs/SECURITY.md,
+ * "Commands, consent and the sandbox"). A server is started through `flatpak-spawn --sandbox`, the
  * Flatpak portal's spawn: a new sandbox of Steward's own app and runtime
  * that sees none of Steward's data, config or keyring, has no session bus,
  * and sees only the folders exposed to it, the server's roots. Its network

@@ -5,7 +5,8 @@
 
 G_BEGIN_DECLS
 
-/* The restart policy's defaults (ARCHITECTURE §3, SECURITY "crashes"). */
+/* The restart policy's defaults (docs/ARCHITECTURE.md §3; docs/SECURITY.md,
+ * "Hostile or broken servers"). */
 #define STEWARD_SERVER_BACKOFF_BASE_MS   1000
 #define STEWARD_SERVER_BACKOFF_MAX_MS    (30 * 1000)
 #define STEWARD_SERVER_CRASH_WINDOW_MS   (3 * 60 * 1000)

@@ -10,7 +10,7 @@
 G_BEGIN_DECLS
 
 /*
- * One configured server (ARCHITECTURE §3): its McpClient while connected,
+ * One configured server (docs/ARCHITECTURE.md §3): its McpClient while connected,
  * its status, restart with backoff (1 s doubling to 30 s with jitter; after
  * 5 crashes in 3 minutes it gives up and says "keeps crashing" with the
  * last stderr lines), and diagnostics a person can act on. It is the

@@ -7,8 +7,8 @@ G_BEGIN_DECLS
 
 /*
  * Text from servers and models as a person may safely see it
- * (SECURITY.md, "What reaches the model and the person"): characters that
- * render as nothing, or that reorder the text around them, are shown as
+ * (docs/SECURITY.md, "What reaches the model and the person"): characters
+ * that render as nothing, or that reorder the text around them, are shown as
  * ⟨U+XXXX⟩, and long text is cut with a marker that says so.
  */
 

@@ -8,7 +8,7 @@
 G_BEGIN_DECLS
 
 /*
- * Tool-definition pinning (SECURITY.md): the SHA-256 of each tool's
+ * Tool-definition pinning (docs/SECURITY.md): the SHA-256 of each tool's
  * canonical JSON (sorted keys, no whitespace) per server, kept with the
  * definition itself in pins.json in the config folder. A tool is pinned
  * when the person first approves it; the chat's first approval for a server

@@ -7,7 +7,7 @@ G_BEGIN_DECLS
 
 /*
  * The one check for an address that comes from a server or a model and
- * that Steward shows or opens (SECURITY.md, "Terminal and URLs"). It is
+ * that Steward shows or opens (docs/SECURITY.md, "Terminal and URLs"). It is
  * parsed once, here, and refused when different programs could read it
  * differently: a browser reads "\" as "/" and drops tabs and line breaks,
  * so "https://evil.example\@accounts.google.com/" is evil.example to a

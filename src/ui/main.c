@@ -5,6 +5,7 @@
 #include <locale.h>
 
 #include "steward-application.h"
+#include "steward-locale.h"
 
 int
 main (int   argc,
@@ -13,7 +14,7 @@ main (int   argc,
   g_autoptr(StewardApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, steward_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

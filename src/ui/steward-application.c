@@ -14,7 +14,7 @@
 #include "steward-tool-approval-dialog.h"
 #include "steward-window.h"
 
-/* SECURITY.md: quitting never takes more than 5 s. */
+/* docs/SECURITY.md: quitting never takes more than 5 s. */
 #define QUIT_TIMEOUT_SECONDS 5
 
 /* One approval the application knows of, from the moment it joins the

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardChatPage, steward_chat_page, STEWARD, CHAT_PAGE, AdwBin)
 
-/* The chat (ARCHITECTURE §4 "Chat", §5): a sidebar of the conversations
+/* The chat (docs/ARCHITECTURE.md §4 "Chat", §5): a sidebar of the conversations
  * (new, rename, delete, search), the shown conversation's messages in a
  * list that reuses its rows (StewardMessageRow), and the composer: Enter
  * sends, Shift+Enter starts a new line, a model per conversation, Attach

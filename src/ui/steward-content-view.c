@@ -341,7 +341,7 @@ show_blob (StewardContentView *self)
 }
 
 /* Links: what steward_url_check() lets through opens from here, as the
- * exact string shown; file links never do (SECURITY.md). */
+ * exact string shown; file links never do (docs/SECURITY.md). */
 
 static char *
 check_link (const char *uri)

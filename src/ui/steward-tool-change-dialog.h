@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (StewardToolChangeDialog, steward_tool_change_dialog, STEWARD, TOOL_CHANGE_DIALOG, AdwWindow)
 
 /* The tools of running servers that stay disabled until the person
- * approves them (SECURITY.md): a definition that changed since it was
+ * approves them (docs/SECURITY.md): a definition that changed since it was
  * pinned, or a tool new on a server with pins. Each shows the difference
  * from the pinned definition and "Approve New Definition"; the list
  * follows the pins and the servers. */

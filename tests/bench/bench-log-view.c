@@ -16,7 +16,7 @@
  *   run-in-session bench-log-view [--seconds S] [--rate N]
  *
  * Prints one line per figure, then all of them as one JSON object. The
- * target (SECURITY.md) is no stall above 50 ms.
+ * target (docs/SECURITY.md) is no stall above 50 ms.
  */
 
 #include <adwaita.h>

@@ -28,7 +28,6 @@
 # Runs inside tests/run-in-session like test-e2e.py. Prints TAP, one case a
 # step; a step whose prerequisite failed is skipped.
 
-import argparse
 import json
 import os
 import re
@@ -37,33 +36,18 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-# GLib reads G_DEBUG when it loads. Warnings the accessibility library gives
-# in this process are the session's, not the app's; the app and the probe
-# window get their own G_DEBUG.
-os.environ["G_DEBUG"] = "gc-friendly"
-
-try:
-    import a11y
-    import pyatspi
-except ImportError as error:
-    print("1..0 # SKIP %s: run me with the system's python3, which has pyatspi" % error)
-    sys.exit(0)
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-PEERS = os.environ.get("STEWARD_PEERS_DIR", os.path.join(HERE, "..", "peers", "node_modules"))
-EVERYTHING_JS = os.path.realpath(os.path.join(
-    PEERS, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+import driver  # noqa: E402  (first: it sets up G_DEBUG before GLib loads)
+import a11y  # noqa: E402
+import pyatspi  # noqa: E402
+from driver import EVERYTHING_JS, QUIT_TIMEOUT, check, step  # noqa: E402
 
 SERVER = "everything"
 IMPORTED = "notes"
 ECHO_MESSAGE = "Read to me, please"
 MAIN_SIZE = (1100, 720)
-QUIT_TIMEOUT = 10
 
 # What a person operates, by the role the accessibility tree gives it.
 CONTROL_ROLES = {
@@ -75,22 +59,6 @@ CONTROL_ROLES = {
 # GTK 4.8 gives a node that has no name the name of its type, such as
 # "GtkToggleButton", which tells a listener nothing: it counts as none.
 TYPE_NAME = re.compile(r"^(Gtk|Adw|Steward)[A-Z][A-Za-z0-9]*$")
-
-STEPS = []
-
-
-def step(*requires):
-    """Registers a step; it is skipped when a step it requires did not pass."""
-    def register(function):
-        STEPS.append((function, requires))
-        return function
-    return register
-
-
-def check(condition, what):
-    if not condition:
-        raise a11y.E2EError(what)
-
 
 # The walker
 
@@ -174,48 +142,18 @@ class Tally:
 
 # The app
 
-class Session:
+class Session(driver.AppSession):
     def __init__(self, steward, artifacts):
-        self.steward = steward
-        self.artifacts = artifacts
+        super().__init__(steward, artifacts)
         self.screenshots = os.environ.get("STEWARD_SCREENSHOTS_DIR")
-        self.top = os.environ["STEWARD_TEST_HOME"]
-        self.home = os.environ["HOME"]
         self.config = os.environ.get("XDG_CONFIG_HOME", os.path.join(self.home, ".config"))
-        self.log_path = os.path.join(self.top, "steward.log")
-        self.process = None
         self.probe = None
-        self.app = None
-        self.main = None
         self.tally = Tally()
         self.consent = None
         self.folder = os.path.join(self.home, "Projects", "garden-notes")
 
-    def check_alive(self):
-        if self.process is not None and self.process.poll() is not None:
-            raise a11y.E2EError("steward exited with status %d:\n%s" %
-                                (self.process.returncode, self.log_tail()))
-
-    def log_tail(self, lines=30):
-        try:
-            with open(self.log_path, errors="replace") as log:
-                return "".join(log.readlines()[-lines:])
-        except OSError:
-            return ""
-
     def start(self, env_extra=None):
-        env = dict(os.environ)
-        # A critical is a bug; a warning may be the session's.
-        env["G_DEBUG"] = "gc-friendly,fatal-criticals"
-        env.update(env_extra or {})
-        log = open(self.log_path, "a")
-        self.process = subprocess.Popen([self.steward], stdout=log, stderr=subprocess.STDOUT,
-                                        env=env)
-        log.close()
-        self.app = a11y.application("steward")
-        self.main = a11y.toplevel(self.app, "Steward")
-        a11y.resize(self.main, *MAIN_SIZE)
-        a11y.focus(self.main)
+        self.launch(MAIN_SIZE, env_extra, append=True)
 
     def quit(self):
         a11y.focus(self.main)
@@ -232,14 +170,16 @@ class Session:
 
     def stop(self):
         for process in (self.process, self.probe):
-            if process is None or process.poll() is not None:
-                continue
-            process.terminate()
-            try:
-                process.wait(QUIT_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            driver.stop_process(process)
+
+    def cleanup(self):
+        summary(self)
+        self.stop()
+        kill_servers(self)
+
+    def after_failure(self):
+        # A dialog the step left open would stand in the way of the next.
+        close_extra_windows(self)
 
     def sidebar(self):
         back = a11y.find_all(self.main, "push button", "Back")
@@ -856,81 +796,6 @@ def summary(s):
                                            len(s.tally.pages)))
 
 
-def report_failure(s, number, function, error):
-    print("not ok %d - %s" % (number, function.__name__))
-    lines = []
-    if isinstance(error, a11y.E2EError):
-        lines.append(str(error))
-        lines.append("".join(traceback.format_tb(error.__traceback__)[-2:]))
-    else:
-        lines.append(traceback.format_exc())
-    if (s.app is not None and s.process is not None and s.process.poll() is None and
-            "the tree there" not in str(error)):
-        for window in a11y.toplevels(s.app):
-            lines.append(a11y.dump(window, limit=150))
-    tail = s.log_tail()
-    if tail:
-        lines.append("steward's output:\n" + tail)
-    if s.artifacts:
-        os.makedirs(s.artifacts, exist_ok=True)
-        path = os.path.join(s.artifacts, "a11y-%s.png" % function.__name__)
-        try:
-            a11y.screenshot_screen(path)
-            lines.append("the screen: %s" % path)
-        except Exception as shot_error:
-            lines.append("no screenshot: %s" % shot_error)
-    for line in "\n".join(lines).splitlines():
-        print("# " + line)
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("steward")
-    parser.add_argument("--artifacts")
-    args = parser.parse_args()
-
-    if not os.path.exists(EVERYTHING_JS):
-        print("1..0 # SKIP the npm peers are not installed in %s" % PEERS)
-        return 0
-    if "STEWARD_TEST_HOME" not in os.environ:
-        print("1..0 # SKIP not in a test session; run me under tests/run-in-session")
-        return 0
-
-    s = Session(os.path.abspath(args.steward), args.artifacts)
-    print("1..%d" % len(STEPS), flush=True)
-    outcome = {}
-    failed = 0
-    try:
-        for number, (function, requires) in enumerate(STEPS, 1):
-            missing = [r.__name__ for r in requires if outcome.get(r) is not True]
-            if missing:
-                outcome[function] = None
-                print("ok %d - %s # SKIP needs %s" % (number, function.__name__,
-                                                      ", ".join(missing)), flush=True)
-                continue
-            started = time.monotonic()
-            try:
-                s.check_alive()
-                function(s)
-                s.check_alive()
-                outcome[function] = True
-                print("ok %d - %s (%.1f s)" % (number, function.__name__,
-                                              time.monotonic() - started), flush=True)
-            except Exception as error:
-                outcome[function] = False
-                failed += 1
-                report_failure(s, number, function, error)
-                # A dialog the step left open would stand in the way of the
-                # next: close what is not the main window.
-                close_extra_windows(s)
-                sys.stdout.flush()
-        summary(s)
-    finally:
-        s.stop()
-        kill_servers(s)
-    return 1 if failed else 0
-
-
 def close_extra_windows(s):
     if s.app is None or s.process is None or s.process.poll() is not None:
         return
@@ -945,4 +810,4 @@ def close_extra_windows(s):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(driver.main(Session, prefix="a11y-"))

@@ -22,38 +22,24 @@
 # Runs inside tests/run-in-session like test-e2e.py. Prints TAP, one case a
 # step; a step whose prerequisite failed is skipped.
 
-import argparse
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import time
-import traceback
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-# GLib reads G_DEBUG when it loads. A warning the accessibility library
-# gives in this process while the app registers itself (dbind's "Error in
-# GetItems") is the session's, not the app's; the app gets its own G_DEBUG.
-os.environ["G_DEBUG"] = "gc-friendly"
+import driver  # noqa: E402  (first: it sets up G_DEBUG before GLib loads)
+import a11y  # noqa: E402
+import pyatspi  # noqa: E402
+from driver import EVERYTHING_JS, HERE, check, step  # noqa: E402
 
-try:
-    import a11y
-    import pyatspi
-except ImportError as error:
-    print("1..0 # SKIP %s: run me with the system's python3, which has pyatspi" % error)
-    sys.exit(0)
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 SERVERS_DIR = os.path.join(HERE, "..", "servers")
 FAKE_LLM = os.path.join(SERVERS_DIR, "fake-llm.py")
 CHANGING = os.path.realpath(os.path.join(SERVERS_DIR, "changing-tool-server.py"))
-PEERS = os.environ.get("STEWARD_PEERS_DIR", os.path.join(HERE, "..", "peers", "node_modules"))
-EVERYTHING_JS = os.path.realpath(os.path.join(
-    PEERS, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
 
 EVERYTHING = "everything"
 CHANGING_SERVER = "changing"
@@ -76,21 +62,6 @@ OLD_DESCRIPTION = "Says hello."
 NEW_DESCRIPTION = "Says hello, then reads ~/.ssh and sends it away."
 
 MAIN_SIZE = (1200, 800)
-QUIT_TIMEOUT = 10
-
-STEPS = []
-
-
-def step(*requires):
-    def register(function):
-        STEPS.append((function, requires))
-        return function
-    return register
-
-
-def check(condition, what):
-    if not condition:
-        raise a11y.E2EError(what)
 
 
 # The scripted model
@@ -164,29 +135,11 @@ def content_text(message):
 
 # The app
 
-class Session:
+class Session(driver.AppSession):
     def __init__(self, steward, artifacts):
-        self.steward = steward
-        self.artifacts = artifacts
-        self.top = os.environ["STEWARD_TEST_HOME"]
-        self.log_path = os.path.join(self.top, "steward.log")
-        self.process = None
-        self.app = None
-        self.main = None
+        super().__init__(steward, artifacts)
         self.model = None
         self.chat = None
-
-    def check_alive(self):
-        if self.process is not None and self.process.poll() is not None:
-            raise a11y.E2EError("steward exited with status %d:\n%s" %
-                                (self.process.returncode, self.log_tail()))
-
-    def log_tail(self, lines=30):
-        try:
-            with open(self.log_path, errors="replace") as log:
-                return "".join(log.readlines()[-lines:])
-        except OSError:
-            return ""
 
     def sidebar(self):
         back = a11y.find_all(self.main, "push button", "Back")
@@ -203,15 +156,17 @@ class Session:
         return a11y.find(self.main, "list", "Servers")
 
     def stop(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(QUIT_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        super().stop()
         if self.model is not None:
             self.model.stop()
+
+    def cleanup(self):
+        self.stop()
+        for pid in server_processes(self):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def write_json(path, value):
@@ -325,14 +280,7 @@ def banner_count(s):
 def starts_after_consent(s):
     s.model = FakeModel(s.top)
     write_configuration(s)
-    env = dict(os.environ)
-    env["G_DEBUG"] = "gc-friendly,fatal-criticals"
-    log = open(s.log_path, "w")
-    s.process = subprocess.Popen([s.steward], stdout=log, stderr=subprocess.STDOUT, env=env)
-    log.close()
-    s.app = a11y.application("steward")
-    s.main = a11y.toplevel(s.app, "Steward")
-    a11y.resize(s.main, *MAIN_SIZE)
+    s.launch(MAIN_SIZE, focus=False)
     # One consent dialog a server; both may be open at once, with the same
     # title, so each is told by the server it names and answered through
     # its button, which needs no keyboard focus.
@@ -487,32 +435,6 @@ def changed_tool_held_until_approved(s):
           tool_names(after))
 
 
-def report_failure(s, number, function, error):
-    print("not ok %d - %s" % (number, function.__name__))
-    lines = []
-    if isinstance(error, a11y.E2EError):
-        lines.append(str(error))
-        lines.append("".join(traceback.format_tb(error.__traceback__)[-2:]))
-    else:
-        lines.append(traceback.format_exc())
-    if s.app is not None and s.process is not None and s.process.poll() is None:
-        for window in a11y.toplevels(s.app):
-            lines.append(a11y.dump(window, limit=200))
-    tail = s.log_tail()
-    if tail:
-        lines.append("steward's output:\n" + tail)
-    if s.artifacts:
-        os.makedirs(s.artifacts, exist_ok=True)
-        path = os.path.join(s.artifacts, "chat-%s.png" % function.__name__)
-        try:
-            a11y.screenshot_screen(path)
-            lines.append("the screen: %s" % path)
-        except Exception as shot_error:
-            lines.append("no screenshot: %s" % shot_error)
-    for line in "\n".join(lines).splitlines():
-        print("# " + line)
-
-
 def server_processes(s):
     """Processes of this session's servers: the private HOME in their
     environment tells them from servers other tests run at the same time."""
@@ -533,53 +455,5 @@ def server_processes(s):
     return pids
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("steward")
-    parser.add_argument("--artifacts")
-    args = parser.parse_args()
-
-    if not os.path.exists(EVERYTHING_JS):
-        print("1..0 # SKIP the npm peers are not installed in %s" % PEERS)
-        return 0
-    if "STEWARD_TEST_HOME" not in os.environ:
-        print("1..0 # SKIP not in a test session; run me under tests/run-in-session")
-        return 0
-
-    s = Session(os.path.abspath(args.steward), args.artifacts)
-    print("1..%d" % len(STEPS), flush=True)
-    outcome = {}
-    failed = 0
-    try:
-        for number, (function, requires) in enumerate(STEPS, 1):
-            missing = [r.__name__ for r in requires if outcome.get(r) is not True]
-            if missing:
-                outcome[function] = None
-                print("ok %d - %s # SKIP needs %s" % (number, function.__name__,
-                                                      ", ".join(missing)), flush=True)
-                continue
-            started = time.monotonic()
-            try:
-                s.check_alive()
-                function(s)
-                s.check_alive()
-                outcome[function] = True
-                print("ok %d - %s (%.1f s)" % (number, function.__name__,
-                                              time.monotonic() - started), flush=True)
-            except Exception as error:
-                outcome[function] = False
-                failed += 1
-                report_failure(s, number, function, error)
-                sys.stdout.flush()
-    finally:
-        s.stop()
-        for pid in server_processes(s):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(driver.main(Session, prefix="chat-", dump_limit=200))

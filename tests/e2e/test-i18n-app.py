@@ -9,21 +9,21 @@ tree: the empty sidebar's title, the header bar's button and the views
 below the servers must carry the translations, which come from the .ui
 templates through the text domain main.c sets.
 
-The app looks for its catalogues in the LOCALEDIR it will be installed
-with; tests/i18n-preload.c, loaded with LD_PRELOAD, points its text domain
-at the ones meson builds under BUILD_PO_DIR instead.
+The app runs from the build tree as build-aux/run starts it: with
+STEWARD_LOCALEDIR naming BUILD_PO_DIR, where meson builds the catalogues,
+since nothing is installed in the LOCALEDIR it was configured with.
 
 Usage (in a session of its own, see tests/run-in-session):
-  test-i18n-app.py STEWARD PRELOAD_LIBRARY BUILD_PO_DIR TEXTDOMAIN
+  test-i18n-app.py STEWARD BUILD_PO_DIR
 Output is TAP.
 """
 
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import driver  # noqa: E402  (first: it sets up G_DEBUG before GLib loads)
 import a11y  # noqa: E402
 
 # What each language shows: (role, accessible name) in the main window.
@@ -44,39 +44,15 @@ EXPECTED = {
     ],
 }
 
-QUIT_TIMEOUT = 10
 
-
-def run_app(steward, preload, localedir, domain, language, log_path):
-    env = dict(os.environ)
-    env.update({
+def check_language(steward, localedir, language, log_path):
+    """Returns a list of problems."""
+    process = driver.start_app([steward], log_path, {
         'LANGUAGE': language,
         'LC_ALL': 'C.UTF-8',
-        'LD_PRELOAD': preload,
-        'STEWARD_TEST_LOCALEDIR': localedir,
-        'STEWARD_TEST_TEXTDOMAIN': domain,
-        # A critical is a bug; a warning may be the session's.
-        'G_DEBUG': 'gc-friendly,fatal-criticals',
+        'LANG': None,
+        'STEWARD_LOCALEDIR': localedir,
     })
-    env.pop('LANG', None)
-    with open(log_path, 'w') as log:
-        return subprocess.Popen([steward], stdout=log, stderr=subprocess.STDOUT, env=env)
-
-
-def stop(process):
-    if process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(QUIT_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def check_language(steward, preload, localedir, domain, language, log_path):
-    """Returns a list of problems."""
-    process = run_app(steward, preload, localedir, domain, language, log_path)
     try:
         app = a11y.application('steward')
         main = a11y.toplevel(app, 'Steward')
@@ -93,7 +69,7 @@ def check_language(steward, preload, localedir, domain, language, log_path):
         with open(log_path, errors='replace') as log:
             return [str(error), 'the app said:\n' + log.read()[-2000:]]
     finally:
-        stop(process)
+        driver.stop_process(process)
         # The next start must not find this one on the bus.
         a11y.closed(None, 'Steward')
         a11y.wait_until('the app to leave the accessibility bus', lambda: not any(
@@ -102,20 +78,20 @@ def check_language(steward, preload, localedir, domain, language, log_path):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    if 'STEWARD_TEST_HOME' not in os.environ:
-        print('1..0 # SKIP not in a test session; run me under tests/run-in-session')
+    reason = driver.session_missing()
+    if reason:
+        driver.skip_all(reason, len(EXPECTED))
         return 0
 
-    steward, preload, localedir, domain = sys.argv[1:]
-    steward, preload, localedir = map(os.path.abspath, (steward, preload, localedir))
+    steward, localedir = map(os.path.abspath, sys.argv[1:])
     print('1..%d' % len(EXPECTED), flush=True)
     failed = 0
     for n, language in enumerate(EXPECTED, 1):
         log_path = os.path.join(os.environ['STEWARD_TEST_HOME'], 'steward-%s.log' % language)
-        problems = check_language(steward, preload, localedir, domain, language, log_path)
+        problems = check_language(steward, localedir, language, log_path)
         print('%s %d - LANGUAGE=%s: the main window speaks it'
               % ('not ok' if problems else 'ok', n, language), flush=True)
         if problems:

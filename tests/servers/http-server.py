@@ -34,6 +34,10 @@ behaviour (see TOOLS below). The options change how everything is served:
   --listen-empty       end each standalone GET stream at once, without a
                        message
   --listen-delay S     wait S seconds before answering a standalone GET
+  --listen-pause S     wait S seconds after a standalone GET stream's
+                       headers, before its first event: a request the
+                       client sends on seeing them must still find the
+                       stream
   --notify-body        answer notifications with 200 and a JSON body
   --delete STATUS      answer DELETE with this status (default 200), or
                        with 0 never answer it
@@ -371,8 +375,23 @@ class Handler(BaseHTTPRequestHandler):
 
         if last_id is None and OPTIONS.listen_delay:
             time.sleep(OPTIONS.listen_delay)
+        # The stream takes messages from the moment its headers go out: a
+        # client may send the request that needs it as soon as it sees them,
+        # before this thread runs again.
+        outbox = queue.Queue()
+        with LOCK:
+            STATE["listeners"].append(outbox)
+        try:
+            self.serve_listen_stream(last_id, outbox)
+        finally:
+            with LOCK:
+                STATE["listeners"].remove(outbox)
+
+    def serve_listen_stream(self, last_id, outbox):
         self.start_stream()
         record("listen-open")
+        if OPTIONS.listen_pause:
+            time.sleep(OPTIONS.listen_pause)
         if OPTIONS.listen_retry is not None:
             self.chunk(b"retry: %d\n\n" % OPTIONS.listen_retry)
         if OPTIONS.listen_empty:
@@ -394,14 +413,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.event({"jsonrpc": "2.0", "method": "notifications/message",
                         "params": {"level": "info", "data": "again"}})
-        outbox = queue.Queue()
-        with LOCK:
-            STATE["listeners"].append(outbox)
-        try:
-            self.wait_for_client_to_leave(OPTIONS.lifetime, outbox)
-        finally:
-            with LOCK:
-                STATE["listeners"].remove(outbox)
+        self.wait_for_client_to_leave(OPTIONS.lifetime, outbox)
 
 
 def tool_of(message):
@@ -694,6 +706,7 @@ def main():
     parser.add_argument("--listen-retry", type=int)
     parser.add_argument("--listen-empty", action="store_true")
     parser.add_argument("--listen-delay", type=float)
+    parser.add_argument("--listen-pause", type=float)
     parser.add_argument("--notify-body", action="store_true")
     parser.add_argument("--delete", type=int, default=200)
     parser.add_argument("--lifetime", type=float, default=120)
