@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 #define STEWARD_SERVER_BACKOFF_MAX_MS    (30 * 1000)
 #define STEWARD_SERVER_CRASH_WINDOW_MS   (3 * 60 * 1000)
 #define STEWARD_SERVER_CRASH_LIMIT       5
+/* The longest wait between attempts to reach a remote server that went
+ * away, so that it is Ready within a few seconds of coming back. */
+#define STEWARD_SERVER_RECONNECT_MAX_MS  4000
 /* How many of the last stderr lines a server keeps for its diagnosis. */
 #define STEWARD_SERVER_STDERR_LINES      20
 
