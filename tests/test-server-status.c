@@ -9,6 +9,7 @@
 #include "steward-host.h"
 #include "steward-server-failure.h"
 #include "steward-server-private.h"
+#include "test-http-peer.h"
 
 /* The states StewardServer tells a person: a remote server that goes away
  * and comes back (the reference server "everything" over Streamable HTTP,
@@ -18,19 +19,6 @@
  * and the fix instead of being restarted as crashes. */
 
 #define DEADLINE_S 30
-
-/* Express listens on every interface unless told otherwise; the server is
- * kept on the loopback interface by giving listen() a host when it was
- * called with a port alone. */
-#define LOOPBACK_ONLY \
-  "data:text/javascript,import net from \"node:net\";" \
-  "const listen = net.Server.prototype.listen;" \
-  "net.Server.prototype.listen = function (...args) {" \
-  "  if ((typeof args[0] === \"number\" || typeof args[0] === \"string\") &&" \
-  "      typeof args[1] !== \"string\")" \
-  "    args.splice (1, 0, \"127.0.0.1\");" \
-  "  return listen.apply (this, args);" \
-  "};"
 
 static gboolean
 flag_cb (gpointer user_data)
@@ -191,118 +179,6 @@ text_has (StewardServer *server,
   return strstr (steward_server_get_status_text (server), part) != NULL;
 }
 
-/* The reference server over Streamable HTTP */
-
-typedef struct {
-  GSubprocess      *process;
-  GDataInputStream *out;
-  GCancellable     *cancellable;
-  gboolean          listening;
-  gboolean          exited;
-  char             *ready_line;
-} Peer;
-
-static void
-line_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Peer *peer = user_data;
-  g_autofree char *line = NULL;
-
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL,
-                                                    NULL);
-  if (line == NULL)
-    return;
-
-  if (strstr (line, peer->ready_line) != NULL)
-    peer->listening = TRUE;
-  g_data_input_stream_read_line_async (peer->out, G_PRIORITY_DEFAULT, peer->cancellable,
-                                       line_cb, peer);
-}
-
-static void
-exited_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
-  *(gboolean *) user_data = TRUE;
-}
-
-static guint16
-free_port (void)
-{
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                         &error);
-  g_assert_no_error (error);
-  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
-static char *
-everything_script (void)
-{
-  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
-
-  g_assert_nonnull (peers);
-  return g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
-                           "index.js", NULL);
-}
-
-static Peer *
-peer_start (guint16 port)
-{
-  g_autofree char *script = everything_script ();
-  g_autofree char *port_text = g_strdup_printf ("%u", port);
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GError) error = NULL;
-  Peer *peer = g_new0 (Peer, 1);
-
-  /* It says on stderr when it listens. */
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_setenv (launcher, "PORT", port_text, TRUE);
-  peer->process = g_subprocess_launcher_spawn (launcher, &error, "node", "--import",
-                                               LOOPBACK_ONLY, script, "streamableHttp", NULL);
-  g_assert_no_error (error);
-
-  peer->ready_line = g_strdup_printf ("listening on port %u", port);
-  peer->cancellable = g_cancellable_new ();
-  peer->out = g_data_input_stream_new (g_subprocess_get_stderr_pipe (peer->process));
-  g_data_input_stream_read_line_async (peer->out, G_PRIORITY_DEFAULT, peer->cancellable,
-                                       line_cb, peer);
-  g_subprocess_wait_async (peer->process, NULL, exited_cb, &peer->exited);
-
-  wait_until (peer->listening || peer->exited, DEADLINE_S);
-  g_assert_false (peer->exited);
-
-  return peer;
-}
-
-/* Kills it at once, as a crash or an OOM killer would: no goodbye. */
-static void
-peer_kill (Peer *peer)
-{
-  g_subprocess_force_exit (peer->process);
-  wait_until (peer->exited, DEADLINE_S);
-
-  g_cancellable_cancel (peer->cancellable);
-  g_object_unref (peer->cancellable);
-  g_object_unref (peer->out);
-  g_object_unref (peer->process);
-  g_free (peer->ready_line);
-  g_free (peer);
-}
-
 /* Picking the line */
 
 static void
@@ -442,7 +318,7 @@ static void
 test_refused (Fixture       *fixture,
               gconstpointer  data)
 {
-  guint16 port = free_port ();
+  guint16 port = test_free_port ();
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
   g_autofree char *expected = NULL;
   g_autoptr(StewardServerConfig) config = NULL;
@@ -469,8 +345,8 @@ static void
 test_not_found (Fixture       *fixture,
                 gconstpointer  data)
 {
-  guint16 port = free_port ();
-  Peer *peer = peer_start (port);
+  guint16 port = test_free_port ();
+  TestHttpPeer *peer = test_http_peer_start (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/no-such-endpoint", port);
   g_autofree char *expected = NULL;
   g_autoptr(StewardServerConfig) config = NULL;
@@ -491,7 +367,7 @@ test_not_found (Fixture       *fixture,
 
   stop_server (server);
   g_assert_finalize_object (server);
-  peer_kill (peer);
+  test_http_peer_kill (peer);
 }
 
 /* Going away and coming back */
@@ -500,8 +376,8 @@ static void
 test_reconnect (Fixture       *fixture,
                 gconstpointer  data)
 {
-  guint16 port = free_port ();
-  Peer *peer = peer_start (port);
+  guint16 port = test_free_port ();
+  TestHttpPeer *peer = test_http_peer_start (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
   g_autoptr(StewardServerConfig) config = NULL;
   StewardServer *server;
@@ -518,7 +394,7 @@ test_reconnect (Fixture       *fixture,
   /* Its event stream breaks: asked, it does not answer, and it is no
    * longer Ready. */
   killed = g_get_monotonic_time ();
-  peer_kill (peer);
+  test_http_peer_kill (peer);
   wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
               DEADLINE_S);
   g_test_message ("disconnected %.2f s after the kill",
@@ -537,7 +413,7 @@ test_reconnect (Fixture       *fixture,
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_READY), ==, 1);
 
   /* Back on the same port: Ready again, with its tools. */
-  peer = peer_start (port);
+  peer = test_http_peer_start (port);
   back = g_get_monotonic_time ();
   wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
   g_test_message ("ready %.2f s after the server was back",
@@ -549,7 +425,7 @@ test_reconnect (Fixture       *fixture,
 
   stop_server (server);
   g_assert_finalize_object (server);
-  peer_kill (peer);
+  test_http_peer_kill (peer);
 }
 
 int
