@@ -304,8 +304,8 @@ test_exit_at_once (Fixture       *fixture,
   wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   g_assert_cmpstr (steward_server_get_status_text (server), ==,
-                   "Failed: it exited before answering, saying: lifecycle-server: no such file "
-                   "or directory; check its command, arguments and environment");
+                   "Failed: it exited with status 2 before answering, saying: lifecycle-server: "
+                   "no such file or directory; check its command, arguments and environment");
   g_assert_nonnull (strstr (steward_server_get_detail_text (server),
                             "cannot read /nonexistent/settings.toml"));
   assert_failed_once (fixture, server);

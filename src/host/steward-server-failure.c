@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcp-error.h"
@@ -14,6 +15,9 @@
  * exit error after this marker; the cause keeps only what comes before,
  * since the picked line says it better. */
 #define STDERR_MARKER "; last stderr: "
+/* How that error says the process ended, followed by the number. */
+#define EXIT_STATUS "server exited with status "
+#define EXIT_SIGNAL "server was killed by signal "
 
 struct _StewardServerFailure
 {
@@ -214,6 +218,7 @@ describe (StewardServerFailure *self,
   g_autofree char *message = marker != NULL
                              ? g_strndup (error->message, marker - error->message)
                              : g_strdup (error->message);
+  const char *how;
 
   switch (self->kind)
     {
@@ -237,7 +242,19 @@ describe (StewardServerFailure *self,
 
     case STEWARD_SERVER_FAILURE_EXITED:
       self->cause = line != NULL ? g_strdup (line) : g_strdup (message);
-      if (line != NULL)
+      if (line != NULL && (how = strstr (message, EXIT_STATUS)) != NULL)
+        /* Translators: %d is an exit status, %s the error line the server
+         * wrote on stderr. */
+        self->summary = g_strdup_printf (_("it exited with status %d before answering, saying: "
+                                           "%s; check its command, arguments and environment"),
+                                         atoi (how + strlen (EXIT_STATUS)), line);
+      else if (line != NULL && (how = strstr (message, EXIT_SIGNAL)) != NULL)
+        /* Translators: %d is a signal number, %s the error line the server
+         * wrote on stderr. */
+        self->summary = g_strdup_printf (_("it was killed by signal %d before answering, saying: "
+                                           "%s; check its command, arguments and environment"),
+                                         atoi (how + strlen (EXIT_SIGNAL)), line);
+      else if (line != NULL)
         /* Translators: %s is the error line the server wrote on stderr. */
         self->summary = g_strdup_printf (_("it exited before answering, saying: %s; check its "
                                            "command, arguments and environment"), line);
@@ -297,8 +314,9 @@ describe (StewardServerFailure *self,
 
     case STEWARD_SERVER_FAILURE_OTHER:
     default:
-      self->cause = line != NULL && url == NULL ? g_strdup (line) : g_strdup (message);
-      self->summary = g_strdup (self->cause);
+      /* The protocol's own complaint says more than the server's stderr. */
+      self->cause = g_strdup (message);
+      self->summary = g_strdup (message);
       break;
     }
 }
