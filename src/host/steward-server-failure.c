@@ -163,6 +163,7 @@ classify (const GError       *error,
           const char         *url,
           const char * const *lines)
 {
+  g_autofree char *module = NULL;
   guint status;
 
   if (error->domain != MCP_ERROR)
@@ -194,12 +195,9 @@ classify (const GError       *error,
     case MCP_ERROR_CLOSED:
       if (url != NULL)
         return STEWARD_SERVER_FAILURE_OTHER;
-      {
-        g_autofree char *module = find_missing_module (lines);
-
-        return module != NULL ? STEWARD_SERVER_FAILURE_MODULE_MISSING
-                              : STEWARD_SERVER_FAILURE_EXITED;
-      }
+      module = find_missing_module (lines);
+      return module != NULL ? STEWARD_SERVER_FAILURE_MODULE_MISSING
+                            : STEWARD_SERVER_FAILURE_EXITED;
 
     default:
       return STEWARD_SERVER_FAILURE_OTHER;
