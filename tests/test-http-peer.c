@@ -139,6 +139,13 @@ test_http_peer_start (guint16 port)
 }
 
 void
+test_http_peer_signal (TestHttpPeer *peer,
+                       int           signum)
+{
+  g_subprocess_send_signal (peer->process, signum);
+}
+
+void
 test_http_peer_kill (TestHttpPeer *peer)
 {
   g_subprocess_force_exit (peer->process);

@@ -15,6 +15,9 @@ typedef struct _TestHttpPeer TestHttpPeer;
 guint16       test_free_port       (void);
 /* Starts it on @port, serving /mcp, and waits until it listens. */
 TestHttpPeer *test_http_peer_start (guint16       port);
+/* Sends @signum to it: SIGSTOP makes it hang with its connections open. */
+void          test_http_peer_signal (TestHttpPeer *peer,
+                                     int           signum);
 /* Kills it at once (SIGKILL, as a crash would) and waits for its end. */
 void          test_http_peer_kill  (TestHttpPeer *peer);
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 
 #include "steward-host.h"
@@ -428,6 +429,44 @@ test_reconnect (Fixture       *fixture,
   test_http_peer_kill (peer);
 }
 
+/* A server that hangs keeps its connections open: no stream ends, and
+ * only a ping that is not answered in time tells. */
+static void
+test_hung (Fixture       *fixture,
+           gconstpointer  data)
+{
+  guint16 port = test_free_port ();
+  TestHttpPeer *peer = test_http_peer_start (port);
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
+  g_autoptr(StewardServerConfig) config = NULL;
+  StewardServer *server;
+
+  config = steward_server_config_new_remote ("everything-http", url,
+                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
+  server = new_server (fixture, config);
+  steward_server_set_watch_interval_for_testing (server, 500);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+
+  test_http_peer_signal (peer, SIGSTOP);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
+              DEADLINE_S);
+  g_test_message ("status: %s", steward_server_get_status_text (server));
+  g_test_message ("detail: %s", steward_server_get_detail_text (server));
+  g_assert_nonnull (strstr (steward_server_get_detail_text (server),
+                            "it did not answer a ping within 3 s"));
+  g_assert_null (steward_server_get_client (server));
+
+  test_http_peer_signal (peer, SIGCONT);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_FAILED), ==, 0);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 0);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+  test_http_peer_kill (peer);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -444,6 +483,7 @@ main (int   argc,
   add ("refused", test_refused);
   add ("not-found", test_not_found);
   add ("reconnect", test_reconnect);
+  add ("hung", test_hung);
 
   return g_test_run ();
 }

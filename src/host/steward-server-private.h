@@ -23,6 +23,11 @@ void   steward_server_set_backoff_for_testing (StewardServer *self,
                                                guint          base_ms,
                                                guint          max_ms,
                                                guint          window_ms);
+/* Makes the watch of a connected remote server ping every @interval_ms,
+ * so that a test sees a server that hangs without waiting for the
+ * default interval. */
+void   steward_server_set_watch_interval_for_testing (StewardServer *self,
+                                                      guint          interval_ms);
 /* The last stderr lines kept, oldest first, joined by newlines; NULL when
  * the server wrote none. */
 char  *steward_server_dup_stderr_tail         (StewardServer *self);

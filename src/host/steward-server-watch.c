@@ -17,6 +17,7 @@ struct _StewardServerWatch
   GCancellable *cancellable;    /* of the ping in flight, NULL when none */
   guint         timeout_source;
   guint         tick_source;
+  guint         interval_ms;   /* 0: as the stream suggests */
   gboolean      lost;
 };
 
@@ -123,12 +124,15 @@ schedule_tick (StewardServerWatch *self)
   gboolean listening = !MCP_IS_HTTP_TRANSPORT (transport) ||
                        mcp_http_transport_is_listening (MCP_HTTP_TRANSPORT (transport));
 
+  guint interval = listening ? STEWARD_SERVER_WATCH_LISTENING_INTERVAL_MS
+                             : STEWARD_SERVER_WATCH_INTERVAL_MS;
+
   if (self->lost)
     return;
 
-  self->tick_source = g_timeout_add (listening ? STEWARD_SERVER_WATCH_LISTENING_INTERVAL_MS
-                                               : STEWARD_SERVER_WATCH_INTERVAL_MS,
-                                     tick_cb, self);
+  if (self->interval_ms > 0)
+    interval = self->interval_ms;
+  self->tick_source = g_timeout_add (interval, tick_cb, self);
 }
 
 static void
@@ -198,4 +202,15 @@ steward_server_watch_new (McpClient *client)
   schedule_tick (self);
 
   return self;
+}
+
+void
+steward_server_watch_set_interval (StewardServerWatch *self,
+                                   guint               interval_ms)
+{
+  g_return_if_fail (STEWARD_IS_SERVER_WATCH (self));
+
+  self->interval_ms = interval_ms;
+  g_clear_handle_id (&self->tick_source, g_source_remove);
+  schedule_tick (self);
 }

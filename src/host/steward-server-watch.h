@@ -15,7 +15,7 @@ G_BEGIN_DECLS
  */
 
 #define STEWARD_SERVER_WATCH_INTERVAL_MS           4000
-#define STEWARD_SERVER_WATCH_LISTENING_INTERVAL_MS (60 * 1000)
+#define STEWARD_SERVER_WATCH_LISTENING_INTERVAL_MS (30 * 1000)
 #define STEWARD_SERVER_WATCH_TIMEOUT_MS            3000
 
 #define STEWARD_TYPE_SERVER_WATCH (steward_server_watch_get_type ())
@@ -23,6 +23,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (StewardServerWatch, steward_server_watch, STEWARD, SERVER_WATCH, GObject)
 
 /* Signals: "lost" (reason), once. */
-StewardServerWatch *steward_server_watch_new (McpClient *client);
+StewardServerWatch *steward_server_watch_new          (McpClient          *client);
+/* Pings every @interval_ms whether or not a stream is open, instead of
+ * the intervals above; 0 goes back to them. For tests. */
+void                steward_server_watch_set_interval (StewardServerWatch *self,
+                                                       guint               interval_ms);
 
 G_END_DECLS

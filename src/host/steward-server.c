@@ -104,6 +104,7 @@ struct _StewardServer
   guint                  backoff_base_ms;
   guint                  backoff_max_ms;
   guint                  crash_window_ms;
+  guint                  watch_interval_ms;
 };
 
 enum {
@@ -1199,6 +1200,8 @@ become_ready (StewardServer *self)
   if (steward_server_config_is_remote (self->config))
     {
       self->watch = steward_server_watch_new (self->client);
+      if (self->watch_interval_ms > 0)
+        steward_server_watch_set_interval (self->watch, self->watch_interval_ms);
       g_signal_connect_object (self->watch, "lost", G_CALLBACK (watch_lost_cb), self,
                                G_CONNECT_SWAPPED);
     }
@@ -2719,6 +2722,15 @@ steward_server_set_backoff_for_testing (StewardServer *self,
   self->backoff_max_ms = max_ms;
   self->crash_window_ms = window_ms;
   self->backoff_ms = base_ms;
+}
+
+void
+steward_server_set_watch_interval_for_testing (StewardServer *self,
+                                               guint          interval_ms)
+{
+  g_return_if_fail (STEWARD_IS_SERVER (self));
+
+  self->watch_interval_ms = interval_ms;
 }
 
 char *
