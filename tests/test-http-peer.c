@@ -103,8 +103,10 @@ test_free_port (void)
   return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 }
 
-TestHttpPeer *
-test_http_peer_start (guint16 port)
+static TestHttpPeer *
+peer_start (guint16     port,
+            const char *transport,
+            const char *ready_words)
 {
   const char *peers = g_getenv ("STEWARD_PEERS_DIR");
   g_autofree char *script = NULL;
@@ -122,10 +124,10 @@ test_http_peer_start (guint16 port)
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_setenv (launcher, "PORT", port_text, TRUE);
   peer->process = g_subprocess_launcher_spawn (launcher, &error, "node", "--import",
-                                               LOOPBACK_ONLY, script, "streamableHttp", NULL);
+                                               LOOPBACK_ONLY, script, transport, NULL);
   g_assert_no_error (error);
 
-  peer->ready_line = g_strdup_printf ("listening on port %u", port);
+  peer->ready_line = g_strdup_printf ("%s %u", ready_words, port);
   peer->cancellable = g_cancellable_new ();
   peer->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (peer->process));
   g_data_input_stream_read_line_async (peer->err, G_PRIORITY_DEFAULT, peer->cancellable,
@@ -136,6 +138,18 @@ test_http_peer_start (guint16 port)
   g_assert_false (peer->exited);
 
   return peer;
+}
+
+TestHttpPeer *
+test_http_peer_start (guint16 port)
+{
+  return peer_start (port, "streamableHttp", "listening on port");
+}
+
+TestHttpPeer *
+test_http_peer_start_sse (guint16 port)
+{
+  return peer_start (port, "sse", "running on port");
 }
 
 void

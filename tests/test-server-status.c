@@ -429,6 +429,42 @@ test_reconnect (Fixture       *fixture,
   test_http_peer_kill (peer);
 }
 
+/* Over the legacy transport, the end of the event stream closes the
+ * connection: that too is a disconnection, not a crash. */
+static void
+test_reconnect_sse (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  guint16 port = test_free_port ();
+  TestHttpPeer *peer = test_http_peer_start_sse (port);
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/sse", port);
+  g_autoptr(StewardServerConfig) config = NULL;
+  StewardServer *server;
+
+  config = steward_server_config_new_remote ("everything-sse", url,
+                                             STEWARD_SERVER_TRANSPORT_SSE, NULL);
+  server = new_server (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+
+  test_http_peer_kill (peer);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
+              DEADLINE_S);
+  g_test_message ("status: %s", steward_server_get_status_text (server));
+  g_assert_true (g_str_has_prefix (steward_server_get_status_text (server),
+                                   "Disconnected — reconnecting (attempt 1"));
+  wait_until (text_has (server, "(attempt 2"), DEADLINE_S);
+
+  peer = test_http_peer_start_sse (port);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_FAILED), ==, 0);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 0);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+  test_http_peer_kill (peer);
+}
+
 /* A server that hangs keeps its connections open: no stream ends, and
  * only a ping that is not answered in time tells. */
 static void
@@ -483,6 +519,7 @@ main (int   argc,
   add ("refused", test_refused);
   add ("not-found", test_not_found);
   add ("reconnect", test_reconnect);
+  add ("reconnect-sse", test_reconnect_sse);
   add ("hung", test_hung);
 
   return g_test_run ();
