@@ -429,6 +429,48 @@ test_reconnect (Fixture       *fixture,
   test_http_peer_kill (peer);
 }
 
+/* A server that comes back answering that the URL is wrong is no longer
+ * away but misconfigured: reconnecting stops with the sentence for a 404,
+ * and the person's Start starts afresh. */
+static void
+test_back_wrong (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  guint16 port = test_free_port ();
+  TestHttpPeer *peer = test_http_peer_start (port);
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
+  g_autofree char *expected = NULL;
+  g_autoptr(StewardServerConfig) config = NULL;
+  StewardServer *server;
+
+  config = steward_server_config_new_remote ("everything-http", url,
+                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
+  server = new_server (fixture, config);
+  steward_server_start (server);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+
+  /* On the same port now: the legacy transport, which has no /mcp. */
+  test_http_peer_kill (peer);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
+              DEADLINE_S);
+  peer = test_http_peer_start_sse (port);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
+  expected = g_strdup_printf ("Failed: %s answered HTTP 404 Not Found; check the path in the URL",
+                              url);
+  g_assert_cmpstr (steward_server_get_status_text (server), ==, expected);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 0);
+
+  /* Started again by the person: a fresh start, not attempt N + 1. */
+  steward_server_start (server);
+  wait_until (count_status (fixture, STEWARD_SERVER_STATUS_FAILED) == 2, DEADLINE_S);
+  g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_STARTING), ==, 2);
+  g_assert_cmpstr (steward_server_get_status_text (server), ==, expected);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+  test_http_peer_kill (peer);
+}
+
 /* Over the legacy transport, the end of the event stream closes the
  * connection: that too is a disconnection, not a crash. */
 static void
@@ -519,6 +561,7 @@ main (int   argc,
   add ("refused", test_refused);
   add ("not-found", test_not_found);
   add ("reconnect", test_reconnect);
+  add ("back-wrong", test_back_wrong);
   add ("reconnect-sse", test_reconnect_sse);
   add ("hung", test_hung);
 

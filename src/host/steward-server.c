@@ -786,6 +786,7 @@ fail (StewardServer *self,
   g_autofree char *text = g_strdup_printf (_("Failed: %s"), reason);
 
   self->generation++;
+  self->reconnect_attempt = 0;
   g_clear_pointer (&self->resolved, g_hash_table_unref);
   set_retry_in (self, 0);
   set_status (self, STEWARD_SERVER_STATUS_FAILED, text, detail);
