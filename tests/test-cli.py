@@ -876,6 +876,27 @@ def http_bad_url_exits_3():
 
 
 @test
+def info_says_why_a_server_cannot_start():
+    # The sentences the app shows: the cause and the fix, with the server's
+    # error line, not the last line of its stack trace.
+    r = run("info", server=["node", "/nonexistent/steward-test/server.js"])
+    expect(r, 3, err="steward-cli: cannot connect to the server: the module "
+                     "/nonexistent/steward-test/server.js was not found; check the path in the "
+                     "server\u2019s arguments, or install the package\n")
+    check("Node.js v" not in r.err and "requireStack" not in r.err, r, "no stack trace")
+    port = free_port()
+    r = run("info", "--url", "http://127.0.0.1:%d/mcp" % port, timeout=30)
+    expect(r, 3, err="steward-cli: cannot connect to the server: nothing answers at "
+                     "127.0.0.1:%d (Connection refused); start the server, or correct the "
+                     "URL\n" % port)
+    url = PEERS_OVER_HTTP["streamable"].url("/nowhere")
+    for transport in ("auto", "streamable-http"):
+        r = run("--transport", transport, "info", "--url", url, timeout=30)
+        expect(r, 3, err="steward-cli: cannot connect to the server: %s answered HTTP 404 Not "
+                         "Found; check the path in the URL\n" % url)
+
+
+@test
 def http_headers_reach_the_server_and_never_show():
     mock_url = PEERS_OVER_HTTP["mock"].url("/mcp")
     r = run("-v", "--header", "%s: %s" % (MOCK_HTTP_HEADER, TEST_KEY), "--header",

@@ -1558,6 +1558,15 @@ test_batch (void)
 }
 
 static void
+interrupted_cb (McpHttpTransport *transport,
+                const char       *reason,
+                guint            *count)
+{
+  g_assert_nonnull (reason);
+  (*count)++;
+}
+
+static void
 test_unreachable (void)
 {
   g_autoptr(GSocket) socket = NULL;
@@ -1568,6 +1577,7 @@ test_unreachable (void)
   g_autofree char *url = NULL;
   g_autofree char *expected = NULL;
   McpMessage *response;
+  guint interruptions = 0;
   Harness *h;
   guint16 port;
 
@@ -1585,14 +1595,19 @@ test_unreachable (void)
   h = harness_new_for_url (url);
   expected = g_strdup_printf ("could not reach the server at http://127.0.0.1:%u: ", port);
 
+  /* Each request that finds nobody there says so, as an interruption
+   * and with a code of its own, not as a closed connection. */
+  g_signal_connect (h->transport, "interrupted", G_CALLBACK (interrupted_cb), &interruptions);
+
   send_request (h, 1, "initialize", "{}");
-  response = wait_error (h, 1, MCP_ERROR_CLOSED);
+  response = wait_error (h, 1, MCP_ERROR_UNREACHABLE);
   g_assert_true (g_str_has_prefix (mcp_message_get_error_message (response), expected));
   send_request (h, 2, "tools/list", NULL);
-  wait_error (h, 2, MCP_ERROR_CLOSED);
+  wait_error (h, 2, MCP_ERROR_UNREACHABLE);
   send_notification (h, "notifications/initialized", NULL);
   send_request (h, 3, "tools/list", NULL);
-  wait_error (h, 3, MCP_ERROR_CLOSED);
+  wait_error (h, 3, MCP_ERROR_UNREACHABLE);
+  g_assert_cmpuint (interruptions, >=, 3);
 
   /* Said once, not once per message. */
   g_assert_cmpuint (h->diagnostics->len, ==, 1);

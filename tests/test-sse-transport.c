@@ -428,7 +428,7 @@ test_refused (void)
   mcp_transport_start_async (MCP_TRANSPORT (transport), NULL, store_result_cb, &result);
   wait_for (result != NULL);
   g_assert_false (mcp_transport_start_finish (MCP_TRANSPORT (transport), result, &error));
-  g_assert_error (error, MCP_ERROR, MCP_ERROR_CLOSED);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_UNREACHABLE);
   g_assert_true (g_str_has_prefix (error->message, expected));
   g_clear_object (&result);
 

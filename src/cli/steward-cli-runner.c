@@ -21,6 +21,7 @@
 
 #include "steward-config.h"
 #include "steward-secrets.h"
+#include "steward-server-failure.h"
 
 #include "steward-cli-delegate.h"
 #include "steward-cli-format.h"
@@ -58,6 +59,8 @@ struct _StewardCliRunner
   McpToolResult       *tool_result;
   const char          *list_method;
   gint64               ping_started;
+  /* The server's last lines on stderr, for saying why it did not start. */
+  GPtrArray           *stderr_lines;
 
   int                  exit_code;
   gboolean             connected;
@@ -69,6 +72,9 @@ struct _StewardCliRunner
 };
 
 G_DEFINE_FINAL_TYPE (StewardCliRunner, steward_cli_runner, G_TYPE_OBJECT)
+
+/* As many of a server's last stderr lines as the app keeps. */
+#define STDERR_LINES_KEPT 20
 
 static void
 print_json (JsonObject *object,
@@ -202,6 +208,13 @@ transport_log_cb (StewardCliRunner *self,
 {
   g_autofree char *clean = NULL;
   g_autofree char *line = NULL;
+
+  if (kind == MCP_TRANSPORT_LOG_STDERR && !self->connected)
+    {
+      if (self->stderr_lines->len >= STDERR_LINES_KEPT)
+        g_ptr_array_remove_index (self->stderr_lines, 0);
+      g_ptr_array_add (self->stderr_lines, g_strdup (text));
+    }
 
   if (!self->options->verbose)
     return;
@@ -822,14 +835,25 @@ run_command (StewardCliRunner *self)
     }
 }
 
+/* Says why in the words the app uses: the cause and the fix, with the
+ * server's most useful stderr line rather than its last. */
 static void
 report_connect_failure (StewardCliRunner *self,
                         const GError     *error)
 {
+  g_autoptr(StewardServerFailure) failure = NULL;
+
+  g_ptr_array_add (self->stderr_lines, NULL);
+  failure = steward_server_failure_new (error, self->url,
+                                        (const char * const *) self->stderr_lines->pdata);
+  g_ptr_array_remove_index (self->stderr_lines, self->stderr_lines->len - 1);
+
   if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
-    steward_cli_complain (_("cannot start server: %s"), error->message);
+    steward_cli_complain (_("cannot start server: %s"),
+                          steward_server_failure_get_summary (failure));
   else
-    steward_cli_complain (_("cannot connect to the server: %s"), error->message);
+    steward_cli_complain (_("cannot connect to the server: %s"),
+                          steward_server_failure_get_summary (failure));
   finish (self, STEWARD_CLI_EXIT_CONNECTION);
 }
 
@@ -1239,6 +1263,7 @@ steward_cli_runner_finalize (GObject *object)
   StewardCliRunner *self = STEWARD_CLI_RUNNER (object);
 
   g_clear_pointer (&self->options, steward_cli_options_free);
+  g_clear_pointer (&self->stderr_lines, g_ptr_array_unref);
   g_free (self->url);
 
   G_OBJECT_CLASS (steward_cli_runner_parent_class)->finalize (object);
@@ -1258,6 +1283,7 @@ steward_cli_runner_init (StewardCliRunner *self)
 {
   self->cancellable = g_cancellable_new ();
   self->loop = g_main_loop_new (NULL, FALSE);
+  self->stderr_lines = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**

@@ -22,7 +22,9 @@
 #include "steward-sandbox.h"
 #include "steward-secrets.h"
 
+#include "steward-server-failure.h"
 #include "steward-server-private.h"
+#include "steward-server-watch.h"
 
 /* A log entry's detail is kept to 64 KiB (StewardLogEntry); what we write
  * stops a little short of it so that our own marker fits. */
@@ -73,6 +75,12 @@ struct _StewardServer
   /* The client reached READY; a "closed" before that is the connect
    * callback's to report. */
   gboolean               connected;
+  /* It reached READY since the person last started it: a failure now is a
+   * crash or a lost connection, no longer a question of configuration. */
+  gboolean               answered;
+  /* Of a remote server that went away: the attempt to reach it again. */
+  guint                  reconnect_attempt;
+  StewardServerWatch    *watch;
   gboolean               stopping;
   /* Bumped by each launch and stop, so that callbacks of an earlier
    * attempt know to do nothing. */
@@ -97,6 +105,7 @@ struct _StewardServer
   guint                  backoff_base_ms;
   guint                  backoff_max_ms;
   guint                  crash_window_ms;
+  guint                  watch_interval_ms;
 };
 
 enum {
@@ -790,6 +799,7 @@ fail (StewardServer *self,
   g_autofree char *text = g_strdup_printf (_("Failed: %s"), reason);
 
   self->generation++;
+  self->reconnect_attempt = 0;
   g_clear_pointer (&self->resolved, g_hash_table_unref);
   set_retry_in (self, 0);
   set_status (self, STEWARD_SERVER_STATUS_FAILED, text, detail);
@@ -806,6 +816,9 @@ drop_client (StewardServer *self)
   if (client == NULL)
     return;
 
+  if (self->watch != NULL)
+    g_signal_handlers_disconnect_by_data (self->watch, self);
+  g_clear_object (&self->watch);
   g_signal_handlers_disconnect_by_data (client, self);
   g_signal_handlers_disconnect_by_data (mcp_client_get_transport (client), self);
   self->connected = FALSE;
@@ -846,10 +859,22 @@ update_countdown (StewardServer *self)
   g_autofree char *text = NULL;
 
   seconds = MAX (seconds, 1);
+  set_retry_in (self, seconds);
+
+  if (self->reconnect_attempt > 0)
+    {
+      /* Translators: the status of a remote server that stopped answering;
+       * the first %u counts the attempts to reach it, the second is the
+       * seconds until the next one. */
+      text = g_strdup_printf (_("Disconnected — reconnecting (attempt %u, next in %u s)"),
+                              self->reconnect_attempt, seconds);
+      set_status (self, STEWARD_SERVER_STATUS_DISCONNECTED, text, self->detail_text);
+      return;
+    }
+
   /* Translators: the status of a server that crashed and waits to be
    * started again. */
   text = g_strdup_printf (_("Restarting in %u s"), seconds);
-  set_retry_in (self, seconds);
   set_status (self, STEWARD_SERVER_STATUS_RESTARTING, text, self->detail_text);
 }
 
@@ -947,6 +972,74 @@ crashed (StewardServer *self,
 
   delay_text = g_strdup_printf ("%.1f", delay_ms / 1000.0);
   host_event (self, STEWARD_LOG_LEVEL_INFO, _("Restarting in %s s"), delay_text);
+}
+
+/* What went wrong, with the stderr lines kept, for the status. */
+static StewardServerFailure *
+describe_failure (StewardServer *self,
+                  const GError  *error)
+{
+  g_autofree const char **lines = g_new0 (const char *, self->stderr_lines.length + 1);
+  const char *url = NULL;
+  guint i = 0;
+
+  for (GList *l = self->stderr_lines.head; l != NULL; l = l->next)
+    lines[i++] = l->data;
+
+  if (steward_server_config_is_remote (self->config))
+    url = steward_server_config_get_url (self->config);
+
+  return steward_server_failure_new (error, url, lines);
+}
+
+/* A remote server that had answered stopped answering: reach for it again
+ * and again, less often each time but at least every few seconds, so that
+ * it is Ready soon after it is back. None of this counts as a crash. */
+static void
+disconnected (StewardServer *self,
+              const char    *reason)
+{
+  g_autoptr(McpClient) client = self->client != NULL ? g_object_ref (self->client) : NULL;
+  guint max_ms = MIN (self->backoff_max_ms, STEWARD_SERVER_RECONNECT_MAX_MS);
+  guint delay_ms = self->backoff_base_ms;
+  g_autofree char *why = NULL;
+
+  drop_client (self);
+  self->generation++;
+  g_clear_pointer (&self->resolved, g_hash_table_unref);
+  clear_retry (self);
+
+  /* Its session went with the server; closing only stops the transport
+   * from reopening its stream. */
+  if (client != NULL)
+    mcp_client_close_async (client, NULL, NULL, NULL);
+
+  host_event (self, STEWARD_LOG_LEVEL_WARNING, _("Disconnected: %s"), reason);
+
+  for (guint i = 0; i < self->reconnect_attempt && delay_ms < max_ms; i++)
+    delay_ms *= 2;
+  delay_ms = MIN (delay_ms, max_ms);
+  delay_ms = MAX ((guint) (delay_ms * g_random_double_range (0.9, 1.1)), 1);
+  self->reconnect_attempt++;
+
+  self->retry_deadline = g_get_monotonic_time () + (gint64) delay_ms * 1000;
+  self->retry_source = g_timeout_add (delay_ms, retry_cb, self);
+  self->countdown_source = g_timeout_add (1000, countdown_cb, self);
+
+  /* Translators: %s says what broke, such as "Connection refused". */
+  why = g_strdup_printf (_("The server stopped answering: %s."), reason);
+  if (set_string (&self->detail_text, why))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DETAIL_TEXT]);
+  update_countdown (self);
+}
+
+static void
+watch_lost_cb (StewardServer      *self,
+               const char         *reason,
+               StewardServerWatch *watch)
+{
+  if (watch == self->watch && self->connected && !self->stopping)
+    disconnected (self, reason);
 }
 
 static void
@@ -1057,12 +1150,26 @@ client_closed_cb (StewardServer *self,
 {
   g_autoptr(StewardServer) hold = g_object_ref (self);
 
+  g_autoptr(StewardServerFailure) failure = NULL;
+  const char *reason = _("the connection closed");
+
   /* Before it was ready, the connect callback says what went wrong; when
    * we close it, stop_async does. */
   if (client != self->client || !self->connected || self->stopping)
     return;
 
-  crashed (self, error != NULL ? error->message : _("the connection closed"));
+  if (error != NULL)
+    {
+      failure = describe_failure (self, error);
+      reason = steward_server_failure_get_cause (failure);
+    }
+
+  /* A remote server that closed the connection may be back in a moment;
+   * a local one that exited crashed. */
+  if (steward_server_config_is_remote (self->config))
+    disconnected (self, reason);
+  else
+    crashed (self, reason);
 }
 
 static void
@@ -1100,7 +1207,18 @@ become_ready (StewardServer *self)
   g_autofree char *text = NULL;
 
   self->connected = TRUE;
+  self->answered = TRUE;
+  self->reconnect_attempt = 0;
   self->ready_since = g_get_monotonic_time ();
+
+  if (steward_server_config_is_remote (self->config))
+    {
+      self->watch = steward_server_watch_new (self->client);
+      if (self->watch_interval_ms > 0)
+        steward_server_watch_set_interval (self->watch, self->watch_interval_ms);
+      g_signal_connect_object (self->watch, "lost", G_CALLBACK (watch_lost_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
   g_clear_pointer (&self->resolved, g_hash_table_unref);
   set_revision (self, revision);
 
@@ -1116,18 +1234,28 @@ static void
 connect_failed (StewardServer *self,
                 const GError  *error)
 {
+  g_autoptr(StewardServerFailure) failure = describe_failure (self, error);
+  StewardServerFailureKind kind = steward_server_failure_get_kind (failure);
   g_autofree char *detail = NULL;
 
-  /* A command that cannot be run fails the same way every time. */
-  if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
+  if (self->answered && kind != STEWARD_SERVER_FAILURE_SPAWN &&
+      kind != STEWARD_SERVER_FAILURE_NOT_FOUND && kind != STEWARD_SERVER_FAILURE_UNAUTHORIZED &&
+      kind != STEWARD_SERVER_FAILURE_TLS)
     {
-      drop_client (self);
-      detail = build_detail (self, error->message);
-      fail (self, error->message, detail);
+      /* It ran before: away for now, or crashing. */
+      if (steward_server_config_is_remote (self->config))
+        disconnected (self, steward_server_failure_get_cause (failure));
+      else
+        crashed (self, steward_server_failure_get_cause (failure));
       return;
     }
 
-  crashed (self, error->message);
+  /* It never answered, or answers that its address or credentials are
+   * wrong: something in its settings, which a restart cannot mend. It is
+   * tried again when the person asks, or when the settings change. */
+  drop_client (self);
+  detail = build_detail (self, error->message);
+  fail (self, steward_server_failure_get_summary (failure), detail);
 }
 
 static void
@@ -1503,7 +1631,18 @@ launch (StewardServer *self)
   else
     host_event (self, STEWARD_LOG_LEVEL_INFO, _("Connecting to %s"), target);
 
-  set_status (self, STEWARD_SERVER_STATUS_STARTING, _("Starting…"), NULL);
+  if (self->reconnect_attempt > 0)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: the status of a remote server while Steward tries to
+       * reach it again; %u counts the attempts. */
+      text = g_strdup_printf (_("Disconnected — reconnecting (attempt %u)"),
+                              self->reconnect_attempt);
+      set_status (self, STEWARD_SERVER_STATUS_DISCONNECTED, text, self->detail_text);
+    }
+  else
+    set_status (self, STEWARD_SERVER_STATUS_STARTING, _("Starting…"), NULL);
   resolve_secrets (self);
 }
 
@@ -2119,6 +2258,8 @@ steward_server_status_get_type (void)
         { STEWARD_SERVER_STATUS_READY, "STEWARD_SERVER_STATUS_READY", "ready" },
         { STEWARD_SERVER_STATUS_RESTARTING, "STEWARD_SERVER_STATUS_RESTARTING", "restarting" },
         { STEWARD_SERVER_STATUS_FAILED, "STEWARD_SERVER_STATUS_FAILED", "failed" },
+        { STEWARD_SERVER_STATUS_DISCONNECTED, "STEWARD_SERVER_STATUS_DISCONNECTED",
+          "disconnected" },
         { 0, NULL, NULL },
       };
       GType type = g_enum_register_static (g_intern_static_string ("StewardServerStatus"),
@@ -2373,9 +2514,11 @@ steward_server_start (StewardServer *self)
     case STEWARD_SERVER_STATUS_STARTING:
     case STEWARD_SERVER_STATUS_READY:
     case STEWARD_SERVER_STATUS_RESTARTING:
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
       return;
 
     case STEWARD_SERVER_STATUS_FAILED:
+      self->answered = FALSE;
       g_array_set_size (self->crash_times, 0);
       self->backoff_ms = self->backoff_base_ms;
       break;
@@ -2427,6 +2570,8 @@ steward_server_stop_async (StewardServer       *self,
   g_task_set_source_tag (task, steward_server_stop_async);
 
   self->wanted = FALSE;
+  self->answered = FALSE;
+  self->reconnect_attempt = 0;
   self->generation++;
   clear_retry (self);
   withdraw_consent (self);
@@ -2439,6 +2584,7 @@ steward_server_stop_async (StewardServer       *self,
         {
           gboolean was_active = self->status == STEWARD_SERVER_STATUS_STARTING ||
                                 self->status == STEWARD_SERVER_STATUS_RESTARTING ||
+                                self->status == STEWARD_SERVER_STATUS_DISCONNECTED ||
                                 self->status == STEWARD_SERVER_STATUS_AWAITING_CONSENT;
 
           set_idle_status (self);
@@ -2568,6 +2714,8 @@ steward_server_status_to_string (StewardServerStatus status)
       return "restarting";
     case STEWARD_SERVER_STATUS_FAILED:
       return "failed";
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
+      return "disconnected";
     default:
       return "unknown";
     }
@@ -2588,6 +2736,15 @@ steward_server_set_backoff_for_testing (StewardServer *self,
   self->backoff_max_ms = max_ms;
   self->crash_window_ms = window_ms;
   self->backoff_ms = base_ms;
+}
+
+void
+steward_server_set_watch_interval_for_testing (StewardServer *self,
+                                               guint          interval_ms)
+{
+  g_return_if_fail (STEWARD_IS_SERVER (self));
+
+  self->watch_interval_ms = interval_ms;
 }
 
 char *

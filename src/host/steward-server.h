@@ -23,6 +23,16 @@ G_BEGIN_DECLS
  * Before the first start, and whenever the command's fingerprint changed,
  * the server asks for consent through StewardApprovals (status
  * AWAITING_CONSENT) and starts only once allowed.
+ *
+ * A start that fails before the server ever answered (a missing command or
+ * module, a URL that refuses, a 404, a certificate, credentials) is a
+ * matter of configuration: it fails at once with a sentence naming the
+ * cause and the fix (StewardServerFailure), and is tried again when the
+ * person starts it or its settings change. Only a server that answered and
+ * then exited is restarted as a crash. A remote server that answered and
+ * stops answering (its event stream ends, a request or a ping fails) is
+ * DISCONNECTED and reconnected with backoff, at least every
+ * few seconds, until it answers again.
  */
 
 typedef enum {
@@ -33,6 +43,7 @@ typedef enum {
   STEWARD_SERVER_STATUS_READY,
   STEWARD_SERVER_STATUS_RESTARTING,       /* waiting "retry-in" seconds */
   STEWARD_SERVER_STATUS_FAILED,           /* gave up, or consent denied; see status-text */
+  STEWARD_SERVER_STATUS_DISCONNECTED,     /* remote, stopped answering; reconnecting */
 } StewardServerStatus;
 
 #define STEWARD_TYPE_SERVER_STATUS (steward_server_status_get_type ())

@@ -44,6 +44,10 @@ typedef enum {
   MCP_ERROR_HTTP_STATUS,
   MCP_ERROR_SESSION_EXPIRED,
   MCP_ERROR_FORBIDDEN_ORIGIN,
+  /* Nothing answered at the address: refused, no such host, no route. */
+  MCP_ERROR_UNREACHABLE,
+  /* The secure connection failed: a certificate not accepted, not TLS. */
+  MCP_ERROR_TLS,
 } McpError;
 
 GQuark      mcp_error_quark     (void);

@@ -205,6 +205,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  SIGNAL_INTERRUPTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void mcp_http_transport_iface_init (McpTransportInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (McpHttpTransport, mcp_http_transport, G_TYPE_OBJECT,
@@ -428,6 +435,22 @@ is_unreachable (const GError *error)
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
          error->domain == G_RESOLVER_ERROR ||
          error->domain == G_TLS_ERROR;
+}
+
+/* The code a request that never reached the server fails with, so that
+ * a caller can tell a wrong address or certificate from a broken link. */
+static int
+unreachable_code (Exchange     *ex,
+                  const GError *error)
+{
+  if (ex->abort_reason != NULL)
+    return MCP_ERROR_CLOSED;
+  if (error->domain == G_TLS_ERROR)
+    return MCP_ERROR_TLS;
+  if (is_unreachable (error))
+    return MCP_ERROR_UNREACHABLE;
+
+  return MCP_ERROR_CLOSED;
 }
 
 static char *
@@ -1221,6 +1244,9 @@ listen_ended (McpHttpTransport *self,
       return;
     }
 
+  g_signal_emit (self, signals[SIGNAL_INTERRUPTED], 0,
+                 cause != NULL ? cause : "the server ended its event stream");
+
   if (stream->n_reconnects >= MCP_HTTP_MAX_RECONNECTS)
     {
       mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server’s event stream ended %u times in a row without a message; "
@@ -1725,8 +1751,11 @@ post_failed (McpHttpTransport *self,
       mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not send %s: %s", method ? method : "a response", text);
     }
 
+  if (ex->abort_reason == NULL)
+    g_signal_emit (self, signals[SIGNAL_INTERRUPTED], 0, text);
+
   if (stream != NULL)
-    request_fail (self, stream, MCP_ERROR_CLOSED, text, NULL);
+    request_fail (self, stream, unreachable_code (ex, error), text, NULL);
   else
     exchange_detach (ex, text);
 }
@@ -2422,6 +2451,20 @@ mcp_http_transport_class_init (McpHttpTransportClass *klass)
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * McpHttpTransport::interrupted:
+   * @reason: what broke, in words a person can read
+   *
+   * The connection to the server broke while the transport goes on: the
+   * standalone GET stream ended, or a request could not reach the server
+   * or lost its connection before the answer. The transport reopens the
+   * stream and sends later messages as before; whoever wants to know
+   * whether the server still answers asks it (a ping).
+   */
+  signals[SIGNAL_INTERRUPTED] =
+    g_signal_new ("interrupted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

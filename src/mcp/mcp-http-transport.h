@@ -37,6 +37,11 @@ G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT,
  * status in the error's data (`{"status": 404}`, plus `"error"` when the
  * body was a JSON-RPC error and `"wwwAuthenticate"` with the challenge of a
  * 401 or 403), so the client's request fails at once with the reason.
+ * A request that never reached the server fails with %MCP_ERROR_UNREACHABLE
+ * or %MCP_ERROR_TLS.
+ *
+ * Signals: "interrupted" (a reason) when the standalone GET stream ends or
+ * a request finds the server gone, while the transport itself goes on.
  */
 McpHttpTransport *mcp_http_transport_new                   (const char        *url,
                                                             GError           **error);

@@ -1069,7 +1069,20 @@ stream_sent_cb (GObject      *object,
 
   if (stream == NULL)
     {
-      fail_start (self, g_error_new (MCP_ERROR, MCP_ERROR_CLOSED, "could not connect to %s: %s",
+      int code = MCP_ERROR_CLOSED;
+
+      /* As the Streamable HTTP transport does: a wrong address or
+       * certificate is told apart from a broken link. */
+      if (error->domain == G_TLS_ERROR)
+        code = MCP_ERROR_TLS;
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+               g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_NOT_FOUND) ||
+               g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
+               g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
+               error->domain == G_RESOLVER_ERROR)
+        code = MCP_ERROR_UNREACHABLE;
+
+      fail_start (self, g_error_new (MCP_ERROR, code, "could not connect to %s: %s",
                                      self->description, error->message));
       return;
     }

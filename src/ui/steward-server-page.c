@@ -296,6 +296,8 @@ status_title (StewardServerStatus status)
       return _("Restarting…");
     case STEWARD_SERVER_STATUS_FAILED:
       return _("Not Running");
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
+      return _("Disconnected");
     case STEWARD_SERVER_STATUS_READY:
       return _("Ready");
     case STEWARD_SERVER_STATUS_STOPPED:
@@ -313,6 +315,8 @@ status_icon (StewardServerStatus status)
       return "dialog-question-symbolic";
     case STEWARD_SERVER_STATUS_FAILED:
       return "dialog-error-symbolic";
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
+      return "network-offline-symbolic";
     case STEWARD_SERVER_STATUS_STARTING:
     case STEWARD_SERVER_STATUS_RESTARTING:
       return "content-loading-symbolic";
@@ -351,11 +355,13 @@ update_status (StewardServerPage *self)
                                  status == STEWARD_SERVER_STATUS_STARTING ||
                                  status == STEWARD_SERVER_STATUS_READY ||
                                  status == STEWARD_SERVER_STATUS_RESTARTING ||
+                                 status == STEWARD_SERVER_STATUS_DISCONNECTED ||
                                  status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
   gtk_widget_action_set_enabled (widget, "server.restart",
                                  status == STEWARD_SERVER_STATUS_STARTING ||
                                  status == STEWARD_SERVER_STATUS_READY ||
                                  status == STEWARD_SERVER_STATUS_RESTARTING ||
+                                 status == STEWARD_SERVER_STATUS_DISCONNECTED ||
                                  status == STEWARD_SERVER_STATUS_FAILED);
 
   /* The status page's description is markup: the text goes in escaped. */

@@ -45,6 +45,8 @@ status_icon_name (StewardServerStatus status)
       return "dialog-question-symbolic";
     case STEWARD_SERVER_STATUS_FAILED:
       return "dialog-error-symbolic";
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
+      return "network-offline-symbolic";
     case STEWARD_SERVER_STATUS_DISABLED:
       return "action-unavailable-symbolic";
     case STEWARD_SERVER_STATUS_STOPPED:
@@ -62,6 +64,7 @@ status_style (StewardServerStatus status)
       return "success";
     case STEWARD_SERVER_STATUS_AWAITING_CONSENT:
     case STEWARD_SERVER_STATUS_RESTARTING:
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
       return "warning";
     case STEWARD_SERVER_STATUS_FAILED:
       return "error";
@@ -96,6 +99,7 @@ rebuild_menu (StewardServerRow *self)
     case STEWARD_SERVER_STATUS_STARTING:
     case STEWARD_SERVER_STATUS_READY:
     case STEWARD_SERVER_STATUS_RESTARTING:
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
       append_item (run, _("Stop"), "win.server-stop", name);
       append_item (run, _("Restart"), "win.server-restart", name);
       break;

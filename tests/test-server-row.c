@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-server-row"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "steward-host.h"
+#include "steward-server-page.h"
+#include "steward-server-row.h"
+#include "test-http-peer.h"
+#include "test-widgets.h"
+
+/* What the sidebar row and the server page say of a server's state, read
+ * from the labels a person sees: a URL that refuses, a module that is not
+ * there, and the reference server over Streamable HTTP killed while
+ * connected and started again. */
+
+#define DEADLINE_MS (30 * 1000)
+
+typedef struct {
+  char                *top;
+  StewardHost         *host;
+  StewardServer       *server;
+  GtkWindow           *window;
+  GtkWidget           *row;
+  GtkWidget           *page;
+  StewardServerStatus  awaited;
+} Fixture;
+
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFileInfo *info;
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
+        remove_tree (child);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) config_dir = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *state_path = NULL;
+
+  fixture->top = g_dir_make_tmp ("test-server-row-XXXXXX", &error);
+  g_assert_no_error (error);
+  config_path = g_build_filename (fixture->top, "config", NULL);
+  state_path = g_build_filename (fixture->top, "state", NULL);
+  g_assert_cmpint (g_mkdir (config_path, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (state_path, 0700), ==, 0);
+
+  config_dir = g_file_new_for_path (config_path);
+  state_dir = g_file_new_for_path (state_path);
+  fixture->host = steward_host_new (config_dir, state_dir);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
+
+  if (fixture->window != NULL)
+    gtk_window_destroy (fixture->window);
+  test_drain_main_context ();
+  if (fixture->page != NULL)
+    g_assert_finalize_object (fixture->page);
+  if (fixture->server != NULL)
+    g_assert_finalize_object (fixture->server);
+  test_drain_main_context ();
+  g_assert_finalize_object (fixture->host);
+  remove_tree (top);
+  g_free (fixture->top);
+}
+
+/* A server with consent given, shown in a sidebar row and its page. */
+static void
+show_server (Fixture             *fixture,
+             StewardServerConfig *config)
+{
+  StewardConfig *store = steward_host_get_config (fixture->host);
+  GtkWidget *list = gtk_list_box_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (steward_config_record_consent (store, config, &error));
+  g_assert_no_error (error);
+  fixture->server = steward_server_new (fixture->host, config);
+
+  fixture->row = steward_server_row_new (fixture->server);
+  gtk_list_box_append (GTK_LIST_BOX (list), fixture->row);
+  fixture->page = g_object_ref (steward_server_page_new (fixture->server));
+  gtk_widget_set_hexpand (fixture->page, TRUE);
+  gtk_box_append (GTK_BOX (box), list);
+  gtk_box_append (GTK_BOX (box), fixture->page);
+
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 1000, 700);
+  gtk_window_set_child (fixture->window, box);
+  gtk_window_present (fixture->window);
+}
+
+typedef struct {
+  GtkWidget  *root;
+  const char *text;
+} Shown;
+
+/* A label on screen (mapped) under @root whose text holds @text. */
+static gboolean
+shows (GtkWidget  *root,
+       const char *text)
+{
+  if (!gtk_widget_get_mapped (root))
+    return FALSE;
+
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), text) != NULL)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+shown_cb (gpointer data)
+{
+  Shown *shown = data;
+
+  return shows (shown->root, shown->text);
+}
+
+/* Waits until the row and the page both show @text. */
+static void
+wait_shown (Fixture    *fixture,
+            const char *text)
+{
+  Shown row = { fixture->row, text };
+  Shown page = { fixture->page, text };
+
+  test_wait_until (shown_cb, &row, DEADLINE_MS);
+  test_wait_until (shown_cb, &page, DEADLINE_MS);
+}
+
+static gboolean
+has_status_cb (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return steward_server_get_status (fixture->server) == fixture->awaited;
+}
+
+static void
+wait_status (Fixture             *fixture,
+             StewardServerStatus  status)
+{
+  fixture->awaited = status;
+  test_wait_until (has_status_cb, fixture, DEADLINE_MS);
+}
+
+static void
+test_refused (Fixture       *fixture,
+              gconstpointer  data)
+{
+  guint16 port = test_free_port ();
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
+  g_autofree char *expected = NULL;
+  g_autoptr(StewardServerConfig) config = NULL;
+
+  config = steward_server_config_new_remote ("refusing", url,
+                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
+  show_server (fixture, config);
+  steward_server_start (fixture->server);
+
+  wait_status (fixture, STEWARD_SERVER_STATUS_FAILED);
+  expected = g_strdup_printf ("Failed: nothing answers at 127.0.0.1:%u (Connection refused); "
+                              "start the server, or correct the URL", port);
+  wait_shown (fixture, expected);
+  g_assert_true (shows (fixture->page, "Not Running"));
+  g_assert_false (shows (fixture->row, "Failed: keeps crashing"));
+  g_assert_true (gtk_widget_activate_action (fixture->page, "server.start", NULL));
+}
+
+static void
+test_missing_module (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *node = g_find_program_in_path ("node");
+  const char *args[] = { "/nonexistent/steward-test/server.js", NULL };
+  g_autoptr(StewardServerConfig) config = NULL;
+  GtkWidget *expander;
+  Shown details = { NULL, "Node.js v" };
+
+  g_assert_nonnull (node);
+  config = steward_server_config_new_stdio ("no-module", node, args, NULL, NULL);
+  show_server (fixture, config);
+  details.root = fixture->page;
+  steward_server_start (fixture->server);
+
+  wait_status (fixture, STEWARD_SERVER_STATUS_FAILED);
+  wait_shown (fixture, "Failed: the module /nonexistent/steward-test/server.js was not found; "
+                       "check the path in the server’s arguments, or install the package");
+  /* The whole of stderr is in the details, a click away, not in the
+   * summary. */
+  g_assert_false (shows (fixture->row, "Node.js v"));
+  g_assert_false (shows (fixture->page, "Node.js v"));
+  expander = test_find_by_type (fixture->page, GTK_TYPE_EXPANDER);
+  g_assert_nonnull (expander);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  test_wait_until (shown_cb, &details, DEADLINE_MS);
+}
+
+static void
+test_disconnected (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  guint16 port = test_free_port ();
+  TestHttpPeer *peer = test_http_peer_start (port);
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
+  g_autoptr(StewardServerConfig) config = NULL;
+
+  config = steward_server_config_new_remote ("everything-http", url,
+                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
+  show_server (fixture, config);
+  steward_server_start (fixture->server);
+  wait_status (fixture, STEWARD_SERVER_STATUS_READY);
+  wait_shown (fixture, "Ready · ");
+
+  /* Gone: the row and the page stop saying Ready. */
+  test_http_peer_kill (peer);
+  wait_status (fixture, STEWARD_SERVER_STATUS_DISCONNECTED);
+  wait_shown (fixture, "Disconnected — reconnecting (attempt ");
+  g_assert_false (shows (fixture->row, "Ready"));
+  g_assert_true (shows (fixture->page, "Disconnected"));
+  g_assert_null (steward_server_page_get_pane (STEWARD_SERVER_PAGE (fixture->page), "info"));
+
+  /* Back: Ready again. */
+  peer = test_http_peer_start (port);
+  wait_status (fixture, STEWARD_SERVER_STATUS_READY);
+  wait_shown (fixture, "Ready · ");
+  g_assert_false (shows (fixture->row, "Disconnected"));
+
+  g_assert_true (gtk_widget_activate_action (fixture->page, "server.stop", NULL));
+  wait_status (fixture, STEWARD_SERVER_STATUS_STOPPED);
+  test_http_peer_kill (peer);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+#define ADD(path, func) \
+  g_test_add ("/steward/server-row/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("refused", test_refused);
+  ADD ("missing-module", test_missing_module);
+  ADD ("disconnected", test_disconnected);
+
+  return g_test_run ();
+}
