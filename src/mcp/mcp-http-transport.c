@@ -27,6 +27,13 @@
 /* How long the body of a refusal may take; what came by then is quoted. */
 #define REFUSAL_BODY_TIMEOUT_MS 10000
 
+/* After the answer, what is left of a reply (the end of an event stream,
+ * the empty body of a 202) is read to its end, so that libsoup keeps the
+ * connection for the next request. A server that keeps going past the
+ * answer has this long and this much before the connection is dropped. */
+#define DRAIN_TIMEOUT_MS 2000
+#define DRAIN_MAX        (64 * 1024)
+
 /* How much of a refusal's body an error message quotes. */
 #define EXCERPT_CHARS 200
 
@@ -111,6 +118,7 @@ typedef enum {
   BODY_JSON,
   BODY_SSE,
   BODY_REFUSAL,
+  BODY_DRAIN,    /* the rest of a reply whose answer is in */
 } BodyKind;
 
 typedef struct _Stream Stream;
@@ -131,6 +139,8 @@ typedef struct {
   GCancellable      *cancellable;
   GInputStream      *body;
   gboolean           at_eof;
+  gboolean           reading;       /* a read of the body is in flight */
+  gboolean           resent;        /* sent again after its connection broke */
   BodyKind           body_kind;
   char              *data;          /* a JSON or refusal body */
   gsize              length;
@@ -627,6 +637,61 @@ exchange_arm_timer (Exchange *ex,
   ex->timer = schedule (ex->self, timeout_ms, exchange_timeout_cb, ex);
 }
 
+static void exchange_read (Exchange *ex);
+
+/* The exchange has given what it was for; its body is read to the end
+ * without being looked at, so that the connection can carry the next
+ * request. Its stream, if any, is no longer its business. */
+static void
+exchange_drain (Exchange *ex)
+{
+  exchange_complete_task (ex, 0, NULL);
+
+  if (ex->stream != NULL && ex->stream->exchange == ex)
+    {
+      ex->stream->exchange = NULL;
+      ex->stream->open = FALSE;
+    }
+  ex->stream = NULL;
+  ex->body_kind = BODY_DRAIN;
+  ex->length = 0;
+
+  if (ex->reading)
+    {
+      exchange_arm_timer (ex, DRAIN_TIMEOUT_MS, WAIT_BODY);
+      return;
+    }
+
+  /* The end is usually there already (the last chunk came with the
+   * answer): taken now, the connection is free before the caller, told
+   * of the answer, sends its next request. */
+  if (G_IS_POLLABLE_INPUT_STREAM (ex->body) &&
+      g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (ex->body)))
+    {
+      g_autoptr(GError) error = NULL;
+      char buffer[1024];
+      gssize n;
+
+      while ((n = g_pollable_input_stream_read_nonblocking (G_POLLABLE_INPUT_STREAM (ex->body),
+                                                            buffer, sizeof buffer, NULL,
+                                                            &error)) > 0 &&
+             ex->length <= DRAIN_MAX)
+        ex->length += n;
+
+      if (n == 0)
+        ex->at_eof = TRUE;
+      if (n == 0 || ex->length > DRAIN_MAX ||
+          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        {
+          exchange_detach (ex, NULL);
+          return;
+        }
+    }
+
+  exchange_arm_timer (ex, DRAIN_TIMEOUT_MS, WAIT_BODY);
+  exchange_read (ex);
+}
+
 static Stream *
 stream_new (McpHttpTransport *self,
             const char       *key,
@@ -922,6 +987,30 @@ apply_headers (McpHttpTransport *self,
     }
 
   soup_message_add_flags (ex->msg, SOUP_MESSAGE_NO_REDIRECT);
+}
+
+/* The POST of the exchange's message, ready to go; again for a resend. */
+static void
+post_prepare (McpHttpTransport *self,
+              Exchange         *ex)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  GString *body = g_string_sized_new (256);
+
+  g_clear_object (&ex->msg);
+  g_clear_pointer (&ex->session, g_free);
+  ex->msg = soup_message_new_from_uri ("POST", self->uri);
+
+  mcp_message_write (ex->message, body);
+  bytes = g_string_free_to_bytes (body);
+  soup_message_set_request_body_from_bytes (ex->msg, "application/json", bytes);
+
+  apply_headers (self, ex);
+
+  /* Without this libsoup opens a new connection for every POST; with it,
+   * a POST goes on a connection kept from an earlier exchange, and is
+   * still never repeated by libsoup when that connection breaks. */
+  soup_message_add_flags (ex->msg, SOUP_MESSAGE_IDEMPOTENT);
 }
 
 static void exchange_sent_cb (GObject      *object,
@@ -1328,6 +1417,7 @@ exchange_read_cb (GObject      *object,
 static void
 exchange_read (Exchange *ex)
 {
+  ex->reading = TRUE;
   g_input_stream_read_bytes_async (ex->body, READ_CHUNK, G_PRIORITY_DEFAULT, ex->cancellable,
                                    exchange_read_cb, exchange_ref (ex));
 }
@@ -1496,8 +1586,9 @@ sse_event_cb (const McpSseEvent *event,
   Exchange *ex = user_data;
   McpHttpTransport *self = ex->self;
 
-  /* A handler of an earlier event may have ended the exchange. */
-  if (self == NULL || self->reader == NULL)
+  /* A handler of an earlier event may have ended the exchange, or taken
+   * the answer, after which the stream has nothing more to say. */
+  if (self == NULL || self->reader == NULL || ex->body_kind == BODY_DRAIN)
     return;
 
   ex->event_seen = TRUE;
@@ -1539,6 +1630,10 @@ sse_push (McpHttpTransport *self,
 
   if (ex->self == NULL)
     return FALSE;
+
+  /* The answer came in this chunk, and what follows it is drained. */
+  if (ex->body_kind == BODY_DRAIN)
+    return TRUE;
 
   stream = ex->stream;
   last_id = mcp_sse_parser_get_last_id (ex->parser);
@@ -1621,6 +1716,12 @@ body_ended (McpHttpTransport *self,
       refusal_done (self, ex);
       break;
 
+    case BODY_DRAIN:
+      /* Read to its end, the connection goes back to libsoup's pool;
+       * otherwise libsoup closes it, which is all there is to do. */
+      exchange_detach (ex, NULL);
+      break;
+
     case BODY_NONE:
     default:
       g_assert_not_reached ();
@@ -1640,6 +1741,7 @@ exchange_read_cb (GObject      *object,
   gsize length;
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  ex->reading = FALSE;
   if (ex->self == NULL)
     return;
 
@@ -1684,16 +1786,46 @@ exchange_read_cb (GObject      *object,
         return;
       break;
 
+    case BODY_DRAIN:
+      ex->length += length;
+      if (ex->length > DRAIN_MAX)
+        {
+          body_ended (self, ex, "too much followed the answer");
+          return;
+        }
+      break;
+
     case BODY_NONE:
     default:
       g_assert_not_reached ();
     }
 
-  if (ex->self != NULL)
+  /* Draining may have begun, with a read of its own, while the events of
+   * this chunk were delivered. */
+  if (ex->self != NULL && !ex->reading)
     exchange_read (ex);
 }
 
 /* Replies */
+
+/* Requests that change nothing on the server, or nothing more when made
+ * twice: the only ones sent again when their connection breaks before the
+ * answer, since nothing proves that the server did not receive them. */
+static gboolean
+method_is_repeatable (const char *method)
+{
+  static const char * const repeatable[] = {
+    "ping", "server/discover", "tools/list", "prompts/list", "prompts/get",
+    "resources/list", "resources/templates/list", "resources/read", "completion/complete",
+    "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
+  };
+
+  for (guint i = 0; method != NULL && i < G_N_ELEMENTS (repeatable); i++)
+    if (g_str_equal (method, repeatable[i]))
+      return TRUE;
+
+  return FALSE;
+}
 
 static void
 post_failed (McpHttpTransport *self,
@@ -1703,14 +1835,37 @@ post_failed (McpHttpTransport *self,
   g_autofree char *text = NULL;
   Stream *stream = ex->stream;
   gboolean unreachable = ex->abort_reason == NULL && is_unreachable (error);
+  const char *method = mcp_message_get_method (ex->message);
+
+  /* A connection kept from an earlier request can turn out closed by the
+   * server just as the request goes out. libsoup never sends a POST twice
+   * by itself; a request that may be made twice is sent once more, on a
+   * new connection, and any other fails below, saying it was not. */
+  if (!unreachable && ex->abort_reason == NULL && !ex->resent && stream != NULL &&
+      self->state == STATE_RUNNING && method_is_repeatable (method) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the connection broke before the "
+                                     "server answered %s (%s); sending it again on a new "
+                                     "connection", method, error->message);
+      ex->resent = TRUE;
+      post_prepare (self, ex);
+      soup_message_add_flags (ex->msg, SOUP_MESSAGE_NEW_CONNECTION);
+      exchange_begin (self, ex);
+      return;
+    }
 
   if (unreachable)
     text = g_strdup_printf ("could not reach the server at %s: %s", self->origin, error->message);
   else if (ex->abort_reason != NULL)
     text = g_strdup (ex->abort_reason);
-  else
+  else if (ex->resent || stream == NULL || method_is_repeatable (method))
     text = g_strdup_printf ("the connection to the server broke before it answered: %s",
                             error->message);
+  else
+    text = g_strdup_printf ("the connection to the server broke before it answered (%s); "
+                            "%s was not sent again, since the server may have received it "
+                            "and acted on it", error->message, method);
 
   /* One line says the server is down, not one per message. */
   if (unreachable && !self->unreachable_logged)
@@ -1719,11 +1874,7 @@ post_failed (McpHttpTransport *self,
       mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "%s", text);
     }
   else if (stream == NULL && !unreachable)
-    {
-      const char *method = mcp_message_get_method (ex->message);
-
-      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not send %s: %s", method ? method : "a response", text);
-    }
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not send %s: %s", method ? method : "a response", text);
 
   if (stream != NULL)
     request_fail (self, stream, MCP_ERROR_CLOSED, text, NULL);
@@ -1817,7 +1968,7 @@ post_headers (McpHttpTransport *self,
       gboolean initialized = ex->opens_listen;
 
       ex->opens_listen = FALSE;
-      exchange_detach (ex, NULL);
+      exchange_drain (ex);
       if (initialized)
         open_listen (self);
       return;
@@ -1876,6 +2027,7 @@ get_headers (McpHttpTransport *self,
           mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server offers no stream for the messages it sends unasked "
                       "(it answered %s); only answers to requests will arrive", status_text);
         }
+      exchange_drain (ex);
       stream_remove (self, stream, NULL);
       return;
     }
@@ -1981,7 +2133,12 @@ reader_message_cb (McpHttpTransport *self,
     {
       g_autofree char *key = mcp_message_dup_id_string (message);
       Stream *stream = key != NULL ? g_hash_table_lookup (self->requests, key) : NULL;
+      Exchange *ex = stream != NULL ? stream->exchange : NULL;
 
+      /* The event stream that brought it is read to its end rather than
+       * cut, so that its connection serves the next request. */
+      if (ex != NULL && ex->role == ROLE_POST && ex->body_kind == BODY_SSE)
+        exchange_drain (ex);
       if (stream != NULL)
         stream_remove (self, stream, NULL);
     }
@@ -2092,8 +2249,6 @@ mcp_http_transport_send_async (McpTransport        *transport,
   McpMessageKind kind = mcp_message_get_kind (message);
   const char *method = mcp_message_get_method (message);
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  GString *body;
   Stream *stream = NULL;
   Exchange *ex;
 
@@ -2170,14 +2325,7 @@ mcp_http_transport_send_async (McpTransport        *transport,
   ex = exchange_new (self, ROLE_POST, stream);
   ex->message = mcp_message_ref (message);
   ex->task = g_steal_pointer (&task);
-  ex->msg = soup_message_new_from_uri ("POST", self->uri);
-
-  body = g_string_sized_new (256);
-  mcp_message_write (message, body);
-  bytes = g_string_free_to_bytes (body);
-  soup_message_set_request_body_from_bytes (ex->msg, "application/json", bytes);
-
-  apply_headers (self, ex);
+  post_prepare (self, ex);
   exchange_start (self, ex);
 
   /* What the client sends next waits for the GET stream this opens. */
