@@ -10,6 +10,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-json.h"
+#include "keepalive-server.h"
 #include "mcp-scripted-transport.h"
 
 /* How a client that speaks both eras tells them apart: the answer to the
@@ -192,116 +193,6 @@ test_pinned_modern (void)
 
 /* Over HTTP */
 
-typedef struct {
-  GSubprocess      *process;
-  GDataInputStream *out;
-  GCancellable     *cancellable;
-  GPtrArray        *records;  /* JsonObject */
-  char             *url;
-} Server;
-
-static void
-server_read_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autofree char *line = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
-  Server *server = user_data;
-
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL,
-                                                    &error);
-  if (line == NULL)
-    return;
-
-  node = mcp_json_parse (line, -1, &error);
-  g_assert_no_error (error);
-  if (server->url == NULL)
-    server->url = g_strdup_printf ("http://127.0.0.1:%d/mcp",
-                                   (int) mcp_json_get_number (json_node_get_object (node),
-                                                              "port", 0));
-  else
-    g_ptr_array_add (server->records, json_object_ref (json_node_get_object (node)));
-
-  g_data_input_stream_read_line_async (server->out, G_PRIORITY_DEFAULT, server->cancellable,
-                                       server_read_cb, server);
-}
-
-static Server *
-server_start (const char *first_option,
-              ...)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "servers", "keepalive-server.py",
-                                                 NULL);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  Server *server = g_new0 (Server, 1);
-  const char *option;
-  va_list args;
-
-  g_ptr_array_add (argv, path);
-  va_start (args, first_option);
-  for (option = first_option; option != NULL; option = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) option);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  server->process = g_subprocess_newv ((const char * const *) argv->pdata,
-                                       G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
-  g_assert_no_error (error);
-  server->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server->process));
-  server->cancellable = g_cancellable_new ();
-  server->records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  g_data_input_stream_read_line_async (server->out, G_PRIORITY_DEFAULT, server->cancellable,
-                                       server_read_cb, server);
-  wait_for (server->url != NULL);
-
-  return server;
-}
-
-static void
-server_stop (Server *server)
-{
-  g_cancellable_cancel (server->cancellable);
-  g_output_stream_close (g_subprocess_get_stdin_pipe (server->process), NULL, NULL);
-  g_subprocess_wait (server->process, NULL, NULL);
-  g_clear_object (&server->process);
-  g_clear_object (&server->out);
-  g_clear_object (&server->cancellable);
-  g_ptr_array_unref (server->records);
-  g_free (server->url);
-  g_free (server);
-}
-
-/* The POSTs of @method the server received. */
-static guint
-count_posts (Server     *server,
-             const char *method)
-{
-  guint n = 0;
-
-  for (guint i = 0; i < server->records->len; i++)
-    if (g_strcmp0 (mcp_json_get_string (g_ptr_array_index (server->records, i), "method"),
-                   method) == 0)
-      n++;
-
-  return n;
-}
-
-static JsonObject *
-find_post (Server     *server,
-           const char *method)
-{
-  for (guint i = 0; i < server->records->len; i++)
-    if (g_strcmp0 (mcp_json_get_string (g_ptr_array_index (server->records, i), "method"),
-                   method) == 0)
-      return g_ptr_array_index (server->records, i);
-
-  return NULL;
-}
-
 static void
 setup_cb (McpClient *client,
           gpointer   user_data)
@@ -310,9 +201,9 @@ setup_cb (McpClient *client,
 }
 
 static McpClient *
-connect_http (Server   *server,
-              guint     timeout_ms,
-              GError  **error)
+connect_http (KeepaliveServer  *server,
+              guint             timeout_ms,
+              GError          **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
@@ -360,7 +251,8 @@ static void
 test_http (gconstpointer data)
 {
   const HttpCase *c = data;
-  Server *server = server_start ("--discover", c->mode, "--supported", c->supported, NULL);
+  KeepaliveServer *server = keepalive_server_start ("--discover", c->mode,
+                                                    "--supported", c->supported, NULL);
   g_autoptr(GError) error = NULL;
   McpClient *client;
   JsonObject *init;
@@ -373,25 +265,25 @@ test_http (gconstpointer data)
       g_assert_error (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION);
       if (strstr (error->message, c->failure) == NULL)
         g_error ("“%s” does not say “%s”", error->message, c->failure);
-      g_assert_cmpuint (count_posts (server, "server/discover"), ==, 1);
-      g_assert_cmpuint (count_posts (server, "initialize"), ==, 0);
-      server_stop (server);
+      wait_for (keepalive_server_count_posts (server, "server/discover") == 1);
+      g_assert_cmpuint (keepalive_server_count_posts (server, "initialize"), ==, 0);
+      keepalive_server_stop (server);
       return;
     }
 
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_revision (client), ==, MCP_REVISION_2025_11_25);
-  g_assert_cmpuint (count_posts (server, "server/discover"), ==, 1);
-  g_assert_cmpuint (count_posts (server, "initialize"), ==, 1);
+  wait_for (keepalive_server_count_posts (server, "initialize") == 1);
+  g_assert_cmpuint (keepalive_server_count_posts (server, "server/discover"), ==, 1);
 
   /* The handshake names a handshake-era revision in its body; its header,
    * if any, is never the modern one. */
-  init = find_post (server, "initialize");
+  init = keepalive_server_find_post (server, "initialize", 0);
   g_assert_cmpstr (mcp_json_get_string (init, "version"), ==, "2025-11-25");
   g_assert_cmpstr (mcp_json_get_string (init, "header_version"), !=, "2026-07-28");
 
   close_client (client);
-  server_stop (server);
+  keepalive_server_stop (server);
 }
 
 int

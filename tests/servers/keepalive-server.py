@@ -9,8 +9,9 @@ Listens on a free loopback port. The first line on stdout is {"port": P};
 every later line is a JSON record of one request that reached it:
 {"conn": N, "nth": K, "http": "POST", "method": M, "version": V,
  "header_version": H}, where N numbers the TCP connections in the order
-they were accepted and K the requests on one connection. It exits when
-stdin closes.
+they were accepted and K the requests on one connection, and
+{"conn": N, "closed": true} once the server has closed connection N. It
+exits when stdin closes.
 
 It speaks initialize (with a session id), notifications (202), tools/list
 and tools/call of one tool, `echo`. The options:
@@ -51,8 +52,12 @@ SESSION = "keepalive-session-1"
 def record(**fields):
     line = json.dumps(fields, separators=(",", ":"))
     with LOCK:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            # The test is done and reads no more.
+            pass
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -68,6 +73,10 @@ class Handler(BaseHTTPRequestHandler):
             STATE["connections"] += 1
             self.conn_number = STATE["connections"]
         self.nth = 0
+
+    def finish(self):
+        super().finish()
+        record(conn=self.conn_number, closed=True)
 
     def log_message(self, format, *args):
         pass
