@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-format-private.h"
+#include "mcp-http-util-private.h"
 #include "mcp-json.h"
 #include "mcp-json-private.h"
 #include "mcp-line-framer.h"
@@ -33,14 +34,6 @@
  * answer has this long and this much before the connection is dropped. */
 #define DRAIN_TIMEOUT_MS 2000
 #define DRAIN_MAX        (64 * 1024)
-
-/* How much of a refusal's body an error message quotes. */
-#define EXCERPT_CHARS 200
-
-/* What the 2025 revisions allow in a session id, and how much of an id that
- * breaks those rules an error may show (never all of it). */
-#define SESSION_ID_MAX   1024
-#define SESSION_ID_SHOWN 8
 
 /* The wait before reconnecting a stream whose server named no `retry`:
  * doubling from the first to the last. */
@@ -253,191 +246,6 @@ schedule (McpHttpTransport *self,
   g_source_attach (source, self->context);
 
   return source;
-}
-
-static int
-effective_port (GUri *uri)
-{
-  int port = g_uri_get_port (uri);
-
-  if (port > 0)
-    return port;
-
-  return g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 ? 443 : 80;
-}
-
-static char *
-describe_origin (GUri *uri)
-{
-  g_autofree char *host = g_ascii_strdown (g_uri_get_host (uri), -1);
-  g_autofree char *scheme = g_ascii_strdown (g_uri_get_scheme (uri), -1);
-
-  /* An IPv6 literal needs its brackets back. */
-  if (strchr (host, ':') != NULL)
-    return g_strdup_printf ("%s://[%s]:%d", scheme, host, effective_port (uri));
-
-  return g_strdup_printf ("%s://%s:%d", scheme, host, effective_port (uri));
-}
-
-static gboolean
-same_origin (GUri *a,
-             GUri *b)
-{
-  return g_ascii_strcasecmp (g_uri_get_scheme (a), g_uri_get_scheme (b)) == 0 &&
-         g_ascii_strcasecmp (g_uri_get_host (a), g_uri_get_host (b)) == 0 &&
-         effective_port (a) == effective_port (b);
-}
-
-/* The URL without what may be a secret (a password, a token in the query),
- * for logs and errors. */
-static char *
-describe_url (GUri *uri)
-{
-  g_autofree char *origin = describe_origin (uri);
-  const char *path = g_uri_get_path (uri);
-
-  return g_strconcat (origin, path, g_uri_get_query (uri) != NULL ? "?…" : "", NULL);
-}
-
-static GUri *
-parse_url (const char  *url,
-           GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GUri) uri = NULL;
-  const char *scheme;
-  const char *host;
-
-  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &local_error);
-  if (uri == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "the server URL is not a valid URL: %s", local_error->message);
-      return NULL;
-    }
-
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "the server URL must start with http:// or https://, not %s:", scheme);
-      return NULL;
-    }
-
-  host = g_uri_get_host (uri);
-  if (host == NULL || host[0] == '\0')
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           "the server URL names no host");
-      return NULL;
-    }
-
-  return g_steal_pointer (&uri);
-}
-
-static gboolean
-session_id_is_valid (const char *id)
-{
-  gsize length = strlen (id);
-
-  if (length == 0 || length > SESSION_ID_MAX)
-    return FALSE;
-
-  for (gsize i = 0; i < length; i++)
-    if ((guchar) id[i] < 0x21 || (guchar) id[i] > 0x7e)
-      return FALSE;
-
-  return TRUE;
-}
-
-/* Says what is wrong with a session id without showing it: at most its
- * first few characters, and never more than half of it. */
-static char *
-describe_bad_session_id (const char *id)
-{
-  gsize length = strlen (id);
-  gsize shown = MIN (SESSION_ID_SHOWN, length / 2);
-  char start[SESSION_ID_SHOWN + 1] = { 0 };
-
-  if (length == 0)
-    return g_strdup ("an empty session id");
-
-  for (gsize i = 0; i < shown; i++)
-    start[i] = (guchar) id[i] >= 0x21 && (guchar) id[i] <= 0x7e ? id[i] : '?';
-
-  return g_strdup_printf ("a session id of %" G_GSIZE_FORMAT " bytes beginning “%s…”",
-                          length, start);
-}
-
-/* A value for Mcp-Name in the 2026-07-28 shape: as it is when it is plain
- * printable ASCII, else Base64 between the sentinels the revision names;
- * values that look like the sentinel form are encoded too, so that the
- * server cannot mistake them. */
-static char *
-encode_header_value (const char *value)
-{
-  gsize length = strlen (value);
-  gboolean plain = TRUE;
-  g_autofree char *encoded = NULL;
-
-  for (gsize i = 0; i < length && plain; i++)
-    {
-      guchar c = (guchar) value[i];
-
-      plain = c == '\t' || (c >= 0x20 && c <= 0x7e);
-    }
-
-  if (length > 0 && (g_ascii_isspace (value[0]) || g_ascii_isspace (value[length - 1])))
-    plain = FALSE;
-
-  if (g_str_has_prefix (value, "=?base64?") && g_str_has_suffix (value, "?="))
-    plain = FALSE;
-
-  if (plain)
-    return g_strdup (value);
-
-  encoded = g_base64_encode ((const guchar *) value, length);
-  return g_strconcat ("=?base64?", encoded, "?=", NULL);
-}
-
-/* The start of a body a server sent, fit for one line of a log. */
-static char *
-make_excerpt (const char *data,
-              gsize       length)
-{
-  g_autofree char *valid = g_utf8_make_valid (data, MIN (length, EXCERPT_CHARS * 4));
-  glong n_chars = g_utf8_strlen (valid, -1);
-  g_autofree char *cut = g_utf8_substring (valid, 0, MIN (n_chars, EXCERPT_CHARS));
-  GString *text = g_string_new (NULL);
-
-  for (const char *p = cut; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      /* Control characters would garble a log line or a terminal. */
-      if (c < 0x20 || (c >= 0x7f && c < 0xa0))
-        g_string_append_c (text, ' ');
-      else
-        g_string_append_unichar (text, c);
-    }
-
-  g_strstrip (text->str);
-  text->len = strlen (text->str);
-  if (n_chars > EXCERPT_CHARS || length > EXCERPT_CHARS * 4)
-    g_string_append (text, "…");
-
-  return g_string_free (text, FALSE);
-}
-
-static gboolean
-is_unreachable (const GError *error)
-{
-  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_NOT_FOUND) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
-         error->domain == G_RESOLVER_ERROR ||
-         error->domain == G_TLS_ERROR;
 }
 
 static char *
@@ -980,7 +788,7 @@ apply_headers (McpHttpTransport *self,
 
       if (name != NULL)
         {
-          g_autofree char *value = encode_header_value (name);
+          g_autofree char *value = mcp_http_encode_header_value (name);
 
           soup_message_headers_replace (headers, "Mcp-Name", value);
         }
@@ -1183,14 +991,14 @@ take_session_id (McpHttpTransport *self,
       return TRUE;
     }
 
-  if (!session_id_is_valid (value))
+  if (!mcp_http_session_id_is_valid (value))
     {
-      g_autofree char *described = describe_bad_session_id (value);
+      g_autofree char *described = mcp_http_describe_bad_session_id (value);
 
       fail_connection (self, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                           "the server sent %s, but a session id must be 1 to "
                                           "%d visible ASCII characters",
-                                          described, SESSION_ID_MAX));
+                                          described, MCP_HTTP_SESSION_ID_MAX));
       return FALSE;
     }
 
@@ -1499,7 +1307,7 @@ describe_status (SoupMessage *msg)
   if (reason == NULL || reason[0] == '\0')
     return g_strdup_printf ("HTTP %u", status);
 
-  clean = make_excerpt (reason, strlen (reason));
+  clean = mcp_http_make_excerpt (reason, strlen (reason));
   return g_strdup_printf ("HTTP %u %s", status, clean);
 }
 
@@ -1522,9 +1330,9 @@ describe_refusal (McpHttpTransport *self,
       if (target == NULL || g_uri_get_host (target) == NULL || g_uri_get_host (target)[0] == '\0')
         return g_strdup_printf ("the server answered %s without a usable Location", status_text);
 
-      if (!same_origin (target, self->uri))
+      if (!mcp_http_same_origin (target, self->uri))
         {
-          g_autofree char *origin = describe_origin (target);
+          g_autofree char *origin = mcp_http_describe_origin (target);
 
           return g_strdup_printf ("the server redirected the request to %s, another origin "
                                   "(%s); it was not followed, so that headers and credentials "
@@ -1532,7 +1340,7 @@ describe_refusal (McpHttpTransport *self,
         }
       else
         {
-          g_autofree char *where = describe_url (target);
+          g_autofree char *where = mcp_http_describe_url (target);
 
           return g_strdup_printf ("the server redirected the request to %s (%s); redirects "
                                   "are not followed", where, status_text);
@@ -1541,7 +1349,7 @@ describe_refusal (McpHttpTransport *self,
 
   if (ex->length > 0)
     {
-      g_autofree char *excerpt = make_excerpt (ex->data, ex->length);
+      g_autofree char *excerpt = mcp_http_make_excerpt (ex->data, ex->length);
 
       if (excerpt[0] != '\0')
         return g_strdup_printf ("the server answered %s: %s", status_text, excerpt);
@@ -1834,7 +1642,7 @@ post_failed (McpHttpTransport *self,
 {
   g_autofree char *text = NULL;
   Stream *stream = ex->stream;
-  gboolean unreachable = ex->abort_reason == NULL && is_unreachable (error);
+  gboolean unreachable = ex->abort_reason == NULL && mcp_http_is_unreachable (error);
   const char *method = mcp_message_get_method (ex->message);
 
   /* A connection kept from an earlier request can turn out closed by the
@@ -1987,7 +1795,7 @@ post_headers (McpHttpTransport *self,
 
       if (type != NULL)
         {
-          g_autofree char *clean = make_excerpt (type, strlen (type));
+          g_autofree char *clean = mcp_http_make_excerpt (type, strlen (type));
 
           text = g_strdup_printf ("the server accepted the request (%s) but answered with %s "
                                   "instead of JSON or an event stream", status_text, clean);
@@ -2199,7 +2007,7 @@ mcp_http_transport_start_async (McpTransport        *transport,
 
   if (self->uri == NULL)
     {
-      g_autoptr(GUri) uri = parse_url (self->url != NULL ? self->url : "", &error);
+      g_autoptr(GUri) uri = mcp_http_parse_url (self->url != NULL ? self->url : "", &error);
 
       g_assert (uri == NULL);
       g_task_return_error (task, g_steal_pointer (&error));
@@ -2544,12 +2352,12 @@ mcp_http_transport_constructed (GObject *object)
 
   /* A URL that does not parse is reported by start_async(). */
   if (self->url != NULL)
-    self->uri = parse_url (self->url, NULL);
+    self->uri = mcp_http_parse_url (self->url, NULL);
 
   if (self->uri != NULL)
     {
-      self->origin = describe_origin (self->uri);
-      self->description = describe_url (self->uri);
+      self->origin = mcp_http_describe_origin (self->uri);
+      self->description = mcp_http_describe_url (self->uri);
     }
 }
 
@@ -2601,7 +2409,7 @@ mcp_http_transport_new (const char  *url,
 
   g_return_val_if_fail (url != NULL, NULL);
 
-  uri = parse_url (url, error);
+  uri = mcp_http_parse_url (url, error);
   if (uri == NULL)
     return NULL;
 
