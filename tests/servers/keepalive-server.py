@@ -46,6 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 OPTIONS = None
 LOCK = threading.Lock()
 STATE = {"connections": 0, "dropped": False}
+NUMBERS = {}  # id of a connection's socket → its number
 SESSION = "keepalive-session-1"
 
 
@@ -72,11 +73,8 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             STATE["connections"] += 1
             self.conn_number = STATE["connections"]
+            NUMBERS[id(self.request)] = self.conn_number
         self.nth = 0
-
-    def finish(self):
-        super().finish()
-        record(conn=self.conn_number, closed=True)
 
     def log_message(self, format, *args):
         pass
@@ -193,6 +191,19 @@ class Handler(BaseHTTPRequestHandler):
             raise ValueError(mode)
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def shutdown_request(self, request):
+        # Said only once the socket is closed, so that a test that reads it
+        # knows the client can see the connection gone.
+        super().shutdown_request(request)
+        with LOCK:
+            number = NUMBERS.pop(id(request), None)
+        if number is not None:
+            record(conn=number, closed=True)
+
+
 def main():
     global OPTIONS
     parser = argparse.ArgumentParser()
@@ -206,8 +217,7 @@ def main():
     parser.add_argument("--keep-alive-hint", type=int, default=0)
     OPTIONS = parser.parse_args()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", 0), Handler)
     record(port=server.server_address[1])
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
