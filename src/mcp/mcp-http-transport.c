@@ -1618,12 +1618,13 @@ exchange_read_cb (GObject      *object,
 
 /* Requests that change nothing on the server, or nothing more when made
  * twice: the only ones sent again when their connection breaks before the
- * answer, since nothing proves that the server did not receive them. */
+ * answer, since nothing proves that the server did not receive them. A
+ * second initialize only leaves the first session unused. */
 static gboolean
 method_is_repeatable (const char *method)
 {
   static const char * const repeatable[] = {
-    "ping", "server/discover", "tools/list", "prompts/list", "prompts/get",
+    "ping", "server/discover", "initialize", "tools/list", "prompts/list", "prompts/get",
     "resources/list", "resources/templates/list", "resources/read", "completion/complete",
     "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
   };
