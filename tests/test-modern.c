@@ -23,6 +23,7 @@ typedef struct {
   GSubprocess  *server;     /* the HTTP server; over stdio the transport runs it */
   McpClient    *client;
   TestDelegate *delegate;
+  gboolean      subscribed;  /* the server acknowledged subscriptions/listen */
 } Fixture;
 
 static void
@@ -127,6 +128,15 @@ start_http_server (Fixture    *fixture,
 }
 
 static void
+acknowledged_cb (McpClient  *client,
+                 const char *method,
+                 JsonObject *params,
+                 gpointer    user_data)
+{
+  ((Fixture *) user_data)->subscribed = TRUE;
+}
+
+static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -148,6 +158,8 @@ fixture_set_up (Fixture       *fixture,
   fixture->delegate->reply_func = reply_cb;
   fixture->client = mcp_client_new (transport);
   mcp_client_set_delegate (fixture->client, MCP_CLIENT_DELEGATE (fixture->delegate));
+  g_signal_connect (fixture->client, "notification::notifications/subscriptions/acknowledged",
+                    G_CALLBACK (acknowledged_cb), fixture);
 
   mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
   wait_for (result != NULL);
@@ -257,7 +269,10 @@ test_list_changed (Fixture       *fixture,
 
   wait_for (g_list_model_get_n_items (tools) == 7);
 
-  /* The change arrives on the subscription stream and the list follows. */
+  /* A change made before the server has taken the subscription is told
+   * to nobody; once it has, the change arrives on the subscription stream
+   * and the list follows. */
+  wait_for (fixture->subscribed);
   text = call_text (fixture, "add-tool", NULL);
   wait_for (g_list_model_get_n_items (tools) == 8);
 }

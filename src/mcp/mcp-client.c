@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mcp-client.h"
+#include "mcp-era-private.h"
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-prompt.h"
@@ -1769,43 +1770,6 @@ send_initialize (McpClient *self)
                  mcp_client_connect_async, initialize_cb, g_object_ref (self));
 }
 
-/* The newest revision of the handshake era in @versions, or UNKNOWN. */
-static McpRevision
-best_legacy_revision (JsonArray *versions)
-{
-  McpRevision best = MCP_REVISION_UNKNOWN;
-
-  for (guint i = 0; versions != NULL && i < json_array_get_length (versions); i++)
-    {
-      JsonNode *node = json_array_get_element (versions, i);
-      McpRevision revision;
-
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-        continue;
-      revision = mcp_revision_from_string (json_node_get_string (node));
-      if (revision != MCP_REVISION_UNKNOWN && !mcp_revision_is_stateless (revision))
-        best = MAX (best, revision);
-    }
-
-  return best;
-}
-
-static gboolean
-versions_contain (JsonArray  *versions,
-                  const char *version)
-{
-  for (guint i = 0; versions != NULL && i < json_array_get_length (versions); i++)
-    {
-      JsonNode *node = json_array_get_element (versions, i);
-
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
-          g_str_equal (json_node_get_string (node), version))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 static void
 become_ready (McpClient *self)
 {
@@ -1822,21 +1786,6 @@ become_ready (McpClient *self)
   g_task_return_boolean (task, TRUE);
 }
 
-/* A server of the handshake era cannot speak 2026-07-28: fall back to
- * initialize, offering the newest revision it named or ours. */
-static void
-fall_back_to_initialize (McpClient  *self,
-                         JsonArray  *supported,
-                         const char *why)
-{
-  McpRevision best = best_legacy_revision (supported);
-
-  diagnostic (self, "the server does not speak 2026-07-28 (%s); using initialize", why);
-  if (best != MCP_REVISION_UNKNOWN)
-    self->legacy_revision = best;
-  send_initialize (self);
-}
-
 static void
 discover_cb (GObject      *object,
              GAsyncResult *result,
@@ -1845,8 +1794,9 @@ discover_cb (GObject      *object,
   g_autoptr(McpClient) self = user_data;
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
   gboolean auto_era = self->requested_revision == MCP_REVISION_UNKNOWN;
-  JsonArray *versions;
+  McpRevision handshake_revision;
   JsonObject *meta;
   JsonObject *info;
 
@@ -1854,58 +1804,35 @@ discover_cb (GObject      *object,
   if (self->connect_task == NULL)
     return;
 
-  if (reply == NULL)
+  /* A transport that closed fails the connecting itself; a request that
+   * merely could not be delivered (an unreachable HTTP server) does not
+   * close it, and is an answer like any other. */
+  if (reply == NULL && self->transport_closed)
+    return;
+
+  switch (mcp_era_from_discover (reply, error, &handshake_revision, &why))
     {
-      JsonNode *data = mcp_error_get_data (error);
-      JsonArray *supported = NULL;
+    case MCP_ERA_MODERN:
+      break;
 
-      /* A transport that closed fails the connecting itself; a request that
-       * merely could not be delivered (an unreachable HTTP server) does
-       * not close it, and is a failure like any other. */
-      if (self->transport_closed)
-        return;
-
-      if (data != NULL && JSON_NODE_HOLDS_OBJECT (data))
-        supported = mcp_json_get_array (json_node_get_object (data), "supported");
-
-      /* A modern error says the server is of the new era but does not
-       * speak our revision; anything else, or silence, says it is of the
-       * handshake era. */
-      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION) ||
-          (error->domain == MCP_ERROR && error->code == MCP_ERROR_UNSUPPORTED_PROTOCOL_VERSION))
+    case MCP_ERA_HANDSHAKE:
+      if (!auto_era)
         {
-          if (auto_era && best_legacy_revision (supported) != MCP_REVISION_UNKNOWN)
-            {
-              fall_back_to_initialize (self, supported, error->message);
-              return;
-            }
           connect_fail (self, g_error_new (MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION,
                                            "the server does not speak protocol revision "
-                                           "2026-07-28: %s", error->message));
+                                           "2026-07-28: %s", why));
           return;
         }
-
-      if (auto_era)
-        {
-          fall_back_to_initialize (self, NULL, error->message);
-          return;
-        }
-
-      connect_fail (self, rewrap_error (error, "the server did not answer server/discover"));
+      g_assert (!mcp_revision_is_stateless (handshake_revision));
+      diagnostic (self, "the server does not speak 2026-07-28 (%s); using initialize with %s",
+                  why, mcp_revision_to_string (handshake_revision));
+      self->legacy_revision = handshake_revision;
+      send_initialize (self);
       return;
-    }
 
-  versions = mcp_json_get_array (reply, "supportedVersions");
-  if (!versions_contain (versions, mcp_revision_to_string (MCP_REVISION_2026_07_28)))
-    {
-      if (auto_era && best_legacy_revision (versions) != MCP_REVISION_UNKNOWN)
-        {
-          fall_back_to_initialize (self, versions, "it lists only older revisions");
-          return;
-        }
-      connect_fail (self, g_error_new_literal (MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION,
-                                               "the server does not list protocol revision "
-                                               "2026-07-28 among those it supports"));
+    case MCP_ERA_INCOMPATIBLE:
+    default:
+      connect_fail (self, g_error_new_literal (MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION, why));
       return;
     }
 

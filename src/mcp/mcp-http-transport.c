@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-format-private.h"
+#include "mcp-http-util-private.h"
 #include "mcp-json.h"
 #include "mcp-json-private.h"
 #include "mcp-line-framer.h"
@@ -27,13 +28,12 @@
 /* How long the body of a refusal may take; what came by then is quoted. */
 #define REFUSAL_BODY_TIMEOUT_MS 10000
 
-/* How much of a refusal's body an error message quotes. */
-#define EXCERPT_CHARS 200
-
-/* What the 2025 revisions allow in a session id, and how much of an id that
- * breaks those rules an error may show (never all of it). */
-#define SESSION_ID_MAX   1024
-#define SESSION_ID_SHOWN 8
+/* After the answer, what is left of a reply (the end of an event stream,
+ * the empty body of a 202) is read to its end, so that libsoup keeps the
+ * connection for the next request. A server that keeps going past the
+ * answer has this long and this much before the connection is dropped. */
+#define DRAIN_TIMEOUT_MS 2000
+#define DRAIN_MAX        (64 * 1024)
 
 /* The wait before reconnecting a stream whose server named no `retry`:
  * doubling from the first to the last. */
@@ -111,6 +111,7 @@ typedef enum {
   BODY_JSON,
   BODY_SSE,
   BODY_REFUSAL,
+  BODY_DRAIN,    /* the rest of a reply whose answer is in */
 } BodyKind;
 
 typedef struct _Stream Stream;
@@ -131,6 +132,8 @@ typedef struct {
   GCancellable      *cancellable;
   GInputStream      *body;
   gboolean           at_eof;
+  gboolean           reading;       /* a read of the body is in flight */
+  gboolean           resent;        /* sent again after its connection broke */
   BodyKind           body_kind;
   char              *data;          /* a JSON or refusal body */
   gsize              length;
@@ -252,191 +255,6 @@ schedule (McpHttpTransport *self,
   return source;
 }
 
-static int
-effective_port (GUri *uri)
-{
-  int port = g_uri_get_port (uri);
-
-  if (port > 0)
-    return port;
-
-  return g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 ? 443 : 80;
-}
-
-static char *
-describe_origin (GUri *uri)
-{
-  g_autofree char *host = g_ascii_strdown (g_uri_get_host (uri), -1);
-  g_autofree char *scheme = g_ascii_strdown (g_uri_get_scheme (uri), -1);
-
-  /* An IPv6 literal needs its brackets back. */
-  if (strchr (host, ':') != NULL)
-    return g_strdup_printf ("%s://[%s]:%d", scheme, host, effective_port (uri));
-
-  return g_strdup_printf ("%s://%s:%d", scheme, host, effective_port (uri));
-}
-
-static gboolean
-same_origin (GUri *a,
-             GUri *b)
-{
-  return g_ascii_strcasecmp (g_uri_get_scheme (a), g_uri_get_scheme (b)) == 0 &&
-         g_ascii_strcasecmp (g_uri_get_host (a), g_uri_get_host (b)) == 0 &&
-         effective_port (a) == effective_port (b);
-}
-
-/* The URL without what may be a secret (a password, a token in the query),
- * for logs and errors. */
-static char *
-describe_url (GUri *uri)
-{
-  g_autofree char *origin = describe_origin (uri);
-  const char *path = g_uri_get_path (uri);
-
-  return g_strconcat (origin, path, g_uri_get_query (uri) != NULL ? "?…" : "", NULL);
-}
-
-static GUri *
-parse_url (const char  *url,
-           GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GUri) uri = NULL;
-  const char *scheme;
-  const char *host;
-
-  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &local_error);
-  if (uri == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "the server URL is not a valid URL: %s", local_error->message);
-      return NULL;
-    }
-
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "the server URL must start with http:// or https://, not %s:", scheme);
-      return NULL;
-    }
-
-  host = g_uri_get_host (uri);
-  if (host == NULL || host[0] == '\0')
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           "the server URL names no host");
-      return NULL;
-    }
-
-  return g_steal_pointer (&uri);
-}
-
-static gboolean
-session_id_is_valid (const char *id)
-{
-  gsize length = strlen (id);
-
-  if (length == 0 || length > SESSION_ID_MAX)
-    return FALSE;
-
-  for (gsize i = 0; i < length; i++)
-    if ((guchar) id[i] < 0x21 || (guchar) id[i] > 0x7e)
-      return FALSE;
-
-  return TRUE;
-}
-
-/* Says what is wrong with a session id without showing it: at most its
- * first few characters, and never more than half of it. */
-static char *
-describe_bad_session_id (const char *id)
-{
-  gsize length = strlen (id);
-  gsize shown = MIN (SESSION_ID_SHOWN, length / 2);
-  char start[SESSION_ID_SHOWN + 1] = { 0 };
-
-  if (length == 0)
-    return g_strdup ("an empty session id");
-
-  for (gsize i = 0; i < shown; i++)
-    start[i] = (guchar) id[i] >= 0x21 && (guchar) id[i] <= 0x7e ? id[i] : '?';
-
-  return g_strdup_printf ("a session id of %" G_GSIZE_FORMAT " bytes beginning “%s…”",
-                          length, start);
-}
-
-/* A value for Mcp-Name in the 2026-07-28 shape: as it is when it is plain
- * printable ASCII, else Base64 between the sentinels the revision names;
- * values that look like the sentinel form are encoded too, so that the
- * server cannot mistake them. */
-static char *
-encode_header_value (const char *value)
-{
-  gsize length = strlen (value);
-  gboolean plain = TRUE;
-  g_autofree char *encoded = NULL;
-
-  for (gsize i = 0; i < length && plain; i++)
-    {
-      guchar c = (guchar) value[i];
-
-      plain = c == '\t' || (c >= 0x20 && c <= 0x7e);
-    }
-
-  if (length > 0 && (g_ascii_isspace (value[0]) || g_ascii_isspace (value[length - 1])))
-    plain = FALSE;
-
-  if (g_str_has_prefix (value, "=?base64?") && g_str_has_suffix (value, "?="))
-    plain = FALSE;
-
-  if (plain)
-    return g_strdup (value);
-
-  encoded = g_base64_encode ((const guchar *) value, length);
-  return g_strconcat ("=?base64?", encoded, "?=", NULL);
-}
-
-/* The start of a body a server sent, fit for one line of a log. */
-static char *
-make_excerpt (const char *data,
-              gsize       length)
-{
-  g_autofree char *valid = g_utf8_make_valid (data, MIN (length, EXCERPT_CHARS * 4));
-  glong n_chars = g_utf8_strlen (valid, -1);
-  g_autofree char *cut = g_utf8_substring (valid, 0, MIN (n_chars, EXCERPT_CHARS));
-  GString *text = g_string_new (NULL);
-
-  for (const char *p = cut; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      /* Control characters would garble a log line or a terminal. */
-      if (c < 0x20 || (c >= 0x7f && c < 0xa0))
-        g_string_append_c (text, ' ');
-      else
-        g_string_append_unichar (text, c);
-    }
-
-  g_strstrip (text->str);
-  text->len = strlen (text->str);
-  if (n_chars > EXCERPT_CHARS || length > EXCERPT_CHARS * 4)
-    g_string_append (text, "…");
-
-  return g_string_free (text, FALSE);
-}
-
-static gboolean
-is_unreachable (const GError *error)
-{
-  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_NOT_FOUND) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
-         error->domain == G_RESOLVER_ERROR ||
-         error->domain == G_TLS_ERROR;
-}
-
 /* The code a request that never reached the server fails with, so that
  * a caller can tell a wrong address or certificate from a broken link. */
 static int
@@ -447,7 +265,7 @@ unreachable_code (Exchange     *ex,
     return MCP_ERROR_CLOSED;
   if (error->domain == G_TLS_ERROR)
     return MCP_ERROR_TLS;
-  if (is_unreachable (error))
+  if (mcp_http_is_unreachable (error))
     return MCP_ERROR_UNREACHABLE;
 
   return MCP_ERROR_CLOSED;
@@ -648,6 +466,61 @@ exchange_arm_timer (Exchange *ex,
   ex->wait = wait;
   ex->timer_ms = timeout_ms;
   ex->timer = schedule (ex->self, timeout_ms, exchange_timeout_cb, ex);
+}
+
+static void exchange_read (Exchange *ex);
+
+/* The exchange has given what it was for; its body is read to the end
+ * without being looked at, so that the connection can carry the next
+ * request. Its stream, if any, is no longer its business. */
+static void
+exchange_drain (Exchange *ex)
+{
+  exchange_complete_task (ex, 0, NULL);
+
+  if (ex->stream != NULL && ex->stream->exchange == ex)
+    {
+      ex->stream->exchange = NULL;
+      ex->stream->open = FALSE;
+    }
+  ex->stream = NULL;
+  ex->body_kind = BODY_DRAIN;
+  ex->length = 0;
+
+  if (ex->reading)
+    {
+      exchange_arm_timer (ex, DRAIN_TIMEOUT_MS, WAIT_BODY);
+      return;
+    }
+
+  /* The end is usually there already (the last chunk came with the
+   * answer): taken now, the connection is free before the caller, told
+   * of the answer, sends its next request. */
+  if (G_IS_POLLABLE_INPUT_STREAM (ex->body) &&
+      g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (ex->body)))
+    {
+      g_autoptr(GError) error = NULL;
+      char buffer[1024];
+      gssize n;
+
+      while ((n = g_pollable_input_stream_read_nonblocking (G_POLLABLE_INPUT_STREAM (ex->body),
+                                                            buffer, sizeof buffer, NULL,
+                                                            &error)) > 0 &&
+             ex->length <= DRAIN_MAX)
+        ex->length += n;
+
+      if (n == 0)
+        ex->at_eof = TRUE;
+      if (n == 0 || ex->length > DRAIN_MAX ||
+          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        {
+          exchange_detach (ex, NULL);
+          return;
+        }
+    }
+
+  exchange_arm_timer (ex, DRAIN_TIMEOUT_MS, WAIT_BODY);
+  exchange_read (ex);
 }
 
 static Stream *
@@ -938,13 +811,37 @@ apply_headers (McpHttpTransport *self,
 
       if (name != NULL)
         {
-          g_autofree char *value = encode_header_value (name);
+          g_autofree char *value = mcp_http_encode_header_value (name);
 
           soup_message_headers_replace (headers, "Mcp-Name", value);
         }
     }
 
   soup_message_add_flags (ex->msg, SOUP_MESSAGE_NO_REDIRECT);
+}
+
+/* The POST of the exchange's message, ready to go; again for a resend. */
+static void
+post_prepare (McpHttpTransport *self,
+              Exchange         *ex)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  GString *body = g_string_sized_new (256);
+
+  g_clear_object (&ex->msg);
+  g_clear_pointer (&ex->session, g_free);
+  ex->msg = soup_message_new_from_uri ("POST", self->uri);
+
+  mcp_message_write (ex->message, body);
+  bytes = g_string_free_to_bytes (body);
+  soup_message_set_request_body_from_bytes (ex->msg, "application/json", bytes);
+
+  apply_headers (self, ex);
+
+  /* Without this libsoup opens a new connection for every POST; with it,
+   * a POST goes on a connection kept from an earlier exchange, and is
+   * still never repeated by libsoup when that connection breaks. */
+  soup_message_add_flags (ex->msg, SOUP_MESSAGE_IDEMPOTENT);
 }
 
 static void exchange_sent_cb (GObject      *object,
@@ -1117,14 +1014,14 @@ take_session_id (McpHttpTransport *self,
       return TRUE;
     }
 
-  if (!session_id_is_valid (value))
+  if (!mcp_http_session_id_is_valid (value))
     {
-      g_autofree char *described = describe_bad_session_id (value);
+      g_autofree char *described = mcp_http_describe_bad_session_id (value);
 
       fail_connection (self, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                           "the server sent %s, but a session id must be 1 to "
                                           "%d visible ASCII characters",
-                                          described, SESSION_ID_MAX));
+                                          described, MCP_HTTP_SESSION_ID_MAX));
       return FALSE;
     }
 
@@ -1354,6 +1251,7 @@ exchange_read_cb (GObject      *object,
 static void
 exchange_read (Exchange *ex)
 {
+  ex->reading = TRUE;
   g_input_stream_read_bytes_async (ex->body, READ_CHUNK, G_PRIORITY_DEFAULT, ex->cancellable,
                                    exchange_read_cb, exchange_ref (ex));
 }
@@ -1435,7 +1333,7 @@ describe_status (SoupMessage *msg)
   if (reason == NULL || reason[0] == '\0')
     return g_strdup_printf ("HTTP %u", status);
 
-  clean = make_excerpt (reason, strlen (reason));
+  clean = mcp_http_make_excerpt (reason, strlen (reason));
   return g_strdup_printf ("HTTP %u %s", status, clean);
 }
 
@@ -1458,9 +1356,9 @@ describe_refusal (McpHttpTransport *self,
       if (target == NULL || g_uri_get_host (target) == NULL || g_uri_get_host (target)[0] == '\0')
         return g_strdup_printf ("the server answered %s without a usable Location", status_text);
 
-      if (!same_origin (target, self->uri))
+      if (!mcp_http_same_origin (target, self->uri))
         {
-          g_autofree char *origin = describe_origin (target);
+          g_autofree char *origin = mcp_http_describe_origin (target);
 
           return g_strdup_printf ("the server redirected the request to %s, another origin "
                                   "(%s); it was not followed, so that headers and credentials "
@@ -1468,7 +1366,7 @@ describe_refusal (McpHttpTransport *self,
         }
       else
         {
-          g_autofree char *where = describe_url (target);
+          g_autofree char *where = mcp_http_describe_url (target);
 
           return g_strdup_printf ("the server redirected the request to %s (%s); redirects "
                                   "are not followed", where, status_text);
@@ -1477,7 +1375,7 @@ describe_refusal (McpHttpTransport *self,
 
   if (ex->length > 0)
     {
-      g_autofree char *excerpt = make_excerpt (ex->data, ex->length);
+      g_autofree char *excerpt = mcp_http_make_excerpt (ex->data, ex->length);
 
       if (excerpt[0] != '\0')
         return g_strdup_printf ("the server answered %s: %s", status_text, excerpt);
@@ -1522,8 +1420,9 @@ sse_event_cb (const McpSseEvent *event,
   Exchange *ex = user_data;
   McpHttpTransport *self = ex->self;
 
-  /* A handler of an earlier event may have ended the exchange. */
-  if (self == NULL || self->reader == NULL)
+  /* A handler of an earlier event may have ended the exchange, or taken
+   * the answer, after which the stream has nothing more to say. */
+  if (self == NULL || self->reader == NULL || ex->body_kind == BODY_DRAIN)
     return;
 
   ex->event_seen = TRUE;
@@ -1565,6 +1464,10 @@ sse_push (McpHttpTransport *self,
 
   if (ex->self == NULL)
     return FALSE;
+
+  /* The answer came in this chunk, and what follows it is drained. */
+  if (ex->body_kind == BODY_DRAIN)
+    return TRUE;
 
   stream = ex->stream;
   last_id = mcp_sse_parser_get_last_id (ex->parser);
@@ -1647,6 +1550,12 @@ body_ended (McpHttpTransport *self,
       refusal_done (self, ex);
       break;
 
+    case BODY_DRAIN:
+      /* Read to its end, the connection goes back to libsoup's pool;
+       * otherwise libsoup closes it, which is all there is to do. */
+      exchange_detach (ex, NULL);
+      break;
+
     case BODY_NONE:
     default:
       g_assert_not_reached ();
@@ -1666,6 +1575,7 @@ exchange_read_cb (GObject      *object,
   gsize length;
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  ex->reading = FALSE;
   if (ex->self == NULL)
     return;
 
@@ -1710,16 +1620,47 @@ exchange_read_cb (GObject      *object,
         return;
       break;
 
+    case BODY_DRAIN:
+      ex->length += length;
+      if (ex->length > DRAIN_MAX)
+        {
+          body_ended (self, ex, "too much followed the answer");
+          return;
+        }
+      break;
+
     case BODY_NONE:
     default:
       g_assert_not_reached ();
     }
 
-  if (ex->self != NULL)
+  /* Draining may have begun, with a read of its own, while the events of
+   * this chunk were delivered. */
+  if (ex->self != NULL && !ex->reading)
     exchange_read (ex);
 }
 
 /* Replies */
+
+/* Requests that change nothing on the server, or nothing more when made
+ * twice: the only ones sent again when their connection breaks before the
+ * answer, since nothing proves that the server did not receive them. A
+ * second initialize only leaves the first session unused. */
+static gboolean
+method_is_repeatable (const char *method)
+{
+  static const char * const repeatable[] = {
+    "ping", "server/discover", "initialize", "tools/list", "prompts/list", "prompts/get",
+    "resources/list", "resources/templates/list", "resources/read", "completion/complete",
+    "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
+  };
+
+  for (guint i = 0; method != NULL && i < G_N_ELEMENTS (repeatable); i++)
+    if (g_str_equal (method, repeatable[i]))
+      return TRUE;
+
+  return FALSE;
+}
 
 static void
 post_failed (McpHttpTransport *self,
@@ -1728,15 +1669,38 @@ post_failed (McpHttpTransport *self,
 {
   g_autofree char *text = NULL;
   Stream *stream = ex->stream;
-  gboolean unreachable = ex->abort_reason == NULL && is_unreachable (error);
+  gboolean unreachable = ex->abort_reason == NULL && mcp_http_is_unreachable (error);
+  const char *method = mcp_message_get_method (ex->message);
+
+  /* A connection kept from an earlier request can turn out closed by the
+   * server just as the request goes out. libsoup never sends a POST twice
+   * by itself; a request that may be made twice is sent once more, on a
+   * new connection, and any other fails below, saying it was not. */
+  if (!unreachable && ex->abort_reason == NULL && !ex->resent && stream != NULL &&
+      self->state == STATE_RUNNING && method_is_repeatable (method) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the connection broke before the "
+                                     "server answered %s (%s); sending it again on a new "
+                                     "connection", method, error->message);
+      ex->resent = TRUE;
+      post_prepare (self, ex);
+      soup_message_add_flags (ex->msg, SOUP_MESSAGE_NEW_CONNECTION);
+      exchange_begin (self, ex);
+      return;
+    }
 
   if (unreachable)
     text = g_strdup_printf ("could not reach the server at %s: %s", self->origin, error->message);
   else if (ex->abort_reason != NULL)
     text = g_strdup (ex->abort_reason);
-  else
+  else if (ex->resent || stream == NULL || method_is_repeatable (method))
     text = g_strdup_printf ("the connection to the server broke before it answered: %s",
                             error->message);
+  else
+    text = g_strdup_printf ("the connection to the server broke before it answered (%s); "
+                            "%s was not sent again, since the server may have received it "
+                            "and acted on it", error->message, method);
 
   /* One line says the server is down, not one per message. */
   if (unreachable && !self->unreachable_logged)
@@ -1745,11 +1709,7 @@ post_failed (McpHttpTransport *self,
       mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "%s", text);
     }
   else if (stream == NULL && !unreachable)
-    {
-      const char *method = mcp_message_get_method (ex->message);
-
-      mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not send %s: %s", method ? method : "a response", text);
-    }
+    mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not send %s: %s", method ? method : "a response", text);
 
   if (ex->abort_reason == NULL)
     g_signal_emit (self, signals[SIGNAL_INTERRUPTED], 0, text);
@@ -1846,7 +1806,7 @@ post_headers (McpHttpTransport *self,
       gboolean initialized = ex->opens_listen;
 
       ex->opens_listen = FALSE;
-      exchange_detach (ex, NULL);
+      exchange_drain (ex);
       if (initialized)
         open_listen (self);
       return;
@@ -1865,7 +1825,7 @@ post_headers (McpHttpTransport *self,
 
       if (type != NULL)
         {
-          g_autofree char *clean = make_excerpt (type, strlen (type));
+          g_autofree char *clean = mcp_http_make_excerpt (type, strlen (type));
 
           text = g_strdup_printf ("the server accepted the request (%s) but answered with %s "
                                   "instead of JSON or an event stream", status_text, clean);
@@ -1905,6 +1865,7 @@ get_headers (McpHttpTransport *self,
           mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "the server offers no stream for the messages it sends unasked "
                       "(it answered %s); only answers to requests will arrive", status_text);
         }
+      exchange_drain (ex);
       stream_remove (self, stream, NULL);
       return;
     }
@@ -2010,7 +1971,12 @@ reader_message_cb (McpHttpTransport *self,
     {
       g_autofree char *key = mcp_message_dup_id_string (message);
       Stream *stream = key != NULL ? g_hash_table_lookup (self->requests, key) : NULL;
+      Exchange *ex = stream != NULL ? stream->exchange : NULL;
 
+      /* The event stream that brought it is read to its end rather than
+       * cut, so that its connection serves the next request. */
+      if (ex != NULL && ex->role == ROLE_POST && ex->body_kind == BODY_SSE)
+        exchange_drain (ex);
       if (stream != NULL)
         stream_remove (self, stream, NULL);
     }
@@ -2071,7 +2037,7 @@ mcp_http_transport_start_async (McpTransport        *transport,
 
   if (self->uri == NULL)
     {
-      g_autoptr(GUri) uri = parse_url (self->url != NULL ? self->url : "", &error);
+      g_autoptr(GUri) uri = mcp_http_parse_url (self->url != NULL ? self->url : "", &error);
 
       g_assert (uri == NULL);
       g_task_return_error (task, g_steal_pointer (&error));
@@ -2121,8 +2087,6 @@ mcp_http_transport_send_async (McpTransport        *transport,
   McpMessageKind kind = mcp_message_get_kind (message);
   const char *method = mcp_message_get_method (message);
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  GString *body;
   Stream *stream = NULL;
   Exchange *ex;
 
@@ -2199,14 +2163,7 @@ mcp_http_transport_send_async (McpTransport        *transport,
   ex = exchange_new (self, ROLE_POST, stream);
   ex->message = mcp_message_ref (message);
   ex->task = g_steal_pointer (&task);
-  ex->msg = soup_message_new_from_uri ("POST", self->uri);
-
-  body = g_string_sized_new (256);
-  mcp_message_write (message, body);
-  bytes = g_string_free_to_bytes (body);
-  soup_message_set_request_body_from_bytes (ex->msg, "application/json", bytes);
-
-  apply_headers (self, ex);
+  post_prepare (self, ex);
   exchange_start (self, ex);
 
   /* What the client sends next waits for the GET stream this opens. */
@@ -2425,12 +2382,12 @@ mcp_http_transport_constructed (GObject *object)
 
   /* A URL that does not parse is reported by start_async(). */
   if (self->url != NULL)
-    self->uri = parse_url (self->url, NULL);
+    self->uri = mcp_http_parse_url (self->url, NULL);
 
   if (self->uri != NULL)
     {
-      self->origin = describe_origin (self->uri);
-      self->description = describe_url (self->uri);
+      self->origin = mcp_http_describe_origin (self->uri);
+      self->description = mcp_http_describe_url (self->uri);
     }
 }
 
@@ -2496,7 +2453,7 @@ mcp_http_transport_new (const char  *url,
 
   g_return_val_if_fail (url != NULL, NULL);
 
-  uri = parse_url (url, error);
+  uri = mcp_http_parse_url (url, error);
   if (uri == NULL)
     return NULL;
 

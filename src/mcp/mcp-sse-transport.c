@@ -674,7 +674,7 @@ post_next (McpSseTransport *self)
         }
 
       post->message = soup_message_new_from_uri (SOUP_METHOD_POST, self->endpoint_uri);
-      soup_message_add_flags (post->message, SOUP_MESSAGE_NO_REDIRECT);
+      soup_message_add_flags (post->message, SOUP_MESSAGE_NO_REDIRECT | SOUP_MESSAGE_IDEMPOTENT);
       apply_headers (self, post->message);
       soup_message_set_request_body_from_bytes (post->message, "application/json", post->body);
 

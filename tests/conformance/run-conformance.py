@@ -10,9 +10,11 @@
 # The suite calls a scenario PASSED when no check failed, so a client that
 # did nothing at all passes. Each scenario is therefore held to the exact
 # checks that must succeed, no more and no fewer, with no failure and no
-# warning. Then
-# the whole suite runs once against expected-failures.yaml, the suite's own
-# baseline, which must list exactly the scenarios that fail.
+# warning. Then the whole suite runs once against expected-failures.yaml,
+# the suite's own baseline, which must list exactly the scenarios that
+# fail; there too every scenario it ran is read back: each one outside the
+# baseline must have succeeded in exactly its checks, and a scenario this
+# runner has no expectations for fails the run rather than pass unseen.
 #
 # Prints TAP, one line per scenario and one for the whole suite.
 
@@ -41,6 +43,14 @@ SCENARIOS = [
       for kind in ("string", "integer", "number", "enum", "boolean")]),
     ("sse-retry", ["client-sse-graceful-reconnect", "client-sse-retry-timing",
                    "client-sse-last-event-id"]),
+]
+
+# Scenarios that pass in the run of the whole suite without being run on
+# their own above, with their checks. auth/resource-mismatch checks that
+# the client starts no authorization against a server whose metadata names
+# another resource; steward-cli starts none.
+WHOLE_SUITE_ONLY = [
+    ("auth/resource-mismatch", ["resource-mismatch-rejected"]),
 ]
 
 NODE_MAJOR = 22
@@ -112,21 +122,15 @@ def tail(path, lines=15):
         return []
 
 
-def check_scenario(node, suite, cli, results, scenario, expected):
-    """Returns the lines that say why @scenario failed, or none."""
-    directory = os.path.join(results, scenario)
-    completed = run_suite(node, suite, ["--scenario", scenario, "-o", directory], cli)
-    checks, run_directory = read_checks(directory, scenario)
-
+def judge_checks(checks, expected):
+    """The lines that say how @checks differ from @expected, the exact ids
+    that must succeed with nothing failing or warning, or none."""
     counts = {}
     for check in checks:
         counts[check["status"]] = counts.get(check["status"], 0) + 1
     succeeded = sorted(check["id"] for check in checks if check["status"] == "SUCCESS")
 
     problems = []
-    if completed.returncode != 0:
-        problems.append("the suite exited with status %d (a client that exits non-zero or "
-                        "times out fails)" % completed.returncode)
     if succeeded != sorted(expected):
         problems.append("%d checks succeeded, expected %d: %s succeeded, expected %s"
                         % (len(succeeded), len(expected), ", ".join(succeeded) or "none",
@@ -134,6 +138,20 @@ def check_scenario(node, suite, cli, results, scenario, expected):
     for status in ("FAILURE", "WARNING"):
         if counts.get(status, 0) != 0:
             problems.append("%d checks with status %s" % (counts[status], status))
+    return problems
+
+
+def check_scenario(node, suite, cli, results, scenario, expected):
+    """Returns the lines that say why @scenario failed, or none."""
+    directory = os.path.join(results, scenario)
+    completed = run_suite(node, suite, ["--scenario", scenario, "-o", directory], cli)
+    checks, run_directory = read_checks(directory, scenario)
+
+    problems = []
+    if completed.returncode != 0:
+        problems.append("the suite exited with status %d (a client that exits non-zero or "
+                        "times out fails)" % completed.returncode)
+    problems += judge_checks(checks, expected)
 
     if problems:
         for check in checks:
@@ -163,6 +181,42 @@ def read_baseline():
     return names
 
 
+# A run's directory: the scenario's name, then when it ran.
+RUN_DIRECTORY = re.compile(r"^(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$")
+
+
+def check_every_scenario(directory, baseline):
+    """Reads back every scenario of a run of the whole suite: the ones
+    outside @baseline are held to their exact checks, and one with no
+    expectations here is a failure, so that nothing passes without checks."""
+    expected = dict(SCENARIOS + WHOLE_SUITE_ONLY)
+    problems = []
+    seen = set()
+
+    for path in sorted(glob.glob(os.path.join(glob.escape(directory), "**", "checks.json"),
+                                 recursive=True)):
+        relative = os.path.relpath(os.path.dirname(path), directory)
+        match = RUN_DIRECTORY.match(relative)
+        if match is None:
+            problems.append("cannot tell the scenario of %s" % path)
+            continue
+        name = match.group(1)
+        seen.add(name)
+        if name in baseline:
+            continue
+        if name not in expected:
+            problems.append("the suite ran %s, for which no checks are expected here: add them "
+                            "to SCENARIOS or WHOLE_SUITE_ONLY" % name)
+            continue
+        with open(path) as f:
+            problems += ["%s: %s" % (name, line) for line in judge_checks(json.load(f),
+                                                                          expected[name])]
+
+    for name in sorted(set(expected) - seen):
+        problems.append("the whole suite did not run %s" % name)
+    return problems
+
+
 def check_whole_suite(node, suite, cli, results):
     problems = []
 
@@ -174,8 +228,10 @@ def check_whole_suite(node, suite, cli, results):
     problems += ["%s lists %s, which is not an authorization scenario" % (BASELINE, name)
                  for name in baseline if not name.startswith("auth/")]
 
+    directory = os.path.join(results, "all")
     completed = run_suite(node, suite, ["--suite", "all", "--expected-failures", BASELINE,
-                                        "-o", os.path.join(results, "all")], cli)
+                                        "-o", directory], cli)
+    problems += check_every_scenario(directory, baseline)
     if completed.returncode != 0:
         problems.append("the suite exited with status %d against the baseline"
                         % completed.returncode)
