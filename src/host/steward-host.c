@@ -355,13 +355,16 @@ consent_key_loaded_cb (GObject      *object,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
-  g_autoptr(StewardHost) self = user_data;
+  g_autoptr(StewardHost) self = weak_host_steal (user_data);
   g_autoptr(GError) error = NULL;
+  gboolean loaded;
 
-  if (!steward_consent_store_load_finish (STEWARD_CONSENT_STORE (object), result, &error))
+  loaded = steward_consent_store_load_finish (STEWARD_CONSENT_STORE (object), result, &error);
+  if (self == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  if (!loaded)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
       steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_WARNING,
                                         _("Which servers you allowed cannot be remembered, so "
                                           "each asks again every time Steward starts: %s"),
@@ -395,8 +398,10 @@ config_loaded_cb (GObject      *object,
 
   /* The key first: a server that checked its consent before it came
    * would ask again for nothing. */
-  steward_consent_store_load_async (self->consent_store, self->cancellable, consent_key_loaded_cb,
-                                    g_object_ref (self));
+  /* Held weakly: the keyring may take its time, or wait for a prompt to
+   * unlock it, and must not keep a host that was let go alive. */
+  steward_consent_store_load_async (self->consent_store, NULL, consent_key_loaded_cb,
+                                    weak_host_new (self));
 }
 
 /* GObject */
