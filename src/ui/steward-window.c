@@ -15,6 +15,7 @@
 #include "steward-server-page.h"
 #include "steward-server-row.h"
 #include "steward-tool-change-dialog.h"
+#include "steward-tool-review-dialog.h"
 #include "steward-window.h"
 
 #define SERVER_PAGE_PREFIX "server/"
@@ -163,6 +164,8 @@ show_server_page (StewardWindow *self,
       g_autofree char *page_name = g_strconcat (SERVER_PAGE_PREFIX, name, NULL);
 
       page = steward_server_page_new (server);
+      steward_server_page_set_tool_pins (STEWARD_SERVER_PAGE (page),
+                                         steward_host_get_tool_pins (self->host));
       gtk_stack_add_named (self->content_stack, page, page_name);
       g_hash_table_insert (self->server_pages, g_strdup (name), page);
     }
@@ -232,6 +235,23 @@ update_approvals_button (StewardWindow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->approvals_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label,
                                   -1);
+}
+
+static void
+review_tools_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  StewardServer *server = steward_server_registry_lookup (get_registry (self), name);
+  McpClient *client = server != NULL ? steward_server_get_client (server) : NULL;
+
+  if (client == NULL)
+    return;
+
+  present_dialog (self, steward_tool_review_dialog_new (name, mcp_client_get_tools (client),
+                                                        steward_host_get_tool_pins (self->host)));
 }
 
 static void
@@ -1064,6 +1084,8 @@ steward_window_class_init (StewardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, approvals_button);
   gtk_widget_class_install_action (widget_class, "win.show-approvals", NULL,
                                    show_approvals_action);
+  gtk_widget_class_install_action (widget_class, "win.review-tools", "s",
+                                   review_tools_action);
   gtk_widget_class_bind_template_callback (widget_class, server_row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, nav_row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
