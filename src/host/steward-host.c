@@ -632,6 +632,16 @@ steward_host_get_config (StewardHost *self)
   return self->config;
 }
 
+/* Seals the consents of steward_host_get_config(); its key is looked up
+ * by steward_host_start(). */
+StewardConsentStore *
+steward_host_get_consent_store (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->consent_store;
+}
+
 StewardSecrets *
 steward_host_get_secrets (StewardHost *self)
 {
