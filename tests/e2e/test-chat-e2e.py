@@ -392,6 +392,16 @@ def tools_offered_only_after_review(s):
         review = a11y.toplevel(s.app, contains="Review the Tools of")
         a11y.focus(review)
         wait_for_texts(review, ["Offer to Models"], "the review to list the tools")
+        if CHANGING_SERVER in review.name:
+            # greet's description hides tag characters: shown, flagged, and
+            # switched off until the person, having read it, switches it on.
+            wait_for_texts(review, ["Says hello.⟨U+E0"], "the hidden characters to show")
+            toggle = a11y.find(review, "check box", contains="Offer “greet” to models")
+            check(not a11y.has_state(toggle, pyatspi.STATE_CHECKED),
+                  "a tool that hides text starts switched off")
+            a11y.click(toggle)
+            a11y.wait_until("greet to be switched on",
+                            lambda: a11y.has_state(toggle, pyatspi.STATE_CHECKED))
         a11y.activate(a11y.find(review, "push button", a11y.labelled("Offer to Models")))
         a11y.closed(s.app, review.name)
     a11y.focus(s.main)
@@ -406,14 +416,15 @@ def question_calls_echo_after_approval(s):
     ])
     s.chat = open_chat(s)
     a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
+    before = len(s.model.requests())
     send_message(s, QUESTION)
 
     shown = approve_tool_call(s, ["echo", ECHO_MESSAGE])
     check(EVERYTHING in shown, "the approval names the server:\n%s" % shown)
 
     wait_for_texts(messages_list(s), [QUESTION, ANSWER], "the answer to render", timeout=60)
-    requests = s.model.wait_requests(2)
-    first, second = requests[0], requests[1]
+    requests = s.model.wait_requests(before + 2)
+    first, second = requests[before], requests[before + 1]
     check(QUESTION in json.dumps(first["body"]), "the question reached the model")
     check(EVERYTHING + "__echo" in tool_names(first),
           "the model was offered everything__echo: %s" % tool_names(first))
