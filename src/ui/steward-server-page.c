@@ -782,9 +782,7 @@ update_review_tools (StewardServerPage *self)
   for (guint i = 0; tools != NULL && i < g_list_model_get_n_items (tools); i++)
     {
       g_autoptr(McpTool) tool = g_list_model_get_item (tools, i);
-      StewardToolPinState state = steward_tool_pins_check (self->pins, name, tool);
-
-      n += state == STEWARD_TOOL_PIN_UNPINNED || state == STEWARD_TOOL_PIN_NEW;
+      n += steward_tool_pins_check (self->pins, name, tool) == STEWARD_TOOL_PIN_UNPINNED;
     }
 
   gtk_widget_set_visible (self->review_tools_button, n > 0);

@@ -29,14 +29,14 @@ struct _StewardToolReviewDialog
 
 G_DEFINE_FINAL_TYPE (StewardToolReviewDialog, steward_tool_review_dialog, ADW_TYPE_WINDOW)
 
+/* First contact only: a server with no pin at all. A tool new on a
+ * server the person reviewed before goes to StewardToolChangeDialog. */
 static gboolean
 needs_review (StewardToolPins *pins,
               const char      *server,
               McpTool         *tool)
 {
-  StewardToolPinState state = steward_tool_pins_check (pins, server, tool);
-
-  return state == STEWARD_TOOL_PIN_UNPINNED || state == STEWARD_TOOL_PIN_NEW;
+  return steward_tool_pins_check (pins, server, tool) == STEWARD_TOOL_PIN_UNPINNED;
 }
 
 static void

@@ -14,7 +14,8 @@ G_BEGIN_DECLS
  * warning where the name or description hides characters, each with a
  * switch. "Offer to Models" pins every tool listed and switches each on or
  * off as set (steward_tool_pins_is_offered()); until then the chat offers
- * none of them. Changed definitions go to StewardToolChangeDialog instead.
+ * none of them. Changed definitions, and tools new on a server reviewed
+ * before, go to StewardToolChangeDialog instead.
  */
 
 #define STEWARD_TYPE_TOOL_REVIEW_DIALOG (steward_tool_review_dialog_get_type ())
