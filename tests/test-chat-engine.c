@@ -374,6 +374,8 @@ offered_tool (JsonObject *request,
 enum {
   WITH_EVERYTHING = 1 << 0,
   WITH_CHANGING   = 1 << 1,
+  /* The person has not reviewed the servers' tools yet (first contact). */
+  UNREVIEWED      = 1 << 2,
 };
 
 typedef struct {
@@ -453,6 +455,28 @@ all_ready (StewardHost *host,
   return TRUE;
 }
 
+/* What the review of each server's tools does when the person leaves
+ * every tool on. */
+static void
+review_all (StewardHost *host)
+{
+  GListModel *registry = G_LIST_MODEL (steward_host_get_registry (host));
+  StewardToolPins *pins = steward_host_get_tool_pins (host);
+
+  for (guint i = 0; i < g_list_model_get_n_items (registry); i++)
+    {
+      g_autoptr(StewardServer) server = g_list_model_get_item (registry, i);
+      GListModel *tools = mcp_client_get_tools (steward_server_get_client (server));
+
+      for (guint j = 0; j < g_list_model_get_n_items (tools); j++)
+        {
+          g_autoptr(McpTool) tool = g_list_model_get_item (tools, j);
+
+          steward_tool_pins_approve (pins, steward_server_get_name (server), tool);
+        }
+    }
+}
+
 /* Allows each server's consent as it asks. */
 static void
 consent_cb (StewardApprovals *approvals,
@@ -525,6 +549,8 @@ fixture_set_up (Fixture       *fixture,
   steward_host_start (fixture->host);
   wait_until (steward_host_get_started (fixture->host), 20);
   wait_until (all_ready (fixture->host, count), 60);
+  if (!(servers & UNREVIEWED))
+    review_all (fixture->host);
 
   fixture->engine = steward_host_get_chat_engine (fixture->host);
   fixture->model = g_object_new (TEST_TYPE_SCRIPTED, NULL);
@@ -753,7 +779,7 @@ test_tool_loop (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (request,
                                                                                  "arguments"),
                                                   "message"), ==, "hello");
-  g_assert_cmpstr (json_object_get_string_member (request, "pinState"), ==, "unpinned");
+  g_assert_cmpstr (json_object_get_string_member (request, "pinState"), ==, "ok");
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (request,
                                                                                  "definition"),
                                                   "name"), ==, "echo");
@@ -837,18 +863,9 @@ test_tool_loop (Fixture       *fixture,
   g_assert_cmpstr (steward_conversation_get_title (fixture->conversation), ==,
                    "Please echo hello");
 
-  /* Allowing pinned the definition; the decision is in the log. */
+  /* The definition stays pinned; the decision is in the log. */
   echo = server_tool (fixture, "everything", "echo");
   g_assert_cmpint (steward_tool_pins_check (pins, "everything", echo), ==, STEWARD_TOOL_PIN_OK);
-  /* The first approval for a server pins what it offers then, so its
-   * other tools stay offered instead of counting as new. */
-  {
-    g_autoptr(McpTool) other = server_tool (fixture, "everything", "get-sum");
-
-    g_assert_nonnull (other);
-    g_assert_cmpint (steward_tool_pins_check (pins, "everything", other), ==,
-                     STEWARD_TOOL_PIN_OK);
-  }
   g_assert_true (has_host_event (fixture, "Chat tool call “echo”: allowed by the person, with "
                                           "the arguments as edited"));
   g_assert_true (has_host_event (fixture, "Chat tool call “echo”: done"));
@@ -871,7 +888,7 @@ test_deny (Fixture       *fixture,
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_DENY, NULL);
   finish_turn_ok (fixture);
 
-  /* Declined: the model hears so, and nothing was pinned. */
+  /* Declined: the model hears so, and the pin from the review stays. */
   call = call_at (fixture, 1, 0);
   g_assert_cmpint (steward_tool_call_get_state (call), ==, STEWARD_TOOL_CALL_DENIED);
   g_assert_true (steward_tool_call_get_is_error (call));
@@ -882,7 +899,7 @@ test_deny (Fixture       *fixture,
   g_assert_cmpuint (n_messages (fixture), ==, 3);
   echo = server_tool (fixture, "everything", "echo");
   g_assert_cmpint (steward_tool_pins_check (steward_host_get_tool_pins (fixture->host),
-                                            "everything", echo), ==, STEWARD_TOOL_PIN_UNPINNED);
+                                            "everything", echo), ==, STEWARD_TOOL_PIN_OK);
   g_assert_true (has_host_event (fixture, "Chat tool call “echo”: declined by the person"));
 }
 
@@ -1045,6 +1062,69 @@ test_sanitize (Fixture       *fixture,
   }
 }
 
+/* First contact: a new server's tools reach no model until the person
+ * reviewed them, a tool switched off in the review stays away, and
+ * approving one call pins no tool the person has not seen. */
+static void
+test_first_contact (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  StewardToolPins *pins = steward_host_get_tool_pins (fixture->host);
+  g_autoptr(McpTool) echo = server_tool (fixture, "everything", "echo");
+  g_autoptr(McpTool) sum = server_tool (fixture, "everything", "get-sum");
+  g_autoptr(McpTool) env = server_tool (fixture, "everything", "get-env");
+  g_autoptr(StewardToolCall) refused = NULL;
+  StewardApproval *approval;
+  JsonObject *first;
+
+  g_assert_nonnull (echo);
+  g_assert_nonnull (sum);
+  g_assert_nonnull (env);
+
+  /* Not reviewed: nothing of the server is offered, and a call a model
+   * makes anyway is refused without asking or running. */
+  script_tool (fixture->model, NULL, "call-1", "everything__echo", "{\"message\":\"hi\"}");
+  script_text (fixture->model, "Nothing to use.");
+  send (fixture, "Echo hi");
+  finish_turn_ok (fixture);
+  first = request_at (fixture->model, 0);
+  g_assert_false (offers_tool (first, "everything__echo"));
+  g_assert_false (offers_tool (first, "everything__get-sum"));
+  refused = call_at (fixture, 1, 0);
+  g_assert_cmpint (steward_tool_call_get_state (refused), ==, STEWARD_TOOL_CALL_FAILED);
+  g_assert_null (find_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL));
+  g_assert_cmpint (steward_tool_pins_check (pins, "everything", echo), ==,
+                   STEWARD_TOOL_PIN_UNPINNED);
+
+  /* The person reviews two tools, and switches one of them off; the third
+   * stays unseen. */
+  steward_tool_pins_approve (pins, "everything", echo);
+  steward_tool_pins_approve (pins, "everything", sum);
+  steward_tool_pins_set_enabled (pins, "everything", "get-sum", FALSE);
+
+  script_tool (fixture->model, NULL, "call-2", "everything__echo", "{\"message\":\"hi\"}");
+  script_text (fixture->model, "Echoed.");
+  send (fixture, "Echo hi again");
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  finish_turn_ok (fixture);
+
+  first = request_at (fixture->model, 2);
+  g_assert_true (offers_tool (first, "everything__echo"));
+  g_assert_cmpstr (json_object_get_string_member (offered_tool (first, "everything__echo"),
+                                                  "description"), ==,
+                   "Echoes back the input string");
+  g_assert_false (offers_tool (first, "everything__get-sum"));
+  g_assert_false (offers_tool (first, "everything__get-env"));
+
+  /* Allowing the call pinned no tool the person has not seen. */
+  g_assert_cmpint (steward_tool_pins_check (pins, "everything", env), ==,
+                   STEWARD_TOOL_PIN_NEW);
+  g_assert_false (steward_tool_pins_is_offered (pins, "everything", env));
+  g_assert_false (steward_tool_pins_is_offered (pins, "everything", sum));
+  g_assert_true (steward_tool_pins_is_offered (pins, "everything", echo));
+}
+
 static void
 test_pinning (Fixture       *fixture,
               gconstpointer  data)
@@ -1058,13 +1138,13 @@ test_pinning (Fixture       *fixture,
   JsonObject *result;
   g_autofree char *pinned = NULL;
 
-  /* First use: asked, allowed, pinned. */
+  /* First use, of the definition the person reviewed: asked, allowed. */
   script_tool (fixture->model, NULL, "call-1", "changing__greet", "{\"name\":\"Ada\"}");
   script_text (fixture->model, "Greeted.");
   send (fixture, "Greet Ada");
   approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL);
   g_assert_cmpstr (json_object_get_string_member (steward_approval_get_request (approval),
-                                                  "pinState"), ==, "unpinned");
+                                                  "pinState"), ==, "ok");
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
   finish_turn_ok (fixture);
   call = call_at (fixture, 1, 0);
@@ -1340,6 +1420,7 @@ main (int   argc,
 
   ADD ("tool-loop", WITH_EVERYTHING, test_tool_loop);
   ADD ("deny", WITH_EVERYTHING, test_deny);
+  ADD ("first-contact", WITH_EVERYTHING | UNREVIEWED, test_first_contact);
   ADD ("allow-policy", WITH_EVERYTHING, test_allow_policy);
   ADD ("loop-limit", WITH_EVERYTHING, test_loop_limit);
   ADD ("sanitize", WITH_EVERYTHING | WITH_CHANGING, test_sanitize);

@@ -1243,6 +1243,24 @@ test_parse_position (void)
   g_assert_finalize_object (config);
 }
 
+/* A config that seals consents with a key of its own, as the host's does
+ * with the keyring's (tests/test-consent.c runs that one). */
+static const guint8 test_key[32] = {
+  0x53, 0x74, 0x65, 0x77, 0x61, 0x72, 0x64, 0x20, 0x74, 0x65, 0x73, 0x74, 0x20, 0x6b, 0x65, 0x79,
+  0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
+};
+
+static StewardConfig *
+new_sealing_config (GFile *file)
+{
+  g_autoptr(StewardConsentStore) store = steward_consent_store_new_with_key (test_key,
+                                                                             sizeof test_key);
+  StewardConfig *config = steward_config_new (file);
+
+  steward_config_set_consent_store (config, store);
+  return config;
+}
+
 static void
 test_consent (void)
 {
@@ -1263,7 +1281,7 @@ test_consent (void)
 
   g_file_set_contents (path, "{\"mcpServers\": {}}", -1, &error);
   g_assert_no_error (error);
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
 
   server = steward_server_config_new_stdio ("files", "npx", NULL, env, NULL);
@@ -1307,7 +1325,7 @@ test_consent (void)
   g_assert_nonnull (strstr (text, "\"files\": {"));
   g_assert_nonnull (strstr (text, "\"other\": {"));
 
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_assert_true (steward_config_has_consent (config, server));
   g_assert_true (steward_config_has_consent (config, other));
@@ -1319,7 +1337,7 @@ test_consent (void)
   g_assert_false (steward_config_has_consent (config, server));
   drop_config (config);
 
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   load_async (config, &error);
   g_assert_no_error (error);
   g_assert_true (steward_config_has_consent (config, changed));
@@ -1330,7 +1348,7 @@ test_consent (void)
   /* A damaged consents file means no consent at all. */
   g_file_set_contents (consents_path, "{\"files\": ", -1, &error);
   g_assert_no_error (error);
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_assert_false (steward_config_has_consent (config, changed));
   g_assert_finalize_object (config);
@@ -1390,6 +1408,106 @@ edit_file (const char *path,
   g_assert_no_error (error);
 }
 
+/* What Steward did not write counts as no consent: a plain fingerprint
+ * beside the servers file (what any installer could write), a seal made
+ * with another key, and a genuine entry copied to another server's name. */
+static void
+test_forged_consent (void)
+{
+  static const guint8 other_key[32] = { 0x42 };
+  g_autofree char *folder = make_folder ("forged-consent");
+  g_autofree char *path = g_build_filename (folder, "servers.json", NULL);
+  g_autofree char *consents_path = g_build_filename (folder, "consents.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(StewardConsentStore) other_store = NULL;
+  g_autoptr(StewardServerConfig) files = NULL;
+  g_autoptr(StewardServerConfig) copy = NULL;
+  g_autoptr(StewardServerConfig) intruder = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *forged = NULL;
+  g_autofree char *fingerprint = NULL;
+  g_autofree char *foreign_seal = NULL;
+  StewardConsent *foreign;
+  JsonObject *entries;
+  JsonObject *entry;
+  StewardConfig *config;
+
+  edit_file (path, "{\"mcpServers\": {}}");
+  files = steward_server_config_new_stdio ("files", "npx", NULL, NULL, NULL);
+  copy = steward_server_config_new_stdio ("copy", "npx", NULL, NULL, NULL);
+  intruder = steward_server_config_new_stdio ("intruder", "/tmp/payload", NULL, NULL, NULL);
+
+  config = new_sealing_config (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_true (steward_config_can_remember_consent (config));
+  g_assert_true (steward_config_record_consent (config, files, &error));
+  drop_config (config);
+
+  text = read_text (consents_path);
+  g_assert_nonnull (strstr (text, "\"seal\": \""));
+  root = json_from_string (text, &error);
+  g_assert_no_error (error);
+  entries = json_node_get_object (root);
+
+  /* The genuine entry copied under another name, for the same command. */
+  entry = json_object_get_object_member (entries, "files");
+  json_object_set_object_member (entries, "copy", json_object_ref (entry));
+
+  /* The right plain fingerprint, no seal. */
+  fingerprint = steward_server_config_dup_fingerprint (intruder);
+  entry = json_object_new ();
+  json_object_set_string_member (entry, "fingerprint", fingerprint);
+  json_object_set_object_member (entry, "config",
+                                 json_object_ref (steward_server_config_get_json (intruder)));
+  json_object_set_object_member (entries, "intruder", entry);
+
+  /* Sealed, but with a key that is not this keyring's. */
+  other_store = steward_consent_store_new_with_key (other_key, sizeof other_key);
+  foreign = steward_consent_new (other_store, intruder);
+  foreign_seal = g_strdup (foreign->seal);
+  json_object_set_object_member (entries, "foreign", steward_consent_to_json (foreign));
+  steward_consent_unref (foreign);
+  g_assert_nonnull (foreign_seal);
+
+  forged = json_to_string (root, TRUE);
+  edit_file (consents_path, forged);
+
+  config = new_sealing_config (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_true (steward_config_has_consent (config, files));
+  g_assert_false (steward_config_has_consent (config, copy));
+  g_assert_false (steward_config_has_consent (config, intruder));
+  g_assert_null (steward_config_get_consented (config, "copy"));
+  g_assert_null (steward_config_get_consented (config, "intruder"));
+  g_assert_null (steward_config_get_consented (config, "foreign"));
+  {
+    g_autoptr(StewardServerConfig) foreign_config =
+      steward_server_config_with_name (intruder, "foreign");
+
+    g_assert_false (steward_config_has_consent (config, foreign_config));
+  }
+  drop_config (config);
+
+  /* Without a key nothing read counts, and what is given is not written. */
+  config = steward_config_new (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_false (steward_config_can_remember_consent (config));
+  g_assert_false (steward_config_has_consent (config, files));
+  g_assert_true (steward_config_record_consent (config, intruder, &error));
+  g_assert_true (steward_config_has_consent (config, intruder));
+  drop_config (config);
+  g_clear_pointer (&text, g_free);
+  text = read_text (consents_path);
+  g_assert_cmpstr (text, ==, forged);
+
+  config = new_sealing_config (file);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_false (steward_config_has_consent (config, intruder));
+  g_assert_finalize_object (config);
+}
+
 static void
 test_watch_consents (void)
 {
@@ -1414,14 +1532,14 @@ test_watch_consents (void)
   other = steward_server_config_new_stdio ("other", "uvx", NULL, NULL, NULL);
 
   /* Two consents, from an earlier session. */
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_assert_true (steward_config_record_consent (config, files, &error));
   g_assert_true (steward_config_record_consent (config, other, &error));
   g_assert_no_error (error);
   drop_config (config);
 
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_assert_no_error (error);
   steward_config_watch (config);
@@ -1520,7 +1638,7 @@ test_damaged_consents (void)
 
   /* Found by a load: kept aside, reported, and no consent. */
   edit_file (consents_path, "{\"files\": ");
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
   g_signal_connect (config, "consents-changed", G_CALLBACK (count_cb), &n_consents_changed);
   g_assert_true (steward_config_load (config, NULL, &error));
@@ -1543,14 +1661,14 @@ test_damaged_consents (void)
   g_assert_cmpstr (text, ==, "{\"files\": ");
   g_clear_error (&failure);
 
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_assert_true (steward_config_has_consent (config, files));
   g_assert_finalize_object (config);
 
   /* Found by an asynchronous load: a second one goes beside the first. */
   edit_file (consents_path, "[]");
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
   g_assert_true (load_async (config, &error));
   g_assert_no_error (error);
@@ -1561,7 +1679,7 @@ test_damaged_consents (void)
 
   /* Found by the next consent written, when nothing watched the file:
    * kept aside before the fresh file is written. */
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_signal_connect (config, "load-failed", G_CALLBACK (load_failed_cb), &failure);
   edit_file (consents_path, "{\"other\": {},}");
@@ -1575,7 +1693,7 @@ test_damaged_consents (void)
   g_assert_null (strstr (text, "\"other\""));
 
   /* Found by a reload: reported once, and the consents it held go. */
-  config = steward_config_new (file);
+  config = new_sealing_config (file);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_assert_true (steward_config_has_consent (config, files));
   steward_config_watch (config);
@@ -1658,6 +1776,7 @@ main (int   argc,
   g_test_add_func ("/steward/config/watch", test_watch);
   g_test_add_func ("/steward/config/parse-position", test_parse_position);
   g_test_add_func ("/steward/config/consent", test_consent);
+  g_test_add_func ("/steward/config/forged-consent", test_forged_consent);
   g_test_add_func ("/steward/config/watch-consents", test_watch_consents);
   g_test_add_func ("/steward/config/damaged-consents", test_damaged_consents);
 

@@ -115,6 +115,16 @@ fixture_set_up (Fixture       *fixture,
   config_dir = g_file_new_for_path (config_path);
   state_dir = g_file_new_for_path (state_path);
   fixture->host = steward_host_new (config_dir, state_dir);
+  /* As steward_host_start() does: consents are sealed with the keyring's
+   * key, and written only then. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    StewardConsentStore *store = steward_host_get_consent_store (fixture->host);
+
+    steward_consent_store_load_async (store, NULL, store_result_cb, &result);
+    wait_until (result != NULL, 20);
+    g_assert_true (steward_consent_store_load_finish (store, result, &error));
+  }
   fixture->statuses = g_array_new (FALSE, FALSE, sizeof (StewardServerStatus));
   fixture->retry_ins = g_array_new (FALSE, FALSE, sizeof (guint));
 }

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "steward-consent-dialog.h"
 #include "steward-log-view.h"
 #include "steward-roots-page.h"
 #include "steward-server-page.h"
@@ -290,6 +291,85 @@ test_icons (void)
     g_assert_true (gtk_icon_theme_has_icon (theme, names[i]));
 }
 
+static gboolean
+approvals_empty (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (data)) == 0;
+}
+
+static GtkWidget *
+find_consent_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (STEWARD_IS_CONSENT_DIALOG (toplevel))
+        return toplevel;
+    }
+
+  return NULL;
+}
+
+/* A request that waits for the person is in view in the window itself,
+ * whatever became of its notification: a count in the header bar, one on
+ * the server's row, and both open the requests. */
+static void
+test_waiting_requests (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  StewardServerRegistry *registry = steward_host_get_registry (fixture->host);
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
+  g_autoptr(StewardApproval) question = NULL;
+  GtkWidget *window;
+  GtkWidget *header_button;
+  GtkWidget *row;
+  GtkWidget *dialog;
+  GtkLabel *row_label;
+
+  test_wait_until (has_server, registry, 10000);
+  window = open_window (fixture);
+  header_button = child (window, "approvals_button");
+  row = test_find_by_type (child (window, "server_list"), STEWARD_TYPE_SERVER_ROW);
+  g_assert_true (gtk_widget_get_visible (header_button) ==
+                 (g_list_model_get_n_items (G_LIST_MODEL (approvals)) > 0));
+
+  /* The new server asks to start. */
+  test_wait_until (has_approval, approvals, 10000);
+  test_drain_main_context ();
+  g_assert_true (gtk_widget_is_visible (header_button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (header_button)), ==, "1 Waiting");
+
+  /* The server asks a question too: the row says so as well. */
+  question = steward_approval_new (STEWARD_APPROVAL_KIND_ELICITATION, "broken", NULL);
+  steward_approvals_add (approvals, question);
+  test_drain_main_context ();
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (header_button)), ==, "2 Waiting");
+  row_label = test_find_label (row, "1 Request Waiting");
+  g_assert_nonnull (row_label);
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (row_label)));
+
+  /* The header's button opens the request, and the person answers it. */
+  g_assert_null (find_consent_dialog ());
+  g_assert_true (gtk_widget_activate_action (header_button, "win.show-approvals", NULL));
+  test_drain_main_context ();
+  dialog = find_consent_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_activate_action (dialog, "consent.deny", NULL));
+  test_drain_main_context ();
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (header_button)), ==, "1 Waiting");
+
+  steward_approval_respond (question, STEWARD_APPROVAL_ACTION_CANCEL, NULL);
+  test_wait_until (approvals_empty, approvals, 10000);
+  test_drain_main_context ();
+  g_assert_false (gtk_widget_get_visible (header_button));
+  g_assert_false (gtk_widget_is_visible (GTK_WIDGET (row_label)));
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -304,6 +384,9 @@ main (int   argc,
               "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\","
               "                               \"args\": [\"--stdio\"]}}}",
               fixture_set_up, test_failing_server, fixture_tear_down);
+  g_test_add ("/steward/window/waiting-requests", Fixture,
+              "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\"}}}",
+              fixture_set_up, test_waiting_requests, fixture_tear_down);
 
   return g_test_run ();
 }

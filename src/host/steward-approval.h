@@ -73,7 +73,8 @@ gboolean steward_approval_action_is_final (StewardApprovalAction action);
 G_DECLARE_FINAL_TYPE (StewardApproval, steward_approval, STEWARD, APPROVAL, GObject)
 
 /* @request: consent: {"command", "args", "cwd", "env" (names only), "url",
- * "headers" (names only), "changed": bool, "previous": {…} when changed};
+ * "headers" (names only), "changed": bool, "previous": {…} when changed,
+ * "remembered": bool, FALSE when the keyring cannot seal the consent};
  * sampling: the sampling/createMessage params; elicitation: the
  * elicitation/create params; tool call: {"server", "tool", "arguments",
  * "annotations", "definition", "pinState", "conversation", "toolCallId"}. */

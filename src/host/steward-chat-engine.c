@@ -96,7 +96,6 @@ typedef struct {
   guint                next_call;
   StewardToolCall     *call;            /* waiting or running */
   char                *call_server;
-  gboolean             call_first_pin;  /* the server had no pins when asked */
   StewardApproval     *approval;        /* the one the call waits for */
   gulong               responded_id;
   guint                finished : 1;
@@ -664,8 +663,9 @@ collect_tools (StewardChatEngine *self)
 }
 
 /* The tools to offer: each ready server's, named "server__tool", those
- * whose definition is pinned or not pinned yet (a changed or new one
- * waits for the person), named within the providers' rules. */
+ * the person reviewed, as they are now, and left switched on (one never
+ * reviewed, changed or new waits for the person), named within the
+ * providers' rules. */
 static JsonArray *
 build_tools (StewardChatEngine *self,
              Turn              *turn)
@@ -693,11 +693,10 @@ build_tools (StewardChatEngine *self,
           g_autoptr(McpTool) tool = g_list_model_get_item (list, j);
           const char *tool_name = mcp_item_get_name (MCP_ITEM (tool));
           g_autofree char *name = g_strconcat (server_name, TOOL_SEPARATOR, tool_name, NULL);
-          StewardToolPinState state;
           Offered *offered;
 
-          state = steward_tool_pins_check (pins, server_name, tool);
-          if (state == STEWARD_TOOL_PIN_CHANGED || state == STEWARD_TOOL_PIN_NEW)
+          /* Only what the person reviewed and left on (first contact). */
+          if (!steward_tool_pins_is_offered (pins, server_name, tool))
             continue;
 
           if (strlen (name) > STEWARD_CHAT_TOOL_NAME_MAX)
@@ -1020,36 +1019,6 @@ current_tool (StewardChatEngine *self,
   return NULL;
 }
 
-/* The first approval for a server pins every tool it offers at that
- * moment: the person let the server in and approved its first call, and
- * pinning exists to catch what changes or appears afterwards. Without it,
- * approving one tool would hold back every other tool as "new". */
-static void
-pin_server_baseline (StewardChatEngine *self,
-                     const char        *server_name)
-{
-  StewardServer *server = lookup_server (self, server_name);
-  McpClient *client = server != NULL ? steward_server_get_client (server) : NULL;
-  StewardToolPins *pins = tool_pins (self);
-  GListModel *list;
-
-  if (client == NULL || pins == NULL)
-    return;
-
-  list = mcp_client_get_tools (client);
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
-    {
-      g_autoptr(McpTool) tool = g_list_model_get_item (list, i);
-
-      StewardToolPinState state = steward_tool_pins_check (pins, server_name, tool);
-
-      /* The tool just approved made the others read as "new"; at this
-       * moment that only means "not pinned yet". */
-      if (state == STEWARD_TOOL_PIN_UNPINNED || state == STEWARD_TOOL_PIN_NEW)
-        steward_tool_pins_approve (pins, server_name, tool);
-    }
-}
-
 static void
 approval_responded_cb (StewardApproval       *approval,
                        StewardApprovalAction  action,
@@ -1085,8 +1054,6 @@ approval_responded_cb (StewardApproval       *approval,
       tool = current_tool (self, turn->call_server, steward_tool_call_get_tool (turn->call));
       if (tool != NULL && tool_pins (self) != NULL)
         steward_tool_pins_approve (tool_pins (self), turn->call_server, tool);
-      if (turn->call_first_pin)
-        pin_server_baseline (self, turn->call_server);
 
       log_call (self, turn->call, STEWARD_LOG_LEVEL_INFO,
                 data != NULL ? _("allowed by the person, with the arguments as edited")
@@ -1172,21 +1139,14 @@ start_call (GTask *task)
 
   /* A standing "allow" covers the definition the person knows; one that
    * changed since, or a tool new on the server, is asked about first. */
-  if (policy == STEWARD_TOOL_POLICY_ALLOW &&
-      (state == STEWARD_TOOL_PIN_OK || state == STEWARD_TOOL_PIN_UNPINNED))
+  if (policy == STEWARD_TOOL_POLICY_ALLOW && state == STEWARD_TOOL_PIN_OK)
     {
-      gboolean first_pin = !steward_tool_pins_has_pins (pins, turn->call_server);
-
-      steward_tool_pins_approve (pins, turn->call_server, tool);
-      if (first_pin)
-        pin_server_baseline (self, turn->call_server);
       log_call (self, call, STEWARD_LOG_LEVEL_INFO, _("allowed by policy"));
       run_call (task);
       return;
     }
 
   request = build_approval_request (turn, tool, state);
-  turn->call_first_pin = !steward_tool_pins_has_pins (pins, turn->call_server);
   turn->approval = steward_approval_new (STEWARD_APPROVAL_KIND_TOOL_CALL, turn->call_server,
                                          request);
   /* Translators: what caused a tool-call approval; %s is a chat's title. */

@@ -28,13 +28,6 @@
 /* Symbolic links to the servers file are followed this far at most. */
 #define MAX_LINK_DEPTH 8
 
-typedef struct {
-  char                *fingerprint;
-  JsonObject          *config;
-  char                *time;
-  StewardServerConfig *server;
-} Consent;
-
 struct _StewardConfig
 {
   GObject       parent_instance;
@@ -67,6 +60,10 @@ struct _StewardConfig
    * written to it, NULL when there was no file. */
   GBytes       *consents_content;
   GFileMonitor *consents_monitor;
+  /* Seals consents; NULL: nothing read from the file counts. */
+  StewardConsentStore *consent_store;
+  /* Name → Consent: given while no key was at hand, kept in memory only. */
+  GHashTable   *unsealed_consents;
   guint         consents_reload_source;
   gboolean      consents_reloading;
   gboolean      consents_reload_again;
@@ -93,33 +90,6 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (StewardConfig, steward_config, G_TYPE_OBJECT)
 
 G_DEFINE_QUARK (steward-config-error-quark, steward_config_error)
-
-static Consent *
-consent_ref (Consent *consent)
-{
-  return g_rc_box_acquire (consent);
-}
-
-static void
-consent_clear (Consent *consent)
-{
-  g_clear_pointer (&consent->fingerprint, g_free);
-  g_clear_pointer (&consent->config, json_object_unref);
-  g_clear_pointer (&consent->time, g_free);
-  g_clear_object (&consent->server);
-}
-
-static void
-consent_unref (Consent *consent)
-{
-  g_rc_box_release_full (consent, (GDestroyNotify) consent_clear);
-}
-
-static GHashTable *
-consent_table_new (void)
-{
-  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) consent_unref);
-}
 
 static char *
 dup_file_label (StewardConfig *self)
@@ -765,35 +735,6 @@ write_file_finish (GAsyncResult  *result,
 
 /* Consents */
 
-static Consent *
-consent_new_from_json (const char *name,
-                       JsonNode   *node)
-{
-  JsonObject *object;
-  JsonNode *config;
-  const char *fingerprint;
-  const char *time;
-  Consent *consent;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  object = json_node_get_object (node);
-  fingerprint = json_object_get_string_member_with_default (object, "fingerprint", NULL);
-  time = json_object_get_string_member_with_default (object, "time", NULL);
-  config = json_object_get_member (object, "config");
-  if (fingerprint == NULL || config == NULL || !JSON_NODE_HOLDS_OBJECT (config))
-    return NULL;
-
-  consent = g_rc_box_new0 (Consent);
-  consent->fingerprint = g_strdup (fingerprint);
-  consent->time = g_strdup (time);
-  consent->config = json_object_ref (json_node_get_object (config));
-  consent->server = steward_server_config_new_from_json (name, consent->config, NULL);
-
-  return consent;
-}
-
 /* Consents files hold a few lines per server: anything far larger, or
  * anything that is not a JSON object, is damage. A damaged file counts as
  * no consent at all: every server then asks again, which is the safe way
@@ -803,7 +744,7 @@ parse_consents (const char  *data,
                 gsize        length,
                 GError     **error)
 {
-  g_autoptr(GHashTable) consents = consent_table_new ();
+  g_autoptr(GHashTable) consents = steward_consent_table_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *detail = NULL;
@@ -845,7 +786,7 @@ parse_consents (const char  *data,
   json_object_iter_init_ordered (&iter, json_node_get_object (root));
   while (json_object_iter_next_ordered (&iter, &name, &node))
     {
-      Consent *consent = consent_new_from_json (name, node);
+      StewardConsent *consent = steward_consent_new_from_json (name, node);
 
       if (consent != NULL)
         g_hash_table_replace (consents, g_strdup (name), consent);
@@ -857,14 +798,14 @@ parse_consents (const char  *data,
 static GHashTable *
 copy_consents (GHashTable *consents)
 {
-  GHashTable *copy = consent_table_new ();
+  GHashTable *copy = steward_consent_table_new ();
   GHashTableIter iter;
   gpointer name;
   gpointer consent;
 
   g_hash_table_iter_init (&iter, consents);
   while (g_hash_table_iter_next (&iter, &name, &consent))
-    g_hash_table_insert (copy, g_strdup (name), consent_ref (consent));
+    g_hash_table_insert (copy, g_strdup (name), steward_consent_ref (consent));
 
   return copy;
 }
@@ -884,9 +825,7 @@ consents_equal (GHashTable *a,
   g_hash_table_iter_init (&iter, a);
   while (g_hash_table_iter_next (&iter, &name, &consent))
     {
-      Consent *other = g_hash_table_lookup (b, name);
-
-      if (other == NULL || !g_str_equal (((Consent *) consent)->fingerprint, other->fingerprint))
+      if (!steward_consent_equal (consent, g_hash_table_lookup (b, name)))
         return FALSE;
     }
 
@@ -980,14 +919,14 @@ read_consents (GFile        *file,
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     {
-      read->consents = consent_table_new ();
+      read->consents = steward_consent_table_new ();
       read->may_replace = TRUE;
       return g_steal_pointer (&read);
     }
 
   if (error != NULL)
     {
-      read->consents = consent_table_new ();
+      read->consents = steward_consent_table_new ();
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         read->error = g_steal_pointer (&error);
       else
@@ -1005,7 +944,7 @@ read_consents (GFile        *file,
       return g_steal_pointer (&read);
     }
 
-  read->consents = consent_table_new ();
+  read->consents = steward_consent_table_new ();
   aside = keep_damaged_aside (file, cancellable, &move_error);
   if (aside == NULL)
     {
@@ -1097,12 +1036,12 @@ apply_consents (StewardConfig *self,
     {
       g_hash_table_iter_init (&iter, self->writing_batch);
       while (g_hash_table_iter_next (&iter, &name, &consent))
-        g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
+        g_hash_table_replace (consents, g_strdup (name), steward_consent_ref (consent));
     }
 
   g_hash_table_iter_init (&iter, self->pending_consents);
   while (g_hash_table_iter_next (&iter, &name, &consent))
-    g_hash_table_replace (consents, g_strdup (name), consent_ref (consent));
+    g_hash_table_replace (consents, g_strdup (name), steward_consent_ref (consent));
 
   changed = !consents_equal (self->consents, consents);
   g_clear_pointer (&self->consents, g_hash_table_unref);
@@ -1159,14 +1098,9 @@ serialize_consents (GHashTable *consents)
 
   for (guint i = 0; i < n_names; i++)
     {
-      Consent *consent = g_hash_table_lookup (consents, names[i]);
-      JsonObject *entry = json_object_new ();
+      StewardConsent *consent = g_hash_table_lookup (consents, names[i]);
 
-      json_object_set_string_member (entry, "fingerprint", consent->fingerprint);
-      json_object_set_object_member (entry, "config", json_object_ref (consent->config));
-      if (consent->time != NULL)
-        json_object_set_string_member (entry, "time", consent->time);
-      json_object_set_object_member (root, names[i], entry);
+      json_object_set_object_member (root, names[i], steward_consent_to_json (consent));
     }
 
   return object_to_bytes (root);
@@ -1203,7 +1137,7 @@ consent_write_failed (ConsentWrite *write,
   g_hash_table_iter_init (&iter, write->batch);
   while (g_hash_table_iter_next (&iter, &name, &consent))
     if (!g_hash_table_contains (self->pending_consents, name))
-      g_hash_table_insert (self->pending_consents, g_strdup (name), consent_ref (consent));
+      g_hash_table_insert (self->pending_consents, g_strdup (name), steward_consent_ref (consent));
 
   self->writing_consents = FALSE;
   g_clear_pointer (&self->writing_batch, g_hash_table_unref);
@@ -1270,7 +1204,7 @@ consents_read_for_write_cb (GObject      *object,
   merged = copy_consents (read->consents);
   g_hash_table_iter_init (&iter, write->batch);
   while (g_hash_table_iter_next (&iter, &name, &consent))
-    g_hash_table_replace (merged, g_strdup (name), consent_ref (consent));
+    g_hash_table_replace (merged, g_strdup (name), steward_consent_ref (consent));
 
   write->bytes = serialize_consents (merged);
   write_file_async (self->consents_file, write->bytes, NULL, consents_written_cb, write);
@@ -1292,7 +1226,7 @@ write_consents (StewardConfig *self)
   write = g_new0 (ConsentWrite, 1);
   write->self = g_object_ref (self);
   write->batch = g_steal_pointer (&self->pending_consents);
-  self->pending_consents = consent_table_new ();
+  self->pending_consents = steward_consent_table_new ();
   self->writing_batch = g_hash_table_ref (write->batch);
 
   read_consents_async (self->consents_file, NULL, consents_read_for_write_cb, write);
@@ -1308,59 +1242,6 @@ load_consents_sync (StewardConfig *self,
     return;
 
   take_consents_read (self, read, FALSE);
-}
-
-/* Copies an entry for the consents file with values that look secret
- * masked: the file records what was allowed, and must not become a second
- * home for keys that the servers file holds in plain text. */
-static JsonObject *
-dup_consent_config (StewardServerConfig *server)
-{
-  static const char * const maps[] = { "env", "headers" };
-  g_autoptr(JsonObject) json = json_object_new ();
-  JsonObjectIter top;
-  const char *top_name;
-  JsonNode *top_member;
-
-  /* json_node_copy() shares objects and arrays, which are the server's and
-   * stay as they are; the maps that change are made anew below. */
-  json_object_iter_init_ordered (&top, steward_server_config_get_json (server));
-  while (json_object_iter_next_ordered (&top, &top_name, &top_member))
-    json_object_set_member (json, top_name, json_node_copy (top_member));
-
-  for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
-    {
-      JsonNode *map = json_object_get_member (json, maps[i]);
-      JsonObject *masked;
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *value;
-
-      if (map == NULL || !JSON_NODE_HOLDS_OBJECT (map))
-        continue;
-
-      masked = json_object_new ();
-      json_object_iter_init_ordered (&iter, json_node_get_object (map));
-      while (json_object_iter_next_ordered (&iter, &name, &value))
-        {
-          const char *text = JSON_NODE_HOLDS_VALUE (value) &&
-                             json_node_get_value_type (value) == G_TYPE_STRING
-                             ? json_node_get_string (value) : NULL;
-
-          if (text != NULL && steward_secret_looks_secret (name, text))
-            {
-              g_autofree char *shown = steward_secret_mask (text);
-
-              json_object_set_string_member (masked, name, shown);
-            }
-          else
-            json_object_set_member (masked, name, json_node_copy (value));
-        }
-
-      json_object_set_object_member (json, maps[i], masked);
-    }
-
-  return g_steal_pointer (&json);
 }
 
 /* GObject */
@@ -1382,6 +1263,7 @@ steward_config_dispose (GObject *object)
   g_clear_object (&self->file_monitor);
   g_clear_object (&self->dir_monitor);
   g_clear_object (&self->consents_monitor);
+  g_clear_object (&self->consent_store);
   g_clear_object (&self->servers);
   g_clear_object (&self->cancellable);
 
@@ -1399,6 +1281,7 @@ steward_config_finalize (GObject *object)
   g_clear_pointer (&self->content, g_bytes_unref);
   g_clear_pointer (&self->consents, g_hash_table_unref);
   g_clear_pointer (&self->pending_consents, g_hash_table_unref);
+  g_clear_pointer (&self->unsealed_consents, g_hash_table_unref);
   g_clear_pointer (&self->writing_batch, g_hash_table_unref);
   g_clear_pointer (&self->consents_content, g_bytes_unref);
 
@@ -1548,8 +1431,9 @@ steward_config_init (StewardConfig *self)
 {
   self->servers = g_list_store_new (STEWARD_TYPE_SERVER_CONFIG);
   self->cancellable = g_cancellable_new ();
-  self->consents = consent_table_new ();
-  self->pending_consents = consent_table_new ();
+  self->consents = steward_consent_table_new ();
+  self->pending_consents = steward_consent_table_new ();
+  self->unsealed_consents = steward_consent_table_new ();
   g_queue_init (&self->saves);
 }
 
@@ -2303,9 +2187,57 @@ steward_config_watch (StewardConfig *self)
 
 /* Consent */
 
+static void
+consent_key_state_cb (StewardConfig       *self,
+                      GParamSpec          *pspec,
+                      StewardConsentStore *store)
+{
+  /* With a key, what the file holds may verify now; without, it no longer
+   * does. Either way servers ask again. */
+  g_signal_emit (self, signals[CONSENTS_CHANGED], 0);
+}
+
+/**
+ * steward_config_set_consent_store:
+ * @store: (nullable): what seals consents
+ *
+ * Consents read from the file count only once @store has a key and their
+ * seals verify; "consents-changed" is emitted when its key comes or goes.
+ */
+void
+steward_config_set_consent_store (StewardConfig       *self,
+                                  StewardConsentStore *store)
+{
+  g_return_if_fail (STEWARD_IS_CONFIG (self));
+  g_return_if_fail (store == NULL || STEWARD_IS_CONSENT_STORE (store));
+
+  if (self->consent_store == store)
+    return;
+
+  if (self->consent_store != NULL)
+    g_signal_handlers_disconnect_by_data (self->consent_store, self);
+  g_set_object (&self->consent_store, store);
+  if (store != NULL)
+    g_signal_connect_object (store, "notify::state", G_CALLBACK (consent_key_state_cb), self,
+                             G_CONNECT_SWAPPED);
+}
+
+gboolean
+steward_config_can_remember_consent (StewardConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
+
+  return self->consent_store != NULL &&
+         steward_consent_store_get_state (self->consent_store) == STEWARD_CONSENT_KEY_READY;
+}
+
 /**
  * steward_config_has_consent:
  * @server: a server's entry
+ *
+ * The fingerprint is computed from @server as it is now, and must be the
+ * one sealed under this name: the fingerprint the file states is not
+ * believed.
  *
  * Returns: whether the person allowed this server, under this name, with
  *   this command, arguments, folder, environment, URL and header names
@@ -2315,17 +2247,22 @@ steward_config_has_consent (StewardConfig       *self,
                             StewardServerConfig *server)
 {
   g_autofree char *fingerprint = NULL;
-  Consent *consent;
+  const char *name;
+  StewardConsent *consent;
 
   g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
   g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (server), FALSE);
 
-  consent = g_hash_table_lookup (self->consents, steward_server_config_get_name (server));
-  if (consent == NULL)
-    return FALSE;
-
+  name = steward_server_config_get_name (server);
   fingerprint = steward_server_config_dup_fingerprint (server);
-  return g_str_equal (fingerprint, consent->fingerprint);
+
+  consent = g_hash_table_lookup (self->unsealed_consents, name);
+  if (consent != NULL && g_str_equal (fingerprint, consent->fingerprint))
+    return TRUE;
+
+  consent = g_hash_table_lookup (self->consents, name);
+  return consent != NULL && steward_consent_verifies (consent, self->consent_store, name,
+                                                      fingerprint);
 }
 
 /**
@@ -2334,7 +2271,9 @@ steward_config_has_consent (StewardConfig       *self,
  *
  * Remembers the consent at once and writes consents.json in the
  * background, atomically, merged with what the file holds; a failed write
- * emits #StewardConfig::save-failed. The entry is kept for
+ * emits #StewardConfig::save-failed. Without a key to seal it, the consent
+ * is kept in memory only (steward_config_can_remember_consent()). The
+ * entry is kept for
  * steward_config_get_consented(), with values that look secret masked.
  *
  * Returns: %TRUE
@@ -2344,22 +2283,25 @@ steward_config_record_consent (StewardConfig        *self,
                                StewardServerConfig  *server,
                                GError              **error)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   const char *name;
-  Consent *consent;
+  StewardConsent *consent;
 
   g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
   g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (server), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   name = steward_server_config_get_name (server);
-  consent = g_rc_box_new0 (Consent);
-  consent->fingerprint = steward_server_config_dup_fingerprint (server);
-  consent->config = dup_consent_config (server);
-  consent->time = g_date_time_format_iso8601 (now);
-  consent->server = steward_server_config_new_from_json (name, consent->config, NULL);
+  consent = steward_consent_new (self->consent_store, server);
 
-  g_hash_table_replace (self->pending_consents, g_strdup (name), consent_ref (consent));
+  /* Unsealed, it would not verify when read back: it lasts for this run. */
+  if (consent->seal == NULL)
+    {
+      g_hash_table_replace (self->unsealed_consents, g_strdup (name), consent);
+      return TRUE;
+    }
+
+  g_hash_table_remove (self->unsealed_consents, name);
+  g_hash_table_replace (self->pending_consents, g_strdup (name), steward_consent_ref (consent));
   g_hash_table_replace (self->consents, g_strdup (name), consent);
 
   write_consents (self);
@@ -2377,13 +2319,19 @@ StewardServerConfig *
 steward_config_get_consented (StewardConfig *self,
                               const char    *name)
 {
-  Consent *consent;
+  StewardConsent *consent;
 
   g_return_val_if_fail (STEWARD_IS_CONFIG (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
+  consent = g_hash_table_lookup (self->unsealed_consents, name);
+  if (consent != NULL && consent->server != NULL)
+    return g_object_ref (consent->server);
+
+  /* What an entry shows counts only when Steward wrote it. */
   consent = g_hash_table_lookup (self->consents, name);
-  if (consent == NULL || consent->server == NULL)
+  if (consent == NULL || consent->server == NULL ||
+      !steward_consent_verifies (consent, self->consent_store, name, consent->fingerprint))
     return NULL;
 
   return g_object_ref (consent->server);

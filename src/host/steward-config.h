@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "steward-consent-store.h"
 #include "steward-server-config.h"
 
 G_BEGIN_DECLS
@@ -86,10 +87,20 @@ gboolean              steward_config_save_finish        (StewardConfig        *s
 void                  steward_config_watch              (StewardConfig        *self);
 
 /* Consent: fingerprints of the commands the person allowed, kept in
- * consents.json beside the servers file. A damaged consents.json, found by
- * a load, a reload or the next consent written, is renamed to
- * consents.json.damaged (or .damaged-N) and reported by "load-failed" with
- * STEWARD_CONFIG_ERROR_CONSENTS; the consents start empty. */
+ * consents.json beside the servers file, each sealed by @store
+ * (steward-consent-store.h) and verified against the entry as it is now
+ * whenever asked. An entry whose seal does not verify (written elsewhere,
+ * copied from another server, or sealed with another key) counts as no
+ * consent. Without a store, or while it has no key, a consent recorded
+ * lasts as long as this object and is not written. A damaged
+ * consents.json, found by a load, a reload or the next consent written, is
+ * renamed to consents.json.damaged (or .damaged-N) and reported by
+ * "load-failed" with STEWARD_CONFIG_ERROR_CONSENTS; the consents start
+ * empty. */
+void                  steward_config_set_consent_store  (StewardConfig        *self,
+                                                         StewardConsentStore  *store);
+/* Whether a consent recorded now will be remembered after Steward quits. */
+gboolean              steward_config_can_remember_consent (StewardConfig      *self);
 gboolean              steward_config_has_consent        (StewardConfig        *self,
                                                          StewardServerConfig  *server);
 gboolean              steward_config_record_consent     (StewardConfig        *self,

@@ -28,6 +28,7 @@ struct _StewardHost
   GFile                 *data_dir;
   StewardConfig         *config;
   StewardSecrets        *secrets;
+  StewardConsentStore   *consent_store;
   StewardRoots          *roots;
   StewardLogStore       *log_store;
   StewardApprovals      *approvals;
@@ -350,6 +351,31 @@ conversations_loaded_cb (GObject      *object,
 }
 
 static void
+consent_key_loaded_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(StewardHost) self = weak_host_steal (user_data);
+  g_autoptr(GError) error = NULL;
+  gboolean loaded;
+
+  loaded = steward_consent_store_load_finish (STEWARD_CONSENT_STORE (object), result, &error);
+  if (self == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  if (!loaded)
+    {
+      steward_log_store_add_host_event (self->log_store, NULL, STEWARD_LOG_LEVEL_WARNING,
+                                        _("Which servers you allowed cannot be remembered, so "
+                                          "each asks again every time Steward starts: %s"),
+                                        error->message);
+    }
+
+  steward_roots_load_async (self->roots, self->cancellable, roots_loaded_cb,
+                            g_object_ref (self));
+}
+
+static void
 config_loaded_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
@@ -370,8 +396,12 @@ config_loaded_cb (GObject      *object,
       g_clear_error (&error);
     }
 
-  steward_roots_load_async (self->roots, self->cancellable, roots_loaded_cb,
-                            g_object_ref (self));
+  /* The key first: a server that checked its consent before it came
+   * would ask again for nothing. */
+  /* Held weakly: the keyring may take its time, or wait for a prompt to
+   * unlock it, and must not keep a host that was let go alive. */
+  steward_consent_store_load_async (self->consent_store, NULL, consent_key_loaded_cb,
+                                    weak_host_new (self));
 }
 
 /* GObject */
@@ -392,6 +422,7 @@ steward_host_dispose (GObject *object)
   g_clear_object (&self->broker);
   g_clear_object (&self->approvals);
   g_clear_object (&self->roots);
+  g_clear_object (&self->consent_store);
   g_clear_object (&self->secrets);
   g_clear_object (&self->config);
   g_clear_object (&self->log_store);
@@ -503,6 +534,8 @@ steward_host_constructed (GObject *object)
 
   self->config = steward_config_new (servers_file);
   self->secrets = steward_secrets_new ();
+  self->consent_store = steward_consent_store_new (self->secrets);
+  steward_config_set_consent_store (self->config, self->consent_store);
   self->roots = steward_roots_new (roots_file);
   self->log_store = steward_log_store_new (LOG_CAPACITY);
   self->approvals = steward_approvals_new ();
@@ -597,6 +630,16 @@ steward_host_get_config (StewardHost *self)
   g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
 
   return self->config;
+}
+
+/* Seals the consents of steward_host_get_config(); its key is looked up
+ * by steward_host_start(). */
+StewardConsentStore *
+steward_host_get_consent_store (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->consent_store;
 }
 
 StewardSecrets *

@@ -40,6 +40,7 @@ GFile                 *steward_host_get_config_dir     (StewardHost   *self);
 GFile                 *steward_host_get_state_dir      (StewardHost   *self);
 StewardConfig         *steward_host_get_config         (StewardHost   *self);
 StewardSecrets        *steward_host_get_secrets        (StewardHost   *self);
+StewardConsentStore   *steward_host_get_consent_store  (StewardHost   *self);
 StewardServerRegistry *steward_host_get_registry       (StewardHost   *self);
 StewardRoots          *steward_host_get_roots          (StewardHost   *self);
 StewardLogStore       *steward_host_get_log_store      (StewardHost   *self);

@@ -60,6 +60,8 @@ kind_to_string (StewardSecretKind kind)
       return "server-env";
     case STEWARD_SECRET_KIND_SERVER_HEADER:
       return "server-header";
+    case STEWARD_SECRET_KIND_CONSENT_KEY:
+      return "consent-key";
     default:
       g_return_val_if_reached ("provider-key");
     }

@@ -1686,6 +1686,10 @@ consent_responded_cb (StewardServer         *self,
     }
 
   host_event (self, STEWARD_LOG_LEVEL_INFO, _("Permission to start given"));
+  if (!steward_config_can_remember_consent (self->config_store))
+    host_event (self, STEWARD_LOG_LEVEL_WARNING,
+                _("The keyring is not available, so this permission lasts only until Steward "
+                  "quits"));
   if (!steward_config_record_consent (self->config_store, self->config, &error))
     host_event (self, STEWARD_LOG_LEVEL_WARNING,
                 _("The permission could not be remembered, so it will be asked again next "
@@ -1769,6 +1773,8 @@ ask_consent (StewardServer *self)
 
   previous = steward_config_get_consented (self->config_store, self->name);
   json_object_set_boolean_member (request, "changed", previous != NULL);
+  json_object_set_boolean_member (request, "remembered",
+                                  steward_config_can_remember_consent (self->config_store));
   if (previous != NULL)
     json_object_set_object_member (request, "previous", describe_for_consent (previous));
 

@@ -27,6 +27,7 @@ typedef struct {
   char       *hash;        /* NULL when only a policy is kept */
   JsonObject *definition;
   int         policy;      /* a StewardToolPolicy, or -1 for none */
+  gboolean    disabled;    /* switched off in the review: never offered */
 } Pin;
 
 typedef struct {
@@ -446,6 +447,7 @@ parse_pins (const char  *data,
 
           if (policy_from_string (steward_chat_json_string (entry, "policy"), &policy))
             pin->policy = policy;
+          pin->disabled = !json_object_get_boolean_member_with_default (entry, "enabled", TRUE);
         }
     }
 
@@ -487,6 +489,8 @@ serialize (StewardToolPins *self)
             }
           if (pin->policy >= 0)
             json_object_set_string_member (tool, "policy", policy_to_string (pin->policy));
+          if (pin->disabled)
+            json_object_set_boolean_member (tool, "enabled", FALSE);
           json_object_set_object_member (tools, tool_key, tool);
         }
 
@@ -1088,6 +1092,67 @@ steward_tool_pins_approve (StewardToolPins *self,
   g_clear_pointer (&pin->definition, json_object_unref);
   pin->definition = steward_chat_json_copy_object (mcp_item_get_json (MCP_ITEM (tool)));
   changed (self, server);
+}
+
+/**
+ * steward_tool_pins_set_enabled:
+ *
+ * Switches @tool of @server on or off for models, as the person chose in
+ * the review of the server's tools; a tool switched off is never offered,
+ * whatever its pin.
+ */
+void
+steward_tool_pins_set_enabled (StewardToolPins *self,
+                               const char      *server,
+                               const char      *tool,
+                               gboolean         enabled)
+{
+  Pin *pin;
+
+  g_return_if_fail (STEWARD_IS_TOOL_PINS (self));
+  g_return_if_fail (server != NULL);
+  g_return_if_fail (tool != NULL);
+
+  pin = ensure_pin (ensure_server (self->servers, server), tool);
+  if (pin->disabled == !enabled)
+    return;
+
+  pin->disabled = !enabled;
+  changed (self, server);
+}
+
+gboolean
+steward_tool_pins_get_enabled (StewardToolPins *self,
+                               const char      *server,
+                               const char      *tool)
+{
+  Pin *pin;
+
+  g_return_val_if_fail (STEWARD_IS_TOOL_PINS (self), FALSE);
+  g_return_val_if_fail (server != NULL, FALSE);
+  g_return_val_if_fail (tool != NULL, FALSE);
+
+  pin = lookup_pin (self, server, tool);
+  return pin == NULL || !pin->disabled;
+}
+
+/**
+ * steward_tool_pins_is_offered:
+ *
+ * Whether models may see @tool: the person reviewed this very definition
+ * and left it switched on. A tool never reviewed, changed since, or new on
+ * the server is not offered until the person has seen it.
+ */
+gboolean
+steward_tool_pins_is_offered (StewardToolPins *self,
+                              const char      *server,
+                              McpTool         *tool)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_PINS (self), FALSE);
+  g_return_val_if_fail (MCP_IS_TOOL (tool), FALSE);
+
+  return steward_tool_pins_check (self, server, tool) == STEWARD_TOOL_PIN_OK &&
+         steward_tool_pins_get_enabled (self, server, mcp_item_get_name (MCP_ITEM (tool)));
 }
 
 /**

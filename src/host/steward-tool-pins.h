@@ -11,10 +11,13 @@ G_BEGIN_DECLS
  * Tool-definition pinning (docs/SECURITY.md): the SHA-256 of each tool's
  * canonical JSON (sorted keys, no whitespace) per server, kept with the
  * definition itself in pins.json in the config folder. A tool is pinned
- * when the person first approves it; the chat's first approval for a server
- * pins every tool the server offers at that moment. Afterwards a changed definition, or a
- * new tool on a server that has pins, is disabled (not offered to models)
- * until the person approves it in a dialog that shows the difference.
+ * when the person has seen it: in the review of a server's tools (each
+ * tool with its description, switched on or off there), or in the approval
+ * of one call, which pins that tool and no other. Only pinned tools that
+ * are switched on are offered to models (steward_tool_pins_is_offered()):
+ * a tool never reviewed, a changed definition, or a new tool on a server
+ * waits until the person approves it (a changed one in a dialog that
+ * shows the difference).
  * "changed" (server) is emitted when a server's pins or pending changes
  * change.
  *
@@ -31,7 +34,7 @@ G_BEGIN_DECLS
  */
 
 typedef enum {
-  STEWARD_TOOL_PIN_UNPINNED,    /* never approved; the first call approval pins it */
+  STEWARD_TOOL_PIN_UNPINNED,    /* never reviewed: not offered until the person has seen it */
   STEWARD_TOOL_PIN_OK,          /* matches the pin */
   STEWARD_TOOL_PIN_CHANGED,     /* differs from the pin: disabled */
   STEWARD_TOOL_PIN_NEW,         /* new on a server with pins: disabled */
@@ -59,6 +62,19 @@ StewardToolPinState  steward_tool_pins_check         (StewardToolPins  *self,
                                                       const char       *server,
                                                       McpTool          *tool);
 void                 steward_tool_pins_approve       (StewardToolPins  *self,
+                                                      const char       *server,
+                                                      McpTool          *tool);
+/* A tool switched off in the review is never offered ("enabled": false
+ * in the file); TRUE when the person did not say. */
+void                 steward_tool_pins_set_enabled   (StewardToolPins  *self,
+                                                      const char       *server,
+                                                      const char       *tool,
+                                                      gboolean          enabled);
+gboolean             steward_tool_pins_get_enabled   (StewardToolPins  *self,
+                                                      const char       *server,
+                                                      const char       *tool);
+/* Pinned as it is now and switched on: what the chat may offer. */
+gboolean             steward_tool_pins_is_offered    (StewardToolPins  *self,
                                                       const char       *server,
                                                       McpTool          *tool);
 /* The pinned definition as pretty JSON, for the difference view; NULL when

@@ -23,6 +23,7 @@
 #include "steward-message-row.h"
 #include "steward-tail-model.h"
 #include "steward-tool-change-dialog.h"
+#include "steward-tool-review-dialog.h"
 
 /* An attachment goes to the model whole; a bigger one is refused with a
  * message rather than sent. */
@@ -1553,9 +1554,23 @@ update_tool_changes (StewardChatPage *self)
   g_autofree char *text = NULL;
   guint n = steward_tool_change_dialog_count_changes (get_registry (self),
                                                       steward_host_get_tool_pins (self->host));
+  guint unreviewed = steward_tool_review_dialog_count_unreviewed (get_registry (self),
+                                                                  steward_host_get_tool_pins (self->host),
+                                                                  NULL);
 
-  self->n_tool_changes = n;
-  if (n > 0)
+  self->n_tool_changes = n + unreviewed;
+  if (unreviewed > 0)
+    {
+      /* Translators: a banner over the chat; %u is a number of tools. */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%u tool of a server is not offered to models until "
+                                           "you review it",
+                                           "%u tools of a server are not offered to models until "
+                                           "you review them", unreviewed),
+                              unreviewed);
+      gtk_label_set_text (self->changes_label, text);
+    }
+  else if (n > 0)
     {
       /* Translators: a banner over the chat; %u is a number of tools. */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -1566,7 +1581,7 @@ update_tool_changes (StewardChatPage *self)
                               n);
       gtk_label_set_text (self->changes_label, text);
     }
-  gtk_revealer_set_reveal_child (self->changes_revealer, n > 0);
+  gtk_revealer_set_reveal_child (self->changes_revealer, self->n_tool_changes > 0);
 }
 
 static void
@@ -1835,8 +1850,13 @@ review_tool_changes_action (GtkWidget  *widget,
                             GVariant   *parameter)
 {
   StewardChatPage *self = STEWARD_CHAT_PAGE (widget);
-  GtkWidget *dialog = steward_tool_change_dialog_new (get_registry (self),
-                                                      steward_host_get_tool_pins (self->host));
+  StewardToolPins *pins = steward_host_get_tool_pins (self->host);
+  GtkWidget *dialog;
+
+  /* A new server's tools first: until reviewed, none is offered. */
+  dialog = steward_tool_review_dialog_new_for_registry (get_registry (self), pins);
+  if (dialog == NULL)
+    dialog = steward_tool_change_dialog_new (get_registry (self), pins);
 
   gtk_window_set_transient_for (GTK_WINDOW (dialog), get_window (self));
   gtk_window_present (GTK_WINDOW (dialog));

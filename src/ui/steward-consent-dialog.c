@@ -438,6 +438,26 @@ deny_action (GtkWidget  *widget,
   respond (STEWARD_CONSENT_DIALOG (widget), STEWARD_APPROVAL_ACTION_DENY);
 }
 
+/* Without a keyring the answer cannot be sealed (steward-consent-store.h):
+ * say so before the person answers, not after. */
+static void
+add_memory_note (StewardConsentDialog *self,
+                 JsonObject           *request)
+{
+  GtkWidget *intro = GTK_WIDGET (self->intro_label);
+  GtkWidget *note;
+
+  if (json_object_get_boolean_member_with_default (request, "remembered", TRUE))
+    return;
+
+  note = gtk_label_new (_("The keyring is not available, so Steward cannot remember your "
+                          "answer: it will ask again the next time it starts."));
+  gtk_label_set_xalign (GTK_LABEL (note), 0);
+  gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+  gtk_widget_add_css_class (note, "warning");
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (intro)), note, intro);
+}
+
 static void
 steward_consent_dialog_constructed (GObject *object)
 {
@@ -471,6 +491,7 @@ steward_consent_dialog_constructed (GObject *object)
 
   build_command (self, request);
   build_changes (self, request);
+  add_memory_note (self, request);
 
   g_signal_connect_object (self->approval, "notify::finished",
                            G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);

@@ -30,6 +30,9 @@ struct _StewardServerPage
   McpClient          *client;       /* bound to the lists, or NULL */
   GCancellable       *cancellable;
   gboolean            setting_switch;
+  /* Set by the window: the first review of the tools (first contact). */
+  StewardToolPins    *pins;
+  GtkWidget          *review_tools_button;
 
   GtkFilterListModel *tool_model;
   GtkCustomFilter    *tool_filter;
@@ -502,6 +505,7 @@ steward_server_page_dispose (GObject *object)
   StewardServerPage *self = STEWARD_SERVER_PAGE (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->pins);
 
   /* The lists go before the models they show. */
   if (self->tool_list != NULL)
@@ -770,4 +774,60 @@ steward_server_page_get_list_model (StewardServerPage *self,
   g_return_val_if_fail (STEWARD_IS_SERVER_PAGE (self), NULL);
 
   return G_LIST_MODEL (selection_for_page (self, page));
+}
+
+/* First contact */
+
+static void
+update_review_tools (StewardServerPage *self)
+{
+  GListModel *tools = gtk_filter_list_model_get_model (self->tool_model);
+  const char *name = steward_server_get_name (self->server);
+  guint n = 0;
+
+  for (guint i = 0; tools != NULL && i < g_list_model_get_n_items (tools); i++)
+    {
+      g_autoptr(McpTool) tool = g_list_model_get_item (tools, i);
+      n += steward_tool_pins_check (self->pins, name, tool) == STEWARD_TOOL_PIN_UNPINNED;
+    }
+
+  gtk_widget_set_visible (self->review_tools_button, n > 0);
+}
+
+/**
+ * steward_server_page_set_tool_pins:
+ *
+ * Shows "Review Tools…" above the tools while some were never reviewed:
+ * until then no model is offered them. It activates win.review-tools.
+ */
+void
+steward_server_page_set_tool_pins (StewardServerPage *self,
+                                   StewardToolPins   *pins)
+{
+  GtkWidget *parent;
+
+  g_return_if_fail (STEWARD_IS_SERVER_PAGE (self));
+  g_return_if_fail (STEWARD_IS_TOOL_PINS (pins));
+  g_return_if_fail (self->pins == NULL);
+
+  self->pins = g_object_ref (pins);
+  self->review_tools_button = gtk_button_new_with_mnemonic (_("_Review Tools…"));
+  gtk_widget_set_tooltip_text (self->review_tools_button,
+                               _("Models are offered none of this server’s tools until you "
+                                 "have reviewed them"));
+  gtk_widget_add_css_class (self->review_tools_button, "suggested-action");
+  gtk_widget_set_margin_start (self->review_tools_button, 6);
+  gtk_widget_set_margin_end (self->review_tools_button, 6);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->review_tools_button), "win.review-tools");
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->review_tools_button),
+                                          g_variant_new_string (steward_server_get_name (self->server)));
+  parent = gtk_widget_get_parent (GTK_WIDGET (self->tool_search));
+  gtk_box_insert_child_after (GTK_BOX (parent), self->review_tools_button,
+                              GTK_WIDGET (self->tool_search));
+
+  g_signal_connect_object (pins, "changed", G_CALLBACK (update_review_tools), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->tool_model, "items-changed", G_CALLBACK (update_review_tools),
+                           self, G_CONNECT_SWAPPED);
+  update_review_tools (self);
 }

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "steward-server.h"
+#include "steward-tool-pins.h"
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,8 @@ GtkWidget     *steward_server_page_get_pane       (StewardServerPage *self,
                                                    const char        *page);
 GListModel    *steward_server_page_get_list_model (StewardServerPage *self,
                                                    const char        *page);
+
+void               steward_server_page_set_tool_pins (StewardServerPage *self,
+                                                      StewardToolPins   *pins);
 
 G_END_DECLS

@@ -19,6 +19,9 @@ struct _StewardServerRow
   GtkLabel      *status_label;
   GtkButton     *review_button;
   GtkMenuButton *menu_button;
+  /* Requests of this server waiting for the person, made in code. */
+  GtkWidget     *waiting_button;
+  StewardApprovals *approvals;
 };
 
 enum {
@@ -234,6 +237,7 @@ steward_server_row_dispose (GObject *object)
   StewardServerRow *self = STEWARD_SERVER_ROW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_SERVER_ROW);
+  g_clear_object (&self->approvals);
   g_clear_object (&self->server);
   g_clear_object (&self->menu);
 
@@ -351,4 +355,62 @@ steward_server_row_get_menu (StewardServerRow *self)
   g_return_val_if_fail (STEWARD_IS_SERVER_ROW (self), NULL);
 
   return G_MENU_MODEL (self->menu);
+}
+
+/* Waiting requests */
+
+static void
+update_waiting (StewardServerRow *self)
+{
+  const char *name = steward_server_get_name (self->server);
+  GListModel *approvals = G_LIST_MODEL (self->approvals);
+  g_autofree char *label = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (approvals); i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      /* Consent has its own button above. */
+      if (!steward_approval_get_finished (approval) &&
+          steward_approval_get_kind (approval) != STEWARD_APPROVAL_KIND_CONSENT &&
+          g_strcmp0 (steward_approval_get_server (approval), name) == 0)
+        n++;
+    }
+
+  gtk_widget_set_visible (self->waiting_button, n > 0);
+  if (n == 0)
+    return;
+
+  /* Translators: a button on a server's row in the sidebar. */
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Request Waiting",
+                                        "%u Requests Waiting", n), n);
+  gtk_button_set_label (GTK_BUTTON (self->waiting_button), label);
+}
+
+void
+steward_server_row_watch_approvals (StewardServerRow *self,
+                                    StewardApprovals *approvals)
+{
+  GtkWidget *parent;
+
+  g_return_if_fail (STEWARD_IS_SERVER_ROW (self));
+  g_return_if_fail (STEWARD_IS_APPROVALS (approvals));
+  g_return_if_fail (self->approvals == NULL);
+
+  self->approvals = g_object_ref (approvals);
+  self->waiting_button = gtk_button_new ();
+  gtk_widget_set_halign (self->waiting_button, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (self->waiting_button, 6);
+  gtk_widget_add_css_class (self->waiting_button, "suggested-action");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->waiting_button), "win.show-approvals");
+  gtk_widget_set_visible (self->waiting_button, FALSE);
+
+  parent = gtk_widget_get_parent (GTK_WIDGET (self->review_button));
+  gtk_box_insert_child_after (GTK_BOX (parent), self->waiting_button,
+                              GTK_WIDGET (self->review_button));
+
+  g_signal_connect_object (approvals, "items-changed", G_CALLBACK (update_waiting), self,
+                           G_CONNECT_SWAPPED);
+  update_waiting (self);
 }

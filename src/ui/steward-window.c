@@ -15,6 +15,7 @@
 #include "steward-server-page.h"
 #include "steward-server-row.h"
 #include "steward-tool-change-dialog.h"
+#include "steward-tool-review-dialog.h"
 #include "steward-window.h"
 
 #define SERVER_PAGE_PREFIX "server/"
@@ -54,6 +55,7 @@ struct _StewardWindow
   GtkWidget            *content;
   AdwWindowTitle       *content_title;
   GtkStack             *content_stack;
+  GtkButton            *approvals_button;
 };
 
 enum {
@@ -162,6 +164,8 @@ show_server_page (StewardWindow *self,
       g_autofree char *page_name = g_strconcat (SERVER_PAGE_PREFIX, name, NULL);
 
       page = steward_server_page_new (server);
+      steward_server_page_set_tool_pins (STEWARD_SERVER_PAGE (page),
+                                         steward_host_get_tool_pins (self->host));
       gtk_stack_add_named (self->content_stack, page, page_name);
       g_hash_table_insert (self->server_pages, g_strdup (name), page);
     }
@@ -192,7 +196,89 @@ static GtkWidget *
 create_server_row_cb (gpointer item,
                       gpointer user_data)
 {
-  return steward_server_row_new (STEWARD_SERVER (item));
+  StewardWindow *self = user_data;
+  GtkWidget *row = steward_server_row_new (STEWARD_SERVER (item));
+
+  steward_server_row_watch_approvals (STEWARD_SERVER_ROW (row),
+                                      steward_host_get_approvals (self->host));
+  return row;
+}
+
+/* Waiting requests: a count in the header bar, always, so that a request
+ * that came while the window was not focused (a notification at most, and
+ * none where no notification service runs) is still in view. */
+static void
+update_approvals_button (StewardWindow *self)
+{
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (self->host));
+  g_autofree char *label = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (approvals); i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      n += !steward_approval_get_finished (approval);
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->approvals_button), n > 0);
+  if (n == 0)
+    return;
+
+  /* Translators: a button in the header bar that opens the requests. */
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Waiting", "%u Waiting", n), n);
+  gtk_button_set_label (self->approvals_button, label);
+  g_free (label);
+  /* Translators: how a screen reader names that button. */
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u request waits for your answer",
+                                        "%u requests wait for your answer", n), n);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->approvals_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+}
+
+static void
+review_tools_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  StewardServer *server = steward_server_registry_lookup (get_registry (self), name);
+  McpClient *client = server != NULL ? steward_server_get_client (server) : NULL;
+
+  if (client == NULL)
+    return;
+
+  present_dialog (self, steward_tool_review_dialog_new (name, mcp_client_get_tools (client),
+                                                        steward_host_get_tool_pins (self->host)));
+}
+
+static void
+show_approvals_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  StewardWindow *self = STEWARD_WINDOW (widget);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (self->host));
+
+  /* The application keeps one dialog per request and brings each up; a
+   * window on its own (as in the tests) opens what it can itself. */
+  if (app != NULL && g_action_group_has_action (G_ACTION_GROUP (app), "show-approvals"))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (app), "show-approvals", NULL);
+      return;
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (approvals); i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      if (!steward_approval_get_finished (approval) &&
+          steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_CONSENT)
+        present_dialog (self, steward_consent_dialog_new (approval));
+    }
 }
 
 static void
@@ -883,7 +969,10 @@ steward_window_constructed (GObject *object)
   g_settings_bind (self->settings, "sidebar-visible", self, "show-sidebar",
                    G_SETTINGS_BIND_DEFAULT);
 
-  gtk_list_box_bind_model (self->server_list, registry, create_server_row_cb, NULL, NULL);
+  gtk_list_box_bind_model (self->server_list, registry, create_server_row_cb, self, NULL);
+  g_signal_connect_object (steward_host_get_approvals (self->host), "items-changed",
+                           G_CALLBACK (update_approvals_button), self, G_CONNECT_SWAPPED);
+  update_approvals_button (self);
   g_signal_connect_object (registry, "items-changed",
                            G_CALLBACK (registry_items_changed_cb), self, G_CONNECT_SWAPPED);
   registry_items_changed_cb (self, 0, 0, 0, registry);
@@ -992,6 +1081,11 @@ steward_window_class_init (StewardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_title);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, approvals_button);
+  gtk_widget_class_install_action (widget_class, "win.show-approvals", NULL,
+                                   show_approvals_action);
+  gtk_widget_class_install_action (widget_class, "win.review-tools", "s",
+                                   review_tools_action);
   gtk_widget_class_bind_template_callback (widget_class, server_row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, nav_row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);

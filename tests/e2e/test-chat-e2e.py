@@ -309,7 +309,54 @@ def starts_after_consent(s):
                   a11y.name(row).startswith(server + ", Ready"), timeout=60)
 
 
+def unreviewed_banner(s):
+    """The chat's banner about tools no one reviewed yet, or None."""
+    for label in a11y.find_all(s.chat, "label"):
+        if "not offered to models until you review" in a11y.name(label):
+            return label
+    return None
+
+
 @step(starts_after_consent)
+def tools_offered_only_after_review(s):
+    # First contact: a new server's tools reach no model until the person
+    # has looked at them, and the chat says so.
+    s.model.script([text_stream("No tools yet.")])
+    s.chat = open_chat(s)
+    a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
+    a11y.wait_until("the banner about tools to review", lambda: unreviewed_banner(s))
+    before = len(s.model.requests())
+    send_message(s, "Which tools do you have?")
+    wait_for_texts(messages_list(s), ["No tools yet."], "the answer without tools")
+    first = s.model.wait_requests(before + 1)[before]
+    check(not [name for name in tool_names(first) if name.startswith(EVERYTHING + "__") or
+               name.startswith(CHANGING_SERVER + "__")],
+          "no tool of a server no one reviewed is offered: %s" % tool_names(first))
+
+    # The person reviews each server's tools from the banner.
+    for _ in (EVERYTHING, CHANGING_SERVER):
+        a11y.focus(s.main)
+        a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
+        review = a11y.toplevel(s.app, contains="Review the Tools of")
+        a11y.focus(review)
+        wait_for_texts(review, ["Offer to Models"], "the review to list the tools")
+        if CHANGING_SERVER in review.name:
+            # greet's description hides tag characters: shown, flagged, and
+            # switched off until the person, having read it, switches it on.
+            wait_for_texts(review, ["Says hello.⟨U+E0"], "the hidden characters to show")
+            toggle = a11y.find(review, "check box", contains="Offer “greet” to models")
+            check(not a11y.has_state(toggle, pyatspi.STATE_CHECKED),
+                  "a tool that hides text starts switched off")
+            a11y.click(toggle)
+            a11y.wait_until("greet to be switched on",
+                            lambda: a11y.has_state(toggle, pyatspi.STATE_CHECKED))
+        a11y.activate(a11y.find(review, "push button", a11y.labelled("Offer to Models")))
+        a11y.closed(s.app, review.name)
+    a11y.focus(s.main)
+    a11y.wait_until("the banner to go", lambda: unreviewed_banner(s) is None)
+
+
+@step(tools_offered_only_after_review)
 def question_calls_echo_after_approval(s):
     s.model.script([
         tool_call_stream("call_echo_1", EVERYTHING + "__echo", {"message": ECHO_MESSAGE}),
@@ -317,14 +364,15 @@ def question_calls_echo_after_approval(s):
     ])
     s.chat = open_chat(s)
     a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
+    before = len(s.model.requests())
     send_message(s, QUESTION)
 
     shown = approve_tool_call(s, ["echo", ECHO_MESSAGE])
     check(EVERYTHING in shown, "the approval names the server:\n%s" % shown)
 
     wait_for_texts(messages_list(s), [QUESTION, ANSWER], "the answer to render", timeout=60)
-    requests = s.model.wait_requests(2)
-    first, second = requests[0], requests[1]
+    requests = s.model.wait_requests(before + 2)
+    first, second = requests[before], requests[before + 1]
     check(QUESTION in json.dumps(first["body"]), "the question reached the model")
     check(EVERYTHING + "__echo" in tool_names(first),
           "the model was offered everything__echo: %s" % tool_names(first))
@@ -376,7 +424,7 @@ def sampling_answered_by_model_and_edited(s):
           "the model's unedited answer is not what the server got")
 
 
-@step(starts_after_consent)
+@step(tools_offered_only_after_review)
 def changed_tool_held_until_approved(s):
     greet = CHANGING_SERVER + "__greet"
     s.model.script([
@@ -388,7 +436,7 @@ def changed_tool_held_until_approved(s):
     s.chat = open_chat(s)
     before = len(s.model.requests())
     send_message(s, GREET_QUESTION)
-    # The first approval of greet pins its definition.
+    # The review pinned greet's definition; the person allows its call.
     approve_tool_call(s, ["greet", "Ada"])
     wait_for_texts(messages_list(s), [GREET_ANSWER], "the greeting's answer", timeout=60)
     requests = s.model.wait_requests(before + 2)

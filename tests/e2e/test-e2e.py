@@ -369,6 +369,41 @@ def elicitation_form_accepted(s):
                      '"Piano"', '"untitledSingleSelectEnum": "Joey"'])
 
 
+@step(starts_after_consent)
+def request_in_view_while_unfocused(s):
+    # Another program has the focus, and no notification service runs in
+    # this session: the request a server makes must still be in view in
+    # Steward's window, and answered from there.
+    a11y.focus(s.main)
+    pane = open_tool(s, "trigger-elicitation-request")
+    other = subprocess.Popen(["xmessage", "-title", "Other work", "Other work"])
+    try:
+        a11y.wait_until("the other program's window", lambda: a11y._x_windows("^Other work$"))
+        a11y._xdotool("windowfocus", "--sync", a11y.window_id("Other work"))
+        a11y.wait_until("the main window to lose the focus",
+                        lambda: not a11y.has_state(s.main, pyatspi.STATE_ACTIVE))
+        call(pane)
+
+        waiting = a11y.find(s.main, "push button", "1 request waits for your answer")
+        a11y.find(waiting, "label", "1 Waiting")
+        row = a11y.find(s.servers(), "list item", contains=SERVER)
+        a11y.find(row, "push button", a11y.labelled("1 Request Waiting"))
+        check(not a11y._x_windows("^Request from"),
+              "the request did not take the focus from the other program")
+
+        a11y.activate(waiting)
+        dialog = a11y.toplevel(s.app, "Request from “%s”" % SERVER)
+        a11y.focus(dialog)
+        a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Decline")))
+        a11y.closed(s.app, dialog.name)
+        a11y.gone(s.main, "push button", "1 request waits for your answer")
+    finally:
+        other.terminate()
+        other.wait()
+    a11y.focus(s.main)
+    result_of(pane, ['"action": "decline"'])
+
+
 def add_provider(prefs):
     """Adds an OpenAI-compatible provider on the Providers page, opens its
     row and returns it, or returns None where the page has one fixed
