@@ -1238,8 +1238,9 @@ connect_now (StewardServer *self)
       if (transport == NULL)
         {
           fail (self, error->message,
-                _("Turn on “Full access (no sandbox)” on the server’s page only if you trust "
-                  "it with everything you can do on this computer."));
+                _("Or choose “Edit…” in the server’s menu and turn on “Full access (no "
+                  "sandbox)”, only if you trust the server with everything you can do on "
+                  "this computer."));
           return;
         }
 
