@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "steward-sandbox-profile.h"
@@ -127,6 +128,53 @@ add_path (GPtrArray  *paths,
   g_ptr_array_add (paths, g_steal_pointer (&canonical));
 }
 
+/* A path the command names, and what it needs to be used: through a
+ * symbolic link, the file it points to as well; for a file, the folder of
+ * its program: the project that holds it when it lies in a node_modules
+ * folder (a package reads its siblings and dependencies), its own folder
+ * otherwise (a script imports the modules beside it). */
+static void
+add_command_path (GPtrArray  *paths,
+                  const char *path)
+{
+  g_autofree char *real = NULL;
+  const char *names[2];
+
+  if (path == NULL || !g_path_is_absolute (path))
+    return;
+
+  real = realpath (path, NULL);
+  names[0] = path;
+  names[1] = real;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *name = names[i];
+      const char *modules;
+
+      if (name == NULL)
+        continue;
+
+      add_path (paths, name);
+      if (!g_file_test (name, G_FILE_TEST_IS_REGULAR))
+        continue;
+
+      modules = strstr (name, "/node_modules/");
+      if (modules != NULL && modules != name)
+        {
+          g_autofree char *project = g_strndup (name, modules - name);
+
+          add_path (paths, project);
+        }
+      else
+        {
+          g_autofree char *folder = g_path_get_dirname (name);
+
+          add_path (paths, folder);
+        }
+    }
+}
+
 /* An argument names a path when it is one ("/srv/data") or is an option
  * with one as its value ("--root=/srv/data"). */
 static const char *
@@ -185,11 +233,11 @@ steward_sandbox_profile_new (StewardServerConfig *config,
   granted = steward_server_config_get_readable (config);
   for (guint i = 0; granted[i] != NULL; i++)
     add_path (readable, granted[i]);
-  add_path (readable, self->command);
+  add_command_path (readable, self->command);
   add_path (readable, steward_server_config_get_cwd (config));
   args = steward_server_config_get_args (config);
   for (guint i = 0; args != NULL && args[i] != NULL; i++)
-    add_path (readable, argument_path (args[i]));
+    add_command_path (readable, argument_path (args[i]));
 
   self->writable = strv_from_array (writable);
   self->readable = strv_from_array (readable);
