@@ -230,6 +230,44 @@ escape (StewardServer *server)
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }
 
+/* Calls a tool with arguments given as JSON; says whether the server
+ * answered with an error, and its text. */
+static char *
+call_tool (StewardServer *server,
+           const char    *tool,
+           const char    *arguments,
+           gboolean      *is_error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = json_from_string (arguments, &error);
+  g_assert_no_error (error);
+  steward_server_call_tool_async (server, tool, json_node_get_object (node), NULL, NULL, NULL,
+                                  NULL, store_result_cb, &result);
+  wait_until (result != NULL, 60);
+  tool_result = steward_server_call_tool_finish (server, result, &error);
+  g_assert_no_error (error);
+  *is_error = mcp_tool_result_get_is_error (tool_result);
+
+  return mcp_tool_result_dup_text (tool_result);
+}
+
+static char *
+peer_script (const char *package)
+{
+  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
+  g_autofree char *script = NULL;
+
+  if (peers == NULL)
+    return NULL;
+  script = g_build_filename (peers, "@modelcontextprotocol", package, "dist", "index.js", NULL);
+
+  return g_file_test (script, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer (&script) : NULL;
+}
+
 static void
 stop_server (StewardServer *server)
 {
@@ -343,6 +381,151 @@ test_unavailable (Fixture       *fixture,
   g_assert_null (steward_server_get_client (server));
 }
 
+/* server-filesystem given a folder as its argument: the sandbox lets it
+ * read the folder, which the consent dialog listed, and not change it. */
+static void
+test_filesystem_folder (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *script = peer_script ("server-filesystem");
+  g_autofree char *folder = g_build_filename (fixture->top, "shared", NULL);
+  g_autofree char *file = g_build_filename (folder, "hello.txt", NULL);
+  g_autofree char *added = g_build_filename (folder, "added.txt", NULL);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autofree char *arguments = NULL;
+  g_autofree char *text = NULL;
+  gboolean is_error;
+
+  if (script == NULL)
+    {
+      g_test_skip ("the npm peers are not installed");
+      return;
+    }
+
+  /* No root: the folder is all the server is told of, so that the write
+   * below is refused by the sandbox, not by the server's own rules. */
+  steward_roots_remove (steward_host_get_roots (fixture->host),
+                        steward_roots_lookup (steward_host_get_roots (fixture->host),
+                                              fixture->root));
+  write_file (file, "hello from the person");
+  config = steward_server_config_new_stdio ("files", "node",
+                                            (const char *[]) { script, folder, NULL }, NULL,
+                                            NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+
+  arguments = g_strdup_printf ("{\"path\": \"%s\"}", file);
+  text = call_tool (server, "read_text_file", arguments, &is_error);
+  g_assert_false (is_error);
+  g_assert_nonnull (strstr (text, "hello from the person"));
+
+  g_free (arguments);
+  g_free (text);
+  arguments = g_strdup_printf ("{\"path\": \"%s\", \"content\": \"x\"}", added);
+  text = call_tool (server, "write_file", arguments, &is_error);
+  g_test_message ("write_file in a folder it may only read: %s", text);
+  g_assert_true (is_error);
+  g_assert_nonnull (strstr (text, "read-only file system"));
+  g_assert_false (g_file_test (added, G_FILE_TEST_EXISTS));
+
+  stop_server (server);
+}
+
+/* server-filesystem with no folder, working in the root the person
+ * shared: it may change it. */
+static void
+test_filesystem_root (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *script = peer_script ("server-filesystem");
+  g_autofree char *added = g_build_filename (fixture->root, "added.txt", NULL);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autofree char *arguments = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *written = NULL;
+  gboolean is_error = TRUE;
+
+  if (script == NULL)
+    {
+      g_test_skip ("the npm peers are not installed");
+      return;
+    }
+
+  config = steward_server_config_new_stdio ("files", "node", (const char *[]) { script, NULL },
+                                            NULL, NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+
+  /* The server asks for the roots once it is ready; until it has them it
+   * refuses every path. */
+  arguments = g_strdup_printf ("{\"path\": \"%s\", \"content\": \"from the server\"}", added);
+  for (guint attempt = 0; is_error && attempt < 50; attempt++)
+    {
+      g_free (text);
+      text = call_tool (server, "write_file", arguments, &is_error);
+    }
+  g_test_message ("write_file in its root: %s", text);
+  g_assert_false (is_error);
+  g_assert_true (g_file_get_contents (added, &written, NULL, NULL));
+  g_assert_cmpstr (written, ==, "from the server");
+
+  stop_server (server);
+}
+
+/* An `npx -y` server installs into its own folder and starts, with the
+ * network off: the package comes from a local tarball. */
+static void
+test_npx (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autofree char *npm = g_find_program_in_path ("npm");
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "servers", "npx-server", NULL);
+  g_autofree char *pack = g_build_filename (fixture->top, "pack", NULL);
+  g_autofree char *tarball = g_build_filename (pack, "steward-npx-server-1.0.0.tgz", NULL);
+  g_autofree char *package = g_strconcat ("--package=", tarball, NULL);
+  const char *pack_argv[] = { "npm", "pack", "--silent", source, NULL };
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardSandboxProfile) profile = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *home = NULL;
+  gboolean is_error;
+  int status;
+
+  if (npm == NULL)
+    {
+      g_test_skip ("npm is not installed");
+      return;
+    }
+
+  g_assert_cmpint (g_mkdir (pack, 0700), ==, 0);
+  g_spawn_sync (pack, (char **) pack_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_test (tarball, G_FILE_TEST_IS_REGULAR));
+
+  config = steward_server_config_new_stdio ("npx", "npx",
+                                            (const char *[]) { "-y", package,
+                                                               "steward-npx-server", NULL },
+                                            NULL, NULL);
+  config = steward_server_config_with_permissions (g_steal_pointer (&config), 0, FALSE, FALSE,
+                                                   NULL);
+  profile = steward_sandbox_profile_new (config, NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 90);
+
+  text = call_tool (server, "where", "{}", &is_error);
+  g_assert_false (is_error);
+  home = g_strdup_printf ("\"home\":\"%s\"", steward_sandbox_profile_get_state_dir (profile));
+  g_assert_nonnull (strstr (text, home));
+
+  stop_server (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -357,6 +540,12 @@ main (int   argc,
               test_full_access, fixture_tear_down);
   g_test_add ("/steward/sandbox-escape/unavailable", Fixture, NULL, fixture_set_up,
               test_unavailable, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/filesystem-folder", Fixture, NULL, fixture_set_up,
+              test_filesystem_folder, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/filesystem-root", Fixture, NULL, fixture_set_up,
+              test_filesystem_root, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/npx", Fixture, NULL, fixture_set_up, test_npx,
+              fixture_tear_down);
 
   return g_test_run ();
 }
