@@ -234,6 +234,17 @@ steward_sandbox_profile_new (StewardServerConfig *config,
   for (guint i = 0; granted[i] != NULL; i++)
     add_path (readable, granted[i]);
   add_command_path (readable, self->command);
+  /* A program found on the PATH in the home folder (nvm's node and npx,
+   * pipx's or uv's tools in ~/.local/bin) is hidden with the home unless
+   * granted; one installed with the system is seen anyway. */
+  if (self->command != NULL && strchr (self->command, '/') == NULL)
+    {
+      g_autofree char *found = g_find_program_in_path (self->command);
+
+      if (found != NULL && g_get_home_dir () != NULL &&
+          is_under (found, g_get_home_dir ()) && !g_str_equal (g_get_home_dir (), "/"))
+        add_command_path (readable, found);
+    }
   add_path (readable, steward_server_config_get_cwd (config));
   args = steward_server_config_get_args (config);
   for (guint i = 0; args != NULL && args[i] != NULL; i++)
