@@ -346,6 +346,44 @@ test_network_allowed (Fixture       *fixture,
   stop_server (server);
 }
 
+/* With "Display", the server gets the display's variables and its X
+ * socket, and still nothing else. */
+static void
+test_display (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) plain = escape_config (fixture, 0, FALSE);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonArray *variables;
+  gboolean has_display = FALSE;
+
+  if (g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("no display in this session");
+      return;
+    }
+
+  config = steward_server_config_with_permissions (plain, 0, TRUE, FALSE, NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  report = escape (server);
+
+  variables = json_object_get_array_member (report, "variables");
+  for (guint i = 0; i < json_array_get_length (variables); i++)
+    if (g_str_equal (json_array_get_string_element (variables, i), "DISPLAY"))
+      has_display = TRUE;
+  g_assert_true (has_display);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (report, "usual-sockets"),
+                                   "connected to '/tmp/.X11-unix/"));
+  g_assert_cmpstr (json_object_get_string_member (report, "bus-from-parent"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "canaries"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "network"), ==, "blocked");
+
+  stop_server (server);
+}
+
 /* Full access is what it says: the same probes get through. */
 static void
 test_full_access (Fixture       *fixture,
@@ -536,6 +574,8 @@ main (int   argc,
               test_nothing_gets_out, fixture_tear_down);
   g_test_add ("/steward/sandbox-escape/network-allowed", Fixture, NULL, fixture_set_up,
               test_network_allowed, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/display", Fixture, NULL, fixture_set_up, test_display,
+              fixture_tear_down);
   g_test_add ("/steward/sandbox-escape/full-access", Fixture, NULL, fixture_set_up,
               test_full_access, fixture_tear_down);
   g_test_add ("/steward/sandbox-escape/unavailable", Fixture, NULL, fixture_set_up,
