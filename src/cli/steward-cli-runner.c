@@ -1400,6 +1400,11 @@ steward_cli_runner_run (StewardCliRunner *self)
   if (self->url == NULL)
     {
       transport = create_stdio_transport (self, server, &error);
+      if (transport == NULL && g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
+        {
+          complain (_("cannot start server: %s"), error->message);
+          return STEWARD_CLI_EXIT_CONNECTION;
+        }
       if (transport == NULL)
         {
           complain ("%s", error->message);

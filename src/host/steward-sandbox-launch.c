@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <string.h>
+
+#include "mcp-error.h"
 
 #include "steward-bwrap.h"
 #include "steward-sandbox-launch.h"
@@ -69,6 +72,64 @@ new_flatpak_transport (StewardSandboxProfile *profile,
   return transport;
 }
 
+/* Inside bubblewrap a missing program would only show as bwrap's own
+ * complaint once the sandbox is up: it is looked for first, as the
+ * transport does for a program it starts itself, on the server's PATH
+ * and from its working folder. */
+static gboolean
+check_program (const char  *program,
+               const char  *cwd,
+               GHashTable  *env,
+               GError     **error)
+{
+  const char *search_path = env != NULL ? g_hash_table_lookup (env, "PATH") : NULL;
+  g_autofree char *current = g_get_current_dir ();
+  g_auto(GStrv) dirs = NULL;
+
+  if (cwd == NULL)
+    cwd = current;
+
+  if (strchr (program, '/') != NULL)
+    {
+      g_autofree char *path = g_path_is_absolute (program)
+                              ? g_strdup (program)
+                              : g_build_filename (cwd, program, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) &&
+          !g_file_test (path, G_FILE_TEST_IS_DIR))
+        return TRUE;
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
+                   /* Translators: the first %s is a command, the second a path. */
+                   _("command `%s` not found or not executable (looked for %s)"),
+                   program, path);
+      return FALSE;
+    }
+
+  if (search_path == NULL)
+    search_path = g_getenv ("PATH");
+  if (search_path == NULL)
+    search_path = "/bin:/usr/bin";
+
+  dirs = g_strsplit (search_path, ":", -1);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      const char *dir = dirs[i][0] != '\0' ? dirs[i] : ".";
+      g_autofree char *path = g_path_is_absolute (dir)
+                              ? g_build_filename (dir, program, NULL)
+                              : g_build_filename (cwd, dir, program, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) &&
+          !g_file_test (path, G_FILE_TEST_IS_DIR))
+        return TRUE;
+    }
+
+  g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
+               /* Translators: the first %s is a command, the second a list of folders. */
+               _("command `%s` not found on PATH (%s)"), program, search_path);
+  return FALSE;
+}
+
 /**
  * steward_sandbox_launch_new_transport:
  * @profile: what the server may do
@@ -107,7 +168,7 @@ steward_sandbox_launch_new_transport (StewardSandboxProfile  *profile,
       return g_steal_pointer (&transport);
     }
 
-  if (!steward_bwrap_check (error))
+  if (!steward_bwrap_check (error) || !check_program (argv[0], cwd, env, error))
     return NULL;
 
   /* A few hundred bytes of metadata at most, once per start. */
