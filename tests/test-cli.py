@@ -1065,6 +1065,38 @@ def cwd_and_env_for_stdio():
         expect(r, 0, out="cwd=%s var=a=b" % os.path.realpath(tmp))
 
 
+# The system's Python: one installed in a home folder (pyenv) is hidden from the
+# sandbox with the home.
+ESCAPE = ["/usr/bin/python3", os.path.join(HERE, "servers", "escape-server.py")]
+
+
+@test
+def stdio_server_runs_sandboxed():
+    # A file in /tmp, which the sandbox replaces with an empty one of its
+    # own; --no-sandbox gives the server full access, and it reads it.
+    with tempfile.NamedTemporaryFile("w", suffix=".canary") as canary:
+        canary.write("cli-canary")
+        canary.flush()
+        probe = "PROBE_CANARIES=" + canary.name
+        r = run("--json", "--env", probe, "tools", "call", "escape", server=ESCAPE)
+        expect(r, 0)
+        report = json.loads(json.loads(r.out)["content"][0]["text"])
+        check(report["canaries"] == "blocked", r, "the canary stays out of the sandbox")
+        check("/steward/servers/" in report["home"], r, "its own folder is its home")
+
+        r = run("--json", "--no-sandbox", "--env", probe, "tools", "call", "escape",
+                server=ESCAPE)
+        expect(r, 0)
+        report = json.loads(json.loads(r.out)["content"][0]["text"])
+        check("cli-canary" in report["canaries"], r, "full access reads the canary")
+
+
+@test
+def no_sandbox_needs_a_local_server():
+    r = run("--no-sandbox", "--url", "https://mcp.example.com/mcp", "ping")
+    expect(r, 2, err="--no-sandbox goes with a server that steward-cli starts")
+
+
 def main():
     if not os.path.exists(EVERYTHING_JS):
         print("1..0 # SKIP the npm peers are not installed in %s" % PEERS)
