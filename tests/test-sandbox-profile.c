@@ -3,7 +3,9 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "steward-bwrap.h"
 #include "steward-sandbox-profile.h"
@@ -223,16 +225,32 @@ test_fingerprint (void)
 static void
 test_bwrap_argv (void)
 {
-  g_autoptr(StewardSandboxProfile) profile = profile_from_json (
-    "{\"command\": \"node\", \"args\": [\"/srv/data\"],"
-    " \"env\": {\"API_KEY\": \"sk-secret-value\"}}");
-  const char *server[] = { "node", "/srv/data", NULL };
+  g_autofree char *top = g_dir_make_tmp ("test-sandbox-profile-XXXXXX", NULL);
+  g_autofree char *data = g_build_filename (top, "data", NULL);
+  g_autofree char *project = g_build_filename (top, "project", NULL);
+  g_autofree char *link = g_build_filename (top, "link", NULL);
+  g_autofree char *json = NULL;
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardSandboxProfile) profile = NULL;
   const char *parent[] = { "DISPLAY=:0", "WAYLAND_DISPLAY=wayland-0",
                            "XDG_RUNTIME_DIR=/run/user/1000", NULL };
-  const char *state = steward_sandbox_profile_get_state_dir (profile);
-  g_auto(GStrv) argv = steward_bwrap_wrap_argv (profile, server, NULL, parent);
-  g_autofree char *joined = g_strjoinv (" ", argv);
-  int separator = find_arg (argv, "--");
+  const char *state;
+  g_auto(GStrv) argv = NULL;
+  g_autofree char *joined = NULL;
+  int separator;
+
+  g_assert_cmpint (g_mkdir (data, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (project, 0700), ==, 0);
+  g_assert_cmpint (symlink (data, link), ==, 0);
+
+  json = g_strdup_printf ("{\"command\": \"node\", \"args\": [\"%s\", \"/srv/missing\"],"
+                          " \"env\": {\"API_KEY\": \"sk-secret-value\"}}", link);
+  config = config_from_json (json);
+  profile = steward_sandbox_profile_new (config, (const char *[]) { project, NULL });
+  state = steward_sandbox_profile_get_state_dir (profile);
+  argv = steward_bwrap_wrap_argv (profile, (const char *[]) { "node", link, NULL }, NULL, parent);
+  joined = g_strjoinv (" ", argv);
+  separator = find_arg (argv, "--");
 
   g_test_message ("%s", joined);
   g_assert_true (g_str_has_suffix (argv[0], "bwrap"));
@@ -240,9 +258,13 @@ test_bwrap_argv (void)
   g_assert_cmpstr (argv[find_arg (argv, "/tmp") - 1], ==, "--tmpfs");
   g_assert_cmpstr (argv[find_arg (argv, "/run") - 1], ==, "--tmpfs");
   g_assert_cmpstr (argv[find_arg (argv, "/home") - 1], ==, "--tmpfs");
-  g_assert_true (has_triple (argv, "--ro-bind-try", "/srv/data", "/srv/data"));
-  g_assert_true (has_triple (argv, "--bind-try", "/srv/project", "/srv/project"));
-  g_assert_true (has_triple (argv, "--bind", state, state));
+  /* A granted path is mounted where it really is, and the link that led
+   * there is made again inside the hidden /tmp; a missing one is left
+   * out. */
+  g_assert_true (has_triple (argv, "--ro-bind-try", data, data));
+  g_assert_true (has_triple (argv, "--symlink", data, link));
+  g_assert_cmpint (find_arg (argv, "/srv/missing"), ==, -1);
+  g_assert_true (has_triple (argv, "--bind-try", project, project));
   g_assert_true (has_triple (argv, "--setenv", "HOME", state));
   g_assert_true (has_triple (argv, "--chdir", state, "--"));
   g_assert_cmpint (find_arg (argv, "--unshare-net"), >, 0);
@@ -256,10 +278,14 @@ test_bwrap_argv (void)
   g_assert_cmpint (find_arg (argv, "/tmp/.X11-unix"), ==, -1);
   g_assert_null (strstr (joined, "sk-secret-value"));
   g_assert_cmpstr (argv[separator + 1], ==, "node");
-  g_assert_cmpstr (argv[separator + 2], ==, "/srv/data");
-  g_assert_null (argv[separator + 3]);
+  g_assert_cmpstr (argv[separator + 2], ==, link);
   /* Hidden first, granted after: a later mount wins. */
-  g_assert_cmpint (find_arg (argv, "/srv/data"), >, find_arg (argv, "/run"));
+  g_assert_cmpint (find_arg (argv, data), >, find_arg (argv, "/run"));
+
+  g_assert_cmpint (g_unlink (link), ==, 0);
+  g_assert_cmpint (g_rmdir (data), ==, 0);
+  g_assert_cmpint (g_rmdir (project), ==, 0);
+  g_assert_cmpint (g_rmdir (top), ==, 0);
 }
 
 static void

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -153,6 +154,47 @@ add_display (GPtrArray          *argv,
   add (argv, "--dev-bind-try", "/dev/dri", "/dev/dri", NULL);
 }
 
+static gboolean
+is_under (const char *path,
+          const char *folder)
+{
+  gsize length = strlen (folder);
+
+  return strncmp (path, folder, length) == 0 && (path[length] == '\0' || path[length] == '/');
+}
+
+/* Whether the sandbox replaces the folder that holds @path. */
+static gboolean
+is_hidden (const char *path)
+{
+  const char *home = g_get_home_dir ();
+
+  for (guint i = 0; hidden_folders[i] != NULL; i++)
+    if (is_under (path, hidden_folders[i]))
+      return TRUE;
+
+  return home != NULL && !g_str_equal (home, "/") && is_under (path, home);
+}
+
+/* Mounts a granted path where it really is: bubblewrap cannot mount
+ * through a symbolic link. Where the path the server was given leads
+ * through one inside a hidden folder, the link is made again there. A
+ * path that does not exist grants nothing. */
+static void
+add_granted (GPtrArray  *argv,
+             const char *option,
+             const char *path)
+{
+  g_autofree char *real = realpath (path, NULL);
+
+  if (real == NULL)
+    return;
+
+  add (argv, option, real, real, NULL);
+  if (!g_str_equal (real, path) && is_hidden (path))
+    add (argv, "--symlink", real, path, NULL);
+}
+
 /* Where /etc/resolv.conf points into /run (systemd-resolved), its folder
  * comes back so that names resolve. */
 static void
@@ -219,10 +261,10 @@ steward_bwrap_wrap_argv (StewardSandboxProfile *profile,
   /* Granted paths first, roots after: a root inside a granted folder
    * stays writable. */
   for (guint i = 0; readable[i] != NULL; i++)
-    add (wrapped, "--ro-bind-try", readable[i], readable[i], NULL);
+    add_granted (wrapped, "--ro-bind-try", readable[i]);
   for (guint i = 0; writable[i] != NULL; i++)
-    add (wrapped, "--bind-try", writable[i], writable[i], NULL);
-  add (wrapped, "--bind", state_dir, state_dir, NULL);
+    add_granted (wrapped, "--bind-try", writable[i]);
+  add_granted (wrapped, "--bind", state_dir);
 
   add (wrapped, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
        NULL);
