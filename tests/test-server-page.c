@@ -265,14 +265,14 @@ test_info (Fixture       *fixture,
     g_autoptr(StewardSandboxProfile) profile =
       steward_sandbox_profile_new (steward_server_get_config (fixture->server), NULL);
     g_auto(GStrv) lines = steward_sandbox_profile_dup_descriptions (profile);
-    g_autoptr(GPtrArray) expanders = g_ptr_array_new ();
+    g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
 
-    /* A collapsed expander holds no child. */
-    collect (fixture->page, GTK_TYPE_EXPANDER, expanders);
-    for (guint i = 0; i < expanders->len; i++)
-      if (g_strcmp0 (gtk_expander_get_label (g_ptr_array_index (expanders, i)),
+    /* The list is in the Permissions button's popover. */
+    collect (fixture->page, GTK_TYPE_MENU_BUTTON, buttons);
+    for (guint i = 0; i < buttons->len; i++)
+      if (g_strcmp0 (gtk_menu_button_get_label (g_ptr_array_index (buttons, i)),
                      "_Permissions") == 0)
-        gtk_expander_set_expanded (g_ptr_array_index (expanders, i), TRUE);
+        gtk_menu_button_popup (g_ptr_array_index (buttons, i));
 
     for (guint i = 0; lines[i] != NULL; i++)
       g_assert_true (shows_text (fixture->page, lines[i]));

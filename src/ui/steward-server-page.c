@@ -44,7 +44,7 @@ struct _StewardServerPage
   GtkWidget          *review_button;
   GtkWidget          *enabled_switch;
   GtkWidget          *detail_expander;
-  GtkWidget          *permissions_expander;
+  GtkWidget          *permissions_button;
   GtkLabel           *permissions_label;
   GtkLabel           *detail_label;
   GtkStack           *content_stack;
@@ -334,7 +334,7 @@ update_permissions (StewardServerPage *self)
   g_autoptr(GString) text = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
 
-  gtk_widget_set_visible (self->permissions_expander, !steward_server_config_is_remote (config));
+  gtk_widget_set_visible (self->permissions_button, !steward_server_config_is_remote (config));
   if (steward_server_config_is_remote (config))
     return;
 
@@ -613,7 +613,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, review_button);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, enabled_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_expander);
-  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_expander);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_button);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_label);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_label);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, content_stack);
