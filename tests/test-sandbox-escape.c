@@ -12,6 +12,8 @@
 
 #include "steward-bwrap.h"
 #include "steward-host.h"
+#include "steward-log-entry.h"
+#include "steward-log-store.h"
 #include "steward-sandbox-profile.h"
 #include "steward-server-private.h"
 
@@ -268,6 +270,25 @@ peer_script (const char *package)
   return g_file_test (script, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer (&script) : NULL;
 }
 
+static gboolean
+log_holds (Fixture    *fixture,
+           const char *needle)
+{
+  StewardLogStore *store = steward_host_get_log_store (fixture->host);
+  GListModel *model = G_LIST_MODEL (store);
+
+  steward_log_store_flush (store);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i);
+
+      if (strstr (steward_log_entry_get_text (entry), needle) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static void
 stop_server (StewardServer *server)
 {
@@ -290,6 +311,9 @@ test_nothing_gets_out (Fixture       *fixture,
   g_autofree char *escaped = g_build_filename (g_get_home_dir (), "escaped.txt", NULL);
   g_autofree char *state_file = NULL;
   g_autofree char *wrote_root = NULL;
+  g_autofree char *other = NULL;
+  g_autoptr(GFile) other_file = NULL;
+  g_autoptr(GError) error = NULL;
   JsonArray *variables;
 
   wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
@@ -319,6 +343,16 @@ test_nothing_gets_out (Fixture       *fixture,
   state_file = g_build_filename (steward_sandbox_profile_get_state_dir (profile), "state-file",
                                  NULL);
   g_assert_true (g_file_test (state_file, G_FILE_TEST_IS_REGULAR));
+
+  /* A folder shared while it runs is not in its sandbox yet: the log says
+   * that a restart brings it. */
+  g_assert_false (log_holds (fixture, "The shared folders changed"));
+  other = g_build_filename (fixture->top, "later", NULL);
+  g_assert_cmpint (g_mkdir (other, 0700), ==, 0);
+  other_file = g_file_new_for_path (other);
+  steward_roots_add (steward_host_get_roots (fixture->host), other_file, &error);
+  g_assert_no_error (error);
+  wait_until (log_holds (fixture, "The shared folders changed"), 10);
 
   stop_server (server);
 }

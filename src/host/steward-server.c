@@ -1860,6 +1860,14 @@ roots_changed_cb (StewardServer *self,
 
   if (self->client != NULL && self->connected)
     mcp_client_notify_roots_changed (self->client);
+
+  /* A sandbox's folders are set when it starts: a folder shared now is
+   * not yet in it, and one no longer shared is still there. */
+  if (self->client != NULL && !steward_server_config_is_remote (self->config) &&
+      !steward_server_config_get_run_on_host (self->config))
+    host_event (self, STEWARD_LOG_LEVEL_WARNING, "%s",
+                _("The shared folders changed: restart the server for its sandbox to "
+                  "have them, and to lose a folder you stopped sharing."));
 }
 
 static void restart_stopped_cb (GObject      *object,
