@@ -228,7 +228,9 @@ PEERS = os.environ.get("STEWARD_PEERS_DIR", os.path.join(HERE, "peers", "node_mo
 EVERYTHING_JS = os.path.join(PEERS, "@modelcontextprotocol", "server-everything", "dist",
                              "index.js")
 EVERYTHING = ["node", EVERYTHING_JS, "stdio"]
-HOSTILE = [sys.executable, os.path.join(HERE, "servers", "hostile-text-server.py")]
+# The system's Python, which the sandbox lets a server run (one installed in a
+# home folder is hidden with the home).
+HOSTILE = ["/usr/bin/python3", os.path.join(HERE, "servers", "hostile-text-server.py")]
 
 
 def mock(mode="normal"):
@@ -1197,6 +1199,40 @@ def hostile_stderr_and_exit_are_shown_visibly():
     check(err.count(b"\nsteward-cli: ") + err.startswith(b"steward-cli: ") == 1, err,
           "the exit reason is one line")
     check(raw_controls(err) == [], err, "no raw control")
+
+
+# The system's Python: one installed in a home folder (pyenv) is hidden from the
+# sandbox with the home.
+ESCAPE = ["/usr/bin/python3", os.path.join(HERE, "servers", "escape-server.py")]
+
+
+@test
+@offline
+def stdio_server_runs_sandboxed():
+    # A file in /tmp, which the sandbox replaces with an empty one of its
+    # own; --no-sandbox gives the server full access, and it reads it.
+    with tempfile.NamedTemporaryFile("w", suffix=".canary") as canary:
+        canary.write("cli-canary")
+        canary.flush()
+        probe = "PROBE_CANARIES=" + canary.name
+        r = run("--json", "--env", probe, "tools", "call", "escape", server=ESCAPE)
+        expect(r, 0)
+        report = json.loads(json.loads(r.out)["content"][0]["text"])
+        check(report["canaries"] == "blocked", r, "the canary stays out of the sandbox")
+        check("/steward/servers/" in report["home"], r, "its own folder is its home")
+
+        r = run("--json", "--no-sandbox", "--env", probe, "tools", "call", "escape",
+                server=ESCAPE)
+        expect(r, 0)
+        report = json.loads(json.loads(r.out)["content"][0]["text"])
+        check("cli-canary" in report["canaries"], r, "full access reads the canary")
+
+
+@test
+@offline
+def no_sandbox_needs_a_local_server():
+    r = run("--no-sandbox", "--url", "https://mcp.example.com/mcp", "ping")
+    expect(r, 2, err="--no-sandbox goes with a server that steward-cli starts")
 
 
 def main():

@@ -701,8 +701,8 @@ test_fingerprint (void)
     " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"type\": \"stdio\"}",
     /* What is false when left out keeps the fingerprint consents have. */
     "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
-    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"network\": false,"
-    " \"runOnHost\": false}",
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"display\": false,"
+    " \"runOnHost\": false, \"readable\": []}",
   };
   static const char *other_stdio[] = {
     "{\"command\": \"uvx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
@@ -731,6 +731,14 @@ test_fingerprint (void)
     " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"network\": true}",
     "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
     " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"runOnHost\": true}",
+    /* The sandbox's permissions: the network turned off where the default
+     * would allow it, the display, and folders to read. */
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"network\": false}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"display\": true}",
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"], \"cwd\": \"/srv\","
+    " \"env\": {\"A\": \"1\", \"B\": \"${keyring:k}\"}, \"readable\": [\"/srv/d\"]}",
   };
   static const char *base_remote =
     "{\"url\": \"https://a.example/mcp\", \"headers\": {\"X-Key\": \"1\"}}";

@@ -3,7 +3,9 @@
 
 #include "config.h"
 
+#include "steward-bwrap.h"
 #include "steward-consent-dialog.h"
+#include "steward-sandbox-launch.h"
 #include "test-widgets.h"
 
 typedef struct
@@ -130,6 +132,96 @@ test_deny (void)
   g_assert_finalize_object (dialog);
 }
 
+/* The request as the host makes it for a local server: its command and
+ * the sandbox's permissions in the host's words. */
+static StewardApproval *
+approval_for_config (const char *json)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(JsonObject) request = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *object;
+
+  node = json_from_string (json, &error);
+  g_assert_no_error (error);
+  object = json_node_get_object (node);
+  config = steward_server_config_new_from_json ("files", object, &error);
+  g_assert_no_error (error);
+
+  json_object_set_string_member (request, "command", steward_server_config_get_command (config));
+  json_object_set_member (request, "args", json_node_copy (json_object_get_member (object,
+                                                                                   "args")));
+  json_object_set_object_member (request, "sandbox", steward_sandbox_launch_describe (config));
+
+  return steward_approval_new (STEWARD_APPROVAL_KIND_CONSENT, "files", request);
+}
+
+/* The dialog shows every permission, in the same sentences as the
+ * server's page: the network an npx server gets and why, and the folder
+ * its arguments name, which it may read. */
+static void
+test_permissions (void)
+{
+  static const char *json = "{\"command\": \"npx\","
+                            " \"args\": [\"-y\", \"@scope/files\", \"/srv/data\"]}";
+  g_autoptr(StewardApproval) approval = approval_for_config (json);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardSandboxProfile) profile = NULL;
+  g_auto(GStrv) lines = NULL;
+  GtkWidget *dialog;
+
+  config = steward_server_config_new_from_json ("files", json_node_get_object (node), NULL);
+  profile = steward_sandbox_profile_new (config, NULL);
+  lines = steward_sandbox_profile_dup_descriptions (profile);
+
+  dialog = present_dialog (approval);
+
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (test_find_label (dialog, "Permissions"))));
+  g_assert_cmpuint (g_strv_length (lines), >=, 5);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_assert_nonnull (test_find_label (dialog, lines[i]));
+  g_assert_true (test_any_label_contains (dialog, "Network: allowed, because `npx`"));
+  g_assert_true (test_any_label_contains (dialog, "Reads, without changing: /srv/data"));
+  g_assert_true (test_any_label_contains (dialog, "Display: off"));
+  g_assert_false (test_any_label_contains (dialog, "bubblewrap"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  test_drain_main_context ();
+  g_assert_finalize_object (dialog);
+}
+
+/* Where bubblewrap cannot run, the dialog says so before anything starts;
+ * full access, chosen for the server, says what it gives away. */
+static void
+test_sandbox_unavailable (void)
+{
+  g_autoptr(StewardApproval) approval = NULL;
+  g_autoptr(StewardApproval) full = NULL;
+  GtkWidget *dialog;
+
+  steward_bwrap_set_program_for_testing ("/nonexistent/bwrap");
+  approval = approval_for_config ("{\"command\": \"node\", \"args\": [\"server.js\"]}");
+  full = approval_for_config ("{\"command\": \"node\", \"args\": [\"server.js\"],"
+                              " \"runOnHost\": true}");
+  steward_bwrap_set_program_for_testing (NULL);
+
+  dialog = present_dialog (approval);
+  g_assert_true (test_any_label_contains (dialog, "bubblewrap"));
+  g_assert_true (test_any_label_contains (dialog, "Steward does not start it"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  test_drain_main_context ();
+  g_assert_finalize_object (dialog);
+
+  dialog = present_dialog (full);
+  g_assert_false (test_any_label_contains (dialog, "bubblewrap"));
+  g_assert_true (test_any_label_contains (dialog, "Full access (no sandbox)"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  test_drain_main_context ();
+  g_assert_finalize_object (dialog);
+}
+
 /* Closing the window is no answer: the server keeps waiting. */
 static void
 test_close_leaves_pending (void)
@@ -216,6 +308,8 @@ main (int   argc,
   g_test_add_func ("/steward/consent-dialog/close-leaves-pending", test_close_leaves_pending);
   g_test_add_func ("/steward/consent-dialog/changed", test_changed);
   g_test_add_func ("/steward/consent-dialog/withdrawn", test_withdrawn);
+  g_test_add_func ("/steward/consent-dialog/permissions", test_permissions);
+  g_test_add_func ("/steward/consent-dialog/sandbox-unavailable", test_sandbox_unavailable);
 
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include "mcp-resource.h"
 #include "steward-completion-entry.h"
 #include "steward-host.h"
+#include "steward-sandbox-profile.h"
 #include "steward-info-view.h"
 #include "steward-prompt-view.h"
 #include "steward-resource-view.h"
@@ -258,6 +259,25 @@ test_info (Fixture       *fixture,
   g_assert_true (shows_text (info, mcp_client_get_protocol_version (client)));
   /* The server logs, so its level can be chosen. */
   g_assert_nonnull (find_one (info, GTK_TYPE_DROP_DOWN));
+
+  /* Its sandbox's permissions, in the sentences the consent dialog shows. */
+  {
+    g_autoptr(StewardSandboxProfile) profile =
+      steward_sandbox_profile_new (steward_server_get_config (fixture->server), NULL);
+    g_auto(GStrv) lines = steward_sandbox_profile_dup_descriptions (profile);
+    g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+    /* The list is in the Permissions button's popover. */
+    collect (fixture->page, GTK_TYPE_MENU_BUTTON, buttons);
+    for (guint i = 0; i < buttons->len; i++)
+      if (g_strcmp0 (gtk_menu_button_get_label (g_ptr_array_index (buttons, i)),
+                     "_Permissions") == 0)
+        gtk_menu_button_popup (g_ptr_array_index (buttons, i));
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      g_assert_true (shows_text (fixture->page, lines[i]));
+    g_assert_true (shows_text (fixture->page, "Network: off."));
+  }
 }
 
 static void

@@ -18,6 +18,13 @@
 #include "mcp-line-framer.h"
 #include "mcp-stdio-transport.h"
 
+/* Variables of the session that no server gets: the bus, its folder and
+ * the display, through which a server could reach the keyring or other
+ * windows, and one that only looks like a locale category. */
+static const char * const session_only[] = {
+  "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "DISPLAY", "LC_SECRET_TOKEN",
+};
+
 /* Every wait has a deadline far above what the step needs, so that a bug
  * fails the test instead of hanging it. */
 #define DEADLINE_MS 10000
@@ -525,6 +532,8 @@ test_environment (void)
   g_assert_cmpstr (json_object_get_string_member (environ_object, "PATH"), ==, g_getenv ("PATH"));
   g_assert_cmpstr (json_object_get_string_member (environ_object, "LC_MONETARY"), ==, "C.UTF-8");
   g_assert_null (g_environ_getenv (expected, "SECRET_TOKEN"));
+  for (guint i = 0; i < G_N_ELEMENTS (session_only); i++)
+    g_assert_false (json_object_has_member (environ_object, session_only[i]));
 
   harness_close (h);
   harness_free (h);
@@ -1133,6 +1142,13 @@ main (int   argc,
    * and a variable on the allowlist that they must. */
   g_setenv ("SECRET_TOKEN", "canary-5f1e0c", TRUE);
   g_setenv ("LC_MONETARY", "C.UTF-8", TRUE);
+  /* The session bus, its folder and the display, through which a server
+   * could reach the keyring or other windows; and a variable that only
+   * looks like a locale category. */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1000/bus", TRUE);
+  g_setenv ("XDG_RUNTIME_DIR", "/run/user/1000", TRUE);
+  g_setenv ("DISPLAY", ":0", TRUE);
+  g_setenv ("LC_SECRET_TOKEN", "canary-lc", TRUE);
 
   g_test_init (&argc, &argv, NULL);
 

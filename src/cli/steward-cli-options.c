@@ -41,6 +41,7 @@ typedef struct {
   char     *config_path;
   char    **env;
   char     *cwd;
+  gboolean  no_sandbox;
   gboolean  json;
   gboolean  verbose;
   int       timeout_ms;
@@ -406,6 +407,9 @@ apply_raw (StewardCliOptions  *options,
   if (raw->url != NULL && (raw->env != NULL || raw->cwd != NULL))
     return usage_error (error, _("--env and --cwd go with a server that steward-cli starts: "
                                  "--stdio, or --server with a \"command\" entry"));
+  if (raw->url != NULL && raw->no_sandbox)
+    return usage_error (error, _("--no-sandbox goes with a server that steward-cli starts: "
+                                 "--stdio, or --server with a \"command\" entry"));
 
   if (raw->url != NULL && !check_url (raw->url, error))
     return FALSE;
@@ -422,6 +426,7 @@ apply_raw (StewardCliOptions  *options,
   options->url = g_steal_pointer (&raw->url);
   options->config_path = g_steal_pointer (&raw->config_path);
   options->cwd = g_steal_pointer (&raw->cwd);
+  options->no_sandbox = raw->no_sandbox;
   options->json = raw->json;
   options->verbose = raw->verbose;
   options->roots = g_steal_pointer (&raw->roots);
@@ -538,6 +543,8 @@ create_context (RawOptions *raw)
       N_("Set a variable in the server's environment (repeatable)"), N_("NAME=VALUE") },
     { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &raw->cwd,
       N_("Start the server in this folder"), N_("DIR") },
+    { "no-sandbox", 0, 0, G_OPTION_ARG_NONE, &raw->no_sandbox,
+      N_("Start the server with full access to your computer, outside the sandbox"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &raw->json,
       N_("Print the server's result as JSON"), NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &raw->verbose,

@@ -74,6 +74,8 @@ typedef struct {
   char                   *config_path;
   char                  **env;
   char                   *cwd;
+  /* Start a local server with full access instead of in its sandbox. */
+  gboolean                no_sandbox;
 
   /* A remote server's headers (names compared without case, the last
    * given wins) and transport; with --server they override the file's. */

@@ -18,6 +18,7 @@
 #include "mcp-item.h"
 #include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
+#include "steward-sandbox-launch.h"
 
 #include "steward-config.h"
 #include "steward-secrets.h"
@@ -1124,39 +1125,84 @@ resolve_remote (StewardCliRunner     *self,
   return TRUE;
 }
 
+/* The server's sandbox: its entry's permissions with the roots given on
+ * the command line, the folder --cwd names, or none with --no-sandbox. */
+static StewardSandboxProfile *
+new_profile (StewardCliRunner     *self,
+             StewardServerConfig  *server,
+             const char           *cwd)
+{
+  StewardCliOptions *options = self->options;
+  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(StewardServerConfig) moved = NULL;
+
+  if (options->no_sandbox)
+    return steward_sandbox_profile_new_unconfined ();
+
+  for (guint i = 0; options->roots != NULL && options->roots[i] != NULL; i++)
+    g_ptr_array_add (roots, g_canonicalize_filename (options->roots[i], NULL));
+  g_ptr_array_add (roots, NULL);
+
+  if (cwd != NULL)
+    {
+      g_autoptr(JsonObject) json = json_object_new ();
+      JsonObject *entry = steward_server_config_get_json (server);
+      GList *members = json_object_get_members (entry);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        json_object_set_member (json, l->data,
+                                json_node_copy (json_object_get_member (entry, l->data)));
+      g_list_free (members);
+      json_object_set_string_member (json, "cwd", cwd);
+      moved = steward_server_config_new_from_json (steward_server_config_get_name (server), json,
+                                                   NULL);
+    }
+
+  return steward_sandbox_profile_new (moved != NULL ? moved : server,
+                                      (const char * const *) roots->pdata);
+}
+
 static McpTransport *
 create_stdio_transport (StewardCliRunner     *self,
-                        StewardServerConfig  *server)
+                        StewardServerConfig  *server,
+                        GError              **error)
 {
   StewardCliOptions *options = self->options;
   g_auto(GStrv) argv = steward_server_config_dup_argv (server);
-  g_autoptr(McpStdioTransport) transport = mcp_stdio_transport_new ((const char * const *) argv);
+  g_autoptr(GHashTable) env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(StewardSandboxProfile) profile = NULL;
+  g_autofree char *cwd = NULL;
   GHashTableIter iter;
   const char *name;
   const char *value;
 
   g_hash_table_iter_init (&iter, self->server_env);
   while (g_hash_table_iter_next (&iter, (gpointer *) &name, (gpointer *) &value))
-    mcp_stdio_transport_setenv (transport, name, value);
+    g_hash_table_replace (env, g_strdup (name), g_strdup (value));
 
   for (guint i = 0; options->env != NULL && options->env[i] != NULL; i++)
     {
       g_auto(GStrv) pair = g_strsplit (options->env[i], "=", 2);
 
-      mcp_stdio_transport_setenv (transport, pair[0], pair[1]);
+      g_hash_table_replace (env, g_strdup (pair[0]), g_strdup (pair[1]));
     }
 
   if (options->cwd != NULL)
     {
-      g_autoptr(GFile) cwd = g_file_new_for_commandline_arg (options->cwd);
-      g_autofree char *path = g_file_get_path (cwd);
+      g_autoptr(GFile) folder = g_file_new_for_commandline_arg (options->cwd);
 
-      mcp_stdio_transport_set_cwd (transport, path ? path : options->cwd);
+      cwd = g_file_get_path (folder);
+      if (cwd == NULL)
+        cwd = g_strdup (options->cwd);
     }
-  else if (steward_server_config_get_cwd (server) != NULL)
-    mcp_stdio_transport_set_cwd (transport, steward_server_config_get_cwd (server));
+  else
+    cwd = g_strdup (steward_server_config_get_cwd (server));
 
-  return MCP_TRANSPORT (g_steal_pointer (&transport));
+  profile = new_profile (self, server, options->cwd != NULL ? cwd : NULL);
+
+  return MCP_TRANSPORT (steward_sandbox_launch_new_transport (profile,
+                                                              (const char * const *) argv,
+                                                              cwd, env, error));
 }
 
 static int
@@ -1313,6 +1359,7 @@ steward_cli_runner_run (StewardCliRunner *self)
 {
   StewardCliOptions *options;
   g_autoptr(StewardServerConfig) server = NULL;
+  g_autoptr(McpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
   static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -1344,6 +1391,21 @@ steward_cli_runner_run (StewardCliRunner *self)
       return STEWARD_CLI_EXIT_USAGE;
     }
 
+  if (self->url == NULL)
+    {
+      transport = create_stdio_transport (self, server, &error);
+      if (transport == NULL && g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
+        {
+          steward_cli_complain (_("cannot start server: %s"), error->message);
+          return STEWARD_CLI_EXIT_CONNECTION;
+        }
+      if (transport == NULL)
+        {
+          steward_cli_complain ("%s", error->message);
+          return STEWARD_CLI_EXIT_CONNECTION;
+        }
+    }
+
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
     self->signal_sources[i] = g_unix_signal_add (signals[i], interrupted_cb, self);
 
@@ -1355,7 +1417,6 @@ steward_cli_runner_run (StewardCliRunner *self)
     }
   else
     {
-      g_autoptr(McpTransport) transport = create_stdio_transport (self, server);
       g_autoptr(McpClient) client = mcp_client_new (transport);
 
       setup_client (client, self);

@@ -25,6 +25,20 @@ static const char * const session_allowlist[] = {
   "LANGUAGE",
   "TZ",
   "TERM",
+  /* The locale's categories (locale(7)). */
+  "LC_ALL",
+  "LC_ADDRESS",
+  "LC_COLLATE",
+  "LC_CTYPE",
+  "LC_IDENTIFICATION",
+  "LC_MEASUREMENT",
+  "LC_MESSAGES",
+  "LC_MONETARY",
+  "LC_NAME",
+  "LC_NUMERIC",
+  "LC_PAPER",
+  "LC_TELEPHONE",
+  "LC_TIME",
   NULL
 };
 
@@ -164,13 +178,21 @@ steward_sandbox_dup_session_env (const char * const *parent_env)
         continue;
 
       name = g_strndup (parent_env[i], equals - parent_env[i]);
-      if (g_str_has_prefix (name, "LC_") ||
-          g_strv_contains (session_allowlist, name))
+      if (g_strv_contains (session_allowlist, name))
         g_hash_table_replace (env, g_steal_pointer (&name), g_strdup (equals + 1));
     }
 
   return env;
 }
+
+static char **wrap_argv (const char * const *argv,
+                         const char * const *roots,
+                         const char * const *readable,
+                         const char         *cwd,
+                         GHashTable         *session_env,
+                         const char * const *passed,
+                         gboolean            allow_network,
+                         gboolean            on_host);
 
 static int
 compare_strings (gconstpointer a,
@@ -203,6 +225,49 @@ steward_sandbox_wrap_argv (const char * const *argv,
                            gboolean            allow_network,
                            gboolean            on_host)
 {
+  return wrap_argv (argv, roots, NULL, cwd, session_env, passed, allow_network, on_host);
+}
+
+/**
+ * steward_sandbox_wrap_profile_argv:
+ * @profile: what the server may do
+ * @argv: (array zero-terminated=1): the server's program and arguments
+ * @cwd: (nullable): the folder to start it in
+ * @session_env: (element-type utf8 utf8) (nullable): variables to set
+ *   through the arguments
+ * @passed: (array zero-terminated=1) (nullable): names of variables handed
+ *   over through the helper's environment
+ *
+ * Like steward_sandbox_wrap_argv(), with the roots, the network and the
+ * host taken from @profile, and its granted paths exposed read-only.
+ *
+ * Returns: (transfer full): the argument vector to spawn
+ */
+char **
+steward_sandbox_wrap_profile_argv (StewardSandboxProfile *profile,
+                                   const char * const    *argv,
+                                   const char            *cwd,
+                                   GHashTable            *session_env,
+                                   const char * const    *passed)
+{
+  g_return_val_if_fail (STEWARD_IS_SANDBOX_PROFILE (profile), NULL);
+
+  return wrap_argv (argv, steward_sandbox_profile_get_writable (profile),
+                    steward_sandbox_profile_get_readable (profile), cwd, session_env, passed,
+                    steward_sandbox_profile_get_network (profile),
+                    steward_sandbox_profile_get_full_access (profile));
+}
+
+static char **
+wrap_argv (const char * const *argv,
+           const char * const *roots,
+           const char * const *readable,
+           const char         *cwd,
+           GHashTable         *session_env,
+           const char * const *passed,
+           gboolean            allow_network,
+           gboolean            on_host)
+{
   GPtrArray *wrapped;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
@@ -227,6 +292,8 @@ steward_sandbox_wrap_argv (const char * const *argv,
       g_ptr_array_add (wrapped, g_strdup ("--sandbox"));
       for (guint i = 0; roots != NULL && roots[i] != NULL; i++)
         g_ptr_array_add (wrapped, g_strconcat ("--sandbox-expose-path=", roots[i], NULL));
+      for (guint i = 0; readable != NULL && readable[i] != NULL; i++)
+        g_ptr_array_add (wrapped, g_strconcat ("--sandbox-expose-path-ro=", readable[i], NULL));
       /* The portal gives a spawned sandbox the app's network otherwise. */
       if (!allow_network)
         g_ptr_array_add (wrapped, g_strdup ("--no-network"));

@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "steward-sandbox-profile.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -15,8 +17,9 @@ G_BEGIN_DECLS
  * --host`, full access to the person's computer, is used only when the
  * person asked for it and granted Steward the permission it takes.
  *
- * Outside Flatpak none of this applies; StewardServer asks
- * steward_sandbox_is_flatpak() first.
+ * Outside Flatpak, bubblewrap does the same (steward-bwrap.h); both are
+ * built from the server's StewardSandboxProfile, and
+ * steward-sandbox-launch.h picks between them.
  */
 
 /* Where Flatpak describes the sandbox to the app inside it. */
@@ -34,7 +37,8 @@ gboolean     steward_sandbox_info_allows_host      (const char          *info,
 /* The session's variables a sandboxed server gets, picked from @parent_env
  * (such as g_get_environ()): home, user, locale, time zone and terminal.
  * The sandbox sets its own PATH; Steward's XDG folders, display and bus
- * are not the server's. Returns a table of name → value. */
+ * are not the server's, and of the LC_ variables only the locale's
+ * categories pass. Returns a table of name → value. */
 GHashTable  *steward_sandbox_dup_session_env       (const char * const  *parent_env);
 
 /* The argument vector that starts @argv through flatpak-spawn, never
@@ -60,6 +64,14 @@ char       **steward_sandbox_wrap_argv             (const char * const  *argv,
                                                     const char * const  *passed,
                                                     gboolean             allow_network,
                                                     gboolean             on_host);
+
+/* The same from a profile: its roots, network and full access, and its
+ * granted paths read-only (--sandbox-expose-path-ro). */
+char       **steward_sandbox_wrap_profile_argv     (StewardSandboxProfile *profile,
+                                                    const char * const  *argv,
+                                                    const char          *cwd,
+                                                    GHashTable          *session_env,
+                                                    const char * const  *passed);
 
 /* "`uvx` is not available inside the Flatpak: …", with what to do. */
 char        *steward_sandbox_diagnose_missing      (const char          *program);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "steward-config.h"
+#include "steward-sandbox-profile.h"
 #include "steward-server-config.h"
 
 struct _StewardServerConfig
@@ -23,7 +24,10 @@ struct _StewardServerConfig
   GHashTable             *env;
   char                   *cwd;
   gboolean                network;
+  gboolean                network_set;
   gboolean                run_on_host;
+  gboolean                display;
+  GStrv                   readable;
 
   char                   *url;
   GHashTable             *headers;
@@ -145,6 +149,46 @@ read_args (StewardServerConfig  *self,
     }
 
   self->args = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+/* "readable": folders a person lets the sandboxed server read, each an
+ * absolute path. */
+static gboolean
+read_readable (StewardServerConfig  *self,
+               JsonObject           *json,
+               GError              **error)
+{
+  JsonNode *node = json_object_get_member (json, "readable");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonArray *array;
+
+  if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"readable\" must be an array of folders, not %s"),
+                   self->name, describe_node (node));
+      return FALSE;
+    }
+
+  array = node ? json_node_get_array (node) : NULL;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!node_is_string (element) || !g_path_is_absolute (json_node_get_string (element)))
+        {
+          g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                       /* Translators: %u counts from 1. */
+                       _("server `%s`: item %u of \"readable\" must be an absolute path"),
+                       self->name, i + 1);
+          return FALSE;
+        }
+
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+
+  self->readable = g_strv_builder_end (builder);
   return TRUE;
 }
 
@@ -382,8 +426,12 @@ parse (StewardServerConfig  *self,
       return FALSE;
     }
 
+  self->network_set = json_object_has_member (json, "network");
+
   return read_boolean (self, json, "network", &self->network, error) &&
-         read_boolean (self, json, "runOnHost", &self->run_on_host, error);
+         read_boolean (self, json, "runOnHost", &self->run_on_host, error) &&
+         read_boolean (self, json, "display", &self->display, error) &&
+         read_readable (self, json, error);
 }
 
 static void
@@ -397,6 +445,7 @@ steward_server_config_finalize (GObject *object)
   g_clear_pointer (&self->args, g_strfreev);
   g_clear_pointer (&self->env, g_hash_table_unref);
   g_clear_pointer (&self->cwd, g_free);
+  g_clear_pointer (&self->readable, g_strfreev);
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->headers, g_hash_table_unref);
 
@@ -581,9 +630,9 @@ steward_server_config_get_cwd (StewardServerConfig *self)
 /**
  * steward_server_config_get_network:
  *
- * Returns: whether a local server may use the network when Steward runs
- *   in Flatpak and starts it in a sandbox (`"network": true`); outside
- *   Flatpak a server has the network either way
+ * Returns: whether a local server may use the network in its sandbox
+ *   (`"network": true`); see steward_server_config_has_network() for
+ *   whether the entry says so at all
  */
 gboolean
 steward_server_config_get_network (StewardServerConfig *self)
@@ -594,11 +643,56 @@ steward_server_config_get_network (StewardServerConfig *self)
 }
 
 /**
+ * steward_server_config_has_network:
+ *
+ * Returns: whether the entry decides the network itself (`"network"` is
+ *   present); without it the sandbox profile picks a default
+ */
+gboolean
+steward_server_config_has_network (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), FALSE);
+
+  return self->network_set;
+}
+
+/**
+ * steward_server_config_get_display:
+ *
+ * Returns: whether a local server may open windows on the person's
+ *   display from its sandbox (`"display": true`)
+ */
+gboolean
+steward_server_config_get_display (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), FALSE);
+
+  return self->display;
+}
+
+/**
+ * steward_server_config_get_readable:
+ *
+ * Returns: (transfer none): the absolute folders a local server may read
+ *   from its sandbox besides its arguments' paths (`"readable"`); empty
+ *   for a remote server
+ */
+const char * const *
+steward_server_config_get_readable (StewardServerConfig *self)
+{
+  static const char * const none[] = { NULL };
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->readable != NULL ? (const char * const *) self->readable : none;
+}
+
+/**
  * steward_server_config_get_run_on_host:
  *
- * Returns: whether a local server is to run on the host, with full access
- *   to the person's computer, when Steward runs in Flatpak
- *   (`"runOnHost": true`)
+ * Returns: whether a local server runs with full access to the person's
+ *   computer, outside any sandbox (`"runOnHost": true`): on the host when
+ *   Steward runs in Flatpak, without bubblewrap otherwise
  */
 gboolean
 steward_server_config_get_run_on_host (StewardServerConfig *self)
@@ -912,6 +1006,56 @@ steward_server_config_with_sandbox (StewardServerConfig *self,
 }
 
 /**
+ * steward_server_config_with_permissions:
+ * @network: 1 or 0 to allow or refuse the network, -1 to leave the choice
+ *   to the sandbox profile's default
+ * @display: whether the server may open windows
+ * @full_access: whether it runs without a sandbox
+ * @readable: (nullable): absolute folders it may read
+ *
+ * Returns: (transfer full): a copy of a local server's entry with its
+ *   sandbox permissions set; false and empty ones are left out
+ */
+StewardServerConfig *
+steward_server_config_with_permissions (StewardServerConfig *self,
+                                        int                  network,
+                                        gboolean             display,
+                                        gboolean             full_access,
+                                        const char * const  *readable)
+{
+  g_autoptr(JsonObject) json = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+  g_return_val_if_fail (self->command != NULL, NULL);
+
+  json = copy_object (self->json);
+  if (network >= 0)
+    json_object_set_boolean_member (json, "network", network > 0);
+  else
+    json_object_remove_member (json, "network");
+  if (display)
+    json_object_set_boolean_member (json, "display", TRUE);
+  else
+    json_object_remove_member (json, "display");
+  if (full_access)
+    json_object_set_boolean_member (json, "runOnHost", TRUE);
+  else
+    json_object_remove_member (json, "runOnHost");
+  if (readable != NULL && readable[0] != NULL)
+    {
+      g_autoptr(JsonArray) array = json_array_new ();
+
+      for (guint i = 0; readable[i] != NULL; i++)
+        json_array_add_string_element (array, readable[i]);
+      json_object_set_array_member (json, "readable", g_steal_pointer (&array));
+    }
+  else
+    json_object_remove_member (json, "readable");
+
+  return build (self->name, json);
+}
+
+/**
  * steward_server_config_with_env:
  * @env: (element-type utf8 utf8): the variables, replacing all of them
  *
@@ -997,9 +1141,10 @@ add_nullable_string (JsonBuilder *builder,
  * fixed order that does not depend on how the file was written: a version
  * tag, the transport, the command, the arguments, the folder, the
  * environment (names and values, sorted by name, references as written),
- * the URL and the header names (in lower case, sorted), then, only when
- * set, the network and the host a local server gets in Flatpak (so that
- * entries without them keep the fingerprints they had). Header values are
+ * the URL and the header names (in lower case, sorted), then the sandbox
+ * permissions (steward_sandbox_profile_add_to_fingerprint(), which adds
+ * nothing for an entry that sets none, so that such entries keep the
+ * fingerprints they had). Header values are
  * left out: they are credentials, which may be renewed without a new
  * consent. The name and "disabled" are left out too.
  *
@@ -1055,15 +1200,8 @@ steward_server_config_dup_fingerprint (StewardServerConfig *self)
     json_builder_add_string_value (builder, g_ptr_array_index (headers, i));
   json_builder_end_array (builder);
 
-  if (self->network || self->run_on_host)
-    {
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "network");
-      json_builder_add_boolean_value (builder, self->network);
-      json_builder_set_member_name (builder, "runOnHost");
-      json_builder_add_boolean_value (builder, self->run_on_host);
-      json_builder_end_object (builder);
-    }
+  /* The sandbox's permissions, which the sandbox profile owns. */
+  steward_sandbox_profile_add_to_fingerprint (self, builder);
 
   json_builder_end_array (builder);
 

@@ -39,8 +39,13 @@ const char * const     *steward_server_config_get_args       (StewardServerConfi
 char                  **steward_server_config_dup_argv       (StewardServerConfig  *self);
 GHashTable             *steward_server_config_get_env        (StewardServerConfig  *self);
 const char             *steward_server_config_get_cwd        (StewardServerConfig  *self);
-/* In Flatpak only: the network in the server's sandbox, or the host. */
+/* The sandbox's permissions (steward-sandbox-profile.h): the network,
+ * whether the entry sets it, the display, full access (no sandbox) and
+ * folders to read. */
 gboolean                steward_server_config_get_network    (StewardServerConfig  *self);
+gboolean                steward_server_config_has_network    (StewardServerConfig  *self);
+gboolean                steward_server_config_get_display    (StewardServerConfig  *self);
+const char * const     *steward_server_config_get_readable   (StewardServerConfig  *self);
 gboolean                steward_server_config_get_run_on_host (StewardServerConfig *self);
 
 /* Remote servers. */
@@ -67,9 +72,14 @@ StewardServerConfig    *steward_server_config_with_name      (StewardServerConfi
 StewardServerConfig    *steward_server_config_with_sandbox   (StewardServerConfig  *self,
                                                               gboolean              network,
                                                               gboolean              run_on_host);
+StewardServerConfig    *steward_server_config_with_permissions (StewardServerConfig *self,
+                                                                int                  network,
+                                                                gboolean             display,
+                                                                gboolean             full_access,
+                                                                const char * const  *readable);
 /* SHA-256 (hex) over what consent covers: transport, command, args, cwd,
  * env names and values (references as written), url, header names, and
- * "network" and "runOnHost" when set. */
+ * the sandbox permissions when set. */
 char                   *steward_server_config_dup_fingerprint (StewardServerConfig *self);
 
 /* Copies with other environment variables or headers (import moves secret

@@ -19,6 +19,7 @@
 #include "steward-redactor.h"
 #include "steward-roots.h"
 #include "steward-sampling-broker.h"
+#include "steward-sandbox-launch.h"
 #include "steward-sandbox.h"
 #include "steward-secrets.h"
 
@@ -1326,30 +1327,20 @@ http_kind (StewardServerConfig *config)
   return MCP_HTTP_KIND_STREAMABLE;
 }
 
-/* In Flatpak a local server runs in a sandbox of its own, seeing only its
- * roots, or on the host when the person asked for that and may
- * (steward-sandbox.h). Its configured variables go to the transport's
- * environment, from where the helper hands them over: never into the
- * arguments. */
+/* A local server starts with the permissions of its sandbox profile
+ * (steward-sandbox-profile.h), built from its entry and the roots shared
+ * with it. */
 static McpStdioTransport *
-new_sandboxed_transport (StewardServer  *self,
-                         char          **argv,
-                         GHashTable     *resolved)
+new_stdio_transport (StewardServer  *self,
+                     char          **argv,
+                     GHashTable     *resolved,
+                     GError        **error)
 {
-  StewardServerConfig *config = self->config;
   GListModel *roots = G_LIST_MODEL (self->roots);
-  gboolean on_host = steward_server_config_get_run_on_host (config);
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) session_env = NULL;
-  g_autofree const char **passed = NULL;
-  g_auto(GStrv) parent = g_get_environ ();
-  g_auto(GStrv) wrapped = NULL;
-  McpStdioTransport *transport;
-  GHashTableIter iter;
-  gpointer name;
-  gpointer value;
+  g_autoptr(StewardSandboxProfile) profile = NULL;
 
-  for (guint i = 0; !on_host && i < g_list_model_get_n_items (roots); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
     {
       g_autoptr(StewardRoot) root = g_list_model_get_item (roots, i);
 
@@ -1358,22 +1349,11 @@ new_sandboxed_transport (StewardServer  *self,
     }
   g_ptr_array_add (paths, NULL);
 
-  if (!on_host)
-    session_env = steward_sandbox_dup_session_env ((const char * const *) parent);
-  passed = (const char **) g_hash_table_get_keys_as_array (resolved, NULL);
+  profile = steward_sandbox_profile_new (self->config, (const char * const *) paths->pdata);
 
-  wrapped = steward_sandbox_wrap_argv ((const char * const *) argv,
-                                       (const char * const *) paths->pdata,
-                                       steward_server_config_get_cwd (config), session_env,
-                                       passed, steward_server_config_get_network (config),
-                                       on_host);
-  transport = mcp_stdio_transport_new ((const char * const *) wrapped);
-
-  g_hash_table_iter_init (&iter, resolved);
-  while (g_hash_table_iter_next (&iter, &name, &value))
-    mcp_stdio_transport_setenv (transport, name, value);
-
-  return transport;
+  return steward_sandbox_launch_new_transport (profile, (const char * const *) argv,
+                                               steward_server_config_get_cwd (self->config),
+                                               resolved, error);
 }
 
 static void
@@ -1393,20 +1373,16 @@ connect_now (StewardServer *self)
       g_auto(GStrv) argv = steward_server_config_dup_argv (config);
       g_autoptr(McpStdioTransport) transport = NULL;
       g_autoptr(McpClient) client = NULL;
-      GHashTableIter iter;
-      gpointer name;
-      gpointer value;
+      g_autoptr(GError) error = NULL;
 
-      if (steward_sandbox_is_flatpak ())
-        transport = new_sandboxed_transport (self, argv, resolved);
-      else
+      transport = new_stdio_transport (self, argv, resolved, &error);
+      if (transport == NULL)
         {
-          transport = mcp_stdio_transport_new ((const char * const *) argv);
-          g_hash_table_iter_init (&iter, resolved);
-          while (g_hash_table_iter_next (&iter, &name, &value))
-            mcp_stdio_transport_setenv (transport, name, value);
-          if (steward_server_config_get_cwd (config) != NULL)
-            mcp_stdio_transport_set_cwd (transport, steward_server_config_get_cwd (config));
+          fail (self, error->message,
+                _("Or choose “Edit…” in the server’s menu and turn on “Full access (no "
+                  "sandbox)”, only if you trust the server with everything you can do on "
+                  "this computer."));
+          return;
         }
 
       client = mcp_client_new (MCP_TRANSPORT (transport));
@@ -1759,6 +1735,7 @@ describe_for_consent (StewardServerConfig *config)
         json_object_set_null_member (object, "cwd");
       json_object_set_array_member (object, "env",
                                     sorted_names (steward_server_config_get_env (config)));
+      json_object_set_object_member (object, "sandbox", steward_sandbox_launch_describe (config));
     }
 
   return object;
@@ -2041,6 +2018,14 @@ roots_changed_cb (StewardServer *self,
 
   if (self->client != NULL && self->connected)
     mcp_client_notify_roots_changed (self->client);
+
+  /* A sandbox's folders are set when it starts: a folder shared now is
+   * not yet in it, and one no longer shared is still there. */
+  if (self->client != NULL && !steward_server_config_is_remote (self->config) &&
+      !steward_server_config_get_run_on_host (self->config))
+    host_event (self, STEWARD_LOG_LEVEL_WARNING, "%s",
+                _("The shared folders changed: restart the server for its sandbox to "
+                  "have them, and to lose a folder you stopped sharing."));
 }
 
 static void restart_stopped_cb (GObject      *object,

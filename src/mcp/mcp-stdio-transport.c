@@ -60,11 +60,13 @@
  */
 
 /* What a server inherits from the session: where to find programs and its
- * home, who the user is, the locale and time zone, where temporary, config,
- * cache and data files go, and how to reach the display and the session bus
- * (some servers open a browser or a notification). Proxies are not passed
- * on because their URLs often carry credentials; a person who needs them
- * configures them for the server. */
+ * home, who the user is, the locale and time zone, and where temporary,
+ * config, cache and data files go. Not the session bus nor the runtime
+ * folder that holds it (through the bus a server could ask the keyring for
+ * every secret), nor the display: the host adds those for a server the
+ * person allowed them. Proxies are not passed on because their URLs often
+ * carry credentials; a person who needs them configures them for the
+ * server. */
 static const char * const environment_allowlist[] = {
   "PATH",
   "HOME",
@@ -76,16 +78,27 @@ static const char * const environment_allowlist[] = {
   "TZ",
   "TMPDIR",
   "TERM",
-  "XDG_RUNTIME_DIR",
   "XDG_DATA_DIRS",
   "XDG_CONFIG_DIRS",
   "XDG_CONFIG_HOME",
   "XDG_CACHE_HOME",
   "XDG_DATA_HOME",
   "XDG_STATE_HOME",
-  "DISPLAY",
-  "WAYLAND_DISPLAY",
-  "DBUS_SESSION_BUS_ADDRESS",
+  /* The locale's categories (locale(7)), rather than anything that
+   * starts with LC_, which other programs use for their own variables. */
+  "LC_ALL",
+  "LC_ADDRESS",
+  "LC_COLLATE",
+  "LC_CTYPE",
+  "LC_IDENTIFICATION",
+  "LC_MEASUREMENT",
+  "LC_MESSAGES",
+  "LC_MONETARY",
+  "LC_NAME",
+  "LC_NUMERIC",
+  "LC_PAPER",
+  "LC_TELEPHONE",
+  "LC_TIME",
   NULL
 };
 
@@ -266,8 +279,7 @@ describe_argv (const char * const *argv)
 static gboolean
 is_allowed_variable (const char *name)
 {
-  return g_str_has_prefix (name, "LC_") ||
-         g_strv_contains (environment_allowlist, name);
+  return g_strv_contains (environment_allowlist, name);
 }
 
 static int

@@ -24,6 +24,9 @@ struct _StewardConsentDialog
   GtkListBox      *changed_list;
   GtkLabel        *command_heading;
   GtkListBox      *command_list;
+  GtkWidget       *permissions_heading;
+  GtkListBox      *permissions_list;
+  GtkWidget       *permissions_hint;
   GtkWidget       *deny_button;
   GtkWidget       *allow_button;
 };
@@ -227,6 +230,101 @@ build_command (StewardConsentDialog *self,
     }
 }
 
+static void
+add_permission_row (StewardConsentDialog *self,
+                    const char           *text,
+                    gboolean              warning)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_top (label, 9);
+  gtk_widget_set_margin_bottom (label, 9);
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
+  if (warning)
+    gtk_widget_add_css_class (label, "warning");
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL,
+                                  -1);
+  gtk_list_box_append (self->permissions_list, row);
+}
+
+/* The sandbox's permissions, in the host's words (the server's page shows
+ * the same sentences), and a warning where the sandbox cannot run. */
+static void
+build_permissions (StewardConsentDialog *self,
+                   JsonObject           *request)
+{
+  JsonObject *sandbox = NULL;
+  JsonArray *permissions = NULL;
+  const char *unavailable;
+
+  if (json_object_has_member (request, "sandbox") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (request, "sandbox")))
+    sandbox = json_object_get_object_member (request, "sandbox");
+  if (sandbox != NULL && json_object_has_member (sandbox, "permissions") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (sandbox, "permissions")))
+    permissions = json_object_get_array_member (sandbox, "permissions");
+  if (permissions == NULL)
+    return;
+
+  unavailable = get_string (sandbox, "unavailable");
+  if (unavailable != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (
+        /* Translators: %s says why the sandbox cannot run. */
+        _("%s Until then Steward does not start it: it would run with full access to "
+          "your computer."), unavailable);
+
+      add_permission_row (self, text, TRUE);
+    }
+
+  for (guint i = 0; i < json_array_get_length (permissions); i++)
+    {
+      JsonNode *node = json_array_get_element (permissions, i);
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        add_permission_row (self, json_node_get_string (node), FALSE);
+    }
+
+  gtk_widget_set_visible (self->permissions_heading, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->permissions_list), TRUE);
+  gtk_widget_set_visible (self->permissions_hint, TRUE);
+}
+
+/* The permissions' sentences as lines for the comparison. */
+static void
+add_permission_lines (GPtrArray  *lines,
+                      JsonObject *request)
+{
+  JsonNode *node = json_object_get_member (request, "sandbox");
+  JsonObject *sandbox;
+  JsonArray *permissions;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return;
+  sandbox = json_node_get_object (node);
+  node = json_object_get_member (sandbox, "permissions");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+
+  permissions = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (permissions); i++)
+    {
+      JsonNode *element = json_array_get_element (permissions, i);
+
+      if (JSON_NODE_HOLDS_VALUE (element) &&
+          json_node_get_value_type (element) == G_TYPE_STRING)
+        g_ptr_array_add (lines, g_strdup (json_node_get_string (element)));
+    }
+}
+
 /* What consent covers, one line per item, for the comparison. */
 static GPtrArray *
 describe_lines (JsonObject *request)
@@ -279,6 +377,7 @@ describe_lines (JsonObject *request)
 
           g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("Variable:"), name));
         }
+      add_permission_lines (lines, request);
     }
 
   return lines;
@@ -485,11 +584,13 @@ steward_consent_dialog_constructed (GObject *object)
   else
     {
       gtk_label_set_text (self->intro_label,
-                          _("Steward will run this program on your computer, with your "
-                            "permissions, exactly as shown. Start it only if you trust it."));
+                          _("Steward will run this program on your computer exactly as "
+                            "shown, with the permissions listed below. Start it only if "
+                            "you trust it."));
     }
 
   build_command (self, request);
+  build_permissions (self, request);
   build_changes (self, request);
   add_memory_note (self, request);
 
@@ -575,6 +676,9 @@ steward_consent_dialog_class_init (StewardConsentDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, changed_list);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, command_heading);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, command_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, permissions_heading);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, permissions_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, permissions_hint);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, deny_button);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, allow_button);
 

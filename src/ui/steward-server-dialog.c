@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "steward-sandbox-profile.h"
 #include "steward-sandbox.h"
 
 #include "steward-server-dialog.h"
@@ -59,6 +60,7 @@ struct _StewardServerDialog
   GtkWidget           *sandbox_group;
   GtkSwitch           *network_switch;
   GtkWidget           *host_row;
+  GtkSwitch           *display_switch;
   GtkSwitch           *host_switch;
   AdwEntryRow         *url_row;
   AdwComboRow         *transport_row;
@@ -689,8 +691,10 @@ typedef struct
   char                *command;
   char               **args;
   char                *cwd;
-  gboolean             network;
+  int                  network;
+  gboolean             display;
   gboolean             run_on_host;
+  GStrv                readable;
   TransportChoice      transport;
   char                *url;
   GHashTable          *env;
@@ -708,6 +712,7 @@ save_data_free (SaveData *data)
   g_free (data->command);
   g_strfreev (data->args);
   g_free (data->cwd);
+  g_strfreev (data->readable);
   g_free (data->url);
   g_clear_pointer (&data->env, g_hash_table_unref);
   g_clear_pointer (&data->headers, g_hash_table_unref);
@@ -867,10 +872,13 @@ build_config (SaveData  *data,
       stdio = steward_server_config_new_stdio (data->name, data->command,
                                                (const char * const *) data->args,
                                                data->env, data->cwd);
-      if (!data->network && !data->run_on_host)
+      if (data->network < 0 && !data->display && !data->run_on_host &&
+          (data->readable == NULL || data->readable[0] == NULL))
         return g_steal_pointer (&stdio);
 
-      return steward_server_config_with_sandbox (stdio, data->network, data->run_on_host);
+      return steward_server_config_with_permissions (stdio, data->network, data->display,
+                                                     data->run_on_host,
+                                                     (const char * const *) data->readable);
     }
 
   if (data->transport == TRANSPORT_STREAMABLE_HTTP)
@@ -1012,8 +1020,17 @@ save_action (GtkWidget  *widget,
   data->command = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->command_row))));
   data->args = dup_arguments (self);
   data->cwd = g_strdup (self->cwd);
+  /* The network stays with the profile's default until the person sets
+   * it otherwise, so that the default keeps following the command. */
   data->network = gtk_switch_get_active (self->network_switch);
+  if ((self->original == NULL || !steward_server_config_has_network (self->original)) &&
+      data->network == steward_sandbox_default_network (data->command))
+    data->network = -1;
+  data->display = gtk_switch_get_active (self->display_switch);
   data->run_on_host = gtk_switch_get_active (self->host_switch);
+  /* Folders granted in the file; this dialog does not edit them. */
+  if (self->original != NULL)
+    data->readable = g_strdupv ((char **) steward_server_config_get_readable (self->original));
   data->url = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->url_row))));
   data->transport = adw_combo_row_get_selected (self->transport_row);
   data->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -1089,7 +1106,12 @@ fill_from (StewardServerDialog *self,
       gtk_text_buffer_set_text (buffer, text, -1);
       set_cwd (self, steward_server_config_get_cwd (server));
       add_variables_from (self, FALSE, steward_server_config_get_env (server));
-      gtk_switch_set_active (self->network_switch, steward_server_config_get_network (server));
+      gtk_switch_set_active (self->network_switch,
+                             steward_server_config_has_network (server)
+                             ? steward_server_config_get_network (server)
+                             : steward_sandbox_default_network (
+                                 steward_server_config_get_command (server)));
+      gtk_switch_set_active (self->display_switch, steward_server_config_get_display (server));
       gtk_switch_set_active (self->host_switch, steward_server_config_get_run_on_host (server));
     }
 }
@@ -1104,15 +1126,23 @@ steward_server_dialog_constructed (GObject *object)
 
   set_cwd (self, NULL);
 
-  /* The sandbox a server runs in exists only when Steward runs in
-   * Flatpak; running on the host needs a permission the person granted
-   * with `flatpak override`, unless the entry asks for it already and the
-   * switch is there to turn it off. */
-  gtk_widget_set_visible (self->sandbox_group, steward_sandbox_is_flatpak ());
+  /* Every local server runs in a sandbox. In Flatpak, running on the
+   * host needs a permission the person granted with `flatpak override`,
+   * unless the entry asks for it already and the switch is there to turn
+   * it off; outside, full access is bubblewrap left out. */
   gtk_widget_set_visible (self->host_row,
+                          !steward_sandbox_is_flatpak () ||
                           steward_sandbox_can_spawn_on_host () ||
                           (self->original != NULL &&
                            steward_server_config_get_run_on_host (self->original)));
+  if (!steward_sandbox_is_flatpak ())
+    {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->host_row),
+                                     _("Full access (no sandbox)"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->host_switch),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Full access (no sandbox)"), -1);
+    }
 
   if (self->original != NULL)
     {
@@ -1261,6 +1291,7 @@ steward_server_dialog_class_init (StewardServerDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, sandbox_group);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, network_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, host_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, display_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, host_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, url_row);
   gtk_widget_class_bind_template_child (widget_class, StewardServerDialog, transport_row);

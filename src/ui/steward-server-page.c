@@ -20,6 +20,7 @@
 #include "steward-tool-pane.h"
 #include "steward-ui-call.h"
 
+#include "steward-sandbox-profile.h"
 #include "steward-server-page.h"
 
 struct _StewardServerPage
@@ -46,6 +47,8 @@ struct _StewardServerPage
   GtkWidget          *review_button;
   GtkWidget          *enabled_switch;
   GtkWidget          *detail_expander;
+  GtkWidget          *permissions_button;
+  GtkLabel           *permissions_label;
   GtkLabel           *detail_label;
   GtkStack           *content_stack;
   AdwStatusPage      *status_page;
@@ -328,6 +331,27 @@ status_icon (StewardServerStatus status)
     }
 }
 
+/* A local server's sandbox permissions, in the sentences the consent
+ * dialog shows; they change with its settings (Edit Server). */
+static void
+update_permissions (StewardServerPage *self)
+{
+  StewardServerConfig *config = steward_server_get_config (self->server);
+  g_autoptr(StewardSandboxProfile) profile = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+
+  gtk_widget_set_visible (self->permissions_button, !steward_server_config_is_remote (config));
+  if (steward_server_config_is_remote (config))
+    return;
+
+  profile = steward_sandbox_profile_new (config, NULL);
+  lines = steward_sandbox_profile_dup_descriptions (profile);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_string_append_printf (text, "%s• %s", i > 0 ? "\n" : "", lines[i]);
+  gtk_label_set_text (self->permissions_label, text->str);
+}
+
 static void
 update_status (StewardServerPage *self)
 {
@@ -482,6 +506,9 @@ steward_server_page_constructed (GObject *object)
   gtk_label_set_text (self->title_label, title);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
 
+  g_signal_connect_object (self->server, "notify::config", G_CALLBACK (update_permissions), self,
+                           G_CONNECT_SWAPPED);
+  update_permissions (self);
   g_signal_connect_object (self->server, "notify::status", G_CALLBACK (update_status), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->server, "notify::status-text", G_CALLBACK (update_status), self,
@@ -596,6 +623,8 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, review_button);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, enabled_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_expander);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_label);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_label);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, status_page);

@@ -1,0 +1,625 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-sandbox-escape"
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcp-tool.h"
+
+#include "steward-bwrap.h"
+#include "steward-host.h"
+#include "steward-log-entry.h"
+#include "steward-log-store.h"
+#include "steward-sandbox-profile.h"
+#include "steward-server-private.h"
+
+/* A hostile server (tests/servers/escape-server.py) started through
+ * StewardServer under the real bubblewrap, in a private session with a
+ * bus and a keyring, tries to reach the bus, read the person's files,
+ * write outside its roots and reach a listener on 127.0.0.1, and gets
+ * nothing; what the sandbox must allow (its root, its own folder, the
+ * network once granted) works. */
+
+#define wait_until(condition, seconds)                                         \
+  G_STMT_START {                                                              \
+    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
+    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
+    while (!(condition))                                                      \
+      {                                                                       \
+        if (g_get_monotonic_time () >= deadline_)                             \
+          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
+                   #condition);                                               \
+        g_main_context_iteration (NULL, TRUE);                                \
+      }                                                                       \
+    g_source_remove (tick_);                                                  \
+  } G_STMT_END
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+typedef struct {
+  char             *top;
+  char             *root;
+  StewardHost      *host;
+  GSocketService   *listener;
+  guint16           port;
+  guint             connections;
+} Fixture;
+
+static gboolean
+incoming_cb (GSocketService    *service,
+             GSocketConnection *connection,
+             GObject           *source,
+             gpointer           user_data)
+{
+  Fixture *fixture = user_data;
+
+  fixture->connections++;
+  return TRUE;
+}
+
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFileInfo *info;
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
+        remove_tree (child);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+static void
+write_file (const char *path,
+            const char *text)
+{
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) config_dir = NULL;
+  g_autoptr(GFile) state_dir = NULL;
+  g_autoptr(GFile) root = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *state_path = NULL;
+
+  fixture->top = g_dir_make_tmp ("test-sandbox-escape-XXXXXX", &error);
+  g_assert_no_error (error);
+  config_path = g_build_filename (fixture->top, "config", NULL);
+  state_path = g_build_filename (fixture->top, "state", NULL);
+  fixture->root = g_build_filename (fixture->top, "project", NULL);
+  g_assert_cmpint (g_mkdir (config_path, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (state_path, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (fixture->root, 0700), ==, 0);
+
+  config_dir = g_file_new_for_path (config_path);
+  state_dir = g_file_new_for_path (state_path);
+  fixture->host = steward_host_new (config_dir, state_dir);
+
+  root = g_file_new_for_path (fixture->root);
+  steward_roots_add (steward_host_get_roots (fixture->host), root, &error);
+  g_assert_no_error (error);
+
+  fixture->listener = g_socket_service_new ();
+  g_socket_listener_add_address (G_SOCKET_LISTENER (fixture->listener), address,
+                                 G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL, &bound,
+                                 &error);
+  g_assert_no_error (error);
+  fixture->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_signal_connect (fixture->listener, "incoming", G_CALLBACK (incoming_cb), fixture);
+  g_socket_service_start (fixture->listener);
+
+  /* The person's secrets, where a server would look for them. */
+  write_file (g_build_filename (g_get_home_dir (), "canary.txt", NULL), "home-canary");
+  write_file (g_build_filename (g_get_home_dir (), ".ssh", "id_canary", NULL), "ssh-canary");
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
+
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_socket_service_stop (fixture->listener);
+  g_socket_listener_close (G_SOCKET_LISTENER (fixture->listener));
+  g_clear_object (&fixture->listener);
+  g_assert_finalize_object (fixture->host);
+  remove_tree (top);
+  g_free (fixture->root);
+  g_free (fixture->top);
+  steward_bwrap_set_program_for_testing (NULL);
+}
+
+static StewardServerConfig *
+escape_config (Fixture *fixture,
+               int      network,
+               gboolean full_access)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers", "escape-server.py",
+                                                   NULL);
+  const char *args[] = { script, NULL };
+  g_autoptr(GHashTable) env = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr(StewardServerConfig) config = NULL;
+  const char *bus = g_getenv ("DBUS_SESSION_BUS_ADDRESS");
+
+  g_assert_nonnull (bus);
+  g_hash_table_insert (env, "PROBE_BUS_ADDRESS", g_strdup (bus));
+  g_hash_table_insert (env, "PROBE_PARENT_PID", g_strdup_printf ("%d", (int) getpid ()));
+  g_hash_table_insert (env, "PROBE_CANARIES",
+                       g_strdup_printf ("%s/canary.txt:%s/.ssh/id_canary", g_get_home_dir (),
+                                        g_get_home_dir ()));
+  g_hash_table_insert (env, "PROBE_WRITES",
+                       g_strdup_printf ("%s/escaped.txt", g_get_home_dir ()));
+  g_hash_table_insert (env, "PROBE_PORT", g_strdup_printf ("%u", fixture->port));
+  g_hash_table_insert (env, "PROBE_ROOT", g_strdup (fixture->root));
+
+  config = steward_server_config_new_stdio ("escape", "/usr/bin/python3", args, env, NULL);
+  return steward_server_config_with_permissions (config, network, FALSE, full_access, NULL);
+}
+
+static StewardServer *
+start_server (Fixture             *fixture,
+              StewardServerConfig *config)
+{
+  StewardServer *server = steward_server_new (fixture->host, config);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (steward_config_record_consent (steward_host_get_config (fixture->host), config,
+                                                &error));
+  g_assert_no_error (error);
+  steward_server_start (server);
+
+  return server;
+}
+
+static JsonObject *
+escape (StewardServer *server)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  steward_server_call_tool_async (server, "escape", arguments, NULL, NULL, NULL, NULL,
+                                  store_result_cb, &result);
+  wait_until (result != NULL, 60);
+  tool_result = steward_server_call_tool_finish (server, result, &error);
+  g_assert_no_error (error);
+  text = mcp_tool_result_dup_text (tool_result);
+  g_test_message ("the server reports: %s", text);
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* Calls a tool with arguments given as JSON; says whether the server
+ * answered with an error, and its text. */
+static char *
+call_tool (StewardServer *server,
+           const char    *tool,
+           const char    *arguments,
+           gboolean      *is_error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = json_from_string (arguments, &error);
+  g_assert_no_error (error);
+  steward_server_call_tool_async (server, tool, json_node_get_object (node), NULL, NULL, NULL,
+                                  NULL, store_result_cb, &result);
+  wait_until (result != NULL, 60);
+  tool_result = steward_server_call_tool_finish (server, result, &error);
+  g_assert_no_error (error);
+  *is_error = mcp_tool_result_get_is_error (tool_result);
+
+  return mcp_tool_result_dup_text (tool_result);
+}
+
+static char *
+peer_script (const char *package)
+{
+  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
+  g_autofree char *script = NULL;
+
+  if (peers == NULL)
+    return NULL;
+  script = g_build_filename (peers, "@modelcontextprotocol", package, "dist", "index.js", NULL);
+
+  return g_file_test (script, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer (&script) : NULL;
+}
+
+static gboolean
+log_holds (Fixture    *fixture,
+           const char *needle)
+{
+  StewardLogStore *store = steward_host_get_log_store (fixture->host);
+  GListModel *model = G_LIST_MODEL (store);
+
+  steward_log_store_flush (store);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i);
+
+      if (strstr (steward_log_entry_get_text (entry), needle) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+stop_server (StewardServer *server)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  steward_server_stop_async (server, NULL, store_result_cb, &result);
+  wait_until (result != NULL, 20);
+  g_assert_true (steward_server_stop_finish (server, result, NULL));
+}
+
+static void
+test_nothing_gets_out (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = escape_config (fixture, 0, FALSE);
+  g_autoptr(StewardSandboxProfile) profile = steward_sandbox_profile_new (config, NULL);
+  g_autoptr(StewardServer) server = start_server (fixture, config);
+  g_autoptr(JsonObject) report = NULL;
+  g_autofree char *root_file = g_build_filename (fixture->root, "written-by-server", NULL);
+  g_autofree char *escaped = g_build_filename (g_get_home_dir (), "escaped.txt", NULL);
+  g_autofree char *state_file = NULL;
+  g_autofree char *wrote_root = NULL;
+  g_autofree char *other = NULL;
+  g_autoptr(GFile) other_file = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *variables;
+
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  report = escape (server);
+
+  g_assert_cmpstr (json_object_get_string_member (report, "bus-from-environment"), ==,
+                   "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "bus-from-parent"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "environ-files"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "usual-sockets"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "canaries"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "network"), ==, "blocked");
+  g_assert_cmpuint (fixture->connections, ==, 0);
+  variables = json_object_get_array_member (report, "variables");
+  g_assert_cmpuint (json_array_get_length (variables), ==, 0);
+
+  /* A write to the home it sees lands in the sandbox's empty home, not in
+   * the person's. */
+  g_assert_false (g_file_test (escaped, G_FILE_TEST_EXISTS));
+
+  /* What it may do works: its root, and its own folder as its home. */
+  wrote_root = g_strconcat ("wrote ", root_file, NULL);
+  g_assert_cmpstr (json_object_get_string_member (report, "root-write"), ==, wrote_root);
+  g_assert_true (g_file_test (root_file, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpstr (json_object_get_string_member (report, "home"), ==,
+                   steward_sandbox_profile_get_state_dir (profile));
+  state_file = g_build_filename (steward_sandbox_profile_get_state_dir (profile), "state-file",
+                                 NULL);
+  g_assert_true (g_file_test (state_file, G_FILE_TEST_IS_REGULAR));
+
+  /* A folder shared while it runs is not in its sandbox yet: the log says
+   * that a restart brings it. */
+  g_assert_false (log_holds (fixture, "The shared folders changed"));
+  other = g_build_filename (fixture->top, "later", NULL);
+  g_assert_cmpint (g_mkdir (other, 0700), ==, 0);
+  other_file = g_file_new_for_path (other);
+  steward_roots_add (steward_host_get_roots (fixture->host), other_file, &error);
+  g_assert_no_error (error);
+  wait_until (log_holds (fixture, "The shared folders changed"), 10);
+
+  stop_server (server);
+}
+
+/* Once the person allows the network, the listener is reached: the test
+ * above did not pass only because the probe is broken. */
+static void
+test_network_allowed (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = escape_config (fixture, 1, FALSE);
+  g_autoptr(StewardServer) server = start_server (fixture, config);
+  g_autoptr(JsonObject) report = NULL;
+
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  report = escape (server);
+
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (report, "network"),
+                                   "connected"));
+  wait_until (fixture->connections > 0, 10);
+  /* The network does not bring back the person's files. */
+  g_assert_cmpstr (json_object_get_string_member (report, "canaries"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "environ-files"), ==, "blocked");
+
+  stop_server (server);
+}
+
+/* With "Display", the server gets the display's variables and its X
+ * socket, and still nothing else. */
+static void
+test_display (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) plain = escape_config (fixture, 0, FALSE);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonArray *variables;
+  gboolean has_display = FALSE;
+
+  if (g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("no display in this session");
+      return;
+    }
+
+  config = steward_server_config_with_permissions (plain, 0, TRUE, FALSE, NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  report = escape (server);
+
+  variables = json_object_get_array_member (report, "variables");
+  for (guint i = 0; i < json_array_get_length (variables); i++)
+    if (g_str_equal (json_array_get_string_element (variables, i), "DISPLAY"))
+      has_display = TRUE;
+  g_assert_true (has_display);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (report, "usual-sockets"),
+                                   "connected to '/tmp/.X11-unix/"));
+  g_assert_cmpstr (json_object_get_string_member (report, "bus-from-parent"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "canaries"), ==, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "network"), ==, "blocked");
+
+  stop_server (server);
+}
+
+/* Full access is what it says: the same probes get through. */
+static void
+test_full_access (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = escape_config (fixture, -1, TRUE);
+  g_autoptr(StewardServer) server = start_server (fixture, config);
+  g_autoptr(JsonObject) report = NULL;
+
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  report = escape (server);
+
+  g_assert_cmpstr (json_object_get_string_member (report, "bus-from-parent"), !=, "blocked");
+  g_assert_cmpstr (json_object_get_string_member (report, "canaries"), !=, "blocked");
+
+  stop_server (server);
+}
+
+/* Without bubblewrap the server is not started at all, and the reason
+ * names what is missing. */
+static void
+test_unavailable (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = escape_config (fixture, 0, FALSE);
+  g_autoptr(StewardServer) server = NULL;
+
+  steward_bwrap_set_program_for_testing ("/nonexistent/bwrap");
+  server = start_server (fixture, config);
+
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+  g_assert_nonnull (strstr (steward_server_get_status_text (server), "bubblewrap"));
+  g_assert_null (steward_server_get_client (server));
+}
+
+/* server-filesystem given a folder as its argument: the sandbox lets it
+ * read the folder, which the consent dialog listed, and not change it. */
+static void
+test_filesystem_folder (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *script = peer_script ("server-filesystem");
+  g_autofree char *folder = g_build_filename (fixture->top, "shared", NULL);
+  g_autofree char *file = g_build_filename (folder, "hello.txt", NULL);
+  g_autofree char *added = g_build_filename (folder, "added.txt", NULL);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autofree char *arguments = NULL;
+  g_autofree char *text = NULL;
+  gboolean is_error;
+
+  if (script == NULL)
+    {
+      g_test_skip ("the npm peers are not installed");
+      return;
+    }
+
+  /* No root: the folder is all the server is told of, so that the write
+   * below is refused by the sandbox, not by the server's own rules. */
+  steward_roots_remove (steward_host_get_roots (fixture->host),
+                        steward_roots_lookup (steward_host_get_roots (fixture->host),
+                                              fixture->root));
+  write_file (file, "hello from the person");
+  config = steward_server_config_new_stdio ("files", "node",
+                                            (const char *[]) { script, folder, NULL }, NULL,
+                                            NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+
+  arguments = g_strdup_printf ("{\"path\": \"%s\"}", file);
+  text = call_tool (server, "read_text_file", arguments, &is_error);
+  g_assert_false (is_error);
+  g_assert_nonnull (strstr (text, "hello from the person"));
+
+  g_free (arguments);
+  g_free (text);
+  arguments = g_strdup_printf ("{\"path\": \"%s\", \"content\": \"x\"}", added);
+  text = call_tool (server, "write_file", arguments, &is_error);
+  g_test_message ("write_file in a folder it may only read: %s", text);
+  g_assert_true (is_error);
+  g_assert_nonnull (strstr (text, "read-only file system"));
+  g_assert_false (g_file_test (added, G_FILE_TEST_EXISTS));
+
+  stop_server (server);
+}
+
+/* server-filesystem with no folder, working in the root the person
+ * shared: it may change it. */
+static void
+test_filesystem_root (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *script = peer_script ("server-filesystem");
+  g_autofree char *added = g_build_filename (fixture->root, "added.txt", NULL);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autofree char *arguments = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *written = NULL;
+  gboolean is_error = TRUE;
+
+  if (script == NULL)
+    {
+      g_test_skip ("the npm peers are not installed");
+      return;
+    }
+
+  config = steward_server_config_new_stdio ("files", "node", (const char *[]) { script, NULL },
+                                            NULL, NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+
+  /* The server asks for the roots once it is ready; until it has them it
+   * refuses every path. */
+  arguments = g_strdup_printf ("{\"path\": \"%s\", \"content\": \"from the server\"}", added);
+  for (guint attempt = 0; is_error && attempt < 50; attempt++)
+    {
+      g_free (text);
+      text = call_tool (server, "write_file", arguments, &is_error);
+    }
+  g_test_message ("write_file in its root: %s", text);
+  g_assert_false (is_error);
+  g_assert_true (g_file_get_contents (added, &written, NULL, NULL));
+  g_assert_cmpstr (written, ==, "from the server");
+
+  stop_server (server);
+}
+
+/* An `npx -y` server installs into its own folder and starts, with the
+ * network off: the package comes from a local tarball. */
+static void
+test_npx (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autofree char *npm = g_find_program_in_path ("npm");
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "servers", "npx-server", NULL);
+  g_autofree char *pack = g_build_filename (fixture->top, "pack", NULL);
+  g_autofree char *tarball = g_build_filename (pack, "steward-npx-server-1.0.0.tgz", NULL);
+  g_autofree char *package = g_strconcat ("--package=", tarball, NULL);
+  const char *pack_argv[] = { "npm", "pack", "--silent", source, NULL };
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardSandboxProfile) profile = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *home = NULL;
+  gboolean is_error;
+  int status;
+
+  if (npm == NULL)
+    {
+      g_test_skip ("npm is not installed");
+      return;
+    }
+
+  g_assert_cmpint (g_mkdir (pack, 0700), ==, 0);
+  g_spawn_sync (pack, (char **) pack_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_test (tarball, G_FILE_TEST_IS_REGULAR));
+
+  config = steward_server_config_new_stdio ("npx", "npx",
+                                            (const char *[]) { "-y", package,
+                                                               "steward-npx-server", NULL },
+                                            NULL, NULL);
+  config = steward_server_config_with_permissions (g_steal_pointer (&config), 0, FALSE, FALSE,
+                                                   NULL);
+  profile = steward_sandbox_profile_new (config, NULL);
+  server = start_server (fixture, config);
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 90);
+
+  text = call_tool (server, "where", "{}", &is_error);
+  g_assert_false (is_error);
+  home = g_strdup_printf ("\"home\":\"%s\"", steward_sandbox_profile_get_state_dir (profile));
+  g_assert_nonnull (strstr (text, home));
+
+  stop_server (server);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/steward/sandbox-escape/nothing-gets-out", Fixture, NULL, fixture_set_up,
+              test_nothing_gets_out, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/network-allowed", Fixture, NULL, fixture_set_up,
+              test_network_allowed, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/display", Fixture, NULL, fixture_set_up, test_display,
+              fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/full-access", Fixture, NULL, fixture_set_up,
+              test_full_access, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/unavailable", Fixture, NULL, fixture_set_up,
+              test_unavailable, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/filesystem-folder", Fixture, NULL, fixture_set_up,
+              test_filesystem_folder, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/filesystem-root", Fixture, NULL, fixture_set_up,
+              test_filesystem_root, fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/npx", Fixture, NULL, fixture_set_up, test_npx,
+              fixture_tear_down);
+
+  return g_test_run ();
+}
