@@ -403,7 +403,9 @@ label_shown (GtkWidget  *root,
 
   if (label == NULL)
     return FALSE;
-  for (GtkWidget *widget = GTK_WIDGET (label); widget != root; widget = gtk_widget_get_parent (widget))
+  for (GtkWidget *widget = GTK_WIDGET (label);
+       widget != root;
+       widget = gtk_widget_get_parent (widget))
     {
       if (!gtk_widget_get_visible (widget) || !gtk_widget_get_child_visible (widget))
         return FALSE;

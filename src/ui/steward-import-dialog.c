@@ -162,7 +162,8 @@ candidate_row_new (StewardImportCandidate *candidate)
 
   gtk_widget_set_valign (check, GTK_ALIGN_START);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
-                               problem == NULL && steward_import_candidate_get_selected (candidate));
+                               problem == NULL &&
+                               steward_import_candidate_get_selected (candidate));
   /* Translators: the name of the check box that picks a server; %s is its name. */
   check_label = g_strdup_printf (_("Import “%s”"), name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (check),
