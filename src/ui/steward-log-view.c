@@ -8,6 +8,7 @@
 
 #include "mcp-client.h"
 #include "steward-accessible.h"
+#include "steward-log-detail.h"
 #include "steward-log-row.h"
 #include "steward-log-snapshot.h"
 
@@ -16,6 +17,11 @@
 /* How long after entries went the list may move the scroll value on its
  * own: the next layout, which comes within a frame or two. */
 #define SHIFT_GRACE_US (250 * 1000)
+/* The least the detail pane and the list are given, in pixels. */
+#define MIN_DETAIL_HEIGHT 60
+#define MIN_LIST_HEIGHT   120
+/* As the settings key allows. */
+#define MAX_DETAIL_HEIGHT 4000
 
 /* How often a following view moves to the newest entry, at most. */
 #define FOLLOW_INTERVAL_US (100 * 1000)
@@ -59,6 +65,7 @@ struct _StewardLogView
   guint                 paused_new;
   GtkSingleSelection   *selection;
   StewardLogEntry      *detail_entry;
+  StewardLogEntry      *detail_partner;
 
   char                 *server;
   char                 *search_text;
@@ -97,7 +104,12 @@ struct _StewardLogView
   AdwStatusPage        *empty_page;
   GtkScrolledWindow    *scrolled_window;
   GtkListView          *list_view;
+  GtkPaned             *paned;
   GtkTextView          *detail_view;
+  /* The detail pane's height as the person left it, applied once the
+   * pane has a height of its own to take it from. */
+  int                   detail_height;
+  gboolean              detail_height_applied;
 };
 
 enum {
@@ -313,70 +325,25 @@ update_status (StewardLogView *self)
 }
 
 static void
-append_detail_header (GString         *out,
-                      StewardLogEntry *entry)
-{
-  gint64 time_us = steward_log_entry_get_time (entry);
-  g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (time_us / G_USEC_PER_SEC);
-  g_autofree char *date_text = date != NULL ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S") : NULL;
-  const char *server = steward_log_entry_get_server (entry);
-  const char *logger = steward_log_entry_get_logger (entry);
-
-  g_string_append_printf (out, _("Time: %s.%03d"), date_text != NULL ? date_text : "?",
-                          (int) ((time_us % G_USEC_PER_SEC) / 1000));
-  g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("Server: %s"), server != NULL ? server : _("none"));
-  g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("Source: %s"),
-                          steward_log_row_source_label (steward_log_entry_get_source (entry)));
-  g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("Level: %s"),
-                          steward_log_row_level_label (steward_log_entry_get_level (entry)));
-  g_string_append_c (out, '\n');
-
-  if (logger != NULL && *logger != '\0')
-    {
-      g_string_append_printf (out, _("Logger: %s"), logger);
-      g_string_append_c (out, '\n');
-    }
-
-  if (steward_log_entry_get_source (entry) == STEWARD_LOG_SOURCE_TRACE)
-    {
-      char size_text[STEWARD_LOG_SIZE_LEN];
-      gsize size = steward_log_entry_get_size (entry);
-
-      steward_log_row_format_size (size, size_text);
-      switch (steward_log_entry_get_direction (entry))
-        {
-        case STEWARD_LOG_DIRECTION_IN:
-          g_string_append (out, _("Direction: ← received from the server"));
-          g_string_append_c (out, '\n');
-          break;
-        case STEWARD_LOG_DIRECTION_OUT:
-          g_string_append (out, _("Direction: → sent to the server"));
-          g_string_append_c (out, '\n');
-          break;
-        case STEWARD_LOG_DIRECTION_NONE:
-        default:
-          break;
-        }
-      g_string_append_printf (out, _("Size: %s (%zu bytes)"), size_text, (size_t) size);
-      g_string_append_c (out, '\n');
-    }
-}
-
-static void
 update_detail (StewardLogView *self)
 {
   StewardLogEntry *entry = gtk_single_selection_get_selected_item (self->selection);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->detail_view);
-  g_autoptr(GString) text = NULL;
-  const char *detail;
+  g_autoptr(StewardLogEntry) partner = NULL;
+  g_autofree char *text = NULL;
 
-  if (entry == self->detail_entry)
+  if (entry != NULL && entry == self->detail_entry && self->detail_partner != NULL)
+    return;
+
+  if (entry != NULL)
+    partner = steward_log_detail_find_partner (G_LIST_MODEL (self->store), entry);
+
+  /* A request's answer may come after it was chosen: look again then. */
+  if (entry == self->detail_entry && partner == self->detail_partner)
     return;
 
   g_set_object (&self->detail_entry, entry);
+  g_set_object (&self->detail_partner, partner);
 
   if (entry == NULL)
     {
@@ -384,19 +351,10 @@ update_detail (StewardLogView *self)
       return;
     }
 
-  text = g_string_new (NULL);
-  append_detail_header (text, entry);
-  g_string_append_c (text, '\n');
-
   /* The detail is plain text into a buffer: nothing a server sent is ever
    * read as markup. */
-  detail = steward_log_entry_get_detail (entry);
-  if (detail == NULL || *detail == '\0')
-    detail = steward_log_entry_get_text (entry);
-  if (detail != NULL)
-    g_string_append (text, detail);
-
-  gtk_text_buffer_set_text (buffer, text->str, (int) text->len);
+  text = steward_log_detail_format (entry, partner);
+  gtk_text_buffer_set_text (buffer, text, -1);
 }
 
 static void
@@ -429,6 +387,10 @@ store_items_changed_cb (StewardLogView *self,
       else
         self->paused_new += added;
     }
+
+  /* The answer to the request on show may just have come. */
+  if (added > 0 && self->detail_entry != NULL && self->detail_partner == NULL)
+    update_detail (self);
 
   update_status (self);
 }
@@ -1093,6 +1055,7 @@ load_settings (StewardLogView *self)
   set_sources (self, sources);
 
   set_follow (self, g_settings_get_boolean (self->settings, "log-follow"));
+  self->detail_height = g_settings_get_int (self->settings, "log-detail-height");
 }
 
 static void
@@ -1189,6 +1152,7 @@ steward_log_view_dispose (GObject *object)
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
   g_clear_object (&self->detail_entry);
+  g_clear_object (&self->detail_partner);
   g_clear_object (&self->server_signals);
   g_clear_object (&self->vadjustment);
   g_clear_object (&self->settings);
@@ -1284,6 +1248,55 @@ steward_log_view_set_property (GObject      *object,
     }
 }
 
+/* GtkPaned has no getter for it. */
+static int
+get_max_position (GtkPaned *paned)
+{
+  int max = 0;
+
+  g_object_get (paned, "max-position", &max, NULL);
+  return max;
+}
+
+/* The detail pane keeps its height when the window grows or shrinks, and
+ * the list takes the rest; what the person drags it to is remembered.
+ * Heights are counted from the paned's largest position, the handle left
+ * out. */
+static void
+paned_position_cb (StewardLogView *self)
+{
+  int max = get_max_position (self->paned);
+  int detail;
+
+  if (!self->detail_height_applied || max <= 0)
+    return;
+
+  detail = MIN (max - gtk_paned_get_position (self->paned), MAX_DETAIL_HEIGHT);
+  if (detail == self->detail_height || detail < MIN_DETAIL_HEIGHT)
+    return;
+
+  self->detail_height = detail;
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "log-detail-height", detail);
+}
+
+/* The paned learns its height when it is first allocated: then the
+ * remembered height can be applied. */
+static void
+paned_max_position_cb (StewardLogView *self)
+{
+  int max = get_max_position (self->paned);
+
+  if (self->detail_height_applied || max <= 0)
+    return;
+
+  /* The list keeps room for a few rows whatever was remembered. */
+  self->detail_height_applied = TRUE;
+  gtk_paned_set_position (self->paned,
+                          max - CLAMP (self->detail_height, MIN_DETAIL_HEIGHT,
+                                       MAX (max - MIN_LIST_HEIGHT, MIN_DETAIL_HEIGHT)));
+}
+
 static void
 steward_log_view_class_init (StewardLogViewClass *klass)
 {
@@ -1345,6 +1358,7 @@ steward_log_view_class_init (StewardLogViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, scrolled_window);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, list_view);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogView, paned);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, detail_view);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, source_toggled_cb);
@@ -1432,6 +1446,10 @@ steward_log_view_init (StewardLogView *self)
 
   g_signal_connect_object (self->level_dropdown, "notify::selected",
                            G_CALLBACK (level_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->paned, "notify::position",
+                           G_CALLBACK (paned_position_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->paned, "notify::max-position",
+                           G_CALLBACK (paned_max_position_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->server_dropdown, "notify::selected",
                            G_CALLBACK (server_selected_cb), self, G_CONNECT_SWAPPED);
 

@@ -212,13 +212,18 @@ def finds_call_in_protocol_trace(s):
     a11y.set_text(a11y.find(logs, "entry", "Search logs"), "tools/call")
     entries = a11y.find(logs, "list", "Log entries")
 
+    # The row names the tool it calls.
     def is_call(row):
-        return any(" tools/call id " in a11y.name(child) for child in a11y.children(row))
+        return any(" tools/call “echo” id " in a11y.name(child) for child in a11y.children(row))
     a11y.select(entries, a11y.find(entries, "list item", where=is_call))
     detail = a11y.find(logs, "text", "Entry detail")
-    shown = a11y.wait_until("the entry's detail", lambda: a11y.text_of(detail) or None)
+    shown = a11y.wait_until("the entry's detail with its answer",
+                            lambda: (a11y.text_of(detail) or "") if "── Its answer: result id "
+                            in (a11y.text_of(detail) or "") else None)
     for part in ("Source: Protocol", "Direction: → sent to the server",
-                 '"method": "tools/call"', '"name": "echo"', '"message": "%s"' % ECHO_MESSAGE):
+                 '"method": "tools/call"', '"name": "echo"', '"message": "%s"' % ECHO_MESSAGE,
+                 " for tools/call “echo” ──", "Direction: ← received from the server",
+                 "Echo: %s" % ECHO_MESSAGE):
         check(part in shown, "the detail shows %r:\n%s" % (part, shown))
 
     if s.screenshots:
