@@ -13,6 +13,7 @@
 #include "steward-log-snapshot.h"
 
 #include "steward-log-view.h"
+#include "steward-log-view-private.h"
 
 /* How long after entries went the list may move the scroll value on its
  * own: the next layout, which comes within a frame or two. */
@@ -44,73 +45,6 @@ static const char * const level_keys[] = {
   "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
 };
 
-struct _StewardLogView
-{
-  AdwBin                parent_instance;
-
-  StewardHost          *host;
-  StewardLogStore      *store;
-  GListModel           *registry;
-  GSettings            *settings;
-  GCancellable         *cancellable;
-
-  GtkCustomFilter      *filter;
-  GtkFilterListModel   *filter_model;
-  /* While paused: the store's entries and the filtered ones as they were
-   * when the view paused, and once a filter changes, the frozen entries
-   * through the filter. NULL otherwise. */
-  StewardLogSnapshot   *frozen_entries;
-  StewardLogSnapshot   *frozen_shown;
-  GtkFilterListModel   *frozen_filter_model;
-  guint                 paused_new;
-  GtkSingleSelection   *selection;
-  StewardLogEntry      *detail_entry;
-  StewardLogEntry      *detail_partner;
-
-  char                 *server;
-  char                 *search_text;
-  char                 *search_folded;
-  StewardLogLevel       min_level;
-  guint                 sources;
-  gboolean              follow;
-  gboolean              paused;
-
-  gboolean              updating_servers;
-  gboolean              updating_sources;
-  gboolean              showing_empty;
-  /* Following: the list's own moves of the scroll value are told apart
-   * from the person's, who turns following off by scrolling up. */
-  GtkAdjustment        *vadjustment;
-  guint                 scroll_source_id;
-  gint64                last_scroll_us;
-  gint64                shift_expected_until;
-
-  /* The chosen server, so "Set Level…" follows its client and status. */
-  GSignalGroup         *server_signals;
-  GtkFileChooserNative *export_chooser;
-
-  AdwToastOverlay      *toast_overlay;
-  GtkSearchEntry       *search_entry;
-  GtkDropDown          *level_dropdown;
-  GtkToggleButton      *stderr_toggle;
-  GtkToggleButton      *server_toggle;
-  GtkToggleButton      *trace_toggle;
-  GtkToggleButton      *host_toggle;
-  GtkDropDown          *server_dropdown;
-  GtkStringList        *server_list;
-  GtkMenuButton        *set_level_button;
-  GtkLabel             *status_label;
-  GtkStack             *stack;
-  AdwStatusPage        *empty_page;
-  GtkScrolledWindow    *scrolled_window;
-  GtkListView          *list_view;
-  GtkPaned             *paned;
-  GtkTextView          *detail_view;
-  /* The detail pane's height as the person left it, applied once the
-   * pane has a height of its own to take it from. */
-  int                   detail_height;
-  gboolean              detail_height_applied;
-};
 
 enum {
   PROP_0,
@@ -128,29 +62,12 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (StewardLogView, steward_log_view, ADW_TYPE_BIN)
 
-typedef struct
-{
-  StewardLogView *self;
-  char           *server;
-  char           *level;
-} SetLevelData;
-
-static void
-set_level_data_free (SetLevelData *data)
-{
-  g_object_unref (data->self);
-  g_free (data->server);
-  g_free (data->level);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SetLevelData, set_level_data_free)
 
 /* libadwaita 1.2 reads a toast's title as markup, and titles here hold
  * server names and error messages: escape them. */
-static void
-show_toast (StewardLogView *self,
-            const char     *title)
+void
+steward_log_view_show_toast (StewardLogView *self,
+                             const char     *title)
 {
   g_autofree char *escaped = g_markup_escape_text (title, -1);
   AdwToast *toast = adw_toast_new (escaped);
@@ -182,8 +99,8 @@ filter_func (gpointer item,
   return TRUE;
 }
 
-static GListModel *
-get_shown_model (StewardLogView *self)
+GListModel *
+steward_log_view_get_shown_model (StewardLogView *self)
 {
   if (self->frozen_filter_model != NULL)
     return G_LIST_MODEL (self->frozen_filter_model);
@@ -541,8 +458,8 @@ sync_source_toggles (StewardLogView *self)
   self->updating_sources = FALSE;
 }
 
-static StewardServer *
-lookup_chosen_server (StewardLogView *self)
+StewardServer *
+steward_log_view_lookup_chosen_server (StewardLogView *self)
 {
   if (self->server == NULL || self->host == NULL)
     return NULL;
@@ -553,7 +470,7 @@ lookup_chosen_server (StewardLogView *self)
 static void
 update_set_level (StewardLogView *self)
 {
-  StewardServer *server = lookup_chosen_server (self);
+  StewardServer *server = steward_log_view_lookup_chosen_server (self);
   McpClient *client = server != NULL ? steward_server_get_client (server) : NULL;
   gboolean enabled = client != NULL && mcp_client_has_capability (client, "logging", NULL);
   const char *tooltip;
@@ -632,185 +549,6 @@ server_selected_cb (StewardLogView *self)
     steward_log_view_set_server (self, NULL);
   else
     steward_log_view_set_server (self, gtk_string_list_get_string (self->server_list, selected));
-}
-
-static void
-set_level_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(SetLevelData) data = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *title = NULL;
-
-  if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
-    {
-      if (g_cancellable_is_cancelled (data->self->cancellable))
-        return;
-
-      /* Translators: %s is a server's name, then the reason. */
-      title = g_strdup_printf (_("Could not set the log level of “%s”: %s"),
-                               data->server, error->message);
-    }
-  else
-    {
-      if (g_cancellable_is_cancelled (data->self->cancellable))
-        return;
-
-      /* Translators: a server's name and a log level ("warning"). */
-      title = g_strdup_printf (_("“%s” now logs from “%s” up"), data->server, data->level);
-    }
-
-  show_toast (data->self, title);
-}
-
-static void
-set_level_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (widget);
-  const char *level = g_variant_get_string (parameter, NULL);
-  StewardServer *server = lookup_chosen_server (self);
-  McpClient *client = server != NULL ? steward_server_get_client (server) : NULL;
-  SetLevelData *data;
-
-  if (client == NULL || !mcp_log_level_is_valid (level))
-    return;
-
-  data = g_new0 (SetLevelData, 1);
-  data->self = g_object_ref (self);
-  data->server = g_strdup (self->server);
-  data->level = g_strdup (level);
-  mcp_client_set_log_level_async (client, level, self->cancellable, set_level_cb, data);
-}
-
-static void
-copy_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (widget);
-  StewardLogEntry *selected = gtk_single_selection_get_selected_item (self->selection);
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *title = NULL;
-  guint n_copied = 0;
-
-  if (selected != NULL)
-    {
-      steward_log_row_describe_entry (selected, text, TRUE);
-      n_copied = 1;
-    }
-  else
-    {
-      GListModel *model = get_shown_model (self);
-      guint n_items = g_list_model_get_n_items (model);
-      guint i;
-
-      for (i = 0; i < n_items; i++)
-        {
-          g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i);
-
-          steward_log_row_describe_entry (entry, text, FALSE);
-        }
-      n_copied = n_items;
-    }
-
-  if (n_copied == 0)
-    return;
-
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text->str);
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Copied %u entry", "Copied %u entries",
-                                        n_copied),
-                           n_copied);
-  show_toast (self, title);
-}
-
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (object);
-  g_autoptr(GFile) file = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *title = NULL;
-
-  if (!steward_log_view_export_finish (self, result, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-
-      title = g_strdup_printf (_("Could not export the log: %s"), error->message);
-    }
-  else
-    {
-      name = g_file_get_basename (file);
-      /* Translators: %s is a file name. */
-      title = g_strdup_printf (_("Log exported to “%s”"), name);
-    }
-
-  show_toast (self, title);
-}
-
-static void
-export_response_cb (StewardLogView       *self,
-                    int                   response,
-                    GtkFileChooserNative *chooser)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *name = NULL;
-  gboolean as_json;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
-  g_clear_object (&self->export_chooser);
-
-  if (file == NULL)
-    return;
-
-  name = g_file_get_basename (file);
-  as_json = name != NULL && (g_str_has_suffix (name, ".jsonl") || g_str_has_suffix (name, ".json"));
-  steward_log_view_export_async (self, file, as_json, self->cancellable,
-                                 export_done_cb, g_object_ref (file));
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autoptr(GtkFileFilter) text_filter = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) json_filter = gtk_file_filter_new ();
-
-  if (self->export_chooser != NULL)
-    return;
-
-  self->export_chooser = gtk_file_chooser_native_new (_("Export Log"),
-                                                      GTK_IS_WINDOW (root) ?
-                                                      GTK_WINDOW (root) : NULL,
-                                                      GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                      _("_Export"),
-                                                      _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_chooser), "steward-log.txt");
-
-  gtk_file_filter_set_name (text_filter, _("Text (.txt)"));
-  gtk_file_filter_add_suffix (text_filter, "txt");
-  gtk_file_filter_add_suffix (text_filter, "log");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->export_chooser), text_filter);
-  gtk_file_filter_set_name (json_filter, _("JSON Lines (.jsonl)"));
-  gtk_file_filter_add_suffix (json_filter, "jsonl");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->export_chooser), json_filter);
-
-  g_signal_connect_object (self->export_chooser, "response",
-                           G_CALLBACK (export_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
 }
 
 static void
@@ -1366,9 +1104,7 @@ steward_log_view_class_init (StewardLogViewClass *klass)
 
   gtk_widget_class_install_property_action (widget_class, "log.follow", "follow");
   gtk_widget_class_install_property_action (widget_class, "log.paused", "paused");
-  gtk_widget_class_install_action (widget_class, "log.set-level", "s", set_level_action);
-  gtk_widget_class_install_action (widget_class, "log.copy", NULL, copy_action);
-  gtk_widget_class_install_action (widget_class, "log.export", NULL, export_action);
+  steward_log_view_install_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "log.clear", NULL, clear_action);
   gtk_widget_class_install_action (widget_class, "log.search", NULL, search_action);
 
@@ -1520,7 +1256,7 @@ steward_log_view_get_model (StewardLogView *self)
 {
   g_return_val_if_fail (STEWARD_IS_LOG_VIEW (self), NULL);
 
-  return get_shown_model (self);
+  return steward_log_view_get_shown_model (self);
 }
 
 static void
@@ -1554,7 +1290,7 @@ steward_log_view_export_async (StewardLogView      *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_log_view_export_async);
 
-  steward_log_store_export_async (get_shown_model (self), file, as_json, cancellable,
+  steward_log_store_export_async (steward_log_view_get_shown_model (self), file, as_json, cancellable,
                                   store_export_cb, g_steal_pointer (&task));
 }
 
