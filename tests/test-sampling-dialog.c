@@ -683,7 +683,7 @@ test_manual (void)
   g_assert_false (gtk_widget_get_visible (
     GTK_WIDGET (steward_sampling_dialog_get_model_dropdown (dialog))));
   g_assert_nonnull (strstr (subtitle (dialog, "sent"),
-                            "Nothing leaves this computer: you write the answer."));
+                            "Nothing leaves this computer."));
   /* No budget known: only the estimate. */
   g_assert_cmpstr (subtitle (dialog, "estimate"), ==,
                    "About 14 to send, and up to 100 for the answer.");

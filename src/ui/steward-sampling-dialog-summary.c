@@ -282,7 +282,7 @@ update_sent (StewardSamplingDialog *self)
     }
 
   if (!steward_sampling_dialog_has_model (self))
-    where = g_strdup (_("Nothing leaves this computer: you write the answer."));
+    where = g_strdup (_("Nothing leaves this computer."));
   else if (choice != NULL && json_object_get_boolean_member_with_default (choice, "local", FALSE))
     /* Translators: %s names a provider, such as "ollama". */
     where = g_strdup_printf (_("They go to “%s”, which runs on this computer."),
@@ -370,6 +370,29 @@ model_selected_cb (StewardSamplingDialog *self)
                               _("You picked this model."));
 }
 
+static void
+setup_model_item_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  /* Model ids are long; in a narrow window the row keeps its title. */
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_model_item_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GtkStringObject *name = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      gtk_string_object_get_string (name));
+}
+
 /* The models the person may pick instead, in the row of the chosen one.
  * The broker offers them once; only the selection follows the approval's
  * model afterwards, as replacing the list while the person picks from it
@@ -385,6 +408,7 @@ fill_model_choices (StewardSamplingDialog *self)
   if (gtk_drop_down_get_model (self->model_dropdown) == NULL)
     {
       g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
       for (guint i = 0; i < n; i++)
         {
@@ -393,6 +417,10 @@ fill_model_choices (StewardSamplingDialog *self)
 
           gtk_string_list_append (names, id != NULL ? id : "");
         }
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_model_item_cb), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_model_item_cb), NULL);
+      gtk_drop_down_set_factory (self->model_dropdown, factory);
 
       self->filling_models = TRUE;
       gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (names));
