@@ -461,14 +461,16 @@ def import_keeps_working_server(s):
     the working server, leaves that one unticked; every row shows its
     command without being opened."""
     config = os.path.join(os.environ["XDG_CONFIG_HOME"], "Claude")
+    path = os.path.join(config, "claude_desktop_config.json")
+    token = "ghp_" + secrets.token_hex(18)
     os.makedirs(config, exist_ok=True)
-    with open(os.path.join(config, "claude_desktop_config.json"), "w") as f:
+    with open(path, "w") as f:
         json.dump({"mcpServers": {
             SERVER: {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]},
             "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"],
                        "env": {"MEMORY_FILE_PATH": "/home/me/memory.json"}},
             "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
-                       "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": s.canary}},
+                       "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": token}},
         }}, f)
 
     a11y.focus(s.main)
@@ -495,13 +497,14 @@ def import_keeps_working_server(s):
                             '"@modelcontextprotocol/server-github"',
                             "It stays as it is unless you tick this one"],
                    "every row's command, and what ticking the existing name does")
-    check(not any(s.canary in text for text in a11y.texts(dialog)),
+    check(not any(token in text for text in a11y.texts(dialog)),
           "the import list never shows a secret value")
     s.screenshot(dialog, "import.png")
 
     a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Cancel")))
     a11y.closed(s.app, "Import Servers")
     a11y.focus(s.main)
+    os.remove(path)
 
 
 @step(starts_with_no_servers)
