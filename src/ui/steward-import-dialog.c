@@ -157,6 +157,11 @@ candidate_row_new (StewardImportCandidate *candidate)
   /* The name and the problem come from the file being imported. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  /* A row of our own making has no name unless given one. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, command,
+                                  -1);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), problem == NULL);
   g_object_set_data (G_OBJECT (row), "steward-check", check);
 

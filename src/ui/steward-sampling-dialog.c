@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcp-content.h"
+#include "steward-accessible.h"
 #include "steward-content-view.h"
 #include "steward-text.h"
 
@@ -941,6 +942,9 @@ steward_sampling_dialog_init (StewardSamplingDialog *self)
   self->cards = g_ptr_array_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* libadwaita 1.2 leaves these without a name a screen reader can say. */
+  steward_accessible_name_expander_row (self->parameters_row);
+  steward_accessible_name_drop_down (self->model_dropdown);
   follow_text_height (self->system_view);
   follow_text_height (self->answer_view);
 }
