@@ -1135,6 +1135,7 @@ test_pinning (Fixture       *fixture,
   g_autoptr(McpTool) farewell = NULL;
   g_autoptr(StewardToolCall) call = NULL;
   g_autoptr(StewardToolCall) refused = NULL;
+  g_autoptr(JsonObject) unchanged = parse_object ("{\"name\":\"Ada\"}");
   JsonObject *result;
   g_autofree char *pinned = NULL;
 
@@ -1145,10 +1146,14 @@ test_pinning (Fixture       *fixture,
   approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL);
   g_assert_cmpstr (json_object_get_string_member (steward_approval_get_request (approval),
                                                   "pinState"), ==, "ok");
-  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  /* The dialog hands the arguments back unchanged: the log says nothing
+   * was edited. */
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, unchanged);
   finish_turn_ok (fixture);
   call = call_at (fixture, 1, 0);
   g_assert_cmpstr (first_text (steward_tool_call_get_result (call)), ==, "Hello, Ada!");
+  g_assert_true (has_host_event (fixture, "Chat tool call “greet”: allowed by the person"));
+  g_assert_false (has_host_event (fixture, "with the arguments as edited"));
   g_assert_true (offers_tool (request_at (fixture->model, 0), "changing__greet"));
 
   /* After its first call the server changed the tool's description and

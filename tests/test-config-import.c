@@ -169,7 +169,8 @@ test_claude (void)
   g_assert_cmpstr (steward_server_config_get_args (server)[2], ==, "/Users/me/Desktop");
   g_assert_true (steward_import_candidate_get_exists (candidate));
   g_assert_null (steward_import_candidate_get_problem (candidate));
-  g_assert_true (steward_import_candidate_get_selected (candidate));
+  /* Replacing a server the person has is their choice, never the default. */
+  g_assert_false (steward_import_candidate_get_selected (candidate));
   g_assert_cmpstrv (steward_import_candidate_get_secret_keys (candidate),
                     ((const char * const[]) { NULL }));
 
@@ -534,6 +535,8 @@ test_apply_secrets (void)
   secrets = steward_secrets_new ();
   candidates = parse (config, claude_sample);
   path = g_file_get_path (steward_config_get_file (config));
+  /* The person ticked the one that replaces their own. */
+  steward_import_candidate_set_selected (get_candidate (candidates, "filesystem"), TRUE);
 
   g_assert_cmpuint (apply (config, secrets, candidates, TRUE, &error), ==, 3);
   g_assert_no_error (error);

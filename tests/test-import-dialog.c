@@ -385,6 +385,115 @@ test_vscode_problem (Fixture       *fixture,
   delete_default_file (STEWARD_IMPORT_SOURCE_VSCODE);
 }
 
+static GtkWidget *
+row_check (GtkWidget *row)
+{
+  GtkWidget *check = test_find_by_type (row, GTK_TYPE_CHECK_BUTTON);
+
+  g_assert_nonnull (check);
+  return check;
+}
+
+/* A label is on screen only when it and every parent up to @root are. */
+static gboolean
+label_shown (GtkWidget  *root,
+             const char *needle)
+{
+  GtkLabel *label = test_find_label_containing (root, needle);
+
+  if (label == NULL)
+    return FALSE;
+  for (GtkWidget *widget = GTK_WIDGET (label);
+       widget != root;
+       widget = gtk_widget_get_parent (widget))
+    {
+      if (!gtk_widget_get_visible (widget) || !gtk_widget_get_child_visible (widget))
+        return FALSE;
+    }
+  return gtk_widget_get_mapped (GTK_WIDGET (label));
+}
+
+static void
+test_keeps_existing (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  StewardConfig *config = steward_host_get_config (fixture->host);
+  g_autoptr(GFile) servers = g_file_get_child (fixture->config_dir, "servers.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) kept = NULL;
+  g_autoptr(JsonObject) replaced = NULL;
+  Imported imported = { FALSE, 0 };
+  Imported again = { FALSE, 0 };
+  GtkWidget *dialog;
+  GtkWidget *list;
+  GtkWidget *everything;
+  GtkWidget *memory;
+  static const char mine[] =
+    "{\"mcpServers\": {\"everything\": {\"command\": \"node\","
+    " \"args\": [\"/opt/mine/everything.js\"]}}}";
+  static const char theirs[] =
+    "{\"mcpServers\": {"
+    "  \"everything\": {\"command\": \"npx\","
+    "                 \"args\": [\"-y\", \"@modelcontextprotocol/server-everything\"]},"
+    "  \"memory\": {\"command\": \"npx\","
+    "             \"args\": [\"-y\", \"@modelcontextprotocol/server-memory\"]}"
+    "}}";
+
+  g_file_make_directory_with_parents (fixture->config_dir, NULL, NULL);
+  g_file_replace_contents (servers, mine, strlen (mine), NULL, FALSE,
+                           G_FILE_CREATE_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_no_error (error);
+
+  write_default_file (STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP, theirs);
+  dialog = open_and_list (fixture, "claude_row", "import.from-claude");
+  list = child (dialog, "candidate_list");
+  test_drain_main_context ();
+
+  everything = find_row (list, "everything");
+  memory = find_row (list, "memory");
+  g_assert_nonnull (everything);
+  g_assert_nonnull (memory);
+  /* The one that would replace a server of the person's is not ticked; the
+   * new one is. */
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (row_check (everything))));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (row_check (memory))));
+  g_assert_true (label_shown (everything, "replaces it"));
+  g_assert_false (test_any_label_contains (memory, "replaces it"));
+  /* Every row shows its command without being expanded. */
+  g_assert_true (label_shown (everything, "\"@modelcontextprotocol/server-everything\""));
+  g_assert_true (label_shown (memory, "\"@modelcontextprotocol/server-memory\""));
+
+  apply_and_wait (dialog, &imported);
+  g_assert_cmpuint (imported.n_imported, ==, 1);
+  g_assert_finalize_object (dialog);
+
+  kept = read_server (fixture, "everything");
+  g_assert_cmpstr (json_object_get_string_member (kept, "command"), ==, "node");
+  g_clear_pointer (&kept, json_object_unref);
+
+  /* Ticked by hand, it does replace the server. Activating the row ticks it,
+   * as a click anywhere on it would. */
+  dialog = open_and_list (fixture, "claude_row", "import.from-claude");
+  list = child (dialog, "candidate_list");
+  everything = find_row (list, "everything");
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (row_check (everything))));
+  g_signal_emit_by_name (list, "row-activated", everything);
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (row_check (everything))));
+  /* memory is the person's own now, so it is left alone this time. */
+  g_assert_false (gtk_check_button_get_active (
+    GTK_CHECK_BUTTON (row_check (find_row (list, "memory")))));
+  apply_and_wait (dialog, &again);
+  g_assert_cmpuint (again.n_imported, ==, 1);
+  g_assert_finalize_object (dialog);
+
+  replaced = read_server (fixture, "everything");
+  g_assert_cmpstr (json_object_get_string_member (replaced, "command"), ==, "npx");
+
+  delete_default_file (STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -396,6 +505,8 @@ main (int   argc,
               fixture_set_up, test_claude_moves_secrets, fixture_tear_down);
   g_test_add ("/steward/import-dialog/vscode-problem", Fixture, NULL,
               fixture_set_up, test_vscode_problem, fixture_tear_down);
+  g_test_add ("/steward/import-dialog/keeps-existing", Fixture, NULL,
+              fixture_set_up, test_keeps_existing, fixture_tear_down);
 
   return g_test_run ();
 }

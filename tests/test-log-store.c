@@ -213,7 +213,7 @@ test_enums (void)
   static const char * const levels[] = {
     "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
   };
-  static const char * const sources[] = { "stderr", "server", "trace", "host" };
+  static const char * const sources[] = { "stderr", "server", "protocol", "host" };
   static const char * const directions[] = { "none", "in", "out" };
   StewardLogLevel level;
   StewardLogSource source;
@@ -237,6 +237,9 @@ test_enums (void)
       g_assert_cmpint (source, ==, i);
     }
   g_assert_false (steward_log_source_from_string ("network", &source));
+  /* What older exports and settings called protocol messages. */
+  g_assert_true (steward_log_source_from_string ("trace", &source));
+  g_assert_cmpint (source, ==, STEWARD_LOG_SOURCE_TRACE);
 
   for (guint i = 0; i < G_N_ELEMENTS (directions); i++)
     {
@@ -689,11 +692,13 @@ test_export_text (void)
   g_file_get_contents (path, &contents, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (contents, ==,
-                   "2026-11-21 18:30:01.123  files  trace  debug  tools/call id 1\n"
+                   /* The window's words, and the direction and size as its
+                    * rows show them. */
+                   "2026-11-21 18:30:01.123  files  Protocol  debug  → 31 B  tools/call id 1\n"
                    "    {\n"
                    "      \"method\": \"tools/call\"\n"
                    "    }\n"
-                   "2026-11-21 18:30:01.128  -  host  error  crashed \"quoted\"\n");
+                   "2026-11-21 18:30:01.128  -  Steward  error  [core] crashed \"quoted\"\n");
 
   /* No temporary file is left beside it. */
   dir = g_dir_open (tmp_dir, 0, &error);

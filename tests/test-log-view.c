@@ -7,7 +7,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "mcp-message.h"
 #include "steward-log-view.h"
+#include "steward-trace-names.h"
 
 /* Bounds on waiting: a failure, never a measurement. */
 #define WAIT_TIMEOUT_S 10
@@ -168,6 +170,7 @@ fixture_set_up (Fixture       *fixture,
   g_settings_reset (settings, "log-min-level");
   g_settings_reset (settings, "log-sources");
   g_settings_reset (settings, "log-follow");
+  g_settings_reset (settings, "log-detail-height");
 
   fixture->tmp_dir = g_dir_make_tmp ("test-log-view-XXXXXX", &error);
   g_assert_no_error (error);
@@ -637,6 +640,212 @@ test_flood (Fixture       *fixture,
   g_assert_cmpuint (count_shown (fixture), ==, FLOOD_ENTRIES / 5);
 }
 
+/* A protocol message as the server's log records it: summarized by the
+ * same names a server keeps, with the message as its detail. */
+static void
+append_message (Fixture           *fixture,
+                StewardTraceNames *names,
+                McpMessage        *message,
+                gboolean           outgoing)
+{
+  g_autofree char *text = steward_trace_names_summarize (names, message, outgoing);
+  g_autofree char *detail = NULL;
+  g_autoptr(StewardLogEntry) entry = NULL;
+
+  detail = g_strdup_printf ("{\"summary\": \"%s\"}", text);
+  entry = steward_log_entry_new (g_get_real_time (), "files", STEWARD_LOG_SOURCE_TRACE,
+                                 STEWARD_LOG_LEVEL_DEBUG,
+                                 outgoing ? STEWARD_LOG_DIRECTION_OUT : STEWARD_LOG_DIRECTION_IN,
+                                 NULL, text, detail, strlen (detail));
+  steward_log_store_append (fixture->store, entry);
+}
+
+static McpMessage *
+request_new (gint64      id,
+             const char *method,
+             const char *member,
+             const char *value)
+{
+  g_autoptr(JsonNode) node = json_node_init_int (json_node_alloc (), id);
+  g_autoptr(JsonObject) params = json_object_new ();
+
+  json_object_set_string_member (params, member, value);
+  return mcp_message_new_request (node, method, params);
+}
+
+static McpMessage *
+result_new (gint64 id)
+{
+  g_autoptr(JsonNode) node = json_node_init_int (json_node_alloc (), id);
+  g_autoptr(JsonObject) result = json_object_new ();
+
+  return mcp_message_new_result (node, result);
+}
+
+static GtkSingleSelection *
+get_selection (Fixture *fixture)
+{
+  GtkListView *list = GTK_LIST_VIEW (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                                    STEWARD_TYPE_LOG_VIEW,
+                                                                    "list_view"));
+
+  return GTK_SINGLE_SELECTION (gtk_list_view_get_model (list));
+}
+
+static void
+select_text (Fixture    *fixture,
+             const char *text)
+{
+  GListModel *model = steward_log_view_get_model (fixture->view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (steward_log_entry_get_text (entry), text) == 0)
+        {
+          gtk_single_selection_set_selected (get_selection (fixture), i);
+          return;
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+static char *
+detail_text (Fixture *fixture)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                                    STEWARD_TYPE_LOG_VIEW,
+                                                                    "detail_view"));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static gboolean
+detail_contains (Fixture  *fixture,
+                 gpointer  data)
+{
+  g_autofree char *text = detail_text (fixture);
+
+  return strstr (text, data) != NULL;
+}
+
+static void
+test_exchange (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(StewardTraceNames) names = steward_trace_names_new ();
+  g_autoptr(McpMessage) call = request_new (8, "tools/call", "name", "echo");
+  g_autoptr(McpMessage) read = request_new (9, "resources/read", "uri", "file:///tmp/a b");
+  g_autoptr(McpMessage) ping = request_new (8, "ping", "x", "y");
+  g_autoptr(McpMessage) call_result = result_new (8);
+  g_autoptr(McpMessage) read_result = result_new (9);
+  g_autoptr(McpMessage) ping_result = result_new (8);
+  g_autofree char *text = NULL;
+
+  /* The server asks something with the same id the other way: it is not
+   * the answer to Steward's call. */
+  append_message (fixture, names, call, TRUE);
+  append_message (fixture, names, ping, FALSE);
+  append_message (fixture, names, ping_result, TRUE);
+  append_message (fixture, names, read, TRUE);
+  append_message (fixture, names, call_result, FALSE);
+  steward_log_store_flush (fixture->store);
+  assert_shows (fixture, 5);
+
+  /* Rows name what a request is about, and what an answer answers. */
+  select_text (fixture, "tools/call “echo” id 8");
+  wait_until (fixture, detail_contains, "── Its answer: result id 8 for tools/call “echo” ──");
+  text = detail_text (fixture);
+  g_assert_true (g_str_has_prefix (strstr (text, "Direction:"), "Direction: → sent"));
+  g_assert_nonnull (strstr (text, "Direction: ← received from the server"));
+  g_clear_pointer (&text, g_free);
+
+  /* And the reverse. */
+  select_text (fixture, "result id 8 for tools/call “echo”");
+  wait_until (fixture, detail_contains, "── The request: tools/call “echo” id 8 ──");
+  text = detail_text (fixture);
+  g_assert_null (strstr (text, "ping"));
+  g_clear_pointer (&text, g_free);
+
+  /* An answer that comes while its request is on show appears below it. */
+  select_text (fixture, "resources/read “file:///tmp/a b” id 9");
+  g_assert_false (detail_contains (fixture, "── Its answer"));
+  append_message (fixture, names, read_result, FALSE);
+  steward_log_store_flush (fixture->store);
+  wait_until (fixture, detail_contains,
+              "── Its answer: result id 9 for resources/read “file:///tmp/a b” ──");
+}
+
+/* GtkPaned has no getter for it. */
+static int
+get_max_position (GtkPaned *paned)
+{
+  int max = 0;
+
+  g_object_get (paned, "max-position", &max, NULL);
+  return max;
+}
+
+static int
+detail_height (Fixture *fixture)
+{
+  GtkPaned *paned = GTK_PANED (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                              STEWARD_TYPE_LOG_VIEW, "paned"));
+
+  return get_max_position (paned) - gtk_paned_get_position (paned);
+}
+
+static gboolean
+detail_height_is (Fixture  *fixture,
+                  gpointer  data)
+{
+  return ABS (detail_height (fixture) - GPOINTER_TO_INT (data)) <= 2;
+}
+
+static gboolean
+detail_at_least (Fixture  *fixture,
+                 gpointer  data)
+{
+  return detail_height (fixture) >= GPOINTER_TO_INT (data);
+}
+
+static void
+test_detail_pane (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  GtkPaned *paned = GTK_PANED (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                              STEWARD_TYPE_LOG_VIEW, "paned"));
+  int height;
+
+  /* The pane has room to read a message, not 120 pixels. */
+  gtk_window_set_default_size (fixture->window, 990, 690);
+  wait_until (fixture, detail_at_least, GINT_TO_POINTER (250));
+
+  /* Dragged taller, it says so in the settings... */
+  height = get_max_position (paned);
+  gtk_paned_set_position (paned, height - 340);
+  g_assert_cmpint (g_settings_get_int (settings, "log-detail-height"), ==, 340);
+
+  /* ...and a new viewer opens with it. */
+  gtk_window_destroy (fixture->window);
+  drain ();
+  g_assert_finalize_object (fixture->window);
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  g_object_ref (fixture->window);
+  gtk_window_set_default_size (fixture->window, 990, 690);
+  fixture->view = STEWARD_LOG_VIEW (steward_log_view_new (fixture->host));
+  g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
+  gtk_window_set_child (fixture->window, GTK_WIDGET (fixture->view));
+  gtk_window_present (fixture->window);
+  wait_until (fixture, detail_height_is, GINT_TO_POINTER (340));
+}
+
 static void
 test_settings_restored (Fixture       *fixture,
                         gconstpointer  data)
@@ -682,6 +891,8 @@ WITH_FIXTURE (test_export)
 WITH_FIXTURE (test_follow)
 WITH_FIXTURE (test_flood)
 WITH_FIXTURE (test_settings_restored)
+WITH_FIXTURE (test_exchange)
+WITH_FIXTURE (test_detail_pane)
 
 int
 main (int   argc,
@@ -700,6 +911,8 @@ main (int   argc,
   g_test_add_func ("/steward/log-view/follow", test_follow_case);
   g_test_add_func ("/steward/log-view/flood", test_flood_case);
   g_test_add_func ("/steward/log-view/settings-restored", test_settings_restored_case);
+  g_test_add_func ("/steward/log-view/exchange", test_exchange_case);
+  g_test_add_func ("/steward/log-view/detail-pane", test_detail_pane_case);
 
   return g_test_run ();
 }

@@ -2171,6 +2171,76 @@ test_models_choice (void)
     }
 }
 
+static void
+test_models_picked (void)
+{
+  static const Turn local_turns[] = {
+    { { "Local", NULL }, 5, 1, ANSWER ("Local", "qwen2.5:7b", "endTurn"), 0, NULL, FALSE },
+  };
+  static const Turn remote_turns[] = {
+    { { "Remote", NULL }, 5, 1, ANSWER ("Remote", "claude-sonnet-4", "endTurn"), 0, NULL,
+      FALSE },
+  };
+  static const char params[] =
+    "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"Hi\"}}],"
+    " \"maxTokens\": 10, \"modelPreferences\": {\"hints\": [{\"name\": \"qwen\"}]}}";
+  StewardApproval *approval;
+  JsonArray *choices;
+  JsonObject *request;
+  Models models = { 0, };
+  Call call = { 0, };
+  guint daily = 0, used = 1;
+
+  models_set_up (&models, local_turns, G_N_ELEMENTS (local_turns),
+                 remote_turns, G_N_ELEMENTS (remote_turns));
+  ask_with (models.broker, params, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+
+  /* The person sees the models they may pick, never one without a
+   * provider, and the budget. */
+  g_assert_cmpstr (steward_approval_get_model (approval), ==, "ollama/qwen2.5:7b");
+  choices = steward_approval_get_model_choices (approval);
+  g_assert_nonnull (choices);
+  g_assert_cmpuint (json_array_get_length (choices), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (choices, i),
+                                                    "provider"), !=, "gone");
+  steward_approval_get_budget (approval, &daily, &used);
+  g_assert_cmpuint (daily, ==, STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS);
+  g_assert_cmpuint (used, ==, 0);
+
+  /* They pick the remote one: it answers, the local one is never asked. */
+  steward_approval_set_model (approval, "anthropic/claude-sonnet-4", "Picked");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "Remote");
+  g_assert_cmpuint (models.local->calls, ==, 0);
+  g_assert_cmpuint (models.remote->requests->len, ==, 1);
+  request = g_ptr_array_index (models.remote->requests, 0);
+  g_assert_cmpstr (json_object_get_string_member (request, "model"), ==, "claude-sonnet-4");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  /* A model that was not offered is not taken, whoever set it. */
+  ask_with (models.broker, params, &call);
+  WAIT_UNTIL (n_approvals (models.approvals) == 1);
+  approval = get_last (models.approvals);
+  steward_approval_set_model (approval, "gone/model-9000", "Picked");
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_CONTINUE, NULL);
+  WAIT_UNTIL (!steward_approval_get_generating (approval));
+  g_assert_cmpstr (steward_approval_get_answer_text (approval), ==, "Local");
+  g_assert_cmpuint (models.remote->requests->len, ==, 1);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  WAIT_UNTIL (call.done);
+  call_clear (&call);
+  g_assert_finalize_object (approval);
+
+  models_tear_down (&models);
+}
+
 static const char streamed_params[] =
   "{\"messages\": ["
   "  {\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"What is this?\"}},"
@@ -2853,6 +2923,7 @@ main (int   argc,
                    test_budget_spent_before_start);
   g_test_add_func ("/steward/sampling-broker/models-choice", test_models_choice);
   g_test_add_func ("/steward/sampling-broker/models-stream", test_models_stream);
+  g_test_add_func ("/steward/sampling-broker/models-picked", test_models_picked);
   g_test_add_func ("/steward/sampling-broker/models-regenerate", test_models_regenerate);
   g_test_add_func ("/steward/sampling-broker/models-error", test_models_error);
   g_test_add_func ("/steward/sampling-broker/models-estimate", test_models_estimate);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <string.h>
 #include <json-glib/json-glib.h>
 
 #include "steward-approval.h"
@@ -363,6 +364,7 @@ test_generating (void)
   g_signal_connect (approval, "responded", G_CALLBACK (responded_cb), &responses);
   /* A standing policy skips the first stage: the dialog opens on the
    * answer while it is written. */
+  steward_approval_set_model (approval, "llama3", "The only model set up");
   steward_approval_set_stage (approval, STEWARD_APPROVAL_STAGE_RESPONSE);
   steward_approval_set_generating (approval, TRUE);
   dialog = dialog_new (approval);
@@ -560,6 +562,142 @@ test_clamp (void)
   finish (dialog, approval);
 }
 
+static gboolean
+has_height (gpointer data)
+{
+  return gtk_widget_get_height (GTK_WIDGET (data)) > 0;
+}
+
+/* Whether @widget lies wholly inside the first screenful of @dialog's
+ * request page, before any scrolling. */
+static gboolean
+above_the_fold (StewardSamplingDialog *dialog,
+                GtkWidget             *widget)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (dialog), &bounds));
+  return bounds.origin.y + bounds.size.height <= gtk_widget_get_height (GTK_WIDGET (dialog));
+}
+
+static void
+test_decision (void)
+{
+  StewardApproval *approval = approval_new (
+    "{\"messages\":["
+    "{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"What is in this picture?\"}},"
+    "{\"role\":\"user\",\"content\":[{\"type\":\"image\",\"data\":\"" PNG_BASE64 "\","
+    "\"mimeType\":\"image/png\"}]}],"
+    "\"maxTokens\":900,\"includeContext\":\"allServers\","
+    "\"_steward\":{\"includeContext\":\"Steward shares none.\"}}");
+  g_autoptr(JsonArray) choices = json_array_new ();
+  g_autoptr(JsonObject) remote = json_object_new ();
+  g_autoptr(JsonObject) local = json_object_new ();
+  static const char * const first[] = { "model", "sent", "estimate", "policy" };
+  StewardSamplingDialog *dialog;
+  Responses responses = { 0 };
+  AdwExpanderRow *parameters;
+  GtkDropDown *dropdown;
+
+  json_object_set_string_member (remote, "id", "anthropic/claude-sonnet-4");
+  json_object_set_string_member (remote, "provider", "anthropic");
+  json_object_set_boolean_member (remote, "local", FALSE);
+  json_object_set_string_member (local, "id", "ollama/qwen2.5:7b");
+  json_object_set_string_member (local, "provider", "ollama");
+  json_object_set_boolean_member (local, "local", TRUE);
+  json_array_add_object_element (choices, json_object_ref (remote));
+  json_array_add_object_element (choices, json_object_ref (local));
+
+  steward_approval_set_cause (approval, "tool call `describe`");
+  steward_approval_set_model (approval, "anthropic/claude-sonnet-4", "“claude” was asked for");
+  steward_approval_set_model_choices (approval, choices);
+  steward_approval_set_budget (approval, 1000, 400);
+  steward_approval_set_policy_text (approval, "Ask every time");
+  g_signal_connect (approval, "responded", G_CALLBACK (responded_cb), &responses);
+
+  dialog = dialog_new (approval);
+  wait_for (has_height, dialog);
+
+  /* Who asks, who answers and why, what leaves and what it costs come
+   * first, on the first screen; the parameters wait, folded. */
+  g_assert_true (above_the_fold (dialog,
+                                 GTK_WIDGET (steward_sampling_dialog_get_cause_label (dialog))));
+  for (guint i = 0; i < G_N_ELEMENTS (first); i++)
+    {
+      AdwActionRow *row = steward_sampling_dialog_get_row (dialog, first[i]);
+
+      g_assert_true (above_the_fold (dialog, GTK_WIDGET (row)));
+    }
+  parameters = steward_sampling_dialog_get_parameters_row (dialog);
+  g_assert_false (adw_expander_row_get_expanded (parameters));
+  g_assert_false (gtk_widget_get_mapped (
+    GTK_WIDGET (steward_sampling_dialog_get_row (dialog, "max-tokens"))));
+
+  g_assert_cmpstr (subtitle (dialog, "model"), ==, "“claude” was asked for");
+  g_assert_cmpstr (subtitle (dialog, "sent"), ==,
+                   "2 messages, 1 image or sound among them. They leave this computer for "
+                   "“anthropic”.\nSteward shares none.");
+  /* 24 characters of text and the picture's 96, about 4 a token; 400 of
+   * 1000 used, so 900 more might not fit. */
+  g_assert_cmpstr (subtitle (dialog, "estimate"), ==,
+                   "About 30 to send, and up to 900 for the answer.\n"
+                   "This server has used 400 of its 1000 tokens today. "
+                   "This request may need more than is left.");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (steward_sampling_dialog_get_row (dialog,
+                                                                                       "estimate")),
+                                           "warning"));
+
+  /* The model can be changed right there. */
+  dropdown = steward_sampling_dialog_get_model_dropdown (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dropdown)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  gtk_drop_down_set_selected (dropdown, 1);
+  g_assert_cmpstr (steward_approval_get_model (approval), ==, "ollama/qwen2.5:7b");
+  g_assert_cmpstr (title (dialog, "model"), ==, "ollama/qwen2.5:7b");
+  g_assert_cmpstr (subtitle (dialog, "model"), ==, "You picked this model.");
+  g_assert_nonnull (strstr (subtitle (dialog, "sent"),
+                            "They go to “ollama”, which runs on this computer."));
+
+  press (button (dialog, "continue"), &responses);
+  g_assert_cmpint (responses.action, ==, STEWARD_APPROVAL_ACTION_CONTINUE);
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_REJECT, NULL);
+  wait_for (window_gone, dialog);
+  responses_clear (&responses);
+  finish (dialog, approval);
+}
+
+/* With no model, the person writes the answer: nothing leaves, and there
+ * is nothing to generate again. */
+static void
+test_manual (void)
+{
+  StewardApproval *approval = approval_new (CONVERSATION);
+  StewardSamplingDialog *dialog;
+
+  steward_approval_set_model (approval, "manual", NULL);
+  dialog = dialog_new (approval);
+
+  g_assert_cmpstr (title (dialog, "model"), ==, "You write the answer");
+  g_assert_false (gtk_widget_get_visible (
+    GTK_WIDGET (steward_sampling_dialog_get_model_dropdown (dialog))));
+  g_assert_nonnull (strstr (subtitle (dialog, "sent"),
+                            "Nothing leaves this computer."));
+  /* No budget known: only the estimate. */
+  g_assert_cmpstr (subtitle (dialog, "estimate"), ==,
+                   "About 14 to send, and up to 100 for the answer.");
+
+  steward_approval_set_stage (approval, STEWARD_APPROVAL_STAGE_RESPONSE);
+  g_assert_cmpstr (steward_sampling_dialog_get_stage_name (dialog), ==, "response");
+  g_assert_true (gtk_widget_get_visible (button (dialog, "send")));
+  g_assert_false (gtk_widget_get_visible (button (dialog, "regenerate")));
+  g_assert_true (gtk_widget_get_visible (button (dialog, "reject")));
+
+  gtk_window_close (GTK_WINDOW (dialog));
+  finish (dialog, approval);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -574,6 +712,8 @@ main (int   argc,
   g_test_add_func ("/steward/sampling-dialog/image", test_image);
   g_test_add_func ("/steward/sampling-dialog/literal-text", test_literal_text);
   g_test_add_func ("/steward/sampling-dialog/clamp", test_clamp);
+  g_test_add_func ("/steward/sampling-dialog/decision", test_decision);
+  g_test_add_func ("/steward/sampling-dialog/manual", test_manual);
 
   return g_test_run ();
 }

@@ -284,6 +284,29 @@ find_entry (Fixture          *fixture,
   return NULL;
 }
 
+/* The newest protocol entry older than @newer whose text holds @needle. */
+static StewardLogEntry *
+find_entry_before (Fixture         *fixture,
+                   StewardLogEntry *newer,
+                   const char      *needle)
+{
+  GListModel *model = G_LIST_MODEL (steward_host_get_log_store (fixture->host));
+  gboolean passed = FALSE;
+
+  for (guint i = g_list_model_get_n_items (model); i > 0; i--)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i - 1);
+
+      if (entry == newer)
+        passed = TRUE;
+      else if (passed && steward_log_entry_get_source (entry) == STEWARD_LOG_SOURCE_TRACE &&
+               strstr (steward_log_entry_get_text (entry), needle) != NULL)
+        return entry;
+    }
+
+  return NULL;
+}
+
 static guint
 count_entries (Fixture          *fixture,
                StewardLogSource  source)
@@ -459,12 +482,15 @@ test_everything (Fixture       *fixture,
   /* A tool call, and its trace. */
   text = call_tool_text (server, "echo", "{\"message\":\"hello from the test\"}");
   g_assert_nonnull (strstr (text, "hello from the test"));
-  entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, "tools/call id");
+  /* Its row names the tool, and the answer's names what it answers. */
+  entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, "tools/call “echo” id");
   g_assert_nonnull (entry);
   g_assert_cmpint (steward_log_entry_get_direction (entry), ==, STEWARD_LOG_DIRECTION_OUT);
   g_assert_nonnull (strstr (steward_log_entry_get_detail (entry), "hello from the test"));
   g_assert_cmpuint (steward_log_entry_get_size (entry), >, 0);
-  entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, "result id");
+  entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, " for tools/call “echo”");
+  g_assert_nonnull (entry);
+  g_assert_true (g_str_has_prefix (steward_log_entry_get_text (entry), "result id "));
   g_assert_nonnull (entry);
   g_assert_cmpint (steward_log_entry_get_direction (entry), ==, STEWARD_LOG_DIRECTION_IN);
   g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_STDERR, "Starting"));
@@ -994,7 +1020,11 @@ test_big_trace (Fixture       *fixture,
   reply = mcp_client_request_finish (steward_server_get_client (server), result, &error);
   g_assert_no_error (error);
 
+  /* The notification, not the small result that names the request. */
   entry = find_entry (fixture, STEWARD_LOG_SOURCE_TRACE, "big");
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (steward_log_entry_get_text (entry), ==, "result id 3 for big");
+  entry = find_entry_before (fixture, entry, "big");
   g_assert_nonnull (entry);
   g_assert_cmpuint (steward_log_entry_get_size (entry), >, 4194304);
   g_assert_cmpuint (strlen (steward_log_entry_get_detail (entry)), <=,

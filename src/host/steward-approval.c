@@ -20,6 +20,9 @@ struct _StewardApproval
   char                 *model_reason;
   guint                 max_tokens_requested;
   char                 *policy_text;
+  JsonArray            *model_choices;
+  guint                 daily_tokens;
+  guint                 tokens_used;
   GString              *answer;
   char                 *error_text;
 
@@ -107,6 +110,7 @@ steward_approval_finalize (GObject *object)
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_reason, g_free);
   g_clear_pointer (&self->policy_text, g_free);
+  g_clear_pointer (&self->model_choices, json_array_unref);
   g_string_free (self->answer, TRUE);
   g_clear_pointer (&self->error_text, g_free);
 
@@ -478,6 +482,50 @@ steward_approval_set_max_tokens_requested (StewardApproval *self,
 
   self->max_tokens_requested = max_tokens;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TOKENS_REQUESTED]);
+}
+
+JsonArray *
+steward_approval_get_model_choices (StewardApproval *self)
+{
+  g_return_val_if_fail (STEWARD_IS_APPROVAL (self), NULL);
+
+  return self->model_choices;
+}
+
+void
+steward_approval_set_model_choices (StewardApproval *self,
+                                    JsonArray       *choices)
+{
+  g_return_if_fail (STEWARD_IS_APPROVAL (self));
+
+  if (choices != NULL)
+    json_array_ref (choices);
+  g_clear_pointer (&self->model_choices, json_array_unref);
+  self->model_choices = choices;
+}
+
+void
+steward_approval_get_budget (StewardApproval *self,
+                             guint           *daily,
+                             guint           *used)
+{
+  g_return_if_fail (STEWARD_IS_APPROVAL (self));
+
+  if (daily != NULL)
+    *daily = self->daily_tokens;
+  if (used != NULL)
+    *used = self->tokens_used;
+}
+
+void
+steward_approval_set_budget (StewardApproval *self,
+                             guint            daily,
+                             guint            used)
+{
+  g_return_if_fail (STEWARD_IS_APPROVAL (self));
+
+  self->daily_tokens = daily;
+  self->tokens_used = used;
 }
 
 const char *

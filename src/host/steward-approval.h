@@ -110,6 +110,20 @@ void                  steward_approval_set_model         (StewardApproval      *
 guint                 steward_approval_get_max_tokens_requested (StewardApproval *self);
 void                  steward_approval_set_max_tokens_requested (StewardApproval *self,
                                                                  guint            max_tokens);
+/* Sampling: the models the person may pick instead of the one chosen,
+ * each {"id", "name", "provider", "local"}; NULL when only the person can
+ * answer. Picking one is steward_approval_set_model() before "continue". */
+JsonArray            *steward_approval_get_model_choices (StewardApproval      *self);
+void                  steward_approval_set_model_choices (StewardApproval      *self,
+                                                          JsonArray            *choices);
+/* Sampling: the server's daily token budget and what it used of it today
+ * when the request was shown (0 and 0 when unknown). */
+void                  steward_approval_get_budget        (StewardApproval      *self,
+                                                          guint                *daily,
+                                                          guint                *used);
+void                  steward_approval_set_budget        (StewardApproval      *self,
+                                                          guint                 daily,
+                                                          guint                 used);
 /* Sampling: the current policy for this server, as a sentence. */
 const char           *steward_approval_get_policy_text   (StewardApproval      *self);
 void                  steward_approval_set_policy_text   (StewardApproval      *self,

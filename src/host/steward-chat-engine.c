@@ -1029,6 +1029,7 @@ approval_responded_cb (StewardApproval       *approval,
   Turn *turn = g_task_get_task_data (task);
   g_autoptr(McpTool) tool = NULL;
   g_autoptr(JsonArray) declined = NULL;
+  gboolean edited;
 
   if (!steward_approval_action_is_final (action) || approval != turn->approval)
     return;
@@ -1042,13 +1043,10 @@ approval_responded_cb (StewardApproval       *approval,
 
   if (action == STEWARD_APPROVAL_ACTION_ALLOW)
     {
-      if (data != NULL)
-        {
-          g_autoptr(JsonObject) arguments = steward_chat_json_copy_object (data);
-
-          steward_tool_call_set_arguments (turn->call, arguments);
-          update_tool_use (turn, turn->call);
-        }
+      /* The dialog hands the arguments back whether or not they changed. */
+      edited = steward_tool_call_edit_arguments (turn->call, data);
+      if (edited)
+        update_tool_use (turn, turn->call);
 
       /* What the person allowed is the definition they saw: pin it. */
       tool = current_tool (self, turn->call_server, steward_tool_call_get_tool (turn->call));
@@ -1056,8 +1054,8 @@ approval_responded_cb (StewardApproval       *approval,
         steward_tool_pins_approve (tool_pins (self), turn->call_server, tool);
 
       log_call (self, turn->call, STEWARD_LOG_LEVEL_INFO,
-                data != NULL ? _("allowed by the person, with the arguments as edited")
-                             : _("allowed by the person"));
+                edited ? _("allowed by the person, with the arguments as edited")
+                       : _("allowed by the person"));
       run_call (task);
     }
   else if (g_cancellable_is_cancelled (turn->cancellable))

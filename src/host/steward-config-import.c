@@ -596,7 +596,9 @@ candidate_new (StewardConfig        *config,
       self->problem = g_strjoinv (" ", (char **) sentences->pdata);
     }
 
-  self->selected = self->problem == NULL;
+  /* A server of the same name is one the person already uses, maybe
+   * working; only they may decide to replace it. */
+  self->selected = self->problem == NULL && !self->exists;
 
   return g_steal_pointer (&self);
 }
@@ -611,7 +613,8 @@ candidate_new (StewardConfig        *config,
  * Reads Claude Desktop's file (`"mcpServers"`), VS Code's mcp.json
  * (`"servers"`, comments allowed) or VS Code's settings.json (`"mcp":
  * {"servers"}`), whichever @data is. Every entry becomes a candidate, in
- * the file's order; those with a problem are not selected. Entries that
+ * the file's order; those with a problem, and those that would replace a
+ * server of the same name, are not selected. Entries that
  * cannot be read at all (not an object, neither a command nor an http URL)
  * are left out; when that leaves none, the error says why.
  *

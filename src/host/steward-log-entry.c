@@ -57,7 +57,7 @@ G_DEFINE_FINAL_TYPE (StewardLogEntry, steward_log_entry, G_TYPE_OBJECT)
 G_DEFINE_ENUM_TYPE (StewardLogSource, steward_log_source,
   G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_STDERR, "stderr"),
   G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_SERVER, "server"),
-  G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_TRACE, "trace"),
+  G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_TRACE, "protocol"),
   G_DEFINE_ENUM_VALUE (STEWARD_LOG_SOURCE_HOST, "host"))
 
 G_DEFINE_ENUM_TYPE (StewardLogLevel, steward_log_level,
@@ -79,8 +79,29 @@ G_DEFINE_ENUM_TYPE (StewardLogDirection, steward_log_direction,
 static const char * const level_names[] = {
   "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
 };
+/* What the window calls them: a protocol message is "protocol". */
 static const char * const source_names[] = {
-  "stderr", "server", "trace", "host",
+  "stderr", "server", "protocol", "host",
+};
+
+static const char * const source_labels[] = {
+  [STEWARD_LOG_SOURCE_STDERR] = N_("Stderr"),
+  [STEWARD_LOG_SOURCE_SERVER] = N_("Server log"),
+  /* Translators: where a log entry comes from: here, a protocol message in or out. */
+  [STEWARD_LOG_SOURCE_TRACE] = N_("Protocol"),
+  [STEWARD_LOG_SOURCE_HOST] = N_("Steward"),
+};
+
+static const char * const level_labels[] = {
+  /* Translators: the log levels of the Model Context Protocol (syslog's). */
+  [STEWARD_LOG_LEVEL_DEBUG] = N_("debug"),
+  [STEWARD_LOG_LEVEL_INFO] = N_("info"),
+  [STEWARD_LOG_LEVEL_NOTICE] = N_("notice"),
+  [STEWARD_LOG_LEVEL_WARNING] = N_("warning"),
+  [STEWARD_LOG_LEVEL_ERROR] = N_("error"),
+  [STEWARD_LOG_LEVEL_CRITICAL] = N_("critical"),
+  [STEWARD_LOG_LEVEL_ALERT] = N_("alert"),
+  [STEWARD_LOG_LEVEL_EMERGENCY] = N_("emergency"),
 };
 static const char * const direction_names[] = {
   "none", "in", "out",
@@ -629,7 +650,11 @@ steward_log_source_from_string (const char       *string,
 
   g_return_val_if_fail (source != NULL, FALSE);
 
-  if (!lookup_name (source_names, G_N_ELEMENTS (source_names), string, &value))
+  /* Exports and settings written before the source was called
+   * "protocol" said "trace". */
+  if (g_strcmp0 (string, "trace") == 0)
+    value = STEWARD_LOG_SOURCE_TRACE;
+  else if (!lookup_name (source_names, G_N_ELEMENTS (source_names), string, &value))
     return FALSE;
 
   *source = value;
@@ -657,4 +682,59 @@ steward_log_direction_from_string (const char          *string,
 
   *direction = value;
   return TRUE;
+}
+
+/**
+ * steward_log_source_get_label:
+ *
+ * Returns: the source as the log viewer names it, translated
+ */
+const char *
+steward_log_source_get_label (StewardLogSource source)
+{
+  if ((guint) source >= G_N_ELEMENTS (source_labels))
+    return "";
+
+  return _(source_labels[source]);
+}
+
+/**
+ * steward_log_level_get_label:
+ *
+ * Returns: the level as the log viewer names it, translated
+ */
+const char *
+steward_log_level_get_label (StewardLogLevel level)
+{
+  if ((guint) level >= G_N_ELEMENTS (level_labels))
+    return "";
+
+  return _(level_labels[level]);
+}
+
+const char *
+steward_log_direction_get_arrow (StewardLogDirection direction)
+{
+  switch (direction)
+    {
+    case STEWARD_LOG_DIRECTION_OUT:
+      return "→";
+    case STEWARD_LOG_DIRECTION_IN:
+      return "←";
+    case STEWARD_LOG_DIRECTION_NONE:
+    default:
+      return "";
+    }
+}
+
+void
+steward_log_format_size (gsize size,
+                         char  buffer[STEWARD_LOG_SIZE_LEN])
+{
+  if (size < 1024)
+    g_snprintf (buffer, STEWARD_LOG_SIZE_LEN, "%u B", (guint) size);
+  else if (size < 1024 * 1024)
+    g_snprintf (buffer, STEWARD_LOG_SIZE_LEN, "%.1f KB", size / 1024.0);
+  else
+    g_snprintf (buffer, STEWARD_LOG_SIZE_LEN, "%.1f MB", size / (1024.0 * 1024.0));
 }

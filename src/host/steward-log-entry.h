@@ -89,6 +89,15 @@ gboolean             steward_log_level_from_string     (const char          *str
 const char          *steward_log_source_to_string      (StewardLogSource     source);
 gboolean             steward_log_source_from_string    (const char          *string,
                                                         StewardLogSource    *source);
+/* The words and signs the log viewer shows, also in a text export. */
+const char          *steward_log_source_get_label      (StewardLogSource     source);
+const char          *steward_log_level_get_label       (StewardLogLevel      level);
+/* "→" for out, "←" for in, "" for none. */
+const char          *steward_log_direction_get_arrow   (StewardLogDirection  direction);
+#define STEWARD_LOG_SIZE_LEN 16
+/* "812 B", "1.2 KB", "4.6 MB". */
+void                 steward_log_format_size           (gsize                size,
+                                                        char                 buffer[STEWARD_LOG_SIZE_LEN]);
 /* "none", "in" (server → Steward) or "out" (Steward → server). */
 const char          *steward_log_direction_to_string   (StewardLogDirection  direction);
 gboolean             steward_log_direction_from_string (const char          *string,

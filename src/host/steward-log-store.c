@@ -473,13 +473,27 @@ append_text_line (GString         *out,
 {
   const char *server = steward_log_entry_get_server (entry);
   const char *detail = steward_log_entry_get_detail (entry);
+  const char *logger = steward_log_entry_get_logger (entry);
 
+  /* In the window's words, with a protocol message's direction and size
+   * as its row shows them. */
   format_time (cache, steward_log_entry_get_time (entry), out, FALSE);
-  g_string_append_printf (out, "  %s  %s  %s  %s\n",
+  g_string_append_printf (out, "  %s  %s  %s",
                           server != NULL ? server : "-",
-                          steward_log_source_to_string (steward_log_entry_get_source (entry)),
-                          steward_log_level_to_string (steward_log_entry_get_level (entry)),
-                          steward_log_entry_get_text (entry));
+                          steward_log_source_get_label (steward_log_entry_get_source (entry)),
+                          steward_log_level_get_label (steward_log_entry_get_level (entry)));
+  if (steward_log_entry_get_source (entry) == STEWARD_LOG_SOURCE_TRACE)
+    {
+      StewardLogDirection direction = steward_log_entry_get_direction (entry);
+      char size[STEWARD_LOG_SIZE_LEN];
+
+      steward_log_format_size (steward_log_entry_get_size (entry), size);
+      g_string_append_printf (out, "  %s %s", steward_log_direction_get_arrow (direction), size);
+    }
+  if (logger != NULL && *logger != '\0')
+    g_string_append_printf (out, "  [%s] %s\n", logger, steward_log_entry_get_text (entry));
+  else
+    g_string_append_printf (out, "  %s\n", steward_log_entry_get_text (entry));
 
   if (detail != NULL)
     {

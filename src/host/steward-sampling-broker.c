@@ -13,6 +13,7 @@
 #include "steward-redactor.h"
 
 #include "steward-sampling-broker-private.h"
+#include "steward-sampling-notes.h"
 
 #define WINDOW_USEC               ((gint64) 60 * G_USEC_PER_SEC)
 #define ELICITATIONS_PER_MINUTE   10
@@ -925,23 +926,6 @@ new_withdrawn (void)
 {
   return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                               _("The server withdrew the request"));
-}
-
-static const char *
-describe_policy (StewardSamplingPolicy policy)
-{
-  switch (policy)
-    {
-    case STEWARD_SAMPLING_POLICY_DENY:
-      return _("Sampling is turned off for this server");
-    case STEWARD_SAMPLING_POLICY_ALLOW_SESSION:
-      return _("Allowed without asking until Steward quits");
-    case STEWARD_SAMPLING_POLICY_ALWAYS:
-      return _("Always allowed without asking");
-    case STEWARD_SAMPLING_POLICY_ASK:
-    default:
-      return _("Ask every time");
-    }
 }
 
 /* File work on the I/O thread */
@@ -2211,24 +2195,6 @@ show_request (Request *request)
   steward_approval_set_request (request->approval, shown);
 }
 
-/* Steward declares no sampling context and adds none; when the server
- * asks for some, the person reads that nothing more goes to the model. */
-static char *
-describe_include_context (JsonObject *params)
-{
-  const char *context = get_string (params, "includeContext");
-
-  if (g_strcmp0 (context, "thisServer") == 0)
-    return g_strdup (_("The server asked for context from this server as well. Steward shares "
-                       "none: the model sees only the messages below."));
-
-  if (g_strcmp0 (context, "allServers") == 0)
-    return g_strdup (_("The server asked for context from every server as well. Steward shares "
-                       "none: the model sees only the messages below."));
-
-  return NULL;
-}
-
 /* Tokens the provider reported for the answer just produced: spent,
  * whatever the person does next. */
 static void
@@ -2634,8 +2600,20 @@ continue_request (StewardSamplingBroker *self,
       g_clear_pointer (&request->params, json_object_unref);
       request->params = json_object_ref (params);
       g_free (request->include_context);
-      request->include_context = describe_include_context (params);
+      request->include_context = steward_sampling_describe_include_context (params);
       show_request (request);
+    }
+
+  /* The person may have picked another of the models offered. */
+  if (steward_sampling_picked_model (request->approval, request->model) != NULL)
+    {
+      g_set_object (&request->chosen,
+                    steward_model_catalog_lookup (self->catalog,
+                                                  steward_approval_get_model (request->approval)));
+      g_free (request->model);
+      request->model = g_strdup (steward_model_get_id (request->chosen));
+      g_free (request->provider_id);
+      request->provider_id = g_strdup (steward_model_get_provider (request->chosen));
     }
 
   steward_approval_set_stage (request->approval, STEWARD_APPROVAL_STAGE_RESPONSE);
@@ -2728,7 +2706,18 @@ request_begin (StewardSamplingBroker *self,
   steward_approval_set_cause (request->approval, request->cause);
   steward_approval_set_model (request->approval, request->model, request->model_reason);
   steward_approval_set_max_tokens_requested (request->approval, request->max_tokens_requested);
-  steward_approval_set_policy_text (request->approval, describe_policy (policy));
+  steward_approval_set_policy_text (request->approval, steward_sampling_describe_policy (policy));
+  steward_approval_set_budget (request->approval, request->state->daily_tokens,
+                               request->state->tokens_used);
+  if (request->chosen != NULL && self->catalog != NULL)
+    {
+      g_auto(GStrv) usable = dup_usable_models (self, request->state);
+      g_autoptr(JsonArray) choices = NULL;
+
+      choices = steward_sampling_model_choices_new (self->catalog, (const char * const *) usable,
+                                                    request->state->local_only);
+      steward_approval_set_model_choices (request->approval, choices);
+    }
   if (policy != STEWARD_SAMPLING_POLICY_ASK)
     steward_approval_set_stage (request->approval, STEWARD_APPROVAL_STAGE_RESPONSE);
 
@@ -3513,7 +3502,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
     }
 
   request->params = clamp_params (params, state->max_tokens, &request->max_tokens_requested);
-  request->include_context = describe_include_context (request->params);
+  request->include_context = steward_sampling_describe_include_context (request->params);
   choose_model (self, state, request);
 
   if (state->policy == STEWARD_SAMPLING_POLICY_DENY)

@@ -26,6 +26,7 @@
 #include "steward-server-failure.h"
 #include "steward-server-private.h"
 #include "steward-server-watch.h"
+#include "steward-trace-names.h"
 
 /* A log entry's detail is kept to 64 KiB (StewardLogEntry); what we write
  * stops a little short of it so that our own marker fits. */
@@ -102,6 +103,7 @@ struct _StewardServer
   GPtrArray             *stop_tasks;
   GQueue                 calls;         /* Call, newest last */
   gsize                  last_in_size;
+  StewardTraceNames     *trace_names;   /* what the requests in the log asked for */
 
   guint                  backoff_base_ms;
   guint                  backoff_max_ms;
@@ -523,47 +525,6 @@ one_line (const char *text)
     g_string_append (w.out, "…");
 
   return g_string_free (w.out, FALSE);
-}
-
-static char *
-dup_id_text (McpMessage *message)
-{
-  JsonNode *id = mcp_message_get_id (message);
-  gint64 number;
-
-  if (id == NULL)
-    return g_strdup ("null");
-  if (mcp_message_get_int_id (message, &number))
-    return g_strdup_printf ("%" G_GINT64_FORMAT, number);
-
-  return one_line (json_node_get_string (id));
-}
-
-static char *
-message_summary (McpMessage *message)
-{
-  g_autofree char *id = NULL;
-  g_autofree char *text = NULL;
-
-  switch (mcp_message_get_kind (message))
-    {
-    case MCP_MESSAGE_REQUEST:
-      id = dup_id_text (message);
-      return g_strdup_printf ("%s id %s", mcp_message_get_method (message), id);
-
-    case MCP_MESSAGE_NOTIFICATION:
-      return g_strdup (mcp_message_get_method (message));
-
-    case MCP_MESSAGE_RESULT:
-      id = dup_id_text (message);
-      return g_strdup_printf ("result id %s", id);
-
-    case MCP_MESSAGE_ERROR:
-    default:
-      id = dup_id_text (message);
-      text = one_line (mcp_message_get_error_message (message));
-      return g_strdup_printf ("error id %s: %s", id, text);
-    }
 }
 
 /* Words for people */
@@ -1073,7 +1034,8 @@ client_trace_cb (StewardServer     *self,
                  McpMessage        *message,
                  McpClient         *client)
 {
-  g_autofree char *text = message_summary (message);
+  g_autofree char *text = steward_trace_names_summarize (self->trace_names, message,
+                                                         direction == MCP_TRACE_OUTGOING);
   g_autofree char *detail = NULL;
   gsize size = mcp_message_get_wire_size (message);
 
@@ -1183,6 +1145,7 @@ setup_client (McpClient *client,
    * client; the first is dropped. */
   drop_client (self);
   self->client = g_object_ref (client);
+  steward_trace_names_reset (self->trace_names);
 
   mcp_client_set_client_info (client, "steward", "Steward", PACKAGE_VERSION);
   mcp_client_set_delegate (client, MCP_CLIENT_DELEGATE (self));
@@ -2093,6 +2056,7 @@ steward_server_finalize (GObject *object)
   g_queue_clear_full (&self->stderr_lines, g_free);
   g_clear_pointer (&self->crash_times, g_array_unref);
   g_clear_pointer (&self->stop_tasks, g_ptr_array_unref);
+  g_clear_pointer (&self->trace_names, steward_trace_names_free);
   g_free (self->name);
   g_free (self->status_text);
   g_free (self->detail_text);
@@ -2224,6 +2188,7 @@ steward_server_init (StewardServer *self)
   g_queue_init (&self->calls);
   self->crash_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->stop_tasks = g_ptr_array_new_with_free_func (g_object_unref);
+  self->trace_names = steward_trace_names_new ();
   self->cancellable = g_cancellable_new ();
   self->backoff_base_ms = STEWARD_SERVER_BACKOFF_BASE_MS;
   self->backoff_max_ms = STEWARD_SERVER_BACKOFF_MAX_MS;

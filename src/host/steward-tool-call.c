@@ -377,6 +377,34 @@ steward_tool_call_set_arguments (StewardToolCall *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
 }
 
+gboolean
+steward_tool_call_edit_arguments (StewardToolCall *self,
+                                  JsonObject      *arguments)
+{
+  g_autoptr(JsonNode) before = NULL;
+  g_autoptr(JsonNode) after = NULL;
+  g_autoptr(JsonObject) copy = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), FALSE);
+
+  if (arguments == NULL)
+    return FALSE;
+
+  if (self->arguments != NULL)
+    {
+      before = json_node_init_object (json_node_alloc (), self->arguments);
+      after = json_node_init_object (json_node_alloc (), arguments);
+      if (json_node_equal (before, after))
+        return FALSE;
+    }
+
+  /* A deep copy: the approval's object is the dialog's. */
+  copy = steward_chat_json_copy_object (arguments);
+  steward_tool_call_set_arguments (self, copy);
+
+  return TRUE;
+}
+
 void
 steward_tool_call_set_state (StewardToolCall      *self,
                              StewardToolCallState  state)

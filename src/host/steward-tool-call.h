@@ -41,6 +41,10 @@ const char           *steward_tool_call_get_id          (StewardToolCall *self);
 const char           *steward_tool_call_get_server      (StewardToolCall *self);
 const char           *steward_tool_call_get_tool        (StewardToolCall *self);
 JsonObject           *steward_tool_call_get_arguments   (StewardToolCall *self);
+/* Takes a copy of @arguments (nullable) as the person left them; TRUE when
+ * they differ from the call's, which are then replaced. */
+gboolean              steward_tool_call_edit_arguments  (StewardToolCall *self,
+                                                         JsonObject      *arguments);
 StewardToolCallState  steward_tool_call_get_state       (StewardToolCall *self);
 /* The result's content blocks (MCP shape), or NULL while not done. */
 JsonArray            *steward_tool_call_get_result      (StewardToolCall *self);

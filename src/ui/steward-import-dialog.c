@@ -107,11 +107,15 @@ detail_label_new (const char *text,
                   const char *style)
 {
   GtkWidget *label = gtk_label_new (NULL);
+  g_autoptr(PangoAttrList) attrs = pango_attr_list_new ();
 
   gtk_label_set_text (GTK_LABEL (label), text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  /* Commands, paths and names wrapped with hyphens read as different ones. */
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (GTK_LABEL (label), attrs);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (style != NULL)
     gtk_widget_add_css_class (label, style);
@@ -119,6 +123,20 @@ detail_label_new (const char *text,
   return label;
 }
 
+static void
+candidate_row_activated_cb (GtkListBox    *list,
+                            GtkListBoxRow *row,
+                            gpointer       user_data)
+{
+  GtkCheckButton *check = g_object_get_data (G_OBJECT (row), "steward-check");
+
+  if (check != NULL && gtk_widget_is_sensitive (GTK_WIDGET (check)))
+    gtk_check_button_set_active (check, !gtk_check_button_get_active (check));
+}
+
+/* Each row shows everything the choice rests on without expanding: the
+ * name, the exact command or URL, what would be replaced and why a row
+ * cannot be imported. */
 static GtkWidget *
 candidate_row_new (StewardImportCandidate *candidate)
 {
@@ -129,29 +147,28 @@ candidate_row_new (StewardImportCandidate *candidate)
   gboolean exists = steward_import_candidate_get_exists (candidate);
   g_autofree char *command = steward_command_format_config (config);
   g_autofree char *check_label = NULL;
-  GtkWidget *row = adw_expander_row_new ();
+  GtkWidget *row = adw_preferences_row_new ();
   GtkWidget *check = gtk_check_button_new ();
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  const char *subtitle;
+  GtkWidget *title;
+  GtkWidget *kind;
 
   /* The name and the problem come from the file being imported. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
-  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
+  /* A row of our own making has no name unless given one. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, command,
+                                  -1);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), problem == NULL);
+  g_object_set_data (G_OBJECT (row), "steward-check", check);
 
-  if (problem != NULL)
-    subtitle = problem;
-  else if (exists)
-    subtitle = _("Replaces the server with the same name");
-  else if (steward_server_config_is_remote (config))
-    subtitle = _("Remote server");
-  else
-    subtitle = _("Local program");
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
-
-  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (check, GTK_ALIGN_START);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
-                               problem == NULL && steward_import_candidate_get_selected (candidate));
+                               problem == NULL &&
+                               steward_import_candidate_get_selected (candidate));
   /* Translators: the name of the check box that picks a server; %s is its name. */
   check_label = g_strdup_printf (_("Import “%s”"), name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (check),
@@ -159,12 +176,28 @@ candidate_row_new (StewardImportCandidate *candidate)
                                   -1);
   g_signal_connect_object (check, "notify::active", G_CALLBACK (check_toggled_cb),
                            candidate, 0);
-  adw_expander_row_add_prefix (ADW_EXPANDER_ROW (row), check);
 
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (outer, 12);
+  gtk_widget_set_margin_bottom (outer, 12);
+  gtk_widget_set_margin_start (outer, 12);
+  gtk_widget_set_margin_end (outer, 12);
+  gtk_box_append (GTK_BOX (outer), check);
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_box_append (GTK_BOX (outer), box);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), outer);
+
+  title = detail_label_new (name, "heading");
+  gtk_label_set_selectable (GTK_LABEL (title), FALSE);
+  gtk_box_append (GTK_BOX (box), title);
+
+  if (steward_server_config_is_remote (config))
+    kind = detail_label_new (_("Remote server"), "dim-label");
+  else
+    kind = detail_label_new (_("Local program"), "dim-label");
+  gtk_label_set_selectable (GTK_LABEL (kind), FALSE);
+  gtk_widget_add_css_class (kind, "caption");
+  gtk_box_append (GTK_BOX (box), kind);
+
   gtk_box_append (GTK_BOX (box), detail_label_new (command, "monospace"));
 
   if (secret_keys != NULL && secret_keys[0] != NULL)
@@ -179,13 +212,12 @@ candidate_row_new (StewardImportCandidate *candidate)
 
   if (exists && problem == NULL)
     gtk_box_append (GTK_BOX (box),
-                    detail_label_new (_("A server with this name exists already; importing "
-                                        "replaces it."), "warning"));
+                    detail_label_new (_("You have a server with this name. It stays as it is "
+                                        "unless you tick this one, which replaces it."),
+                                      "warning"));
 
   if (problem != NULL)
     gtk_box_append (GTK_BOX (box), detail_label_new (problem, "error"));
-
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), box);
 
   /* What cannot be imported stays in the list, greyed out, with why. */
   if (problem != NULL)
@@ -458,6 +490,9 @@ steward_import_dialog_constructed (GObject *object)
   StewardImportDialog *self = STEWARD_IMPORT_DIALOG (object);
 
   G_OBJECT_CLASS (steward_import_dialog_parent_class)->constructed (object);
+
+  g_signal_connect_object (self->candidate_list, "row-activated",
+                           G_CALLBACK (candidate_row_activated_cb), self, 0);
 
   probe_default_file (self, STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP, self->claude_row);
   probe_default_file (self, STEWARD_IMPORT_SOURCE_VSCODE, self->vscode_row);

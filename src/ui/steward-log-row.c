@@ -29,26 +29,6 @@ struct _StewardLogRow
 
 G_DEFINE_FINAL_TYPE (StewardLogRow, steward_log_row, GTK_TYPE_WIDGET)
 
-static const char * const source_labels[] = {
-  [STEWARD_LOG_SOURCE_STDERR] = N_("Stderr"),
-  [STEWARD_LOG_SOURCE_SERVER] = N_("Server log"),
-  /* Translators: where a log entry comes from: here, a protocol message in or out. */
-  [STEWARD_LOG_SOURCE_TRACE] = N_("Protocol"),
-  [STEWARD_LOG_SOURCE_HOST] = N_("Steward"),
-};
-
-static const char * const level_labels[] = {
-  /* Translators: the log levels of the Model Context Protocol (syslog's). */
-  [STEWARD_LOG_LEVEL_DEBUG] = N_("debug"),
-  [STEWARD_LOG_LEVEL_INFO] = N_("info"),
-  [STEWARD_LOG_LEVEL_NOTICE] = N_("notice"),
-  [STEWARD_LOG_LEVEL_WARNING] = N_("warning"),
-  [STEWARD_LOG_LEVEL_ERROR] = N_("error"),
-  [STEWARD_LOG_LEVEL_CRITICAL] = N_("critical"),
-  [STEWARD_LOG_LEVEL_ALERT] = N_("alert"),
-  [STEWARD_LOG_LEVEL_EMERGENCY] = N_("emergency"),
-};
-
 static const char *
 level_style_class (StewardLogLevel level)
 {
@@ -243,45 +223,25 @@ void
 steward_log_row_format_size (gsize size,
                              char  buffer[STEWARD_LOG_SIZE_LEN])
 {
-  if (size < 1024)
-    g_snprintf (buffer, STEWARD_LOG_SIZE_LEN, "%u B", (guint) size);
-  else if (size < 1024 * 1024)
-    g_snprintf (buffer, STEWARD_LOG_SIZE_LEN, "%.1f KB", size / 1024.0);
-  else
-    g_snprintf (buffer, STEWARD_LOG_SIZE_LEN, "%.1f MB", size / (1024.0 * 1024.0));
+  steward_log_format_size (size, buffer);
 }
 
 const char *
 steward_log_row_source_label (StewardLogSource source)
 {
-  if ((guint) source >= G_N_ELEMENTS (source_labels))
-    return "";
-
-  return _(source_labels[source]);
+  return steward_log_source_get_label (source);
 }
 
 const char *
 steward_log_row_level_label (StewardLogLevel level)
 {
-  if ((guint) level >= G_N_ELEMENTS (level_labels))
-    return "";
-
-  return _(level_labels[level]);
+  return steward_log_level_get_label (level);
 }
 
 const char *
 steward_log_row_direction_arrow (StewardLogDirection direction)
 {
-  switch (direction)
-    {
-    case STEWARD_LOG_DIRECTION_OUT:
-      return "→";
-    case STEWARD_LOG_DIRECTION_IN:
-      return "←";
-    case STEWARD_LOG_DIRECTION_NONE:
-    default:
-      return "";
-    }
+  return steward_log_direction_get_arrow (direction);
 }
 
 void

@@ -13,7 +13,6 @@ G_DECLARE_FINAL_TYPE (StewardLogRow, steward_log_row, STEWARD, LOG_ROW, GtkWidge
 
 /* Room for "HH:MM:SS.mmm" and for "1023.9 KB" with their terminators. */
 #define STEWARD_LOG_TIME_LEN 16
-#define STEWARD_LOG_SIZE_LEN 16
 
 /*
  * One entry of the log viewer as a single line: time, server, source,

@@ -8,14 +8,21 @@
 
 #include "mcp-client.h"
 #include "steward-accessible.h"
+#include "steward-log-detail.h"
 #include "steward-log-row.h"
 #include "steward-log-snapshot.h"
 
 #include "steward-log-view.h"
+#include "steward-log-view-private.h"
 
 /* How long after entries went the list may move the scroll value on its
  * own: the next layout, which comes within a frame or two. */
 #define SHIFT_GRACE_US (250 * 1000)
+/* The least the detail pane and the list are given, in pixels. */
+#define MIN_DETAIL_HEIGHT 60
+#define MIN_LIST_HEIGHT   120
+/* As the settings key allows. */
+#define MAX_DETAIL_HEIGHT 4000
 
 /* How often a following view moves to the newest entry, at most. */
 #define FOLLOW_INTERVAL_US (100 * 1000)
@@ -38,67 +45,6 @@ static const char * const level_keys[] = {
   "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
 };
 
-struct _StewardLogView
-{
-  AdwBin                parent_instance;
-
-  StewardHost          *host;
-  StewardLogStore      *store;
-  GListModel           *registry;
-  GSettings            *settings;
-  GCancellable         *cancellable;
-
-  GtkCustomFilter      *filter;
-  GtkFilterListModel   *filter_model;
-  /* While paused: the store's entries and the filtered ones as they were
-   * when the view paused, and once a filter changes, the frozen entries
-   * through the filter. NULL otherwise. */
-  StewardLogSnapshot   *frozen_entries;
-  StewardLogSnapshot   *frozen_shown;
-  GtkFilterListModel   *frozen_filter_model;
-  guint                 paused_new;
-  GtkSingleSelection   *selection;
-  StewardLogEntry      *detail_entry;
-
-  char                 *server;
-  char                 *search_text;
-  char                 *search_folded;
-  StewardLogLevel       min_level;
-  guint                 sources;
-  gboolean              follow;
-  gboolean              paused;
-
-  gboolean              updating_servers;
-  gboolean              updating_sources;
-  gboolean              showing_empty;
-  /* Following: the list's own moves of the scroll value are told apart
-   * from the person's, who turns following off by scrolling up. */
-  GtkAdjustment        *vadjustment;
-  guint                 scroll_source_id;
-  gint64                last_scroll_us;
-  gint64                shift_expected_until;
-
-  /* The chosen server, so "Set Level…" follows its client and status. */
-  GSignalGroup         *server_signals;
-  GtkFileChooserNative *export_chooser;
-
-  AdwToastOverlay      *toast_overlay;
-  GtkSearchEntry       *search_entry;
-  GtkDropDown          *level_dropdown;
-  GtkToggleButton      *stderr_toggle;
-  GtkToggleButton      *server_toggle;
-  GtkToggleButton      *trace_toggle;
-  GtkToggleButton      *host_toggle;
-  GtkDropDown          *server_dropdown;
-  GtkStringList        *server_list;
-  GtkMenuButton        *set_level_button;
-  GtkLabel             *status_label;
-  GtkStack             *stack;
-  AdwStatusPage        *empty_page;
-  GtkScrolledWindow    *scrolled_window;
-  GtkListView          *list_view;
-  GtkTextView          *detail_view;
-};
 
 enum {
   PROP_0,
@@ -116,29 +62,12 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (StewardLogView, steward_log_view, ADW_TYPE_BIN)
 
-typedef struct
-{
-  StewardLogView *self;
-  char           *server;
-  char           *level;
-} SetLevelData;
-
-static void
-set_level_data_free (SetLevelData *data)
-{
-  g_object_unref (data->self);
-  g_free (data->server);
-  g_free (data->level);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SetLevelData, set_level_data_free)
 
 /* libadwaita 1.2 reads a toast's title as markup, and titles here hold
  * server names and error messages: escape them. */
-static void
-show_toast (StewardLogView *self,
-            const char     *title)
+void
+steward_log_view_show_toast (StewardLogView *self,
+                             const char     *title)
 {
   g_autofree char *escaped = g_markup_escape_text (title, -1);
   AdwToast *toast = adw_toast_new (escaped);
@@ -170,8 +99,8 @@ filter_func (gpointer item,
   return TRUE;
 }
 
-static GListModel *
-get_shown_model (StewardLogView *self)
+GListModel *
+steward_log_view_get_shown_model (StewardLogView *self)
 {
   if (self->frozen_filter_model != NULL)
     return G_LIST_MODEL (self->frozen_filter_model);
@@ -313,70 +242,25 @@ update_status (StewardLogView *self)
 }
 
 static void
-append_detail_header (GString         *out,
-                      StewardLogEntry *entry)
-{
-  gint64 time_us = steward_log_entry_get_time (entry);
-  g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (time_us / G_USEC_PER_SEC);
-  g_autofree char *date_text = date != NULL ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S") : NULL;
-  const char *server = steward_log_entry_get_server (entry);
-  const char *logger = steward_log_entry_get_logger (entry);
-
-  g_string_append_printf (out, _("Time: %s.%03d"), date_text != NULL ? date_text : "?",
-                          (int) ((time_us % G_USEC_PER_SEC) / 1000));
-  g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("Server: %s"), server != NULL ? server : _("none"));
-  g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("Source: %s"),
-                          steward_log_row_source_label (steward_log_entry_get_source (entry)));
-  g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("Level: %s"),
-                          steward_log_row_level_label (steward_log_entry_get_level (entry)));
-  g_string_append_c (out, '\n');
-
-  if (logger != NULL && *logger != '\0')
-    {
-      g_string_append_printf (out, _("Logger: %s"), logger);
-      g_string_append_c (out, '\n');
-    }
-
-  if (steward_log_entry_get_source (entry) == STEWARD_LOG_SOURCE_TRACE)
-    {
-      char size_text[STEWARD_LOG_SIZE_LEN];
-      gsize size = steward_log_entry_get_size (entry);
-
-      steward_log_row_format_size (size, size_text);
-      switch (steward_log_entry_get_direction (entry))
-        {
-        case STEWARD_LOG_DIRECTION_IN:
-          g_string_append (out, _("Direction: ← received from the server"));
-          g_string_append_c (out, '\n');
-          break;
-        case STEWARD_LOG_DIRECTION_OUT:
-          g_string_append (out, _("Direction: → sent to the server"));
-          g_string_append_c (out, '\n');
-          break;
-        case STEWARD_LOG_DIRECTION_NONE:
-        default:
-          break;
-        }
-      g_string_append_printf (out, _("Size: %s (%zu bytes)"), size_text, (size_t) size);
-      g_string_append_c (out, '\n');
-    }
-}
-
-static void
 update_detail (StewardLogView *self)
 {
   StewardLogEntry *entry = gtk_single_selection_get_selected_item (self->selection);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->detail_view);
-  g_autoptr(GString) text = NULL;
-  const char *detail;
+  g_autoptr(StewardLogEntry) partner = NULL;
+  g_autofree char *text = NULL;
 
-  if (entry == self->detail_entry)
+  if (entry != NULL && entry == self->detail_entry && self->detail_partner != NULL)
+    return;
+
+  if (entry != NULL)
+    partner = steward_log_detail_find_partner (G_LIST_MODEL (self->store), entry);
+
+  /* A request's answer may come after it was chosen: look again then. */
+  if (entry == self->detail_entry && partner == self->detail_partner)
     return;
 
   g_set_object (&self->detail_entry, entry);
+  g_set_object (&self->detail_partner, partner);
 
   if (entry == NULL)
     {
@@ -384,19 +268,10 @@ update_detail (StewardLogView *self)
       return;
     }
 
-  text = g_string_new (NULL);
-  append_detail_header (text, entry);
-  g_string_append_c (text, '\n');
-
   /* The detail is plain text into a buffer: nothing a server sent is ever
    * read as markup. */
-  detail = steward_log_entry_get_detail (entry);
-  if (detail == NULL || *detail == '\0')
-    detail = steward_log_entry_get_text (entry);
-  if (detail != NULL)
-    g_string_append (text, detail);
-
-  gtk_text_buffer_set_text (buffer, text->str, (int) text->len);
+  text = steward_log_detail_format (entry, partner);
+  gtk_text_buffer_set_text (buffer, text, -1);
 }
 
 static void
@@ -429,6 +304,10 @@ store_items_changed_cb (StewardLogView *self,
       else
         self->paused_new += added;
     }
+
+  /* The answer to the request on show may just have come. */
+  if (added > 0 && self->detail_entry != NULL && self->detail_partner == NULL)
+    update_detail (self);
 
   update_status (self);
 }
@@ -579,8 +458,8 @@ sync_source_toggles (StewardLogView *self)
   self->updating_sources = FALSE;
 }
 
-static StewardServer *
-lookup_chosen_server (StewardLogView *self)
+StewardServer *
+steward_log_view_lookup_chosen_server (StewardLogView *self)
 {
   if (self->server == NULL || self->host == NULL)
     return NULL;
@@ -591,7 +470,7 @@ lookup_chosen_server (StewardLogView *self)
 static void
 update_set_level (StewardLogView *self)
 {
-  StewardServer *server = lookup_chosen_server (self);
+  StewardServer *server = steward_log_view_lookup_chosen_server (self);
   McpClient *client = server != NULL ? steward_server_get_client (server) : NULL;
   gboolean enabled = client != NULL && mcp_client_has_capability (client, "logging", NULL);
   const char *tooltip;
@@ -670,185 +549,6 @@ server_selected_cb (StewardLogView *self)
     steward_log_view_set_server (self, NULL);
   else
     steward_log_view_set_server (self, gtk_string_list_get_string (self->server_list, selected));
-}
-
-static void
-set_level_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(SetLevelData) data = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *title = NULL;
-
-  if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
-    {
-      if (g_cancellable_is_cancelled (data->self->cancellable))
-        return;
-
-      /* Translators: %s is a server's name, then the reason. */
-      title = g_strdup_printf (_("Could not set the log level of “%s”: %s"),
-                               data->server, error->message);
-    }
-  else
-    {
-      if (g_cancellable_is_cancelled (data->self->cancellable))
-        return;
-
-      /* Translators: a server's name and a log level ("warning"). */
-      title = g_strdup_printf (_("“%s” now logs from “%s” up"), data->server, data->level);
-    }
-
-  show_toast (data->self, title);
-}
-
-static void
-set_level_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (widget);
-  const char *level = g_variant_get_string (parameter, NULL);
-  StewardServer *server = lookup_chosen_server (self);
-  McpClient *client = server != NULL ? steward_server_get_client (server) : NULL;
-  SetLevelData *data;
-
-  if (client == NULL || !mcp_log_level_is_valid (level))
-    return;
-
-  data = g_new0 (SetLevelData, 1);
-  data->self = g_object_ref (self);
-  data->server = g_strdup (self->server);
-  data->level = g_strdup (level);
-  mcp_client_set_log_level_async (client, level, self->cancellable, set_level_cb, data);
-}
-
-static void
-copy_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (widget);
-  StewardLogEntry *selected = gtk_single_selection_get_selected_item (self->selection);
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *title = NULL;
-  guint n_copied = 0;
-
-  if (selected != NULL)
-    {
-      steward_log_row_describe_entry (selected, text, TRUE);
-      n_copied = 1;
-    }
-  else
-    {
-      GListModel *model = get_shown_model (self);
-      guint n_items = g_list_model_get_n_items (model);
-      guint i;
-
-      for (i = 0; i < n_items; i++)
-        {
-          g_autoptr(StewardLogEntry) entry = g_list_model_get_item (model, i);
-
-          steward_log_row_describe_entry (entry, text, FALSE);
-        }
-      n_copied = n_items;
-    }
-
-  if (n_copied == 0)
-    return;
-
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text->str);
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Copied %u entry", "Copied %u entries",
-                                        n_copied),
-                           n_copied);
-  show_toast (self, title);
-}
-
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (object);
-  g_autoptr(GFile) file = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *title = NULL;
-
-  if (!steward_log_view_export_finish (self, result, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-
-      title = g_strdup_printf (_("Could not export the log: %s"), error->message);
-    }
-  else
-    {
-      name = g_file_get_basename (file);
-      /* Translators: %s is a file name. */
-      title = g_strdup_printf (_("Log exported to “%s”"), name);
-    }
-
-  show_toast (self, title);
-}
-
-static void
-export_response_cb (StewardLogView       *self,
-                    int                   response,
-                    GtkFileChooserNative *chooser)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *name = NULL;
-  gboolean as_json;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
-  g_clear_object (&self->export_chooser);
-
-  if (file == NULL)
-    return;
-
-  name = g_file_get_basename (file);
-  as_json = name != NULL && (g_str_has_suffix (name, ".jsonl") || g_str_has_suffix (name, ".json"));
-  steward_log_view_export_async (self, file, as_json, self->cancellable,
-                                 export_done_cb, g_object_ref (file));
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  StewardLogView *self = STEWARD_LOG_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autoptr(GtkFileFilter) text_filter = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) json_filter = gtk_file_filter_new ();
-
-  if (self->export_chooser != NULL)
-    return;
-
-  self->export_chooser = gtk_file_chooser_native_new (_("Export Log"),
-                                                      GTK_IS_WINDOW (root) ?
-                                                      GTK_WINDOW (root) : NULL,
-                                                      GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                      _("_Export"),
-                                                      _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_chooser), "steward-log.txt");
-
-  gtk_file_filter_set_name (text_filter, _("Text (.txt)"));
-  gtk_file_filter_add_suffix (text_filter, "txt");
-  gtk_file_filter_add_suffix (text_filter, "log");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->export_chooser), text_filter);
-  gtk_file_filter_set_name (json_filter, _("JSON Lines (.jsonl)"));
-  gtk_file_filter_add_suffix (json_filter, "jsonl");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->export_chooser), json_filter);
-
-  g_signal_connect_object (self->export_chooser, "response",
-                           G_CALLBACK (export_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
 }
 
 static void
@@ -1093,6 +793,7 @@ load_settings (StewardLogView *self)
   set_sources (self, sources);
 
   set_follow (self, g_settings_get_boolean (self->settings, "log-follow"));
+  self->detail_height = g_settings_get_int (self->settings, "log-detail-height");
 }
 
 static void
@@ -1189,6 +890,7 @@ steward_log_view_dispose (GObject *object)
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
   g_clear_object (&self->detail_entry);
+  g_clear_object (&self->detail_partner);
   g_clear_object (&self->server_signals);
   g_clear_object (&self->vadjustment);
   g_clear_object (&self->settings);
@@ -1284,6 +986,55 @@ steward_log_view_set_property (GObject      *object,
     }
 }
 
+/* GtkPaned has no getter for it. */
+static int
+get_max_position (GtkPaned *paned)
+{
+  int max = 0;
+
+  g_object_get (paned, "max-position", &max, NULL);
+  return max;
+}
+
+/* The detail pane keeps its height when the window grows or shrinks, and
+ * the list takes the rest; what the person drags it to is remembered.
+ * Heights are counted from the paned's largest position, the handle left
+ * out. */
+static void
+paned_position_cb (StewardLogView *self)
+{
+  int max = get_max_position (self->paned);
+  int detail;
+
+  if (!self->detail_height_applied || max <= 0)
+    return;
+
+  detail = MIN (max - gtk_paned_get_position (self->paned), MAX_DETAIL_HEIGHT);
+  if (detail == self->detail_height || detail < MIN_DETAIL_HEIGHT)
+    return;
+
+  self->detail_height = detail;
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "log-detail-height", detail);
+}
+
+/* The paned learns its height when it is first allocated: then the
+ * remembered height can be applied. */
+static void
+paned_max_position_cb (StewardLogView *self)
+{
+  int max = get_max_position (self->paned);
+
+  if (self->detail_height_applied || max <= 0)
+    return;
+
+  /* The list keeps room for a few rows whatever was remembered. */
+  self->detail_height_applied = TRUE;
+  gtk_paned_set_position (self->paned,
+                          max - CLAMP (self->detail_height, MIN_DETAIL_HEIGHT,
+                                       MAX (max - MIN_LIST_HEIGHT, MIN_DETAIL_HEIGHT)));
+}
+
 static void
 steward_log_view_class_init (StewardLogViewClass *klass)
 {
@@ -1345,6 +1096,7 @@ steward_log_view_class_init (StewardLogViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, scrolled_window);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, list_view);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogView, paned);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, detail_view);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, source_toggled_cb);
@@ -1352,9 +1104,7 @@ steward_log_view_class_init (StewardLogViewClass *klass)
 
   gtk_widget_class_install_property_action (widget_class, "log.follow", "follow");
   gtk_widget_class_install_property_action (widget_class, "log.paused", "paused");
-  gtk_widget_class_install_action (widget_class, "log.set-level", "s", set_level_action);
-  gtk_widget_class_install_action (widget_class, "log.copy", NULL, copy_action);
-  gtk_widget_class_install_action (widget_class, "log.export", NULL, export_action);
+  steward_log_view_install_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "log.clear", NULL, clear_action);
   gtk_widget_class_install_action (widget_class, "log.search", NULL, search_action);
 
@@ -1432,6 +1182,10 @@ steward_log_view_init (StewardLogView *self)
 
   g_signal_connect_object (self->level_dropdown, "notify::selected",
                            G_CALLBACK (level_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->paned, "notify::position",
+                           G_CALLBACK (paned_position_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->paned, "notify::max-position",
+                           G_CALLBACK (paned_max_position_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->server_dropdown, "notify::selected",
                            G_CALLBACK (server_selected_cb), self, G_CONNECT_SWAPPED);
 
@@ -1502,7 +1256,7 @@ steward_log_view_get_model (StewardLogView *self)
 {
   g_return_val_if_fail (STEWARD_IS_LOG_VIEW (self), NULL);
 
-  return get_shown_model (self);
+  return steward_log_view_get_shown_model (self);
 }
 
 static void
@@ -1536,7 +1290,7 @@ steward_log_view_export_async (StewardLogView      *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_log_view_export_async);
 
-  steward_log_store_export_async (get_shown_model (self), file, as_json, cancellable,
+  steward_log_store_export_async (steward_log_view_get_shown_model (self), file, as_json, cancellable,
                                   store_export_cb, g_steal_pointer (&task));
 }
 

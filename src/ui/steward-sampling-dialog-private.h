@@ -1,9 +1,127 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <json-glib/json-glib.h>
+#include <math.h>
+
 #include "steward-sampling-dialog.h"
 
 G_BEGIN_DECLS
+
+/*
+ * The dialog is in two files: steward-sampling-dialog.c builds the
+ * request's texts, runs the two stages and answers the approval;
+ * steward-sampling-dialog-summary.c says what the person decides on (the
+ * model, what leaves the computer, the tokens against the budget, the
+ * policy) and lists the parameters.
+ */
+
+struct _StewardSamplingDialog
+{
+  AdwWindow         parent_instance;
+
+  GtkStack         *stack;
+  GtkLabel         *intro_label;
+  GtkLabel         *cause_label;
+  GtkTextView      *system_view;
+  GtkLabel         *system_placeholder;
+  GtkLabel         *system_note;
+  GtkBox           *messages_box;
+  GtkLabel         *messages_note;
+  AdwExpanderRow   *parameters_row;
+  AdwActionRow     *max_tokens_row;
+  AdwActionRow     *temperature_row;
+  AdwActionRow     *stop_row;
+  AdwActionRow     *context_row;
+  AdwActionRow     *preferences_row;
+  AdwActionRow     *tools_row;
+  AdwActionRow     *model_row;
+  GtkDropDown      *model_dropdown;
+  AdwActionRow     *sent_row;
+  AdwActionRow     *estimate_row;
+  AdwActionRow     *policy_row;
+  GtkLabel         *answer_intro_label;
+  GtkWidget        *generating_box;
+  GtkSpinner       *generating_spinner;
+  GtkTextView      *answer_view;
+  GtkLabel         *answer_placeholder;
+  GtkLabel         *error_label;
+  GtkLabel         *answer_model_label;
+  GtkLabel         *tool_use_label;
+  GtkWidget        *reject_button;
+  GtkWidget        *regenerate_button;
+  GtkWidget        *continue_button;
+  GtkWidget        *send_button;
+
+  StewardApproval  *approval;
+  GPtrArray        *blocks;
+  GPtrArray        *cards;
+  char             *system_original;
+  char             *system_shown;
+  char             *answer_shown;
+  gboolean          continued;
+  gboolean          answered;
+  gboolean          filling_models;
+};
+
+/* Members of the request, NULL (or FALSE) when absent or of another type. */
+static inline const char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static inline JsonArray *
+member_array (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static inline JsonObject *
+member_object (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static inline gboolean
+member_number (JsonObject *object,
+               const char *name,
+               double     *out)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  type = json_node_get_value_type (node);
+  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    return FALSE;
+
+  *out = json_node_get_double (node);
+  return isfinite (*out);
+}
+
+/* steward-sampling-dialog-summary.c */
+void           steward_sampling_dialog_update_max_tokens  (StewardSamplingDialog *self);
+void           steward_sampling_dialog_update_parameters  (StewardSamplingDialog *self);
+/* The model, the choice of another, the policy, and what goes where. */
+void           steward_sampling_dialog_update_model       (StewardSamplingDialog *self);
+/* Whether a model answers, so that "Regenerate" means something. */
+gboolean       steward_sampling_dialog_has_model          (StewardSamplingDialog *self);
 
 /* For the tests, which drive the dialog as a person would. */
 
@@ -25,8 +143,10 @@ GtkWidget     *steward_sampling_dialog_get_spinner        (StewardSamplingDialog
 GtkLabel      *steward_sampling_dialog_get_cause_label    (StewardSamplingDialog *self);
 GtkLabel      *steward_sampling_dialog_get_error_label    (StewardSamplingDialog *self);
 /* The row for "max-tokens", "temperature", "stop-sequences", "context",
- * "preferences", "tools", "model" or "policy". */
+ * "preferences", "tools", "model", "sent", "estimate" or "policy". */
 AdwActionRow  *steward_sampling_dialog_get_row            (StewardSamplingDialog *self,
                                                            const char            *name);
+GtkDropDown   *steward_sampling_dialog_get_model_dropdown (StewardSamplingDialog *self);
+AdwExpanderRow *steward_sampling_dialog_get_parameters_row (StewardSamplingDialog *self);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcp-content.h"
+#include "steward-accessible.h"
 #include "steward-content-view.h"
 #include "steward-text.h"
 
@@ -33,49 +34,6 @@ typedef struct {
   GtkTextBuffer *buffer;
 } TextBlock;
 
-struct _StewardSamplingDialog
-{
-  AdwWindow         parent_instance;
-
-  GtkStack         *stack;
-  GtkLabel         *intro_label;
-  GtkLabel         *cause_label;
-  GtkTextView      *system_view;
-  GtkLabel         *system_placeholder;
-  GtkLabel         *system_note;
-  GtkBox           *messages_box;
-  GtkLabel         *messages_note;
-  AdwActionRow     *max_tokens_row;
-  AdwActionRow     *temperature_row;
-  AdwActionRow     *stop_row;
-  AdwActionRow     *context_row;
-  AdwActionRow     *preferences_row;
-  AdwActionRow     *tools_row;
-  AdwActionRow     *model_row;
-  AdwActionRow     *policy_row;
-  GtkLabel         *answer_intro_label;
-  GtkWidget        *generating_box;
-  GtkSpinner       *generating_spinner;
-  GtkTextView      *answer_view;
-  GtkLabel         *answer_placeholder;
-  GtkLabel         *error_label;
-  GtkLabel         *answer_model_label;
-  GtkLabel         *tool_use_label;
-  GtkWidget        *reject_button;
-  GtkWidget        *regenerate_button;
-  GtkWidget        *continue_button;
-  GtkWidget        *send_button;
-
-  StewardApproval  *approval;
-  GPtrArray        *blocks;
-  GPtrArray        *cards;
-  char             *system_original;
-  char             *system_shown;
-  char             *answer_shown;
-  gboolean          continued;
-  gboolean          answered;
-};
-
 enum {
   PROP_0,
   PROP_APPROVAL,
@@ -95,56 +53,6 @@ text_block_free (gpointer data)
   g_free (block->shown);
   g_clear_object (&block->buffer);
   g_free (block);
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static gboolean
-member_number (JsonObject *object,
-               const char *name,
-               double     *out)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  type = json_node_get_value_type (node);
-  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-    return FALSE;
-
-  *out = json_node_get_double (node);
-  return isfinite (*out);
 }
 
 /* json_node_copy() shares objects and arrays; the edited request must not
@@ -211,195 +119,6 @@ dup_edited (GtkTextBuffer *buffer,
   return g_steal_pointer (&text);
 }
 
-static char *
-format_count (gint64 value)
-{
-  /* Grouped as the person's locale groups digits: 4,096 or 4 096. */
-  return g_strdup_printf ("%'" G_GINT64_FORMAT, value);
-}
-
-static void
-set_row (AdwActionRow *row,
-         const char   *subtitle)
-{
-  adw_action_row_set_subtitle (row, subtitle);
-  gtk_widget_set_visible (GTK_WIDGET (row), subtitle != NULL);
-}
-
-static void
-update_max_tokens (StewardSamplingDialog *self)
-{
-  JsonObject *request = steward_approval_get_request (self->approval);
-  guint requested = steward_approval_get_max_tokens_requested (self->approval);
-  g_autofree char *value = NULL;
-  g_autofree char *text = NULL;
-  double max_tokens;
-
-  if (!member_number (request, "maxTokens", &max_tokens))
-    {
-      set_row (self->max_tokens_row, _("Not given"));
-      return;
-    }
-
-  value = format_count ((gint64) max_tokens);
-  if (requested > max_tokens)
-    {
-      g_autofree char *asked = format_count (requested);
-
-      /* Translators: the first %s is the number of tokens the model may
-       * write, the second the larger number the server asked for. */
-      text = g_strdup_printf (_("%s (asked for %s; limited by your settings)"), value, asked);
-      set_row (self->max_tokens_row, text);
-    }
-  else
-    {
-      set_row (self->max_tokens_row, value);
-    }
-}
-
-static char *
-describe_strings (JsonArray  *array,
-                  const char *member,
-                  gboolean    quoted)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      const char *value = NULL;
-      g_autofree char *visible = NULL;
-
-      if (member != NULL && JSON_NODE_HOLDS_OBJECT (node))
-        value = member_string (json_node_get_object (node), member);
-      else if (member == NULL && JSON_NODE_HOLDS_VALUE (node) &&
-               json_node_get_value_type (node) == G_TYPE_STRING)
-        value = json_node_get_string (node);
-
-      if (value == NULL)
-        continue;
-
-      visible = steward_text_make_visible_capped (value, 1024, NULL);
-      if (text->len > 0)
-        g_string_append (text, ", ");
-      if (quoted)
-        g_string_append_printf (text, "“%s”", visible);
-      else
-        g_string_append (text, visible);
-
-      if (text->len > 4096)
-        {
-          g_string_append (text, ", …");
-          break;
-        }
-    }
-
-  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
-}
-
-static void
-update_parameters (StewardSamplingDialog *self)
-{
-  JsonObject *request = steward_approval_get_request (self->approval);
-  JsonObject *preferences = member_object (request, "modelPreferences");
-  const char *context = member_string (request, "includeContext");
-  g_autofree char *temperature = NULL;
-  g_autofree char *stops = NULL;
-  g_autofree char *hints = NULL;
-  g_autofree char *tools = NULL;
-  g_autoptr(GString) wanted = g_string_new (NULL);
-  double value;
-
-  update_max_tokens (self);
-
-  if (member_number (request, "temperature", &value))
-    temperature = g_strdup_printf ("%g", value);
-  set_row (self->temperature_row, temperature != NULL ? temperature : _("The model’s default"));
-
-  stops = describe_strings (member_array (request, "stopSequences"), NULL, TRUE);
-  set_row (self->stop_row, stops != NULL ? stops : _("None"));
-
-  /* Steward declares no sampling context, so whatever the server asks
-   * for, nothing is added; say so plainly, in the broker's words when it
-   * gave some. */
-  if (member_string (member_object (request, "_steward"), "includeContext") != NULL)
-    set_row (self->context_row,
-             member_string (member_object (request, "_steward"), "includeContext"));
-  else if (g_strcmp0 (context, "thisServer") == 0)
-    set_row (self->context_row, _("This server: context from this server "
-                                  "(none is shared in this version)"));
-  else if (g_strcmp0 (context, "allServers") == 0)
-    set_row (self->context_row, _("All servers: context from every server "
-                                  "(none is shared in this version)"));
-  else
-    set_row (self->context_row, _("None: nothing else is included"));
-
-  hints = describe_strings (member_array (preferences, "hints"), "name", FALSE);
-  if (hints != NULL)
-    /* Translators: %s is a list of model names, in the server's order. */
-    g_string_append_printf (wanted, _("Hints: %s"), hints);
-  {
-    static const struct {
-      const char *member;
-      const char *label;
-    } priorities[] = {
-      { "costPriority", N_("cost") },
-      { "speedPriority", N_("speed") },
-      { "intelligencePriority", N_("intelligence") },
-    };
-    g_autoptr(GString) list = g_string_new (NULL);
-
-    for (guint i = 0; i < G_N_ELEMENTS (priorities); i++)
-      {
-        if (!member_number (preferences, priorities[i].member, &value))
-          continue;
-        if (list->len > 0)
-          g_string_append (list, ", ");
-        g_string_append_printf (list, "%s %g", _(priorities[i].label), value);
-      }
-
-    if (list->len > 0)
-      {
-        if (wanted->len > 0)
-          g_string_append (wanted, "\n");
-        /* Translators: %s lists priorities between 0 and 1, such as
-         * "cost 0.3, speed 0.8". */
-        g_string_append_printf (wanted, _("Priorities: %s"), list->str);
-      }
-  }
-  set_row (self->preferences_row, wanted->len > 0 ? wanted->str : _("None given"));
-
-  tools = describe_strings (member_array (request, "tools"), "name", FALSE);
-  set_row (self->tools_row, tools);
-}
-
-static void
-update_model (StewardSamplingDialog *self)
-{
-  const char *model = steward_approval_get_model (self->approval);
-  const char *reason = steward_approval_get_model_reason (self->approval);
-  const char *policy = steward_approval_get_policy_text (self->approval);
-  g_autofree char *label = NULL;
-
-  if (model != NULL && *model != '\0')
-    {
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->model_row), model);
-      /* Translators: %s is the name of a language model. */
-      label = g_strdup_printf (_("Model: %s"), model);
-    }
-  else
-    {
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->model_row),
-                                     _("You write the answer"));
-    }
-
-  adw_action_row_set_subtitle (self->model_row, reason != NULL ? reason : "");
-  gtk_label_set_text (self->answer_model_label, label != NULL ? label : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->answer_model_label), label != NULL);
-
-  set_row (self->policy_row, policy);
-}
-
 /* The model's calls to the server's tools, which go back with the answer
  * for the server to run: shown before they are sent. */
 static void
@@ -457,7 +176,8 @@ update_actions (StewardSamplingDialog *self)
 static void
 request_changed_cb (StewardSamplingDialog *self)
 {
-  update_parameters (self);
+  steward_sampling_dialog_update_parameters (self);
+  steward_sampling_dialog_update_model (self);
   update_tool_uses (self);
   update_actions (self);
 }
@@ -556,7 +276,9 @@ update_stage (StewardSamplingDialog *self)
 
   gtk_stack_set_visible_child_name (self->stack, response ? "response" : "request");
   gtk_widget_set_visible (self->continue_button, !response);
-  gtk_widget_set_visible (self->regenerate_button, response);
+  /* With no model, the person writes the answer: nothing to generate again. */
+  gtk_widget_set_visible (self->regenerate_button,
+                          response && steward_sampling_dialog_has_model (self));
   gtk_widget_set_visible (self->send_button, response);
   gtk_window_set_default_widget (GTK_WINDOW (self),
                                  response ? self->send_button : self->continue_button);
@@ -900,8 +622,8 @@ build_request (StewardSamplingDialog *self)
       gtk_widget_set_visible (GTK_WIDGET (self->messages_note), TRUE);
     }
 
-  update_parameters (self);
-  update_model (self);
+  steward_sampling_dialog_update_parameters (self);
+  steward_sampling_dialog_update_model (self);
 }
 
 /* The server's params with the system prompt and every text replaced by
@@ -1039,13 +761,17 @@ steward_sampling_dialog_constructed (GObject *object)
   g_signal_connect_object (self->approval, "notify::error-text",
                            G_CALLBACK (update_generating), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::model",
-                           G_CALLBACK (update_model), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (steward_sampling_dialog_update_model), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::model-reason",
-                           G_CALLBACK (update_model), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (steward_sampling_dialog_update_model), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::policy-text",
-                           G_CALLBACK (update_model), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (steward_sampling_dialog_update_model), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::max-tokens-requested",
-                           G_CALLBACK (update_max_tokens), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (steward_sampling_dialog_update_max_tokens), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::finished",
                            G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::request",
@@ -1181,6 +907,7 @@ steward_sampling_dialog_class_init (StewardSamplingDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, system_note);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, messages_box);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, messages_note);
+  gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, parameters_row);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, max_tokens_row);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, temperature_row);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, stop_row);
@@ -1188,6 +915,9 @@ steward_sampling_dialog_class_init (StewardSamplingDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, preferences_row);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, tools_row);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, model_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, model_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, sent_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, estimate_row);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, policy_row);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, answer_intro_label);
   gtk_widget_class_bind_template_child (widget_class, StewardSamplingDialog, generating_box);
@@ -1212,6 +942,9 @@ steward_sampling_dialog_init (StewardSamplingDialog *self)
   self->cards = g_ptr_array_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* libadwaita 1.2 leaves these without a name a screen reader can say. */
+  steward_accessible_name_expander_row (self->parameters_row);
+  steward_accessible_name_drop_down (self->model_dropdown);
   follow_text_height (self->system_view);
   follow_text_height (self->answer_view);
 }
@@ -1357,6 +1090,8 @@ steward_sampling_dialog_get_row (StewardSamplingDialog *self,
     { "preferences", G_STRUCT_OFFSET (StewardSamplingDialog, preferences_row) },
     { "tools", G_STRUCT_OFFSET (StewardSamplingDialog, tools_row) },
     { "model", G_STRUCT_OFFSET (StewardSamplingDialog, model_row) },
+    { "sent", G_STRUCT_OFFSET (StewardSamplingDialog, sent_row) },
+    { "estimate", G_STRUCT_OFFSET (StewardSamplingDialog, estimate_row) },
     { "policy", G_STRUCT_OFFSET (StewardSamplingDialog, policy_row) },
   };
 
@@ -1369,4 +1104,20 @@ steward_sampling_dialog_get_row (StewardSamplingDialog *self,
     }
 
   return NULL;
+}
+
+GtkDropDown *
+steward_sampling_dialog_get_model_dropdown (StewardSamplingDialog *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_DIALOG (self), NULL);
+
+  return self->model_dropdown;
+}
+
+AdwExpanderRow *
+steward_sampling_dialog_get_parameters_row (StewardSamplingDialog *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SAMPLING_DIALOG (self), NULL);
+
+  return self->parameters_row;
 }

@@ -65,6 +65,22 @@ class Session(driver.AppSession):
         if self.screenshots:
             a11y.park_pointer()
             a11y.screenshot(window, os.path.join(self.screenshots, name))
+        narrow = os.environ.get("STEWARD_NARROW_SCREENSHOTS_DIR")
+        if narrow:
+            self.screenshot_narrow(window, os.path.join(narrow, name))
+
+    def screenshot_narrow(self, window, path):
+        """The same at the narrowest width the app supports, to look at,
+        never kept in the repository."""
+        width, height = a11y.extents(window)[2:]
+        try:
+            a11y.resize(window, 360, height)
+            a11y.park_pointer()
+            a11y.screenshot(window, path)
+        except a11y.E2EError as error:
+            print("# %s not 360 pixels wide: %s" % (window.name, error), flush=True)
+        finally:
+            a11y.resize(window, width, height)
 
     def sidebar(self):
         """Back to the sidebar when the window is too narrow to show it
@@ -212,13 +228,18 @@ def finds_call_in_protocol_trace(s):
     a11y.set_text(a11y.find(logs, "entry", "Search logs"), "tools/call")
     entries = a11y.find(logs, "list", "Log entries")
 
+    # The row names the tool it calls.
     def is_call(row):
-        return any(" tools/call id " in a11y.name(child) for child in a11y.children(row))
+        return any(" tools/call “echo” id " in a11y.name(child) for child in a11y.children(row))
     a11y.select(entries, a11y.find(entries, "list item", where=is_call))
     detail = a11y.find(logs, "text", "Entry detail")
-    shown = a11y.wait_until("the entry's detail", lambda: a11y.text_of(detail) or None)
+    shown = a11y.wait_until("the entry's detail with its answer",
+                            lambda: (a11y.text_of(detail) or "") if "── Its answer: result id "
+                            in (a11y.text_of(detail) or "") else None)
     for part in ("Source: Protocol", "Direction: → sent to the server",
-                 '"method": "tools/call"', '"name": "echo"', '"message": "%s"' % ECHO_MESSAGE):
+                 '"method": "tools/call"', '"name": "echo"', '"message": "%s"' % ECHO_MESSAGE,
+                 " for tools/call “echo” ──", "Direction: ← received from the server",
+                 "Echo: %s" % ECHO_MESSAGE):
         check(part in shown, "the detail shows %r:\n%s" % (part, shown))
 
     if s.screenshots:
@@ -228,11 +249,11 @@ def finds_call_in_protocol_trace(s):
                   " of " not in a11y.name(label))
         row = a11y.find(entries, "list item", where=is_call)
         a11y.select(entries, row)
-        # Room to read the message: drag the divider up.
+        # The detail pane can be made taller still by dragging its divider.
         handle = a11y.find(logs, "filler", "GtkPanedHandle")
         before = a11y.extents(detail)[3]
-        a11y.drag(handle, 0, -200)
-        a11y.wait_until("the detail to grow", lambda: a11y.extents(detail)[3] > before + 100)
+        a11y.drag(handle, 0, -60)
+        a11y.wait_until("the detail to grow", lambda: a11y.extents(detail)[3] > before + 40)
         s.screenshot(s.main, "log-viewer.png")
 
 
@@ -432,6 +453,58 @@ def stored_secrets():
     for ident, secret in zip(ids, secrets_seen):
         items[ident] = secret
     return items
+
+
+@step(starts_after_consent)
+def import_keeps_working_server(s):
+    """Importing Claude Desktop's file, whose "everything" has the name of
+    the working server, leaves that one unticked; every row shows its
+    command without being opened."""
+    config = os.path.join(os.environ["XDG_CONFIG_HOME"], "Claude")
+    path = os.path.join(config, "claude_desktop_config.json")
+    token = "ghp_" + secrets.token_hex(18)
+    os.makedirs(config, exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"mcpServers": {
+            SERVER: {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]},
+            "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"],
+                       "env": {"MEMORY_FILE_PATH": "/home/me/memory.json"}},
+            "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
+                       "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": token}},
+        }}, f)
+
+    a11y.focus(s.main)
+    s.sidebar()
+    menu = a11y.find(s.main, "push button", "Main Menu",
+                     where=lambda b: a11y.has_state(b, pyatspi.STATE_FOCUSABLE))
+    a11y.activate(menu)
+    a11y.activate(a11y.find(s.main, "menu item", "Import Servers…"))
+    dialog = a11y.toplevel(s.app, "Import Servers")
+    a11y.focus(dialog)
+    claude = a11y.find(dialog, "list item", contains="Claude Desktop",
+                       where=lambda row: a11y.has_state(row, pyatspi.STATE_SENSITIVE))
+    # GTK 4.8 gives an activatable row no accessible action: click it.
+    a11y.click(claude)
+
+    keep = a11y.find(dialog, "check box", "Import “%s”" % SERVER)
+    new = a11y.find(dialog, "check box", "Import “memory”")
+    a11y.wait_until("the new server ticked",
+                    lambda: a11y.has_state(new, pyatspi.STATE_CHECKED))
+    check(not a11y.has_state(keep, pyatspi.STATE_CHECKED),
+          "the server that would replace the working %r is not ticked" % SERVER)
+    wait_for_texts(dialog, ['"@modelcontextprotocol/server-everything"',
+                            '"@modelcontextprotocol/server-memory"',
+                            '"@modelcontextprotocol/server-github"',
+                            "It stays as it is unless you tick this one"],
+                   "every row's command, and what ticking the existing name does")
+    check(not any(token in text for text in a11y.texts(dialog)),
+          "the import list never shows a secret value")
+    s.screenshot(dialog, "import.png")
+
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Cancel")))
+    a11y.closed(s.app, "Import Servers")
+    a11y.focus(s.main)
+    os.remove(path)
 
 
 @step(starts_with_no_servers)
