@@ -488,7 +488,7 @@ fixture_set_up (Fixture       *fixture,
   root = json_builder_get_root (builder);
   servers_json = json_to_string (root, TRUE);
   servers_path = g_build_filename (config_path, "servers.json", NULL);
-  g_assert_true (g_file_set_contents (servers_path, servers_json, -1, NULL));
+  test_write_text (servers_path, servers_json);
 
   config_dir = g_file_new_for_path (config_path);
   state_dir = g_file_new_build_filename (fixture->top, "state", NULL);

@@ -14,27 +14,6 @@
  * runs it. Runs under tests/run-in-session: a private home and an unlocked
  * gnome-keyring of its own, which starts without Steward's key. */
 
-static char *
-read_text (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *text = NULL;
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  return text;
-}
-
-static void
-write_text (const char *path,
-            const char *text)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-}
-
 static gboolean
 file_holds (const char *path,
             const char *needle)
@@ -176,7 +155,7 @@ write_servers (Fixture    *fixture,
   json_object_set_object_member (root, "mcpServers", json_object_ref (servers));
   json_node_set_object (node, root);
   text = json_to_string (node, TRUE);
-  write_text (fixture->servers_path, text);
+  test_write_text (fixture->servers_path, text);
 }
 
 /* The first run makes a key, stores it in the keyring, and every later
@@ -260,7 +239,7 @@ test_forged_consent (Fixture       *fixture,
   stop_host (host);
 
   /* Someone who can write both files adds two servers and consents. */
-  text = read_text (fixture->consents_path);
+  text = test_read_text (fixture->consents_path);
   consents = json_from_string (text, &error);
   g_assert_no_error (error);
   entries = json_node_get_object (consents);
@@ -286,7 +265,7 @@ test_forged_consent (Fixture       *fixture,
                                                                                  "genuine")));
   g_clear_pointer (&text, g_free);
   text = json_to_string (consents, TRUE);
-  write_text (fixture->consents_path, text);
+  test_write_text (fixture->consents_path, text);
   write_servers (fixture, servers);
 
   host = start_host (fixture);

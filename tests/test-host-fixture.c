@@ -22,6 +22,29 @@ test_store_result_cb (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* Writes @text to @path, as a person editing a file would leave it. */
+void
+test_write_text (const char *path,
+                 const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* Returns: (transfer full): what @path holds, which must be readable */
+char *
+test_read_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
 static void
 remove_file_tree (GFile *file)
 {

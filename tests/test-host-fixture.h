@@ -31,6 +31,9 @@ void         test_store_result_cb  (GObject             *object,
                                     GAsyncResult        *result,
                                     gpointer             user_data);
 
+void         test_write_text       (const char          *path,
+                                    const char          *text);
+char        *test_read_text        (const char          *path);
 void         test_remove_tree      (const char          *path);
 char        *test_make_top         (const char          *name);
 StewardHost *test_host_new_in      (const char          *top);

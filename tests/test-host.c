@@ -69,7 +69,6 @@ write_servers (Fixture    *fixture,
                                                    "lifecycle-server.py", NULL);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   const char *name;
   va_list ap;
@@ -97,8 +96,7 @@ write_servers (Fixture    *fixture,
 
   root = json_builder_get_root (builder);
   text = json_to_string (root, TRUE);
-  g_file_set_contents (fixture->servers_path, text, -1, &error);
-  g_assert_no_error (error);
+  test_write_text (fixture->servers_path, text);
 }
 
 static void
@@ -215,8 +213,7 @@ test_damaged (Fixture       *fixture,
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_file_set_contents (fixture->servers_path, damaged, -1, &error);
-  g_assert_no_error (error);
+  test_write_text (fixture->servers_path, damaged);
   start_host (fixture);
 
   g_assert_cmpuint (n_servers (fixture), ==, 0);
@@ -244,10 +241,8 @@ test_damaged_again (Fixture       *fixture,
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_file_set_contents (aside, "the first damage", -1, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (fixture->servers_path, "[]", -1, &error);
-  g_assert_no_error (error);
+  test_write_text (aside, "the first damage");
+  test_write_text (fixture->servers_path, "[]");
   start_host (fixture);
 
   test_loop_until (has_host_event (fixture, "servers.json.damaged-1"), 10);

@@ -158,10 +158,8 @@ write_file (const char *folder,
             const char *contents)
 {
   g_autofree char *path = g_build_filename (folder, name, NULL);
-  g_autoptr(GError) error = NULL;
 
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  test_write_text (path, contents);
 }
 
 static char *
