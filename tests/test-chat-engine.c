@@ -10,38 +10,11 @@
 
 #include "steward-host.h"
 #include "steward-text.h"
+#include "test-host-fixture.h"
 
 /* The chat's tool loop end to end: a scripted model, the reference
  * server "everything" and a server whose tool changes after it was
  * trusted, run by a real host over temporary folders. */
-
-#define wait_until(condition, seconds)                                         \
-  G_STMT_START {                                                              \
-    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
-    guint tick_ = g_timeout_add (20, tick_cb, NULL);                           \
-    while (!(condition))                                                      \
-      {                                                                       \
-        if (g_get_monotonic_time () >= deadline_)                             \
-          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
-                   #condition);                                               \
-        g_main_context_iteration (NULL, TRUE);                                \
-      }                                                                       \
-    g_source_remove (tick_);                                                  \
-  } G_STMT_END
-
-static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 static JsonObject *
 parse_object (const char *json)
@@ -388,25 +361,6 @@ typedef struct {
 } Fixture;
 
 static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-static void
 add_server (JsonBuilder *builder,
             const char  *name,
             const char  *command,
@@ -534,7 +488,7 @@ fixture_set_up (Fixture       *fixture,
   root = json_builder_get_root (builder);
   servers_json = json_to_string (root, TRUE);
   servers_path = g_build_filename (config_path, "servers.json", NULL);
-  g_assert_true (g_file_set_contents (servers_path, servers_json, -1, NULL));
+  test_write_text (servers_path, servers_json);
 
   config_dir = g_file_new_for_path (config_path);
   state_dir = g_file_new_build_filename (fixture->top, "state", NULL);
@@ -546,9 +500,8 @@ fixture_set_up (Fixture       *fixture,
                                 NULL);
   g_signal_connect (steward_host_get_approvals (fixture->host), "added",
                     G_CALLBACK (consent_cb), NULL);
-  steward_host_start (fixture->host);
-  wait_until (steward_host_get_started (fixture->host), 20);
-  wait_until (all_ready (fixture->host, count), 60);
+  test_host_start (fixture->host, 20);
+  test_loop_until (all_ready (fixture->host, count), 60);
   if (!(servers & UNREVIEWED))
     review_all (fixture->host);
 
@@ -564,16 +517,8 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
   g_clear_object (&fixture->result);
-  steward_host_shutdown_async (fixture->host, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 20);
-  g_assert_true (steward_host_shutdown_finish (fixture->host, result, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
+  test_host_shutdown (fixture->host, 20);
 
   /* Let what closed finish its last callbacks. */
   while (g_main_context_iteration (NULL, FALSE))
@@ -581,7 +526,7 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->conversation);
   g_assert_finalize_object (fixture->host);
   g_assert_finalize_object (fixture->model);
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->top);
 }
 
@@ -593,14 +538,14 @@ send (Fixture    *fixture,
 {
   g_clear_object (&fixture->result);
   steward_chat_engine_send_async (fixture->engine, fixture->conversation, text, NULL, NULL,
-                                  store_result_cb, &fixture->result);
+                                  test_store_result_cb, &fixture->result);
 }
 
 static gboolean
 finish_turn (Fixture  *fixture,
              GError  **error)
 {
-  wait_until (fixture->result != NULL, 60);
+  test_loop_until (fixture->result != NULL, 60);
   g_assert_false (steward_conversation_get_busy (fixture->conversation));
   return g_task_propagate_boolean (G_TASK (fixture->result), error);
 }
@@ -635,7 +580,7 @@ static StewardApproval *
 wait_for_approval (Fixture             *fixture,
                    StewardApprovalKind  kind)
 {
-  wait_until (find_approval (fixture, kind) != NULL, 30);
+  test_loop_until (find_approval (fixture, kind) != NULL, 30);
   return find_approval (fixture, kind);
 }
 
@@ -1158,7 +1103,7 @@ test_pinning (Fixture       *fixture,
 
   /* After its first call the server changed the tool's description and
    * added another. */
-  wait_until ((farewell = server_tool (fixture, "changing", "farewell")) != NULL, 20);
+  test_loop_until ((farewell = server_tool (fixture, "changing", "farewell")) != NULL, 20);
   greet = server_tool (fixture, "changing", "greet");
   g_assert_nonnull (strstr (mcp_item_get_description (MCP_ITEM (greet)), "~/.ssh"));
   g_assert_cmpint (steward_tool_pins_check (pins, "changing", greet), ==,
@@ -1287,15 +1232,15 @@ test_stop (Fixture       *fixture,
 
   script_hang (fixture->model, "Partial |answer");
   send (fixture, "Tell me a long story");
-  wait_until (n_messages (fixture) == 2, 10);
+  test_loop_until (n_messages (fixture) == 2, 10);
   answer = message_at (fixture, 1);
-  wait_until (g_str_equal (steward_chat_message_get_text (answer), "Partial answer"), 10);
+  test_loop_until (g_str_equal (steward_chat_message_get_text (answer), "Partial answer"), 10);
   g_assert_true (steward_chat_message_get_streaming (answer));
 
   /* One turn at a time. */
   steward_chat_engine_send_async (fixture->engine, fixture->conversation, "And another", NULL,
-                                  NULL, store_result_cb, &busy);
-  wait_until (busy != NULL, 10);
+                                  NULL, test_store_result_cb, &busy);
+  test_loop_until (busy != NULL, 10);
   g_assert_false (steward_chat_engine_send_finish (fixture->engine, busy, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
   g_clear_error (&error);
@@ -1322,7 +1267,7 @@ test_stop_waiting (Fixture       *fixture,
   script_tool (fixture->model, NULL, "call-1", "everything__echo", "{\"message\":\"hi\"}");
   g_clear_object (&fixture->result);
   steward_chat_engine_send_async (fixture->engine, fixture->conversation, "Echo hi",
-                                  NULL, cancellable, store_result_cb, &fixture->result);
+                                  NULL, cancellable, test_store_result_cb, &fixture->result);
   approval = g_object_ref (wait_for_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL));
 
   /* The caller's cancellable stops the turn; the question is withdrawn. */
@@ -1355,7 +1300,7 @@ test_regenerate_edit (Fixture       *fixture,
   script_text (fixture->model, "Answer two.");
   g_clear_object (&fixture->result);
   steward_chat_engine_regenerate_async (fixture->engine, fixture->conversation, NULL,
-                                        store_result_cb, &fixture->result);
+                                        test_store_result_cb, &fixture->result);
   finish_turn_ok (fixture);
   g_assert_cmpuint (n_messages (fixture), ==, 2);
   answer = message_at (fixture, 1);
@@ -1369,7 +1314,7 @@ test_regenerate_edit (Fixture       *fixture,
   script_text (fixture->model, "Answer three.");
   g_clear_object (&fixture->result);
   steward_chat_engine_edit_last_async (fixture->engine, fixture->conversation,
-                                       "Second thoughts", NULL, store_result_cb,
+                                       "Second thoughts", NULL, test_store_result_cb,
                                        &fixture->result);
   finish_turn_ok (fixture);
   g_assert_cmpuint (n_messages (fixture), ==, 2);
@@ -1400,8 +1345,8 @@ test_persisted (Fixture       *fixture,
   finish_turn_ok (fixture);
 
   /* The turn is in the conversation's file, tool call and all. */
-  steward_conversation_store_flush_async (store, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 10);
+  steward_conversation_store_flush_async (store, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 10);
   g_assert_true (steward_conversation_store_flush_finish (store, result, &error));
   g_assert_no_error (error);
   path = g_strdup_printf ("%s/data/conversations/%s.json", fixture->top,

@@ -8,59 +8,11 @@
 
 #include "steward-consent-store.h"
 #include "steward-host.h"
+#include "test-host-fixture.h"
 
 /* Consents sealed with the keyring's key, through the host as the app
  * runs it. Runs under tests/run-in-session: a private home and an unlocked
  * gnome-keyring of its own, which starts without Steward's key. */
-
-#define wait_until(condition, seconds)                                         \
-  G_STMT_START {                                                              \
-    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
-    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
-    while (!(condition))                                                      \
-      {                                                                       \
-        if (g_get_monotonic_time () >= deadline_)                             \
-          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
-                   #condition);                                               \
-        g_main_context_iteration (NULL, TRUE);                                \
-      }                                                                       \
-    g_source_remove (tick_);                                                  \
-  } G_STMT_END
-
-static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static char *
-read_text (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *text = NULL;
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  return text;
-}
-
-static void
-write_text (const char *path,
-            const char *text)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-}
 
 static gboolean
 file_holds (const char *path,
@@ -73,57 +25,25 @@ file_holds (const char *path,
 
 typedef struct {
   char *top;
-  char *config_dir;
-  char *state_dir;
   char *servers_path;
   char *consents_path;
 } Fixture;
 
 static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  fixture->top = g_dir_make_tmp ("test-consent-XXXXXX", &error);
-  g_assert_no_error (error);
-  fixture->config_dir = g_build_filename (fixture->top, "config", NULL);
-  fixture->state_dir = g_build_filename (fixture->top, "state", NULL);
-  fixture->servers_path = g_build_filename (fixture->config_dir, "servers.json", NULL);
-  fixture->consents_path = g_build_filename (fixture->config_dir, "consents.json", NULL);
-  g_assert_cmpint (g_mkdir (fixture->config_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir (fixture->state_dir, 0700), ==, 0);
+  fixture->top = test_make_top ("test-consent");
+  fixture->servers_path = g_build_filename (fixture->top, "config", "servers.json", NULL);
+  fixture->consents_path = g_build_filename (fixture->top, "config", "consents.json", NULL);
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->top);
-  g_free (fixture->config_dir);
-  g_free (fixture->state_dir);
   g_free (fixture->servers_path);
   g_free (fixture->consents_path);
 }
@@ -131,31 +51,20 @@ fixture_tear_down (Fixture       *fixture,
 static StewardHost *
 start_host (Fixture *fixture)
 {
-  g_autoptr(GFile) config_dir = g_file_new_for_path (fixture->config_dir);
-  g_autoptr(GFile) state_dir = g_file_new_for_path (fixture->state_dir);
-  StewardHost *host = steward_host_new (config_dir, state_dir);
+  StewardHost *host = test_host_new_in (fixture->top);
 
-  steward_host_start (host);
-  wait_until (steward_host_get_started (host), 20);
+  test_host_start (host, 20);
   return host;
 }
 
 static void
 stop_host (StewardHost *host)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  steward_host_shutdown_async (host, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 10);
-  g_assert_true (steward_host_shutdown_finish (host, result, &error));
-  g_assert_no_error (error);
-  /* The result holds the host. */
-  g_clear_object (&result);
+  test_host_shutdown (host, 10);
   /* What the shutdown closed may finish its last callbacks first. */
   g_object_add_weak_pointer (G_OBJECT (host), (gpointer *) &host);
   g_object_unref (host);
-  wait_until (host == NULL, 10);
+  test_loop_until (host == NULL, 10);
 }
 
 static StewardServer *
@@ -246,7 +155,7 @@ write_servers (Fixture    *fixture,
   json_object_set_object_member (root, "mcpServers", json_object_ref (servers));
   json_node_set_object (node, root);
   text = json_to_string (node, TRUE);
-  write_text (fixture->servers_path, text);
+  test_write_text (fixture->servers_path, text);
 }
 
 /* The first run makes a key, stores it in the keyring, and every later
@@ -268,22 +177,22 @@ test_first_run (Fixture       *fixture,
   g_assert_cmpint (steward_consent_store_get_state (first), ==, STEWARD_CONSENT_KEY_UNKNOWN);
   g_assert_null (steward_consent_store_seal (first, "files", "abc"));
 
-  steward_consent_store_load_async (first, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 20);
+  steward_consent_store_load_async (first, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 20);
   g_assert_true (steward_consent_store_load_finish (first, result, &error));
   g_assert_no_error (error);
   g_assert_cmpint (steward_consent_store_get_state (first), ==, STEWARD_CONSENT_KEY_READY);
 
-  steward_secrets_lookup_async (secrets, STEWARD_CONSENT_KEY_ID, NULL, store_result_cb, &lookup);
-  wait_until (lookup != NULL, 20);
+  steward_secrets_lookup_async (secrets, STEWARD_CONSENT_KEY_ID, NULL, test_store_result_cb, &lookup);
+  test_loop_until (lookup != NULL, 20);
   key = steward_secrets_lookup_finish (secrets, lookup, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (strlen (key), ==, 64);
   steward_secret_value_free (key);
 
   g_clear_object (&result);
-  steward_consent_store_load_async (second, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 20);
+  steward_consent_store_load_async (second, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 20);
   g_assert_true (steward_consent_store_load_finish (second, result, &error));
 
   seal = steward_consent_store_seal (first, "files", "abc");
@@ -319,18 +228,18 @@ test_forged_consent (Fixture       *fixture,
 
   /* The first run: no key, no consent; the person allows. */
   host = start_host (fixture);
-  wait_until (find_consent (host, "genuine") != NULL, 20);
+  test_loop_until (find_consent (host, "genuine") != NULL, 20);
   approval = find_consent (host, "genuine");
   g_assert_true (json_object_get_boolean_member (steward_approval_get_request (approval),
                                                  "remembered"));
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
-  wait_until (steward_server_get_status (lookup_server (host, "genuine")) ==
+  test_loop_until (steward_server_get_status (lookup_server (host, "genuine")) ==
               STEWARD_SERVER_STATUS_READY, 30);
-  wait_until (file_holds (fixture->consents_path, "\"seal\""), 20);
+  test_loop_until (file_holds (fixture->consents_path, "\"seal\""), 20);
   stop_host (host);
 
   /* Someone who can write both files adds two servers and consents. */
-  text = read_text (fixture->consents_path);
+  text = test_read_text (fixture->consents_path);
   consents = json_from_string (text, &error);
   g_assert_no_error (error);
   entries = json_node_get_object (consents);
@@ -356,18 +265,18 @@ test_forged_consent (Fixture       *fixture,
                                                                                  "genuine")));
   g_clear_pointer (&text, g_free);
   text = json_to_string (consents, TRUE);
-  write_text (fixture->consents_path, text);
+  test_write_text (fixture->consents_path, text);
   write_servers (fixture, servers);
 
   host = start_host (fixture);
 
   /* The genuine consent survived the restart: no question, it serves. */
-  wait_until (steward_server_get_status (lookup_server (host, "genuine")) ==
+  test_loop_until (steward_server_get_status (lookup_server (host, "genuine")) ==
               STEWARD_SERVER_STATUS_READY, 30);
   g_assert_null (find_consent (host, "genuine"));
 
   /* The others wait for the person, and never ran. */
-  wait_until (count_consents (host) == 2, 20);
+  test_loop_until (count_consents (host) == 2, 20);
   g_assert_nonnull (find_consent (host, "forged"));
   g_assert_nonnull (find_consent (host, "copy"));
   g_assert_cmpint (steward_server_get_status (lookup_server (host, "forged")), ==,

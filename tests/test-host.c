@@ -6,38 +6,11 @@
 #include <string.h>
 
 #include "steward-host.h"
+#include "test-host-fixture.h"
 
 /* StewardHost over temporary folders, as the app makes it at start: the
  * servers file becomes the registry, follows edits made outside, and a
  * damaged file is kept aside. */
-
-#define wait_until(condition, seconds)                                         \
-  G_STMT_START {                                                              \
-    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
-    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
-    while (!(condition))                                                      \
-      {                                                                       \
-        if (g_get_monotonic_time () >= deadline_)                             \
-          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
-                   #condition);                                               \
-        g_main_context_iteration (NULL, TRUE);                                \
-      }                                                                       \
-    g_source_remove (tick_);                                                  \
-  } G_STMT_END
-
-static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 typedef struct {
   char        *top;
@@ -45,25 +18,6 @@ typedef struct {
   char        *servers_path;
   StewardHost *host;
 } Fixture;
-
-static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
 
 static void
 fixture_set_up (Fixture       *fixture,
@@ -89,25 +43,17 @@ fixture_set_up (Fixture       *fixture,
 static void
 shutdown_host (Fixture *fixture)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  steward_host_shutdown_async (fixture->host, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 6);
-  g_assert_true (steward_host_shutdown_finish (fixture->host, result, &error));
-  g_assert_no_error (error);
+  test_host_shutdown (fixture->host, 6);
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_finalize_object (fixture->host);
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->servers_path);
   g_free (fixture->config_dir);
   g_free (fixture->top);
@@ -123,7 +69,6 @@ write_servers (Fixture    *fixture,
                                                    "lifecycle-server.py", NULL);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   const char *name;
   va_list ap;
@@ -151,15 +96,13 @@ write_servers (Fixture    *fixture,
 
   root = json_builder_get_root (builder);
   text = json_to_string (root, TRUE);
-  g_file_set_contents (fixture->servers_path, text, -1, &error);
-  g_assert_no_error (error);
+  test_write_text (fixture->servers_path, text);
 }
 
 static void
 start_host (Fixture *fixture)
 {
-  steward_host_start (fixture->host);
-  wait_until (steward_host_get_started (fixture->host), 10);
+  test_host_start (fixture->host, 10);
 }
 
 static guint
@@ -244,7 +187,7 @@ test_follow (Fixture       *fixture,
   /* An edit made outside adds a third; the first two stay the objects
    * they were. */
   write_servers (fixture, "alpha", "beta", "gamma", NULL);
-  wait_until (n_servers (fixture) == 3, 10);
+  test_loop_until (n_servers (fixture) == 3, 10);
   g_assert_true (server_at (fixture, 0) == alpha);
   g_assert_true (server_at (fixture, 1) == beta);
   g_assert_cmpstr (steward_server_get_name (server_at (fixture, 2)), ==, "gamma");
@@ -252,9 +195,9 @@ test_follow (Fixture       *fixture,
 
   /* And removing one stops it: its question is withdrawn. */
   write_servers (fixture, "alpha", "gamma", NULL);
-  wait_until (n_servers (fixture) == 2, 10);
+  test_loop_until (n_servers (fixture) == 2, 10);
   g_assert_null (steward_server_registry_lookup (registry, "beta"));
-  wait_until (g_list_model_get_n_items (approvals) == 2, 5);
+  test_loop_until (g_list_model_get_n_items (approvals) == 2, 5);
 
   shutdown_host (fixture);
   g_assert_cmpint (steward_server_get_status (alpha), ==, STEWARD_SERVER_STATUS_STOPPED);
@@ -270,13 +213,12 @@ test_damaged (Fixture       *fixture,
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_file_set_contents (fixture->servers_path, damaged, -1, &error);
-  g_assert_no_error (error);
+  test_write_text (fixture->servers_path, damaged);
   start_host (fixture);
 
   g_assert_cmpuint (n_servers (fixture), ==, 0);
   g_assert_true (has_host_event (fixture, "servers.json could not be loaded"));
-  wait_until (has_host_event (fixture, "servers.json.damaged"), 10);
+  test_loop_until (has_host_event (fixture, "servers.json.damaged"), 10);
 
   g_file_get_contents (aside, &contents, NULL, &error);
   g_assert_no_error (error);
@@ -299,13 +241,11 @@ test_damaged_again (Fixture       *fixture,
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_file_set_contents (aside, "the first damage", -1, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (fixture->servers_path, "[]", -1, &error);
-  g_assert_no_error (error);
+  test_write_text (aside, "the first damage");
+  test_write_text (fixture->servers_path, "[]");
   start_host (fixture);
 
-  wait_until (has_host_event (fixture, "servers.json.damaged-1"), 10);
+  test_loop_until (has_host_event (fixture, "servers.json.damaged-1"), 10);
   g_file_get_contents (aside, &contents, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (contents, ==, "the first damage");
@@ -338,7 +278,7 @@ test_shutdown (Fixture       *fixture,
 
       steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
     }
-  wait_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_READY &&
+  test_loop_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_READY &&
               steward_server_get_status (beta) == STEWARD_SERVER_STATUS_READY, 20);
 
   started = g_get_monotonic_time ();
@@ -363,19 +303,19 @@ test_enable (Fixture       *fixture,
   write_servers (fixture, "alpha", NULL);
   start_host (fixture);
   alpha = server_at (fixture, 0);
-  wait_until (g_list_model_get_n_items (approvals) == 1, 5);
+  test_loop_until (g_list_model_get_n_items (approvals) == 1, 5);
   approval = g_list_model_get_item (approvals, 0);
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
-  wait_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_READY, 20);
 
   steward_server_set_enabled (alpha, FALSE);
   g_assert_false (steward_server_get_enabled (alpha));
-  wait_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_DISABLED, 10);
+  test_loop_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_DISABLED, 10);
   g_assert_true (server_at (fixture, 0) == alpha);
-  wait_until (file_contains (fixture->servers_path, "\"disabled\""), 10);
+  test_loop_until (file_contains (fixture->servers_path, "\"disabled\""), 10);
 
   steward_server_set_enabled (alpha, TRUE);
-  wait_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (alpha) == STEWARD_SERVER_STATUS_READY, 20);
   g_assert_true (steward_server_get_enabled (alpha));
 
   shutdown_host (fixture);

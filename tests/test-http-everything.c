@@ -11,25 +11,13 @@
 #include "mcp-item.h"
 #include "mcp-tool.h"
 #include "test-delegate.h"
+#include "test-http-peer.h"
 
 /* The reference server "everything" in its Streamable HTTP mode, driven
  * through McpClient over McpHttpTransport: a smoke test of the transport
  * against the official SDK's server side. */
 
 #define DEADLINE_MS 20000
-
-/* Express listens on every interface unless told otherwise; the server is
- * kept on the loopback interface by giving listen() a host when it was
- * called with a port alone. */
-#define LOOPBACK_ONLY \
-  "data:text/javascript,import net from \"node:net\";" \
-  "const listen = net.Server.prototype.listen;" \
-  "net.Server.prototype.listen = function (...args) {" \
-  "  if ((typeof args[0] === \"number\" || typeof args[0] === \"string\") &&" \
-  "      typeof args[1] !== \"string\")" \
-  "    args.splice (1, 0, \"127.0.0.1\");" \
-  "  return listen.apply (this, args);" \
-  "};"
 
 static gboolean
 set_true_cb (gpointer user_data)
@@ -98,25 +86,6 @@ peer_said (Peer       *peer,
   return FALSE;
 }
 
-static guint16
-free_port (void)
-{
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                         &error);
-  g_assert_no_error (error);
-  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
 static void
 exited_cb (GObject      *object,
            GAsyncResult *result,
@@ -129,23 +98,18 @@ exited_cb (GObject      *object,
 static Peer *
 peer_start (guint16 port)
 {
-  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
-  g_autofree char *script = NULL;
+  g_autofree char *script = test_everything_script ();
   g_autofree char *port_text = g_strdup_printf ("%u", port);
   g_autofree char *ready = g_strdup_printf ("listening on port %u", port);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
   Peer *peer = g_new0 (Peer, 1);
 
-  g_assert_nonnull (peers);
-  script = g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
-                             "index.js", NULL);
-
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_setenv (launcher, "PORT", port_text, TRUE);
   peer->process = g_subprocess_launcher_spawn (launcher, &error, "node", "--import",
-                                               LOOPBACK_ONLY, script, "streamableHttp", NULL);
+                                               TEST_LOOPBACK_ONLY, script, "streamableHttp", NULL);
   g_assert_no_error (error);
 
   peer->cancellable = g_cancellable_new ();
@@ -248,7 +212,7 @@ has_tool (GPtrArray  *tools,
 static void
 test_everything (void)
 {
-  guint16 port = free_port ();
+  guint16 port = test_free_port ();
   Peer *peer = peer_start (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
   g_autoptr(McpHttpTransport) transport = mcp_http_transport_new (url, NULL);

@@ -9,19 +9,6 @@
 
 #define DEADLINE_S 30
 
-/* Express listens on every interface unless told otherwise; the server is
- * kept on the loopback interface by giving listen() a host when it was
- * called with a port alone. */
-#define LOOPBACK_ONLY \
-  "data:text/javascript,import net from \"node:net\";" \
-  "const listen = net.Server.prototype.listen;" \
-  "net.Server.prototype.listen = function (...args) {" \
-  "  if ((typeof args[0] === \"number\" || typeof args[0] === \"string\") &&" \
-  "      typeof args[1] !== \"string\")" \
-  "    args.splice (1, 0, \"127.0.0.1\");" \
-  "  return listen.apply (this, args);" \
-  "};"
-
 struct _TestHttpPeer
 {
   GSubprocess      *process;
@@ -84,6 +71,16 @@ exited_cb (GObject      *object,
   *(gboolean *) user_data = TRUE;
 }
 
+char *
+test_everything_script (void)
+{
+  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
+
+  g_assert_nonnull (peers);
+  return g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
+                           "index.js", NULL);
+}
+
 guint16
 test_free_port (void)
 {
@@ -108,23 +105,18 @@ peer_start (guint16     port,
             const char *transport,
             const char *ready_words)
 {
-  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
-  g_autofree char *script = NULL;
+  g_autofree char *script = test_everything_script ();
   g_autofree char *port_text = g_strdup_printf ("%u", port);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
   TestHttpPeer *peer = g_new0 (TestHttpPeer, 1);
-
-  g_assert_nonnull (peers);
-  script = g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
-                             "index.js", NULL);
 
   /* It says on stderr when it listens; its stdout is not read. */
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_setenv (launcher, "PORT", port_text, TRUE);
   peer->process = g_subprocess_launcher_spawn (launcher, &error, "node", "--import",
-                                               LOOPBACK_ONLY, script, transport, NULL);
+                                               TEST_LOOPBACK_ONLY, script, transport, NULL);
   g_assert_no_error (error);
 
   peer->ready_line = g_strdup_printf ("%s %u", ready_words, port);

@@ -12,6 +12,22 @@ G_BEGIN_DECLS
 
 typedef struct _TestHttpPeer TestHttpPeer;
 
+/* Express listens on every interface unless told otherwise; the server is
+ * kept on the loopback interface by giving listen() a host when it was
+ * called with a port alone. */
+#define TEST_LOOPBACK_ONLY \
+  "data:text/javascript,import net from \"node:net\";" \
+  "const listen = net.Server.prototype.listen;" \
+  "net.Server.prototype.listen = function (...args) {" \
+  "  if ((typeof args[0] === \"number\" || typeof args[0] === \"string\") &&" \
+  "      typeof args[1] !== \"string\")" \
+  "    args.splice (1, 0, \"127.0.0.1\");" \
+  "  return listen.apply (this, args);" \
+  "};"
+
+/* The installed server's script, under $STEWARD_PEERS_DIR. */
+char         *test_everything_script (void);
+
 /* A port nothing listens on, a moment ago. */
 guint16       test_free_port       (void);
 /* Starts it on @port, serving /mcp, and waits until it listens. */

@@ -11,6 +11,7 @@
 #include "mcp-tool.h"
 
 #include "steward-host.h"
+#include "test-host-fixture.h"
 
 /* The interop matrix: servers nobody here wrote, pinned in tests/peers,
  * each started the way its README says, from a servers file, through the
@@ -28,7 +29,7 @@
 #define wait_until(condition, seconds, ...)                                    \
   G_STMT_START {                                                              \
     gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
-    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
+    guint tick_ = g_timeout_add (50, test_tick_cb, NULL);                      \
     while (!(condition))                                                      \
       {                                                                       \
         if (g_get_monotonic_time () >= deadline_)                             \
@@ -90,20 +91,6 @@ struct _Fixture {
   StewardHost  *host;
 };
 
-static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* What a timed-out wait prints: where the server stands, and why. */
 static const char *
 describe (StewardServer *server)
@@ -119,25 +106,6 @@ describe (StewardServer *server)
                           steward_server_get_detail_text (server)
                             ? steward_server_get_detail_text (server) : "(none)");
   return text;
-}
-
-static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
 }
 
 /* How many processes run in @folder or below it: a server, and what it
@@ -190,10 +158,8 @@ write_file (const char *folder,
             const char *contents)
 {
   g_autofree char *path = g_build_filename (folder, name, NULL);
-  g_autoptr(GError) error = NULL;
 
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  test_write_text (path, contents);
 }
 
 static char *
@@ -279,18 +245,9 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-
   if (fixture->host != NULL)
     {
-      g_autoptr(GAsyncResult) result = NULL;
-      g_autoptr(GError) error = NULL;
-
-      steward_host_shutdown_async (fixture->host, NULL, store_result_cb, &result);
-      wait_until (result != NULL, 20, NULL);
-      g_assert_true (steward_host_shutdown_finish (fixture->host, result, &error));
-      g_assert_no_error (error);
-      g_clear_object (&result);
+      test_host_shutdown (fixture->host, 20);
 
       /* Let what closed finish its last callbacks. */
       while (g_main_context_iteration (NULL, FALSE))
@@ -301,7 +258,7 @@ fixture_tear_down (Fixture       *fixture,
       wait_until (count_processes_in (fixture->work) == 0, 10, NULL);
     }
 
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->work);
   free (fixture->top);
 }
@@ -339,12 +296,9 @@ start_server (Fixture    *fixture,
   g_assert_no_error (error);
   server_config = steward_config_lookup (config, peer->name, &error);
   g_assert_no_error (error);
-  g_assert_true (steward_config_record_consent (config, server_config, &error));
-  g_assert_no_error (error);
+  test_record_consent (config, server_config);
 
-  steward_host_start (fixture->host);
-  while (!steward_host_get_started (fixture->host))
-    g_main_context_iteration (NULL, TRUE);
+  test_host_start (fixture->host, 60);
   server = steward_server_registry_lookup (steward_host_get_registry (fixture->host), peer->name);
   g_assert_nonnull (server);
 
@@ -393,7 +347,7 @@ call_tool (Fixture        *fixture,
 
   /* A browser server launches its browser on the first call. */
   steward_server_call_tool_async (server, tool, object, NULL, NULL, NULL, NULL,
-                                  store_result_cb, &result);
+                                  test_store_result_cb, &result);
   wait_until (result != NULL, 90, server);
 
   return steward_server_call_tool_finish (server, result, error);
@@ -491,7 +445,7 @@ check_app_view (StewardServer *server,
   uri = json_object_get_string_member (ui, "resourceUri");
   g_assert_true (g_str_has_prefix (uri, "ui://"));
 
-  mcp_client_read_resource_async (client, uri, NULL, store_result_cb, &result);
+  mcp_client_read_resource_async (client, uri, NULL, test_store_result_cb, &result);
   wait_until (result != NULL, 30, server);
   contents = mcp_client_read_resource_finish (client, result, &error);
   g_assert_no_error (error);

@@ -10,6 +10,7 @@
 #include "steward-host.h"
 #include "steward-server-page.h"
 #include "steward-server-row.h"
+#include "test-host-fixture.h"
 #include "test-http-peer.h"
 #include "test-widgets.h"
 
@@ -31,52 +32,17 @@ typedef struct {
 } Fixture;
 
 static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) config_dir = NULL;
-  g_autoptr(GFile) state_dir = NULL;
-  g_autofree char *config_path = NULL;
-  g_autofree char *state_path = NULL;
-
-  fixture->top = g_dir_make_tmp ("test-server-row-XXXXXX", &error);
-  g_assert_no_error (error);
-  config_path = g_build_filename (fixture->top, "config", NULL);
-  state_path = g_build_filename (fixture->top, "state", NULL);
-  g_assert_cmpint (g_mkdir (config_path, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir (state_path, 0700), ==, 0);
-
-  config_dir = g_file_new_for_path (config_path);
-  state_dir = g_file_new_for_path (state_path);
-  fixture->host = steward_host_new (config_dir, state_dir);
+  fixture->top = test_make_top ("test-server-row");
+  fixture->host = test_host_new_in (fixture->top);
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-
   if (fixture->window != NULL)
     gtk_window_destroy (fixture->window);
   test_drain_main_context ();
@@ -86,7 +52,7 @@ fixture_tear_down (Fixture       *fixture,
     g_assert_finalize_object (fixture->server);
   test_drain_main_context ();
   g_assert_finalize_object (fixture->host);
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->top);
 }
 
@@ -95,13 +61,10 @@ static void
 show_server (Fixture             *fixture,
              StewardServerConfig *config)
 {
-  StewardConfig *store = steward_host_get_config (fixture->host);
   GtkWidget *list = gtk_list_box_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  g_autoptr(GError) error = NULL;
 
-  g_assert_true (steward_config_record_consent (store, config, &error));
-  g_assert_no_error (error);
+  test_record_consent (steward_host_get_config (fixture->host), config);
   fixture->server = steward_server_new (fixture->host, config);
 
   fixture->row = steward_server_row_new (fixture->server);

@@ -10,6 +10,7 @@
 #include "steward-host.h"
 #include "steward-server-failure.h"
 #include "steward-server-private.h"
+#include "test-host-fixture.h"
 #include "test-http-peer.h"
 
 /* The states StewardServer tells a person: a remote server that goes away
@@ -28,19 +29,6 @@ flag_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Runs the main loop until @cond holds; fails after @seconds. */
-#define wait_until(cond, seconds) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timer_ = g_timeout_add_seconds ((seconds), flag_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (!timed_out_) \
-      g_source_remove (timer_); \
-    if (!(cond)) \
-      g_error ("%s:%d: gave up after %d s waiting for %s", __FILE__, __LINE__, (seconds), #cond); \
-  } G_STMT_END
-
 /* Lets the main loop run a while, to see that something does not happen. */
 static void
 run_for (guint ms)
@@ -52,14 +40,6 @@ run_for (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* The host */
 
 typedef struct {
@@ -69,44 +49,11 @@ typedef struct {
 } Fixture;
 
 static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) config_dir = NULL;
-  g_autoptr(GFile) state_dir = NULL;
-  g_autofree char *config_path = NULL;
-  g_autofree char *state_path = NULL;
-
-  fixture->top = g_dir_make_tmp ("test-server-status-XXXXXX", &error);
-  g_assert_no_error (error);
-  config_path = g_build_filename (fixture->top, "config", NULL);
-  state_path = g_build_filename (fixture->top, "state", NULL);
-  g_assert_cmpint (g_mkdir (config_path, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir (state_path, 0700), ==, 0);
-
-  config_dir = g_file_new_for_path (config_path);
-  state_dir = g_file_new_for_path (state_path);
-  fixture->host = steward_host_new (config_dir, state_dir);
+  fixture->top = test_make_top ("test-server-status");
+  fixture->host = test_host_new_in (fixture->top);
   fixture->statuses = g_array_new (FALSE, FALSE, sizeof (StewardServerStatus));
 }
 
@@ -114,13 +61,11 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_finalize_object (fixture->host);
   g_array_unref (fixture->statuses);
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->top);
 }
 
@@ -151,12 +96,9 @@ static StewardServer *
 new_server (Fixture             *fixture,
             StewardServerConfig *config)
 {
-  StewardConfig *store = steward_host_get_config (fixture->host);
   StewardServer *server = steward_server_new (fixture->host, config);
-  g_autoptr(GError) error = NULL;
 
-  g_assert_true (steward_config_record_consent (store, config, &error));
-  g_assert_no_error (error);
+  test_record_consent (steward_host_get_config (fixture->host), config);
   g_signal_connect (server, "notify::status", G_CALLBACK (status_cb), fixture);
 
   return server;
@@ -167,8 +109,8 @@ stop_server (StewardServer *server)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  steward_server_stop_async (server, NULL, store_result_cb, &result);
-  wait_until (result != NULL, DEADLINE_S);
+  steward_server_stop_async (server, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, DEADLINE_S);
   g_assert_true (steward_server_stop_finish (server, result, NULL));
   g_assert_null (steward_server_get_client (server));
 }
@@ -268,7 +210,7 @@ test_missing_module (Fixture       *fixture,
   steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
   steward_server_start (server);
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   g_assert_cmpstr (steward_server_get_status_text (server), ==,
                    "Failed: the module /nonexistent/steward-test/server.js was not found; check "
@@ -280,7 +222,7 @@ test_missing_module (Fixture       *fixture,
 
   /* The person's Start tries again, once. */
   steward_server_start (server);
-  wait_until (count_status (fixture, STEWARD_SERVER_STATUS_FAILED) == 2, DEADLINE_S);
+  test_loop_until (count_status (fixture, STEWARD_SERVER_STATUS_FAILED) == 2, DEADLINE_S);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_STARTING), ==, 2);
 
   stop_server (server);
@@ -302,7 +244,7 @@ test_exit_at_once (Fixture       *fixture,
   steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
   steward_server_start (server);
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   g_assert_cmpstr (steward_server_get_status_text (server), ==,
                    "Failed: it exited with status 2 before answering, saying: lifecycle-server: "
@@ -331,7 +273,7 @@ test_refused (Fixture       *fixture,
   steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
   steward_server_start (server);
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   expected = g_strdup_printf ("Failed: nothing answers at 127.0.0.1:%u (Connection refused); "
                               "start the server, or correct the URL", port);
@@ -359,7 +301,7 @@ test_not_found (Fixture       *fixture,
   steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
   steward_server_start (server);
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   expected = g_strdup_printf ("Failed: %s answered HTTP 404 Not Found; check the path in the URL",
                               url);
@@ -389,15 +331,14 @@ test_reconnect (Fixture       *fixture,
                                              STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
   server = new_server (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
   g_assert_true (g_str_has_prefix (steward_server_get_status_text (server), "Ready · "));
 
   /* Its event stream breaks: asked, it does not answer, and it is no
    * longer Ready. */
   killed = g_get_monotonic_time ();
   test_http_peer_kill (peer);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
-              DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_DISCONNECTED, DEADLINE_S);
   g_test_message ("disconnected %.2f s after the kill",
                   (g_get_monotonic_time () - killed) / (double) G_USEC_PER_SEC);
   g_test_message ("status: %s", steward_server_get_status_text (server));
@@ -407,7 +348,7 @@ test_reconnect (Fixture       *fixture,
   g_assert_nonnull (strstr (steward_server_get_detail_text (server), "stopped answering"));
 
   /* Attempts that find nobody there count up; none is a crash. */
-  wait_until (text_has (server, "(attempt 2"), DEADLINE_S);
+  test_loop_until (text_has (server, "(attempt 2"), DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 0);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_FAILED), ==, 0);
@@ -416,7 +357,7 @@ test_reconnect (Fixture       *fixture,
   /* Back on the same port: Ready again, with its tools. */
   peer = test_http_peer_start (port);
   back = g_get_monotonic_time ();
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
   g_test_message ("ready %.2f s after the server was back",
                   (g_get_monotonic_time () - back) / (double) G_USEC_PER_SEC);
   g_assert_true (g_str_has_prefix (steward_server_get_status_text (server), "Ready · "));
@@ -447,14 +388,13 @@ test_back_wrong (Fixture       *fixture,
                                              STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
   server = new_server (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
 
   /* On the same port now: the legacy transport, which has no /mcp. */
   test_http_peer_kill (peer);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
-              DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_DISCONNECTED, DEADLINE_S);
   peer = test_http_peer_start_sse (port);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_FAILED, DEADLINE_S);
   expected = g_strdup_printf ("Failed: %s answered HTTP 404 Not Found; check the path in the URL",
                               url);
   g_assert_cmpstr (steward_server_get_status_text (server), ==, expected);
@@ -462,7 +402,7 @@ test_back_wrong (Fixture       *fixture,
 
   /* Started again by the person: a fresh start, not attempt N + 1. */
   steward_server_start (server);
-  wait_until (count_status (fixture, STEWARD_SERVER_STATUS_FAILED) == 2, DEADLINE_S);
+  test_loop_until (count_status (fixture, STEWARD_SERVER_STATUS_FAILED) == 2, DEADLINE_S);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_STARTING), ==, 2);
   g_assert_cmpstr (steward_server_get_status_text (server), ==, expected);
 
@@ -487,18 +427,17 @@ test_reconnect_sse (Fixture       *fixture,
                                              STEWARD_SERVER_TRANSPORT_SSE, NULL);
   server = new_server (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
 
   test_http_peer_kill (peer);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
-              DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_DISCONNECTED, DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   g_assert_true (g_str_has_prefix (steward_server_get_status_text (server),
                                    "Disconnected — reconnecting (attempt 1"));
-  wait_until (text_has (server, "(attempt 2"), DEADLINE_S);
+  test_loop_until (text_has (server, "(attempt 2"), DEADLINE_S);
 
   peer = test_http_peer_start_sse (port);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_FAILED), ==, 0);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 0);
 
@@ -524,11 +463,10 @@ test_hung (Fixture       *fixture,
   server = new_server (fixture, config);
   steward_server_set_watch_interval_for_testing (server, 500);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
 
   test_http_peer_signal (peer, SIGSTOP);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_DISCONNECTED,
-              DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_DISCONNECTED, DEADLINE_S);
   g_test_message ("status: %s", steward_server_get_status_text (server));
   g_test_message ("detail: %s", steward_server_get_detail_text (server));
   g_assert_nonnull (strstr (steward_server_get_detail_text (server),
@@ -536,7 +474,7 @@ test_hung (Fixture       *fixture,
   g_assert_null (steward_server_get_client (server));
 
   test_http_peer_signal (peer, SIGCONT);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_FAILED), ==, 0);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 0);
 

@@ -18,6 +18,7 @@
 #include "mcp-sse-transport.h"
 #include "mcp-tool.h"
 #include "test-delegate.h"
+#include "test-http-peer.h"
 
 /* The legacy HTTP+SSE transport against tests/servers/sse-legacy-server.py,
  * which misbehaves on request (suite "hostile"), and against the reference
@@ -413,13 +414,12 @@ test_invalid_url (void)
     }
 }
 
-static guint find_free_port (void);
 
 /* Nothing listening: the start fails with the reason, naming the URL. */
 static void
 test_refused (void)
 {
-  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/sse", find_free_port ());
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/sse", test_free_port ());
   g_autoptr(McpSseTransport) transport = mcp_sse_transport_new (url, NULL);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -1111,28 +1111,6 @@ typedef struct {
   gboolean     stderr_done;
 } Peer;
 
-static guint
-find_free_port (void)
-{
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-  guint port;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                         &error);
-  g_assert_no_error (error);
-  g_assert_true (g_socket_bind (socket, address, FALSE, &error));
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-  g_assert_true (g_socket_close (socket, NULL));
-
-  return port;
-}
-
 /* Runs in the child: it should not outlive this test if the test dies. */
 static void
 peer_child_setup (gpointer user_data)
@@ -1173,16 +1151,11 @@ peer_stderr_cb (GObject      *object,
 static Peer *
 peer_new (guint port)
 {
-  const char *peers = g_getenv ("STEWARD_PEERS_DIR");
-  g_autofree char *script = NULL;
+  g_autofree char *script = test_everything_script ();
   g_autofree char *port_text = g_strdup_printf ("%u", port);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
   Peer *peer = g_new0 (Peer, 1);
-
-  g_assert_nonnull (peers);
-  script = g_build_filename (peers, "@modelcontextprotocol", "server-everything", "dist",
-                             "index.js", NULL);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
@@ -1219,7 +1192,7 @@ peer_free (Peer *peer)
 static void
 test_everything (void)
 {
-  guint port = find_free_port ();
+  guint port = test_free_port ();
   Peer *peer = peer_new (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/sse", port);
   g_autoptr(GError) error = NULL;

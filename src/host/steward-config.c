@@ -409,32 +409,7 @@ append_string (GString    *out,
                const char *text)
 {
   g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        default:
-          if ((guchar) *p < 0x20 || *p == 0x7f)
-            g_string_append_printf (out, "\\u%04x", (guint) (guchar) *p);
-          else
-            g_string_append_c (out, *p);
-        }
-    }
+  mcp_json_append_escaped (out, text, TRUE);
   g_string_append_c (out, '"');
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mcp-json.h"
 #include "steward-log-store.h"
 
 #define DEFAULT_CAPACITY 100000
@@ -520,36 +521,7 @@ append_json_string (GString    *out,
                     const char *text)
 {
   g_string_append_c (out, '"');
-
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      guchar c = *p;
-
-      switch (c)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        default:
-          if (c < 0x20 || c == 0x7f)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, c);
-        }
-    }
-
+  mcp_json_append_escaped (out, text, TRUE);
   g_string_append_c (out, '"');
 }
 

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "mcp-json.h"
 #include "steward-redactor.h"
 
 /* Secret-shaped text ------------------------------------------------- */
@@ -666,52 +667,17 @@ remember (const char *value)
 static char *
 dup_json_escaped (const char *value)
 {
-  GString *out = NULL;
+  GString *out = g_string_sized_new (strlen (value));
 
-  for (const char *p = value; *p != '\0'; p++)
+  /* DEL stays as it is, as json-glib's generator writes it. */
+  mcp_json_append_escaped (out, value, FALSE);
+  if (strcmp (out->str, value) == 0)
     {
-      guchar c = *p;
-
-      if (c != '"' && c != '\\' && c >= 0x20)
-        {
-          if (out != NULL)
-            g_string_append_c (out, c);
-          continue;
-        }
-
-      if (out == NULL)
-        out = g_string_new_len (value, p - value);
-
-      switch (c)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        case '\b':
-          g_string_append (out, "\\b");
-          break;
-        case '\f':
-          g_string_append (out, "\\f");
-          break;
-        default:
-          g_string_append_printf (out, "\\u%04x", c);
-          break;
-        }
+      g_string_free (out, TRUE);
+      return NULL;
     }
 
-  return out != NULL ? g_string_free (out, FALSE) : NULL;
+  return g_string_free (out, FALSE);
 }
 
 /**

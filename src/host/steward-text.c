@@ -62,6 +62,19 @@ steward_text_has_hidden (const char *text)
   return FALSE;
 }
 
+/* @text itself when it is valid UTF-8, else a repaired copy that
+ * @repaired owns. */
+static const char *
+make_valid (const char  *text,
+            char       **repaired)
+{
+  if (g_utf8_validate (text, -1, NULL))
+    return text;
+
+  *repaired = g_utf8_make_valid (text, -1);
+  return *repaired;
+}
+
 /**
  * steward_text_make_visible_capped:
  * @text: (nullable): text from a server or a model
@@ -89,14 +102,8 @@ steward_text_make_visible_capped (const char *text,
   if (text == NULL)
     return g_strdup ("");
 
+  text = make_valid (text, &valid);
   length = strlen (text);
-  if (!g_utf8_validate (text, length, NULL))
-    {
-      valid = g_utf8_make_valid (text, length);
-      text = valid;
-      length = strlen (valid);
-    }
-
   out = g_string_sized_new (MIN (length, max_bytes) + 16);
 
   for (p = text; *p != '\0'; p = g_utf8_next_char (p))
@@ -175,20 +182,12 @@ steward_text_strip_hidden (const char *text)
 {
   g_autofree char *valid = NULL;
   GString *out;
-  gsize length;
 
   if (text == NULL)
     return g_strdup ("");
 
-  length = strlen (text);
-  if (!g_utf8_validate (text, length, NULL))
-    {
-      valid = g_utf8_make_valid (text, length);
-      text = valid;
-      length = strlen (valid);
-    }
-
-  out = g_string_sized_new (length);
+  text = make_valid (text, &valid);
+  out = g_string_sized_new (strlen (text));
 
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
@@ -222,20 +221,12 @@ steward_text_for_terminal (const char *text,
 {
   g_autofree char *valid = NULL;
   GString *out;
-  gsize length;
 
   if (text == NULL)
     return g_strdup ("");
 
-  length = strlen (text);
-  if (!g_utf8_validate (text, length, NULL))
-    {
-      valid = g_utf8_make_valid (text, length);
-      text = valid;
-      length = strlen (valid);
-    }
-
-  out = g_string_sized_new (length);
+  text = make_valid (text, &valid);
+  out = g_string_sized_new (strlen (text));
 
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
@@ -270,20 +261,12 @@ steward_text_escape_json (const char *json)
 {
   g_autofree char *valid = NULL;
   GString *out;
-  gsize length;
 
   if (json == NULL)
     return g_strdup ("");
 
-  length = strlen (json);
-  if (!g_utf8_validate (json, length, NULL))
-    {
-      valid = g_utf8_make_valid (json, length);
-      json = valid;
-      length = strlen (valid);
-    }
-
-  out = g_string_sized_new (length);
+  json = make_valid (json, &valid);
+  out = g_string_sized_new (strlen (json));
 
   for (const char *p = json; *p != '\0'; p = g_utf8_next_char (p))
     {

@@ -171,40 +171,9 @@ append_string (GString    *out,
                const char *string)
 {
   g_string_append_c (out, '"');
-  for (const char *p = string; *p != '\0'; p++)
-    {
-      guchar c = *p;
-
-      switch (c)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\b':
-          g_string_append (out, "\\b");
-          break;
-        case '\f':
-          g_string_append (out, "\\f");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, c);
-        }
-    }
+  /* DEL stays as it is: the checksums of pins already stored were taken
+   * over this form. */
+  mcp_json_append_escaped (out, string, FALSE);
   g_string_append_c (out, '"');
 }
 

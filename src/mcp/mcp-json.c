@@ -87,30 +87,35 @@ mcp_json_get_number (JsonObject *object,
   return default_value;
 }
 
+/**
+ * mcp_json_append_escaped:
+ * @out: where the text goes
+ * @text: UTF-8 text
+ * @escape_delete: whether U+007F is written as \u007f too
+ *
+ * Appends @text as it stands between the quotes of a JSON string: quotes,
+ * backslashes and control characters escaped, short forms where JSON has
+ * them. JSON does not require escaping DEL; a writer whose bytes must
+ * stay as they were (a stored checksum, the form another generator
+ * wrote) leaves it alone.
+ */
 void
-mcp_json_append_string (GString    *out,
-                        const char *string)
+mcp_json_append_escaped (GString    *out,
+                         const char *text,
+                         gboolean    escape_delete)
 {
-  g_autofree char *valid = NULL;
   static const char hex[] = "0123456789abcdef";
   const char *run;
   const char *p;
 
-  /* json-glib turns a lone UTF-16 surrogate escape into bytes that are not
-   * UTF-8; what we send must be, so such text is repaired. */
-  if (!g_utf8_validate (string, -1, NULL))
-    string = valid = g_utf8_make_valid (string, -1);
-
-  g_string_append_c (out, '"');
-
   /* Runs of characters that need no escape are copied whole. */
-  for (run = p = string; *p != '\0'; p++)
+  for (run = p = text; *p != '\0'; p++)
     {
       guchar c = (guchar) *p;
       const char *escape;
       char unicode[7];
 
-      if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+      if (c >= 0x20 && c != '"' && c != '\\' && (c != 0x7f || !escape_delete))
         continue;
 
       switch (c)
@@ -139,6 +144,21 @@ mcp_json_append_string (GString    *out,
     }
 
   g_string_append_len (out, run, p - run);
+}
+
+void
+mcp_json_append_string (GString    *out,
+                        const char *string)
+{
+  g_autofree char *valid = NULL;
+
+  /* json-glib turns a lone UTF-16 surrogate escape into bytes that are not
+   * UTF-8; what we send must be, so such text is repaired. */
+  if (!g_utf8_validate (string, -1, NULL))
+    string = valid = g_utf8_make_valid (string, -1);
+
+  g_string_append_c (out, '"');
+  mcp_json_append_escaped (out, string, TRUE);
   g_string_append_c (out, '"');
 }
 

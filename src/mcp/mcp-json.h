@@ -17,4 +17,8 @@ JsonNode *mcp_json_parse_with_depth (const char  *data,
                                      guint        max_depth,
                                      GError     **error);
 
+void      mcp_json_append_escaped   (GString     *out,
+                                     const char  *text,
+                                     gboolean     escape_delete);
+
 G_END_DECLS
