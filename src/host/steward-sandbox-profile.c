@@ -437,6 +437,33 @@ steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
 }
 
 /**
+ * steward_sandbox_profile_dup_network_reason:
+ *
+ * Returns: (transfer full): why the network is on or off by default for
+ *   this server: package runners get it, as they download the server
+ */
+char *
+steward_sandbox_profile_dup_network_reason (StewardSandboxProfile *self)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SANDBOX_PROFILE (self), NULL);
+
+  if (steward_sandbox_default_network (self->command))
+    {
+      base = g_path_get_basename (self->command);
+      return g_strdup_printf (
+        /* Translators: %s is a command, such as npx. */
+        _("On by default, because `%s` downloads the server when it starts. With the "
+          "network, the server can also reach services on this computer that listen on it."),
+        base);
+    }
+
+  return g_strdup (_("Off by default: only package runners such as npx and uvx, which "
+                     "download the server when it starts, get the network without asking."));
+}
+
+/**
  * steward_sandbox_profile_add_to_fingerprint:
  * @config: a server's entry
  * @builder: a builder inside the fingerprint's array
