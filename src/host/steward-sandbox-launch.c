@@ -241,6 +241,9 @@ steward_sandbox_launch_describe (StewardServerConfig *config)
       json_object_set_boolean_member (network, "allowed",
                                       steward_sandbox_profile_get_network (profile));
       json_object_set_string_member (network, "reason", reason);
+      /* Which sentence is the network's: the dialog shows a switch in its
+       * place (the network and the display come last, in that order). */
+      json_object_set_int_member (network, "line", g_strv_length (lines) - 2);
       json_object_set_object_member (object, "network", network);
 
       if (unavailable != NULL)

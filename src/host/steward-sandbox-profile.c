@@ -410,6 +410,8 @@ steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
       g_strv_builder_add (lines, line);
     }
 
+  /* The network and the display come last, in this order
+   * (steward_sandbox_launch_describe() points at the network's line). */
   if (self->network && self->network_is_default)
     {
       g_autofree char *base = g_path_get_basename (self->command);
