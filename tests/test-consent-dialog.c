@@ -12,6 +12,7 @@ typedef struct
 {
   guint                 n_responses;
   StewardApprovalAction action;
+  int                   network;   /* -1 when the answer carries none */
 } Responses;
 
 static void
@@ -22,6 +23,8 @@ responded_cb (StewardApproval       *approval,
 {
   responses->n_responses++;
   responses->action = action;
+  responses->network = data != NULL && json_object_has_member (data, "network")
+                       ? json_object_get_boolean_member (data, "network") : -1;
 }
 
 static StewardApproval *
@@ -180,15 +183,83 @@ test_permissions (void)
 
   g_assert_true (gtk_widget_is_visible (GTK_WIDGET (test_find_label (dialog, "Permissions"))));
   g_assert_cmpuint (g_strv_length (lines), >=, 5);
+  /* Every sentence but the network's, which the switch stands for. */
   for (guint i = 0; lines[i] != NULL; i++)
-    g_assert_nonnull (test_find_label (dialog, lines[i]));
-  g_assert_true (test_any_label_contains (dialog, "Network: allowed, because `npx`"));
+    if (g_str_has_prefix (lines[i], "Network: "))
+      g_assert_null (test_find_label (dialog, lines[i]));
+    else
+      g_assert_nonnull (test_find_label (dialog, lines[i]));
+  g_assert_true (test_any_label_contains (dialog, "On by default, because `npx`"));
   g_assert_true (test_any_label_contains (dialog, "Reads, without changing: /srv/data"));
   g_assert_true (test_any_label_contains (dialog, "Display: off"));
   g_assert_false (test_any_label_contains (dialog, "bubblewrap"));
 
   gtk_window_destroy (GTK_WINDOW (dialog));
   test_drain_main_context ();
+  g_assert_finalize_object (dialog);
+}
+
+/* The network switch starts as the profile has it, says why, and the
+ * answer carries where the person left it. */
+static void
+check_network_choice (const char *json,
+                      gboolean    expected_default,
+                      const char *reason)
+{
+  g_autoptr(StewardApproval) approval = approval_for_config (json);
+  Responses responses = { 0, };
+  GtkWidget *dialog;
+  GtkSwitch *network;
+
+  g_signal_connect (approval, "responded", G_CALLBACK (responded_cb), &responses);
+  dialog = present_dialog (approval);
+
+  network = GTK_SWITCH (test_find_by_type (dialog, GTK_TYPE_SWITCH));
+  g_assert_nonnull (network);
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (network)));
+  g_assert_cmpint (gtk_switch_get_active (network), ==, expected_default);
+  g_assert_true (test_any_label_contains (dialog, "Allow _Network Access") ||
+                 test_any_label_contains (dialog, "Allow Network Access"));
+  g_assert_true (test_any_label_contains (dialog, reason));
+
+  gtk_switch_set_active (network, !expected_default);
+  gtk_widget_activate_action (dialog, "consent.allow", NULL);
+  test_drain_main_context ();
+
+  g_assert_cmpuint (responses.n_responses, ==, 1);
+  g_assert_cmpint (responses.action, ==, STEWARD_APPROVAL_ACTION_ALLOW);
+  g_assert_cmpint (responses.network, ==, !expected_default);
+  g_assert_finalize_object (dialog);
+}
+
+static void
+test_network_choice (void)
+{
+  check_network_choice ("{\"command\": \"npx\", \"args\": [\"-y\", \"@scope/files\"]}",
+                        TRUE, "On by default, because `npx` downloads the server");
+  check_network_choice ("{\"command\": \"/usr/bin/node\", \"args\": [\"server.js\"]}",
+                        FALSE, "Off by default: only package runners such as npx and uvx");
+}
+
+/* A remote server has no sandbox, so no switch; its answer carries no
+ * network. */
+static void
+test_network_remote (void)
+{
+  g_autoptr(StewardApproval) approval = NULL;
+  Responses responses = { 0, };
+  GtkWidget *dialog;
+
+  approval = approval_from_json ("{\"url\": \"https://mcp.example.com/mcp\"}");
+  g_signal_connect (approval, "responded", G_CALLBACK (responded_cb), &responses);
+  dialog = present_dialog (approval);
+
+  g_assert_false (gtk_widget_is_visible (test_find_by_type (dialog, GTK_TYPE_SWITCH)));
+  gtk_widget_activate_action (dialog, "consent.allow", NULL);
+  test_drain_main_context ();
+
+  g_assert_cmpuint (responses.n_responses, ==, 1);
+  g_assert_cmpint (responses.network, ==, -1);
   g_assert_finalize_object (dialog);
 }
 
@@ -310,6 +381,8 @@ main (int   argc,
   g_test_add_func ("/steward/consent-dialog/withdrawn", test_withdrawn);
   g_test_add_func ("/steward/consent-dialog/permissions", test_permissions);
   g_test_add_func ("/steward/consent-dialog/sandbox-unavailable", test_sandbox_unavailable);
+  g_test_add_func ("/steward/consent-dialog/network-choice", test_network_choice);
+  g_test_add_func ("/steward/consent-dialog/network-remote", test_network_remote);
 
   return g_test_run ();
 }

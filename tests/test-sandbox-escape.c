@@ -546,32 +546,21 @@ test_filesystem_root (Fixture       *fixture,
   stop_server (server);
 }
 
-/* An `npx -y` server installs into its own folder and starts, with the
- * network off: the package comes from a local tarball. */
-static void
-test_npx (Fixture       *fixture,
-          gconstpointer  data)
+/* tests/servers/npx-server packed into a tarball for `npx --package=`,
+ * so that it installs without the network; NULL without npm. */
+static char *
+pack_npx_server (Fixture *fixture)
 {
   g_autofree char *npm = g_find_program_in_path ("npm");
   g_autofree char *source = g_test_build_filename (G_TEST_DIST, "servers", "npx-server", NULL);
   g_autofree char *pack = g_build_filename (fixture->top, "pack", NULL);
   g_autofree char *tarball = g_build_filename (pack, "steward-npx-server-1.0.0.tgz", NULL);
-  g_autofree char *package = g_strconcat ("--package=", tarball, NULL);
   const char *pack_argv[] = { "npm", "pack", "--silent", source, NULL };
-  g_autoptr(StewardServerConfig) config = NULL;
-  g_autoptr(StewardSandboxProfile) profile = NULL;
-  g_autoptr(StewardServer) server = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *home = NULL;
-  gboolean is_error;
   int status;
 
   if (npm == NULL)
-    {
-      g_test_skip ("npm is not installed");
-      return;
-    }
+    return NULL;
 
   g_assert_cmpint (g_mkdir (pack, 0700), ==, 0);
   g_spawn_sync (pack, (char **) pack_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
@@ -579,6 +568,29 @@ test_npx (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   g_assert_true (g_file_test (tarball, G_FILE_TEST_IS_REGULAR));
+
+  return g_strconcat ("--package=", tarball, NULL);
+}
+
+/* An `npx -y` server installs into its own folder and starts, with the
+ * network off: the package comes from a local tarball. */
+static void
+test_npx (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autofree char *package = pack_npx_server (fixture);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autoptr(StewardSandboxProfile) profile = NULL;
+  g_autoptr(StewardServer) server = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *home = NULL;
+  gboolean is_error;
+
+  if (package == NULL)
+    {
+      g_test_skip ("npm is not installed");
+      return;
+    }
 
   config = steward_server_config_new_stdio ("npx", "npx",
                                             (const char *[]) { "-y", package,
@@ -595,6 +607,110 @@ test_npx (Fixture       *fixture,
   home = g_strdup_printf ("\"home\":\"%s\"", steward_sandbox_profile_get_state_dir (profile));
   g_assert_nonnull (strstr (text, home));
 
+  stop_server (server);
+}
+
+static void
+count_consent_cb (GListModel *approvals,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  guint      *n_consents)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      *n_consents += steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_CONSENT;
+    }
+}
+
+static gboolean
+file_holds (const char *path,
+            const char *needle)
+{
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (path, &contents, NULL, NULL) && strstr (contents, needle) != NULL;
+}
+
+/* The person turns the network off in the consent dialog of an `npx`
+ * server, whose default is on: the entry is saved with "network": false,
+ * the server starts with it at once, and nobody is asked a second time. */
+static void
+test_npx_network_chosen (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *package = pack_npx_server (fixture);
+  StewardConfig *store = steward_host_get_config (fixture->host);
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+  g_autofree char *servers_file = NULL;
+  g_autoptr(StewardServerConfig) config = NULL;
+  StewardServerConfig *saved;
+  g_autoptr(StewardServer) server = NULL;
+  g_autoptr(StewardApproval) approval = NULL;
+  g_autoptr(JsonObject) answer = json_object_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *network;
+  guint n_consents = 0;
+  gboolean is_error;
+  g_autofree char *text = NULL;
+
+  if (package == NULL)
+    {
+      g_test_skip ("npm is not installed");
+      return;
+    }
+
+  config = steward_server_config_new_stdio ("npx", "npx",
+                                            (const char *[]) { "-y", package,
+                                                               "steward-npx-server", NULL },
+                                            NULL, NULL);
+  g_assert_false (steward_server_config_has_network (config));
+  steward_config_put_server (store, config);
+  steward_config_save_async (store, NULL, store_result_cb, &result);
+  wait_until (result != NULL, 10);
+  g_assert_true (steward_config_save_finish (store, result, &error));
+  g_assert_no_error (error);
+  servers_file = g_file_get_path (steward_config_get_file (store));
+
+  g_signal_connect (approvals, "items-changed", G_CALLBACK (count_consent_cb), &n_consents);
+  server = steward_server_new (fixture->host, config);
+  steward_server_start (server);
+  wait_until (n_consents == 1, 20);
+  approval = g_list_model_get_item (approvals, 0);
+
+  /* The dialog is told the default and why. */
+  network = json_object_get_object_member (
+    json_object_get_object_member (steward_approval_get_request (approval), "sandbox"),
+    "network");
+  g_assert_nonnull (network);
+  g_assert_true (json_object_get_boolean_member (network, "allowed"));
+  g_assert_nonnull (strstr (json_object_get_string_member (network, "reason"), "`npx`"));
+
+  json_object_set_boolean_member (answer, "network", FALSE);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, answer);
+
+  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 90);
+  g_assert_cmpuint (n_consents, ==, 1);
+  g_assert_true (steward_server_config_has_network (steward_server_get_config (server)));
+  g_assert_false (steward_server_config_get_network (steward_server_get_config (server)));
+  saved = steward_config_lookup (store, "npx", &error);
+  g_assert_no_error (error);
+  g_assert_true (steward_server_config_has_network (saved));
+  g_assert_false (steward_server_config_get_network (saved));
+  g_assert_true (steward_config_has_consent (store, saved));
+  g_assert_false (steward_config_has_consent (store, config));
+  wait_until (file_holds (servers_file, "\"network\": false") ||
+              file_holds (servers_file, "\"network\":false"), 10);
+
+  text = call_tool (server, "where", "{}", &is_error);
+  g_assert_false (is_error);
+  g_assert_cmpuint (n_consents, ==, 1);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_READY);
+
+  g_signal_handlers_disconnect_by_data (approvals, &n_consents);
   stop_server (server);
 }
 
@@ -620,6 +736,8 @@ main (int   argc,
               test_filesystem_root, fixture_tear_down);
   g_test_add ("/steward/sandbox-escape/npx", Fixture, NULL, fixture_set_up, test_npx,
               fixture_tear_down);
+  g_test_add ("/steward/sandbox-escape/npx-network-chosen", Fixture, NULL, fixture_set_up,
+              test_npx_network_chosen, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -240,6 +240,36 @@ page_of (Fixture *fixture)
   return STEWARD_SERVER_PAGE (fixture->page);
 }
 
+/* The switch in the Permissions popover, beside the page's others. */
+static GtkSwitch *
+network_switch (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) switches = g_ptr_array_new ();
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+  collect (fixture->page, GTK_TYPE_MENU_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_menu_button_get_label (g_ptr_array_index (buttons, i)),
+                   "_Permissions") == 0)
+      gtk_menu_button_popup (g_ptr_array_index (buttons, i));
+
+  collect (fixture->page, GTK_TYPE_SWITCH, switches);
+  for (guint i = 0; i < switches->len; i++)
+    if (gtk_widget_get_ancestor (g_ptr_array_index (switches, i), GTK_TYPE_POPOVER) != NULL)
+      return g_ptr_array_index (switches, i);
+
+  g_assert_not_reached ();
+}
+
+static gboolean
+file_holds (const char *path,
+            const char *needle)
+{
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (path, &contents, NULL, NULL) && strstr (contents, needle) != NULL;
+}
+
 static void
 test_info (Fixture       *fixture,
            gconstpointer  data)
@@ -274,10 +304,58 @@ test_info (Fixture       *fixture,
                      "_Permissions") == 0)
         gtk_menu_button_popup (g_ptr_array_index (buttons, i));
 
+    /* Every sentence but the network's: a switch says that one. */
     for (guint i = 0; lines[i] != NULL; i++)
-      g_assert_true (shows_text (fixture->page, lines[i]));
-    g_assert_true (shows_text (fixture->page, "Network: off."));
+      if (!g_str_has_prefix (lines[i], "Network: "))
+        g_assert_true (shows_text (fixture->page, lines[i]));
+    g_assert_false (shows_text (fixture->page, "Network: off."));
+    g_assert_true (shows_text (fixture->page, "Network Access"));
+    g_assert_false (gtk_switch_get_active (network_switch (fixture)));
   }
+}
+
+/* The network switch writes the entry; consent covers the network, so the
+ * running server stops and asks again before it starts with it. */
+static void
+test_network_switch (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  StewardConfig *store = steward_host_get_config (fixture->host);
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+  g_autofree char *servers_path = g_build_filename (fixture->top, "config", "steward",
+                                                    "servers.json", NULL);
+  g_autoptr(StewardApproval) approval = NULL;
+  StewardServerConfig *stored;
+  JsonObject *network;
+  GtkSwitch *toggle = network_switch (fixture);
+
+  g_assert_true (shows_text (fixture->page, "Takes effect after you allow the server to start "
+                                            "again"));
+  g_assert_false (gtk_switch_get_active (toggle));
+  gtk_switch_set_active (toggle, TRUE);
+
+  stored = steward_config_lookup (store, "everything", NULL);
+  g_assert_nonnull (stored);
+  g_assert_true (steward_server_config_has_network (stored));
+  g_assert_true (steward_server_config_get_network (stored));
+  g_assert_true (steward_server_config_get_network (steward_server_get_config (fixture->server)));
+  wait_until (file_holds (servers_path, "\"network\""), 10);
+
+  wait_until (g_list_model_get_n_items (approvals) == 1, 20);
+  approval = g_list_model_get_item (approvals, 0);
+  g_assert_cmpint (steward_approval_get_kind (approval), ==, STEWARD_APPROVAL_KIND_CONSENT);
+  g_assert_true (json_object_get_boolean_member (steward_approval_get_request (approval),
+                                                 "changed"));
+  network = json_object_get_object_member (
+    json_object_get_object_member (steward_approval_get_request (approval), "sandbox"),
+    "network");
+  g_assert_true (json_object_get_boolean_member (network, "allowed"));
+  g_assert_cmpint (steward_server_get_status (fixture->server), ==,
+                   STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+  g_assert_true (gtk_switch_get_active (toggle));
+
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
 }
 
 static void
@@ -455,6 +533,7 @@ main (int   argc,
   ADD ("template", test_template);
   ADD ("get-prompt", test_get_prompt);
   ADD ("stop-start", test_stop_start);
+  ADD ("network-switch", test_network_switch);
 
   return g_test_run ();
 }

@@ -45,7 +45,7 @@ typedef enum {
 } StewardApprovalStage;
 
 typedef enum {
-  STEWARD_APPROVAL_ACTION_ALLOW,       /* consent given */
+  STEWARD_APPROVAL_ACTION_ALLOW,       /* consent given; data: {"network": bool} or NULL */
   STEWARD_APPROVAL_ACTION_DENY,        /* consent refused */
   STEWARD_APPROVAL_ACTION_CONTINUE,    /* sampling stage 1 → 2, data: edited params */
   STEWARD_APPROVAL_ACTION_REGENERATE,  /* sampling stage 2, another answer */

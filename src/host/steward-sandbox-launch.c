@@ -233,6 +233,18 @@ steward_sandbox_launch_describe (StewardServerConfig *config)
   if (!steward_sandbox_profile_get_full_access (profile))
     {
       g_autofree char *unavailable = steward_sandbox_launch_dup_unavailable ();
+      g_autofree char *reason = steward_sandbox_profile_dup_network_reason (profile);
+      JsonObject *network = json_object_new ();
+
+      /* The person decides it in the consent dialog; the answer comes
+       * back as {"network": bool} (steward-network-choice.h). */
+      json_object_set_boolean_member (network, "allowed",
+                                      steward_sandbox_profile_get_network (profile));
+      json_object_set_string_member (network, "reason", reason);
+      /* Which sentence is the network's: the dialog shows a switch in its
+       * place (the network and the display come last, in that order). */
+      json_object_set_int_member (network, "line", g_strv_length (lines) - 2);
+      json_object_set_object_member (object, "network", network);
 
       if (unavailable != NULL)
         json_object_set_string_member (object, "unavailable", unavailable);

@@ -410,6 +410,8 @@ steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
       g_strv_builder_add (lines, line);
     }
 
+  /* The network and the display come last, in this order
+   * (steward_sandbox_launch_describe() points at the network's line). */
   if (self->network && self->network_is_default)
     {
       g_autofree char *base = g_path_get_basename (self->command);
@@ -434,6 +436,33 @@ steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
     g_strv_builder_add (lines, _("Display: off, it cannot open windows."));
 
   return g_strv_builder_end (lines);
+}
+
+/**
+ * steward_sandbox_profile_dup_network_reason:
+ *
+ * Returns: (transfer full): why the network is on or off by default for
+ *   this server: package runners get it, as they download the server
+ */
+char *
+steward_sandbox_profile_dup_network_reason (StewardSandboxProfile *self)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_SANDBOX_PROFILE (self), NULL);
+
+  if (steward_sandbox_default_network (self->command))
+    {
+      base = g_path_get_basename (self->command);
+      return g_strdup_printf (
+        /* Translators: %s is a command, such as npx. */
+        _("On by default, because `%s` downloads the server when it starts. With the "
+          "network, the server can also reach services on this computer that listen on it."),
+        base);
+    }
+
+  return g_strdup (_("Off by default: only package runners such as npx and uvx, which "
+                     "download the server when it starts, get the network without asking."));
 }
 
 /**

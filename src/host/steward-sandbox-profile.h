@@ -45,6 +45,10 @@ const char            *steward_sandbox_profile_get_state_dir      (StewardSandbo
  * the server's page. */
 char                 **steward_sandbox_profile_dup_descriptions   (StewardSandboxProfile *self);
 
+/* Why the network is on or off by default for this server, for the
+ * switch that changes it (the consent dialog). */
+char                  *steward_sandbox_profile_dup_network_reason (StewardSandboxProfile *self);
+
 /* Whether the network is on by default for a command: package runners
  * (npx, uvx, …) download the server when it starts. */
 gboolean               steward_sandbox_default_network            (const char            *command);

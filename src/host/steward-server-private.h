@@ -29,6 +29,10 @@ void   steward_server_set_backoff_for_testing (StewardServer *self,
  * default interval. */
 void   steward_server_set_watch_interval_for_testing (StewardServer *self,
                                                       guint          interval_ms);
+/* Writes @config, an entry of this server, to the servers file (saved in
+ * the background) and takes it, as a change of its settings does. */
+void   steward_server_put_config              (StewardServer       *self,
+                                               StewardServerConfig *config);
 /* The last stderr lines kept, oldest first, joined by newlines; NULL when
  * the server wrote none. */
 char  *steward_server_dup_stderr_tail         (StewardServer *self);

@@ -19,6 +19,7 @@
 #include "steward-redactor.h"
 #include "steward-roots.h"
 #include "steward-sampling-broker.h"
+#include "steward-network-choice.h"
 #include "steward-sandbox-launch.h"
 #include "steward-sandbox.h"
 #include "steward-secrets.h"
@@ -1607,6 +1608,7 @@ consent_responded_cb (StewardServer         *self,
                       StewardApproval       *approval)
 {
   g_autoptr(StewardServer) hold = g_object_ref (self);
+  g_autoptr(StewardServerConfig) chosen = NULL;
   g_autoptr(GError) error = NULL;
 
   if (approval != self->consent)
@@ -1625,6 +1627,15 @@ consent_responded_cb (StewardServer         *self,
     }
 
   host_event (self, STEWARD_LOG_LEVEL_INFO, _("Permission to start given"));
+  chosen = steward_network_choice_from_consent (self->config, data);
+  if (chosen != NULL)
+    {
+      /* Taken before it is written, so that the entry coming back from the
+       * servers file changes nothing consent covers: no second question. */
+      g_set_object (&self->config, chosen);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);
+      steward_server_put_config (self, chosen);
+    }
   if (!steward_config_can_remember_consent (self->config_store))
     host_event (self, STEWARD_LOG_LEVEL_WARNING,
                 _("The keyring is not available, so this permission lasts only until Steward "
@@ -2422,7 +2433,6 @@ steward_server_set_enabled (StewardServer *self,
                             gboolean       enabled)
 {
   g_autoptr(StewardServerConfig) config = NULL;
-  StewardServerConfig *stored;
 
   g_return_if_fail (STEWARD_IS_SERVER (self));
 
@@ -2431,6 +2441,15 @@ steward_server_set_enabled (StewardServer *self,
     return;
 
   config = steward_server_config_with_disabled (self->config, !enabled);
+  steward_server_put_config (self, config);
+}
+
+void
+steward_server_put_config (StewardServer       *self,
+                           StewardServerConfig *config)
+{
+  StewardServerConfig *stored;
+
   steward_config_put_server (self->config_store, config);
   steward_config_save_async (self->config_store, NULL, save_cb, g_object_ref (self));
 

@@ -27,6 +27,9 @@ struct _StewardConsentDialog
   GtkWidget       *permissions_heading;
   GtkListBox      *permissions_list;
   GtkWidget       *permissions_hint;
+  GtkWidget       *network_list;
+  AdwActionRow    *network_row;
+  GtkSwitch       *network_switch;
   GtkWidget       *deny_button;
   GtkWidget       *allow_button;
 };
@@ -255,6 +258,34 @@ add_permission_row (StewardConsentDialog *self,
   gtk_list_box_append (self->permissions_list, row);
 }
 
+/* The network of a sandboxed server, for the person to decide: a switch
+ * set as the entry or the command's default has it, with the host's words
+ * for why. Returns the index of the permission it stands for, or -1. */
+static gint64
+build_network (StewardConsentDialog *self,
+               JsonObject           *sandbox)
+{
+  JsonNode *node = json_object_get_member (sandbox, "network");
+  JsonObject *network;
+  const char *reason;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return -1;
+
+  network = json_node_get_object (node);
+  gtk_switch_set_active (self->network_switch,
+                         json_object_get_boolean_member_with_default (network, "allowed", FALSE));
+  reason = get_string (network, "reason");
+  adw_action_row_set_subtitle (self->network_row, reason != NULL ? reason : "");
+  if (reason != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->network_switch),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, reason,
+                                    -1);
+  gtk_widget_set_visible (self->network_list, TRUE);
+
+  return json_object_get_int_member_with_default (network, "line", -1);
+}
+
 /* The sandbox's permissions, in the host's words (the server's page shows
  * the same sentences), and a warning where the sandbox cannot run. */
 static void
@@ -264,6 +295,7 @@ build_permissions (StewardConsentDialog *self,
   JsonObject *sandbox = NULL;
   JsonArray *permissions = NULL;
   const char *unavailable;
+  gint64 network_line;
 
   if (json_object_has_member (request, "sandbox") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (request, "sandbox")))
@@ -274,6 +306,7 @@ build_permissions (StewardConsentDialog *self,
   if (permissions == NULL)
     return;
 
+  network_line = build_network (self, sandbox);
   unavailable = get_string (sandbox, "unavailable");
   if (unavailable != NULL)
     {
@@ -289,6 +322,9 @@ build_permissions (StewardConsentDialog *self,
     {
       JsonNode *node = json_array_get_element (permissions, i);
 
+      /* The switch says it, and says it right once it is turned. */
+      if ((gint64) i == network_line)
+        continue;
       if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
         add_permission_row (self, json_node_get_string (node), FALSE);
     }
@@ -515,9 +551,19 @@ respond (StewardConsentDialog  *self,
          StewardApprovalAction  action)
 {
   g_autoptr(StewardConsentDialog) hold = g_object_ref (self);
+  g_autoptr(JsonObject) data = NULL;
+
+  /* The network as the switch stands: the host writes it into the entry
+   * when it differs from what the entry gives. */
+  if (action == STEWARD_APPROVAL_ACTION_ALLOW && gtk_widget_get_visible (self->network_list))
+    {
+      data = json_object_new ();
+      json_object_set_boolean_member (data, "network",
+                                      gtk_switch_get_active (self->network_switch));
+    }
 
   if (!steward_approval_get_finished (self->approval))
-    steward_approval_respond (self->approval, action, NULL);
+    steward_approval_respond (self->approval, action, data);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -679,6 +725,9 @@ steward_consent_dialog_class_init (StewardConsentDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, permissions_heading);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, permissions_list);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, permissions_hint);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, network_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, network_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, network_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, deny_button);
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, allow_button);
 

@@ -20,6 +20,7 @@
 #include "steward-tool-pane.h"
 #include "steward-ui-call.h"
 
+#include "steward-network-choice.h"
 #include "steward-sandbox-profile.h"
 #include "steward-server-page.h"
 
@@ -49,6 +50,9 @@ struct _StewardServerPage
   GtkWidget          *detail_expander;
   GtkWidget          *permissions_button;
   GtkLabel           *permissions_label;
+  GtkWidget          *network_list;
+  GtkSwitch          *network_switch;
+  gboolean            setting_network;
   GtkLabel           *detail_label;
   GtkStack           *content_stack;
   AdwStatusPage      *status_page;
@@ -332,7 +336,8 @@ status_icon (StewardServerStatus status)
 }
 
 /* A local server's sandbox permissions, in the sentences the consent
- * dialog shows; they change with its settings (Edit Server). */
+ * dialog shows; they change with its settings (Edit Server), and its
+ * network with the switch beside them. */
 static void
 update_permissions (StewardServerPage *self)
 {
@@ -340,6 +345,8 @@ update_permissions (StewardServerPage *self)
   g_autoptr(StewardSandboxProfile) profile = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
+  gboolean sandboxed;
+  guint network_line;
 
   gtk_widget_set_visible (self->permissions_button, !steward_server_config_is_remote (config));
   if (steward_server_config_is_remote (config))
@@ -347,9 +354,30 @@ update_permissions (StewardServerPage *self)
 
   profile = steward_sandbox_profile_new (config, NULL);
   lines = steward_sandbox_profile_dup_descriptions (profile);
+  sandboxed = !steward_sandbox_profile_get_full_access (profile);
+  /* In a sandbox the network's sentence, the second to last, is the
+   * switch below, which the person may turn. */
+  network_line = sandboxed ? g_strv_length (lines) - 2 : G_MAXUINT;
   for (guint i = 0; lines[i] != NULL; i++)
-    g_string_append_printf (text, "%s• %s", i > 0 ? "\n" : "", lines[i]);
+    if (i != network_line)
+      g_string_append_printf (text, "%s• %s", text->len > 0 ? "\n" : "", lines[i]);
   gtk_label_set_text (self->permissions_label, text->str);
+
+  gtk_widget_set_visible (self->network_list, sandboxed);
+  self->setting_network = TRUE;
+  gtk_switch_set_active (self->network_switch, steward_sandbox_profile_get_network (profile));
+  self->setting_network = FALSE;
+}
+
+/* The network is written into the entry; as consent covers it, the
+ * server asks before it starts with the new one. */
+static void
+network_toggled_cb (StewardServerPage *self)
+{
+  if (self->setting_network)
+    return;
+
+  steward_server_set_network (self->server, gtk_switch_get_active (self->network_switch));
 }
 
 static void
@@ -508,6 +536,8 @@ steward_server_page_constructed (GObject *object)
 
   g_signal_connect_object (self->server, "notify::config", G_CALLBACK (update_permissions), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->network_switch, "notify::active",
+                           G_CALLBACK (network_toggled_cb), self, G_CONNECT_SWAPPED);
   update_permissions (self);
   g_signal_connect_object (self->server, "notify::status", G_CALLBACK (update_status), self,
                            G_CONNECT_SWAPPED);
@@ -625,6 +655,8 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_expander);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_button);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, network_list);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, network_switch);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_label);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, status_page);
