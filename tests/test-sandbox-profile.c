@@ -187,6 +187,19 @@ test_descriptions (void)
   g_assert_cmpuint (g_strv_length (full_lines), ==, 1);
   g_assert_true (lines_contain (full_lines, "Full access (no sandbox)"));
   g_assert_true (lines_contain (full_lines, "keyring"));
+
+  /* Where a switch stands for the network: every other sentence, in the
+   * same order, and not the network's. */
+  {
+    g_auto(GStrv) but_network = steward_sandbox_profile_dup_descriptions_but_network (npx);
+    guint j = 0;
+
+    g_assert_cmpuint (g_strv_length (but_network), ==, g_strv_length (npx_lines) - 1);
+    for (guint i = 0; npx_lines[i] != NULL; i++)
+      if (!g_str_has_prefix (npx_lines[i], "Network: "))
+        g_assert_cmpstr (but_network[j++], ==, npx_lines[i]);
+    g_assert_false (lines_contain (but_network, "Network: "));
+  }
 }
 
 static char *

@@ -222,7 +222,11 @@ JsonObject *
 steward_sandbox_launch_describe (StewardServerConfig *config)
 {
   g_autoptr(StewardSandboxProfile) profile = steward_sandbox_profile_new (config, NULL);
-  g_auto(GStrv) lines = steward_sandbox_profile_dup_descriptions (profile);
+  gboolean sandboxed = !steward_sandbox_profile_get_full_access (profile);
+  /* In a sandbox the network is not a sentence but a switch, below. */
+  g_auto(GStrv) lines = sandboxed
+                        ? steward_sandbox_profile_dup_descriptions_but_network (profile)
+                        : steward_sandbox_profile_dup_descriptions (profile);
   JsonObject *object = json_object_new ();
   JsonArray *array = json_array_new ();
 
@@ -230,7 +234,7 @@ steward_sandbox_launch_describe (StewardServerConfig *config)
     json_array_add_string_element (array, lines[i]);
   json_object_set_array_member (object, "permissions", array);
 
-  if (!steward_sandbox_profile_get_full_access (profile))
+  if (sandboxed)
     {
       g_autofree char *unavailable = steward_sandbox_launch_dup_unavailable ();
       g_autofree char *reason = steward_sandbox_profile_dup_network_reason (profile);
@@ -241,9 +245,6 @@ steward_sandbox_launch_describe (StewardServerConfig *config)
       json_object_set_boolean_member (network, "allowed",
                                       steward_sandbox_profile_get_network (profile));
       json_object_set_string_member (network, "reason", reason);
-      /* Which sentence is the network's: the dialog shows a switch in its
-       * place (the network and the display come last, in that order). */
-      json_object_set_int_member (network, "line", g_strv_length (lines) - 2);
       json_object_set_object_member (object, "network", network);
 
       if (unavailable != NULL)

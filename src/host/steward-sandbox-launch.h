@@ -25,9 +25,10 @@ char              *steward_sandbox_launch_dup_unavailable (void);
 
 /* The permissions a local server's entry gives, for the consent request:
  * {"permissions": [sentence…], "network": {"allowed": bool, "reason": why
- * it is on or off by default, "line": its sentence's index},
- * "unavailable": why} ("network" only in a sandbox; "unavailable" only where the sandbox cannot run and the
- * entry does not ask for full access). */
+ * it is on or off by default}, "unavailable": why}. In a sandbox the
+ * network is not among the sentences: "network" stands for it, as a
+ * switch. "unavailable" is there only where the sandbox cannot run and the
+ * entry does not ask for full access. */
 JsonObject        *steward_sandbox_launch_describe (StewardServerConfig *config);
 
 G_END_DECLS

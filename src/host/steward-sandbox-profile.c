@@ -352,18 +352,11 @@ join_paths (const char * const *paths)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-/**
- * steward_sandbox_profile_dup_descriptions:
- *
- * Returns: (transfer full): the permissions as sentences a person reads,
- *   the same wherever they are shown
- */
-char **
-steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
+static char **
+describe (StewardSandboxProfile *self,
+          gboolean               with_network)
 {
   g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
-
-  g_return_val_if_fail (STEWARD_IS_SANDBOX_PROFILE (self), NULL);
 
   if (self->full_access)
     {
@@ -410,9 +403,9 @@ steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
       g_strv_builder_add (lines, line);
     }
 
-  /* The network and the display come last, in this order
-   * (steward_sandbox_launch_describe() points at the network's line). */
-  if (self->network && self->network_is_default)
+  if (!with_network)
+    ;
+  else if (self->network && self->network_is_default)
     {
       g_autofree char *base = g_path_get_basename (self->command);
       g_autofree char *line = g_strdup_printf (
@@ -436,6 +429,34 @@ steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
     g_strv_builder_add (lines, _("Display: off, it cannot open windows."));
 
   return g_strv_builder_end (lines);
+}
+
+/**
+ * steward_sandbox_profile_dup_descriptions:
+ *
+ * Returns: (transfer full): the permissions as sentences a person reads,
+ *   the same wherever they are shown
+ */
+char **
+steward_sandbox_profile_dup_descriptions (StewardSandboxProfile *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SANDBOX_PROFILE (self), NULL);
+
+  return describe (self, TRUE);
+}
+
+/**
+ * steward_sandbox_profile_dup_descriptions_but_network:
+ *
+ * Returns: (transfer full): the same sentences without the network's, for
+ *   a view that shows the network as a switch the person may turn
+ */
+char **
+steward_sandbox_profile_dup_descriptions_but_network (StewardSandboxProfile *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SANDBOX_PROFILE (self), NULL);
+
+  return describe (self, FALSE);
 }
 
 /**

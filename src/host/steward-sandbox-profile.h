@@ -44,6 +44,9 @@ const char            *steward_sandbox_profile_get_state_dir      (StewardSandbo
 /* The permissions in words, one sentence each, for the consent dialog and
  * the server's page. */
 char                 **steward_sandbox_profile_dup_descriptions   (StewardSandboxProfile *self);
+/* The same without the network's sentence, where a switch stands for it. */
+char                 **steward_sandbox_profile_dup_descriptions_but_network
+                                                                  (StewardSandboxProfile *self);
 
 /* Why the network is on or off by default for this server, for the
  * switch that changes it (the consent dialog). */

@@ -260,8 +260,8 @@ add_permission_row (StewardConsentDialog *self,
 
 /* The network of a sandboxed server, for the person to decide: a switch
  * set as the entry or the command's default has it, with the host's words
- * for why. Returns the index of the permission it stands for, or -1. */
-static gint64
+ * for why. */
+static void
 build_network (StewardConsentDialog *self,
                JsonObject           *sandbox)
 {
@@ -270,7 +270,7 @@ build_network (StewardConsentDialog *self,
   const char *reason;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return -1;
+    return;
 
   network = json_node_get_object (node);
   gtk_switch_set_active (self->network_switch,
@@ -282,8 +282,6 @@ build_network (StewardConsentDialog *self,
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, reason,
                                     -1);
   gtk_widget_set_visible (self->network_list, TRUE);
-
-  return json_object_get_int_member_with_default (network, "line", -1);
 }
 
 /* The sandbox's permissions, in the host's words (the server's page shows
@@ -295,7 +293,6 @@ build_permissions (StewardConsentDialog *self,
   JsonObject *sandbox = NULL;
   JsonArray *permissions = NULL;
   const char *unavailable;
-  gint64 network_line;
 
   if (json_object_has_member (request, "sandbox") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (request, "sandbox")))
@@ -306,7 +303,7 @@ build_permissions (StewardConsentDialog *self,
   if (permissions == NULL)
     return;
 
-  network_line = build_network (self, sandbox);
+  build_network (self, sandbox);
   unavailable = get_string (sandbox, "unavailable");
   if (unavailable != NULL)
     {
@@ -322,9 +319,6 @@ build_permissions (StewardConsentDialog *self,
     {
       JsonNode *node = json_array_get_element (permissions, i);
 
-      /* The switch says it, and says it right once it is turned. */
-      if ((gint64) i == network_line)
-        continue;
       if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
         add_permission_row (self, json_node_get_string (node), FALSE);
     }

@@ -346,21 +346,19 @@ update_permissions (StewardServerPage *self)
   g_autoptr(GString) text = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
   gboolean sandboxed;
-  guint network_line;
 
   gtk_widget_set_visible (self->permissions_button, !steward_server_config_is_remote (config));
   if (steward_server_config_is_remote (config))
     return;
 
   profile = steward_sandbox_profile_new (config, NULL);
-  lines = steward_sandbox_profile_dup_descriptions (profile);
   sandboxed = !steward_sandbox_profile_get_full_access (profile);
-  /* In a sandbox the network's sentence, the second to last, is the
-   * switch below, which the person may turn. */
-  network_line = sandboxed ? g_strv_length (lines) - 2 : G_MAXUINT;
+  /* In a sandbox the network is the switch below, which the person may
+   * turn, not a sentence. */
+  lines = sandboxed ? steward_sandbox_profile_dup_descriptions_but_network (profile)
+                    : steward_sandbox_profile_dup_descriptions (profile);
   for (guint i = 0; lines[i] != NULL; i++)
-    if (i != network_line)
-      g_string_append_printf (text, "%s• %s", text->len > 0 ? "\n" : "", lines[i]);
+    g_string_append_printf (text, "%s• %s", text->len > 0 ? "\n" : "", lines[i]);
   gtk_label_set_text (self->permissions_label, text->str);
 
   gtk_widget_set_visible (self->network_list, sandboxed);
