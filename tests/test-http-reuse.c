@@ -137,8 +137,9 @@ test_idle_closed (void)
   g_assert_no_error (error);
   wait_for (keepalive_server_count_posts (server, "tools/call") == 2);
   second = keepalive_server_find_post (server, "tools/call", 1);
-  g_assert_cmpint ((gint64) mcp_json_get_number (second, "conn", 0), !=, conn);
-  g_assert_cmpint ((gint64) mcp_json_get_number (second, "nth", 0), ==, 1);
+  /* On a connection opened after the old one closed (the server numbers
+   * them in order); another request may have opened it first. */
+  g_assert_cmpint ((gint64) mcp_json_get_number (second, "conn", 0), >, conn);
 
   close_client (client);
   keepalive_server_stop (server);
