@@ -41,7 +41,7 @@ LOOKUPS = [
     ('shortcut window', 'Quit', None, None),      # src/ui/steward-shortcuts.ui
     (None, '%u entry', '%u entries', 1),          # src/ui/steward-log-view.c
     (None, '%u entry', '%u entries', 5),
-    (None, 'Steward is closing', None, None),     # src/host/steward-chat-engine.c
+    (None, 'Steward is closing', None, None),     # src/host/chat/steward-chat-engine.c
     (None, 'Print the version and exit', None, None),  # src/cli/steward-cli-options.c
     (None, 'Window width', None, None),           # data/*.gschema.xml
 ]
