@@ -328,10 +328,24 @@ steward_file_store_write_sync (GFile                  *file,
 
   path = g_file_get_path (target);
   if (path != NULL)
-    return g_file_set_contents_full (path, data != NULL ? data : "", length,
-                                     G_FILE_SET_CONTENTS_CONSISTENT,
-                                     (flags & STEWARD_FILE_STORE_PRIVATE) ? 0600 : 0666,
-                                     error);
+    {
+      GError *local_error = NULL;
+
+      if (g_file_set_contents_full (path, data != NULL ? data : "", length,
+                                    G_FILE_SET_CONTENTS_CONSISTENT,
+                                    (flags & STEWARD_FILE_STORE_PRIVATE) ? 0600 : 0666,
+                                    &local_error))
+        return TRUE;
+
+      /* One domain for every kind of file, so that callers test one. */
+      if (local_error->domain == G_FILE_ERROR)
+        {
+          local_error->domain = G_IO_ERROR;
+          local_error->code = g_io_error_from_file_error (local_error->code);
+        }
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
 
   if (flags & STEWARD_FILE_STORE_PRIVATE)
     create_flags |= G_FILE_CREATE_PRIVATE;
