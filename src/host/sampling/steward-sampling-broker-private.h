@@ -70,4 +70,81 @@ void steward_sampling_broker_set_provider (StewardSamplingBroker              *s
                                            const StewardSamplingProviderFuncs *funcs,
                                            gpointer                            provider);
 
+/*
+ * What the broker's files share (steward-sampling-broker*.c): the instance
+ * struct, the per-server state, the clock and the per-minute windows.
+ */
+
+typedef struct {
+  char                  *name;
+
+  /* What the person chose; only servers with "configured" set are
+   * written to policies.json. */
+  gboolean               configured;
+  StewardSamplingPolicy  policy;
+  guint                  max_tokens;
+  guint                  per_minute;
+  guint                  daily_tokens;
+  char                 **models;      /* allowed model ids, NULL for all */
+  gboolean               local_only;
+
+  /* Requests in a row that carried tool results: a tool loop's rounds. */
+  guint                  tool_rounds;
+
+  /* When requests were let in, for the per-minute windows (gint64). */
+  GArray                *sampling_times;
+  GArray                *elicitation_times;
+
+  /* The local day "tokens_used" counts for, as YYYY-MM-DD. */
+  char                  *day;
+  guint                  tokens_used;
+
+  /* At most one sampling approval open; the rest wait, oldest first. */
+  GTask                 *open;
+  GQueue                 waiting;
+  gboolean               pumping;
+
+  GTask                 *open_elicitation;
+} StewardSamplingServerState;
+
+struct _StewardSamplingBroker
+{
+  GObject                             parent_instance;
+
+  StewardApprovals                   *approvals;
+  GFile                              *policies;
+  GFile                              *journal;
+
+  GHashTable                         *servers;   /* name → StewardSamplingServerState */
+
+  const StewardSamplingProviderFuncs *provider_funcs;
+  gpointer                            provider;
+
+  /* Where answers come from once the person set up models. */
+  GListModel                         *model_providers;
+  StewardModelCatalog                *catalog;
+
+  StewardSamplingClock                clock;
+  gpointer                            clock_data;
+
+  /* File work runs here, one job at a time, in the order asked: appends
+   * stay ordered and a read sees every write asked before it. */
+  GThreadPool                        *io_pool;
+  guint                               save_source_id;
+};
+
+gint64                      steward_sampling_broker_now              (StewardSamplingBroker *self);
+StewardSamplingServerState *steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
+                                                                      const char            *server);
+
+/* How many of @times fall in the minute before @now, dropping the older
+ * ones; @oldest is the first of those left. */
+guint                       steward_sampling_window_count       (GArray *times,
+                                                                 gint64  now,
+                                                                 gint64 *oldest);
+guint                       steward_sampling_seconds_until_free (gint64  oldest,
+                                                                 gint64  now);
+
+GError                     *steward_sampling_new_withdrawn      (void);
+
 G_END_DECLS

@@ -8,6 +8,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json.h"
+#include "mcp-sampling-request.h"
 
 #include "steward-model-selector.h"
 #include "steward-redactor.h"
@@ -16,7 +17,6 @@
 #include "steward-sampling-notes.h"
 
 #define WINDOW_USEC               ((gint64) 60 * G_USEC_PER_SEC)
-#define ELICITATIONS_PER_MINUTE   10
 #define SUMMARY_CHARS             200
 #define CHARS_PER_TOKEN           4
 /* policies.json holds a few lines per server. */
@@ -26,64 +26,6 @@
 
 /* The words and code the specification shows for a refusal. */
 #define USER_REJECTED_MESSAGE     "User rejected sampling request"
-
-typedef struct {
-  char                  *name;
-
-  /* What the person chose; only servers with "configured" set are
-   * written to policies.json. */
-  gboolean               configured;
-  StewardSamplingPolicy  policy;
-  guint                  max_tokens;
-  guint                  per_minute;
-  guint                  daily_tokens;
-  char                 **models;      /* allowed model ids, NULL for all */
-  gboolean               local_only;
-
-  /* Requests in a row that carried tool results: a tool loop's rounds. */
-  guint                  tool_rounds;
-
-  /* When requests were let in, for the per-minute windows (gint64). */
-  GArray                *sampling_times;
-  GArray                *elicitation_times;
-
-  /* The local day "tokens_used" counts for, as YYYY-MM-DD. */
-  char                  *day;
-  guint                  tokens_used;
-
-  /* At most one sampling approval open; the rest wait, oldest first. */
-  GTask                 *open;
-  GQueue                 waiting;
-  gboolean               pumping;
-
-  GTask                 *open_elicitation;
-} ServerState;
-
-struct _StewardSamplingBroker
-{
-  GObject                             parent_instance;
-
-  StewardApprovals                   *approvals;
-  GFile                              *policies;
-  GFile                              *journal;
-
-  GHashTable                         *servers;   /* name → ServerState */
-
-  const StewardSamplingProviderFuncs *provider_funcs;
-  gpointer                            provider;
-
-  /* Where answers come from once the person set up models. */
-  GListModel                         *model_providers;
-  StewardModelCatalog                *catalog;
-
-  StewardSamplingClock                clock;
-  gpointer                            clock_data;
-
-  /* File work runs here, one job at a time, in the order asked: appends
-   * stay ordered and a read sees every write asked before it. */
-  GThreadPool                        *io_pool;
-  guint                               save_source_id;
-};
 
 enum {
   PROP_0,
@@ -156,8 +98,8 @@ steward_sampling_answer_free (StewardSamplingAnswer *answer)
 
 /* Time */
 
-static gint64
-now_usec (StewardSamplingBroker *self)
+gint64
+steward_sampling_broker_now (StewardSamplingBroker *self)
 {
   if (self->clock != NULL)
     return self->clock (self->clock_data);
@@ -177,10 +119,10 @@ format_day (gint64 usec)
  * oldest one left tells when the window opens again. A time in the future
  * means the wall clock went back, and it is forgotten rather than letting
  * it hold the window shut. */
-static guint
-window_count (GArray *times,
-              gint64  now,
-              gint64 *oldest)
+guint
+steward_sampling_window_count (GArray *times,
+                               gint64  now,
+                               gint64 *oldest)
 {
   guint kept = 0;
 
@@ -199,9 +141,9 @@ window_count (GArray *times,
   return kept;
 }
 
-static guint
-seconds_until_free (gint64 oldest,
-                    gint64 now)
+guint
+steward_sampling_seconds_until_free (gint64 oldest,
+                                     gint64 now)
 {
   gint64 wait = oldest + WINDOW_USEC - now;
 
@@ -211,7 +153,7 @@ seconds_until_free (gint64 oldest,
 /* Per-server state */
 
 static void
-server_state_free (ServerState *state)
+server_state_free (StewardSamplingServerState *state)
 {
   g_free (state->name);
   g_array_unref (state->sampling_times);
@@ -225,7 +167,7 @@ server_state_free (ServerState *state)
 }
 
 static void
-server_state_reset_settings (ServerState *state)
+server_state_reset_settings (StewardSamplingServerState *state)
 {
   state->configured = FALSE;
   state->policy = STEWARD_SAMPLING_POLICY_ASK;
@@ -236,16 +178,16 @@ server_state_reset_settings (ServerState *state)
   state->local_only = FALSE;
 }
 
-static ServerState *
-get_state (StewardSamplingBroker *self,
-           const char            *server)
+StewardSamplingServerState *
+steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
+                                          const char            *server)
 {
-  ServerState *state = g_hash_table_lookup (self->servers, server);
+  StewardSamplingServerState *state = g_hash_table_lookup (self->servers, server);
 
   if (state != NULL)
     return state;
 
-  state = g_new0 (ServerState, 1);
+  state = g_new0 (StewardSamplingServerState, 1);
   state->name = g_strdup (server);
   server_state_reset_settings (state);
   state->sampling_times = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -258,10 +200,10 @@ get_state (StewardSamplingBroker *self,
 
 /* Starts a new budget when the local day changed. */
 static void
-roll_day (StewardSamplingBroker *self,
-          ServerState           *state)
+roll_day (StewardSamplingBroker      *self,
+          StewardSamplingServerState *state)
 {
-  g_autofree char *today = format_day (now_usec (self));
+  g_autofree char *today = format_day (steward_sampling_broker_now (self));
 
   if (g_strcmp0 (state->day, today) == 0)
     return;
@@ -272,9 +214,9 @@ roll_day (StewardSamplingBroker *self,
 }
 
 static void
-add_tokens (StewardSamplingBroker *self,
-            ServerState           *state,
-            gint64                 tokens)
+add_tokens (StewardSamplingBroker      *self,
+            StewardSamplingServerState *state,
+            gint64                      tokens)
 {
   roll_day (self, state);
   state->tokens_used = (guint) CLAMP ((gint64) state->tokens_used + MAX (tokens, 0), 0, G_MAXUINT);
@@ -402,47 +344,6 @@ get_integer (JsonObject *object,
     }
 }
 
-/* The text blocks of a content, single or array; other blocks (images,
- * audio, tool use) count for nothing here. */
-static void
-append_content_text (GString  *out,
-                     JsonNode *content)
-{
-  if (content == NULL)
-    return;
-
-  if (JSON_NODE_HOLDS_ARRAY (content))
-    {
-      JsonArray *blocks = json_node_get_array (content);
-
-      for (guint i = 0; i < json_array_get_length (blocks); i++)
-        append_content_text (out, json_array_get_element (blocks, i));
-      return;
-    }
-
-  if (JSON_NODE_HOLDS_OBJECT (content))
-    {
-      JsonObject *block = json_node_get_object (content);
-      const char *text = get_string (block, "text");
-
-      if (g_strcmp0 (get_string (block, "type"), "text") == 0 && text != NULL)
-        {
-          if (out->len > 0)
-            g_string_append_c (out, '\n');
-          g_string_append (out, text);
-        }
-    }
-}
-
-static char *
-dup_content_text (JsonNode *content)
-{
-  GString *out = g_string_new (NULL);
-
-  append_content_text (out, content);
-  return g_string_free (out, FALSE);
-}
-
 static gint64
 count_chars (const char *text)
 {
@@ -465,12 +366,13 @@ count_prompt_chars (JsonObject *params)
     {
       JsonNode *message = json_array_get_element (messages, i);
       g_autofree char *text = NULL;
+      JsonNode *content;
 
       if (!JSON_NODE_HOLDS_OBJECT (message))
         continue;
 
-      text = dup_content_text (json_object_get_member (json_node_get_object (message),
-                                                       "content"));
+      content = json_object_get_member (json_node_get_object (message), "content");
+      text = mcp_sampling_content_dup_text (content);
       chars += count_chars (text);
     }
 
@@ -498,274 +400,11 @@ dup_summary (JsonObject *params)
       if (g_strcmp0 (get_string (message, "role"), "user") != 0)
         continue;
 
-      text = dup_content_text (json_object_get_member (message, "content"));
+      text = mcp_sampling_content_dup_text (json_object_get_member (message, "content"));
       return g_utf8_substring (text, 0, MIN (count_chars (text), SUMMARY_CHARS));
     }
 
   return NULL;
-}
-
-/* Validation */
-
-/* A content is one block or an array of them (2025-11-25). */
-static guint
-count_blocks (JsonNode *content)
-{
-  if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
-    return json_array_get_length (json_node_get_array (content));
-
-  return content != NULL && JSON_NODE_HOLDS_OBJECT (content) ? 1 : 0;
-}
-
-static JsonObject *
-get_block (JsonNode *content,
-           guint     index)
-{
-  JsonNode *node = content;
-
-  if (JSON_NODE_HOLDS_ARRAY (content))
-    node = json_array_get_element (json_node_get_array (content), index);
-
-  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonNode *
-get_content (JsonArray *messages,
-             guint      index)
-{
-  JsonNode *node = json_array_get_element (messages, index);
-
-  return json_object_get_member (json_node_get_object (node), "content");
-}
-
-static gboolean
-has_tool_result (JsonNode   *content,
-                 const char *id)
-{
-  for (guint i = 0; i < count_blocks (content); i++)
-    {
-      JsonObject *block = get_block (content, i);
-
-      if (g_strcmp0 (get_string (block, "type"), "tool_result") == 0 &&
-          g_strcmp0 (get_string (block, "toolUseId"), id) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-/* Sampling with tools (2025-11-25): a user message with tool results
- * holds nothing else, and every tool use of an assistant message has its
- * result in the message after it. The errors are the specification's. */
-static gboolean
-validate_tool_messages (JsonArray  *messages,
-                        GError    **error)
-{
-  guint n_messages = json_array_get_length (messages);
-
-  for (guint i = 0; i < n_messages; i++)
-    {
-      JsonNode *content = get_content (messages, i);
-      gboolean user = g_strcmp0 (get_string (json_array_get_object_element (messages, i),
-                                             "role"), "user") == 0;
-      guint n_results = 0;
-      guint n_uses = 0;
-      guint n_blocks = count_blocks (content);
-
-      for (guint j = 0; j < n_blocks; j++)
-        {
-          JsonObject *block = get_block (content, j);
-          const char *type = get_string (block, "type");
-
-          if (g_strcmp0 (type, "tool_result") == 0)
-            {
-              if (get_string (block, "toolUseId") == NULL)
-                {
-                  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("A tool result in “messages[%u]” has no “toolUseId”"), i);
-                  return FALSE;
-                }
-              n_results++;
-            }
-          else if (g_strcmp0 (type, "tool_use") == 0)
-            {
-              if (get_string (block, "id") == NULL || get_string (block, "name") == NULL)
-                {
-                  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("A tool use in “messages[%u]” needs an “id” and a “name”"),
-                               i);
-                  return FALSE;
-                }
-              n_uses++;
-            }
-        }
-
-      if (n_results > 0 && (!user || n_results != n_blocks))
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("Tool results mixed with other content"));
-          return FALSE;
-        }
-
-      if (n_uses == 0 || user)
-        continue;
-
-      for (guint j = 0; j < n_blocks; j++)
-        {
-          JsonObject *block = get_block (content, j);
-
-          if (g_strcmp0 (get_string (block, "type"), "tool_use") != 0)
-            continue;
-
-          if (i + 1 >= n_messages ||
-              !has_tool_result (get_content (messages, i + 1), get_string (block, "id")))
-            {
-              g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                                   _("Tool result missing in request"));
-              return FALSE;
-            }
-        }
-    }
-
-  return TRUE;
-}
-
-static gboolean
-validate_tools (JsonObject  *params,
-                GError     **error)
-{
-  JsonNode *tools = json_object_get_member (params, "tools");
-  JsonNode *choice = json_object_get_member (params, "toolChoice");
-  const char *mode;
-
-  if (tools != NULL && !JSON_NODE_HOLDS_NULL (tools))
-    {
-      JsonArray *array = JSON_NODE_HOLDS_ARRAY (tools) ? json_node_get_array (tools) : NULL;
-
-      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-        {
-          JsonNode *tool = json_array_get_element (array, i);
-
-          if (!JSON_NODE_HOLDS_OBJECT (tool) ||
-              get_string (json_node_get_object (tool), "name") == NULL)
-            array = NULL;
-        }
-
-      if (array == NULL)
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("“tools” must be an array of tools, each with a “name”"));
-          return FALSE;
-        }
-    }
-
-  if (choice != NULL && !JSON_NODE_HOLDS_NULL (choice))
-    {
-      mode = JSON_NODE_HOLDS_OBJECT (choice) ? get_string (json_node_get_object (choice), "mode")
-                                             : NULL;
-      if (!JSON_NODE_HOLDS_OBJECT (choice) ||
-          (json_object_has_member (json_node_get_object (choice), "mode") &&
-           g_strcmp0 (mode, "auto") != 0 && g_strcmp0 (mode, "required") != 0 &&
-           g_strcmp0 (mode, "none") != 0))
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("“toolChoice” must be an object whose “mode” is “auto”, "
-                                 "“required” or “none”"));
-          return FALSE;
-        }
-    }
-
-  return TRUE;
-}
-
-static gboolean
-validate_params (JsonObject  *params,
-                 GError     **error)
-{
-  JsonArray *messages = get_array (params, "messages");
-  JsonNode *system_prompt;
-  gint64 max_tokens;
-
-  if (messages == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The sampling request has no “messages” array"));
-      return FALSE;
-    }
-
-  if (json_array_get_length (messages) == 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The sampling request’s “messages” array is empty"));
-      return FALSE;
-    }
-
-  for (guint i = 0; i < json_array_get_length (messages); i++)
-    {
-      JsonNode *node = json_array_get_element (messages, i);
-      JsonObject *message;
-      const char *role;
-      JsonNode *content;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                       _("“messages[%u]” must be an object"), i);
-          return FALSE;
-        }
-
-      message = json_node_get_object (node);
-      role = get_string (message, "role");
-      if (g_strcmp0 (role, "user") != 0 && g_strcmp0 (role, "assistant") != 0)
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                       _("“messages[%u].role” must be “user” or “assistant”"), i);
-          return FALSE;
-        }
-
-      content = json_object_get_member (message, "content");
-      if (content == NULL || !(JSON_NODE_HOLDS_OBJECT (content) || JSON_NODE_HOLDS_ARRAY (content)))
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                       _("“messages[%u].content” must be a content block or an array of them"),
-                       i);
-          return FALSE;
-        }
-    }
-
-  if (!get_integer (params, "maxTokens", &max_tokens) || max_tokens <= 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“maxTokens” must be a whole number greater than 0"));
-      return FALSE;
-    }
-
-  system_prompt = json_object_get_member (params, "systemPrompt");
-  if (system_prompt != NULL && !JSON_NODE_HOLDS_NULL (system_prompt) &&
-      get_string (params, "systemPrompt") == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“systemPrompt” must be a string"));
-      return FALSE;
-    }
-
-  return validate_tool_messages (messages, error) && validate_tools (params, error);
-}
-
-/* Whether the request's last message brings tool results: a round of a
- * tool loop the server runs through sampling. */
-static gboolean
-is_tool_round (JsonObject *params)
-{
-  JsonArray *messages = get_array (params, "messages");
-  guint n = json_array_get_length (messages);
-  JsonNode *content = get_content (messages, n - 1);
-
-  for (guint i = 0; i < count_blocks (content); i++)
-    if (g_strcmp0 (get_string (get_block (content, i), "type"), "tool_result") == 0)
-      return TRUE;
-
-  return FALSE;
 }
 
 /* Returns a copy of @params with maxTokens at most @cap, and what the
@@ -794,135 +433,14 @@ clamp_params (JsonObject *params,
   return copy;
 }
 
-static gboolean
-validate_result (JsonObject  *result,
-                 GError     **error)
-{
-  JsonNode *content = json_object_get_member (result, "content");
-  gboolean valid = FALSE;
-
-  if (g_strcmp0 (get_string (result, "role"), "assistant") != 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INTERNAL_ERROR,
-                           _("The answer must have the role “assistant”"));
-      return FALSE;
-    }
-
-  if (content != NULL && JSON_NODE_HOLDS_OBJECT (content))
-    valid = get_string (json_node_get_object (content), "type") != NULL;
-  else if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
-    {
-      JsonArray *blocks = json_node_get_array (content);
-
-      valid = json_array_get_length (blocks) > 0;
-      for (guint i = 0; valid && i < json_array_get_length (blocks); i++)
-        {
-          JsonNode *block = json_array_get_element (blocks, i);
-
-          valid = JSON_NODE_HOLDS_OBJECT (block) &&
-                  get_string (json_node_get_object (block), "type") != NULL;
-        }
-    }
-
-  if (!valid)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INTERNAL_ERROR,
-                           _("The answer has no content to send"));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-validate_elicitation (JsonObject  *params,
-                      gboolean    *url_mode,
-                      GError     **error)
-{
-  const char *mode = get_string (params, "mode");
-  JsonNode *mode_node = params ? json_object_get_member (params, "mode") : NULL;
-  JsonObject *schema;
-
-  if (params == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request has no params"));
-      return FALSE;
-    }
-
-  if (get_string (params, "message") == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request has no “message” string"));
-      return FALSE;
-    }
-
-  if (mode_node != NULL && mode == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request’s “mode” must be a string"));
-      return FALSE;
-    }
-
-  if (g_strcmp0 (mode, "url") == 0)
-    {
-      *url_mode = TRUE;
-      if (get_string (params, "url") == NULL)
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("The URL elicitation request has no “url” string"));
-          return FALSE;
-        }
-      if (get_string (params, "elicitationId") == NULL)
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("The URL elicitation request has no “elicitationId” string"));
-          return FALSE;
-        }
-      return TRUE;
-    }
-
-  if (mode != NULL && !g_str_equal (mode, "form"))
-    {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                   _("The elicitation mode “%s” is not one Steward knows"), mode);
-      return FALSE;
-    }
-
-  *url_mode = FALSE;
-  schema = get_object (params, "requestedSchema");
-  if (schema == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request has no “requestedSchema” object"));
-      return FALSE;
-    }
-
-  if (g_strcmp0 (get_string (schema, "type"), "object") != 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“requestedSchema.type” must be “object”"));
-      return FALSE;
-    }
-
-  if (get_object (schema, "properties") == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“requestedSchema.properties” must be an object"));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 static GError *
 new_rejection (void)
 {
   return mcp_error_new_rpc (MCP_ERROR_USER_REJECTED, USER_REJECTED_MESSAGE, NULL);
 }
 
-static GError *
-new_withdrawn (void)
+GError *
+steward_sampling_new_withdrawn (void)
 {
   return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                               _("The server withdrew the request"));
@@ -1341,7 +859,7 @@ serialize_policies (StewardSamplingBroker *self)
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   GHashTableIter iter;
-  ServerState *state;
+  StewardSamplingServerState *state;
   gsize length;
   char *text;
 
@@ -1617,7 +1135,7 @@ apply_policies (StewardSamplingBroker  *self,
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) local_error = NULL;
   GHashTableIter iter;
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   entries = parse_policies (data, length, &local_error);
   if (entries == NULL)
@@ -1638,7 +1156,7 @@ apply_policies (StewardSamplingBroker  *self,
     {
       Entry *entry = g_ptr_array_index (entries, i);
 
-      state = get_state (self, entry->name);
+      state = steward_sampling_broker_get_server_state (self, entry->name);
       state->configured = TRUE;
       state->policy = entry->policy;
       state->max_tokens = entry->max_tokens;
@@ -1689,8 +1207,8 @@ autosave_cb (gpointer user_data)
 /* Changes made together are written together, once the main loop is idle.
  * The source holds the broker so that no change is lost when it goes. */
 static void
-settings_changed (StewardSamplingBroker *self,
-                  ServerState           *state)
+settings_changed (StewardSamplingBroker      *self,
+                  StewardSamplingServerState *state)
 {
   state->configured = TRUE;
 
@@ -1704,33 +1222,33 @@ settings_changed (StewardSamplingBroker *self,
 /* The audit journal */
 
 typedef struct {
-  ServerState      *state;
-  char             *server;
-  char             *cause;
-  JsonObject       *params;        /* clamped, and as edited by the person */
-  guint             max_tokens_requested;
-  char             *model;
-  char             *model_reason;
-  StewardModel     *chosen;        /* NULL: the person writes the answer */
-  char             *provider_id;   /* the chosen model's, "manual", or NULL */
-  char             *include_context; /* what the approval says of it, or NULL */
+  StewardSamplingServerState *state;
+  char                       *server;
+  char                       *cause;
+  JsonObject                 *params;        /* clamped, and as edited by the person */
+  guint                       max_tokens_requested;
+  char                       *model;
+  char                       *model_reason;
+  StewardModel               *chosen;        /* NULL: the person writes the answer */
+  char                       *provider_id;   /* the chosen model's, "manual", or NULL */
+  char                       *include_context; /* what the approval says of it, or NULL */
 
-  StewardApproval  *approval;
-  gulong            responded_id;
-  GSource          *cancel_source;
+  StewardApproval            *approval;
+  gulong                      responded_id;
+  GSource                    *cancel_source;
 
-  GCancellable     *generation;    /* the provider's answer under way */
-  char             *produced;      /* what the provider produced, NULL if nothing */
-  char             *produced_by;   /* the model that says it produced it */
-  char             *produced_stop; /* its stopReason */
-  JsonArray        *tool_uses;     /* the model's tool calls, NULL if none */
-  gint64            input_tokens;  /* as the provider reported them, or -1 */
-  gint64            output_tokens;
+  GCancellable               *generation;    /* the provider's answer under way */
+  char                       *produced;      /* what the provider produced, NULL if nothing */
+  char                       *produced_by;   /* the model that says it produced it */
+  char                       *produced_stop; /* its stopReason */
+  JsonArray                  *tool_uses;     /* the model's tool calls, NULL if none */
+  gint64                      input_tokens;  /* as the provider reported them, or -1 */
+  gint64                      output_tokens;
   /* What every answer of this request spent, as reported. */
-  gint64            spent_input;
-  gint64            spent_output;
-  gboolean          edited;
-  gboolean          done;
+  gint64                      spent_input;
+  gint64                      spent_output;
+  gboolean                    edited;
+  gboolean                    done;
 } Request;
 
 static void
@@ -1788,7 +1306,7 @@ journal_append (StewardSamplingBroker *self,
     return;
 
   builder = json_builder_new ();
-  datetime = g_date_time_new_from_unix_utc (now_usec (self) / G_USEC_PER_SEC);
+  datetime = g_date_time_new_from_unix_utc (steward_sampling_broker_now (self) / G_USEC_PER_SEC);
   stamp = g_date_time_format_iso8601 (datetime);
   messages = get_array (request->params, "messages");
   get_integer (request->params, "maxTokens", &max_tokens);
@@ -1837,7 +1355,7 @@ journal_append (StewardSamplingBroker *self,
   json_builder_add_int_value (builder, count_prompt_chars (request->params));
   if (result != NULL)
     {
-      answer = dup_content_text (json_object_get_member (result, "content"));
+      answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
       json_builder_set_member_name (builder, "answerChars");
       json_builder_add_int_value (builder, count_chars (answer));
     }
@@ -1881,7 +1399,7 @@ seed_tokens_used (StewardSamplingBroker *self,
                   const char            *day,
                   GHashTable            *used)
 {
-  g_autofree char *today = format_day (now_usec (self));
+  g_autofree char *today = format_day (steward_sampling_broker_now (self));
   GHashTableIter iter;
   gpointer name;
   gpointer tokens;
@@ -1893,7 +1411,7 @@ seed_tokens_used (StewardSamplingBroker *self,
   g_hash_table_iter_init (&iter, used);
   while (g_hash_table_iter_next (&iter, &name, &tokens))
     {
-      ServerState *state = get_state (self, name);
+      StewardSamplingServerState *state = steward_sampling_broker_get_server_state (self, name);
       guint64 sum = *(guint64 *) tokens;
 
       roll_day (self, state);
@@ -1908,7 +1426,7 @@ rebuild_budget_async (StewardSamplingBroker *self,
                       gpointer               user_data)
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_autofree char *day = format_day (now_usec (self));
+  g_autofree char *day = format_day (steward_sampling_broker_now (self));
   Job *job;
 
   g_task_set_source_tag (task, rebuild_budget_async);
@@ -1978,8 +1496,8 @@ rebuild_budget_sync (StewardSamplingBroker *self)
 
 /* Sampling requests */
 
-static void pump (StewardSamplingBroker *self,
-                  ServerState           *state);
+static void pump (StewardSamplingBroker      *self,
+                  StewardSamplingServerState *state);
 
 static StewardProvider *
 find_provider (StewardSamplingBroker *self,
@@ -2001,8 +1519,8 @@ find_provider (StewardSamplingBroker *self,
 /* The models @state's server may use whose provider is set up: a model
  * whose provider was removed cannot answer. */
 static char **
-dup_usable_models (StewardSamplingBroker *self,
-                   ServerState           *state)
+dup_usable_models (StewardSamplingBroker      *self,
+                   StewardSamplingServerState *state)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
@@ -2027,9 +1545,9 @@ dup_usable_models (StewardSamplingBroker *self,
 /* The model for a request, and the sentence that says why: from the test
  * seam when one is set, else from the person's models, else the person. */
 static void
-choose_model (StewardSamplingBroker *self,
-              ServerState           *state,
-              Request               *request)
+choose_model (StewardSamplingBroker      *self,
+              StewardSamplingServerState *state,
+              Request                    *request)
 {
   g_auto(GStrv) usable = NULL;
   StewardModel *chosen;
@@ -2073,7 +1591,7 @@ request_complete (StewardSamplingBroker *self,
 {
   g_autoptr(GTask) owned = NULL;
   Request *request = g_task_get_task_data (task);
-  ServerState *state = request->state;
+  StewardSamplingServerState *state = request->state;
   gboolean was_open = FALSE;
 
   if (request->done)
@@ -2354,11 +1872,11 @@ stream_cb (GObject      *object,
     }
 
   content = json_object_get_member (answer, "content");
-  text = dup_content_text (content);
+  text = mcp_sampling_content_dup_text (content);
   tool_uses = json_array_new ();
-  for (guint i = 0; i < count_blocks (content); i++)
+  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
     {
-      JsonObject *block = get_block (content, i);
+      JsonObject *block = mcp_sampling_content_get_block (content, i);
 
       if (g_strcmp0 (get_string (block, "type"), "tool_use") == 0)
         {
@@ -2472,9 +1990,9 @@ add_tool_uses (JsonObject *result,
   JsonNode *content = json_object_get_member (result, "content");
   g_autoptr(JsonArray) blocks = json_array_new ();
 
-  for (guint i = 0; i < count_blocks (content); i++)
+  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
     {
-      JsonObject *block = get_block (content, i);
+      JsonObject *block = mcp_sampling_content_get_block (content, i);
       const char *type = get_string (block, "type");
 
       /* Already there: the answer was built with them. */
@@ -2523,7 +2041,7 @@ send_answer (StewardSamplingBroker *self,
       json_object_set_string_member (result, "stopReason", "endTurn");
     }
 
-  answer = dup_content_text (json_object_get_member (result, "content"));
+  answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
 
   /* With the manual provider nothing was produced to edit: the answer is
    * the person's own, and only the request's edits count. */
@@ -2539,7 +2057,7 @@ send_answer (StewardSamplingBroker *self,
     /* Sent as the model wrote it, the answer ends as the model said. */
     json_object_set_string_member (result, "stopReason", request->produced_stop);
 
-  if (!validate_result (result, &error))
+  if (!mcp_sampling_result_validate (result, &error))
     {
       request_fail (self, task, "failed", g_steal_pointer (&error));
       return;
@@ -2585,7 +2103,7 @@ continue_request (StewardSamplingBroker *self,
       return;
     }
 
-  if (data != NULL && !validate_params (data, &error))
+  if (data != NULL && !mcp_sampling_request_validate (data, &error))
     {
       /* The person can fix the edit; the request stays at stage 1. */
       steward_approval_set_error_text (request->approval, error->message);
@@ -2673,7 +2191,7 @@ request_cancelled_cb (GCancellable *cancellable,
       steward_approval_withdraw (request->approval);
     }
 
-  request_fail (self, task, "cancelled", new_withdrawn ());
+  request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
 
   return G_SOURCE_REMOVE;
 }
@@ -2689,7 +2207,7 @@ request_begin (StewardSamplingBroker *self,
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
-      request_fail (self, task, "cancelled", new_withdrawn ());
+      request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
       return;
     }
 
@@ -2732,8 +2250,8 @@ request_begin (StewardSamplingBroker *self,
 
 /* Gives the turn to the oldest waiting request while none is open. */
 static void
-pump (StewardSamplingBroker *self,
-      ServerState           *state)
+pump (StewardSamplingBroker      *self,
+      StewardSamplingServerState *state)
 {
   if (state->pumping)
     return;
@@ -2745,115 +2263,6 @@ pump (StewardSamplingBroker *self,
       request_begin (self, state->open);
     }
   state->pumping = FALSE;
-}
-
-/* Elicitation */
-
-typedef struct {
-  ServerState      *state;
-  StewardApproval  *approval;
-  gulong            responded_id;
-  GSource          *cancel_source;
-  gboolean          url_mode;
-} Elicitation;
-
-static void
-elicitation_free (Elicitation *elicitation)
-{
-  if (elicitation->approval != NULL)
-    g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
-  g_clear_object (&elicitation->approval);
-  if (elicitation->cancel_source != NULL)
-    g_source_destroy (elicitation->cancel_source);
-  g_clear_pointer (&elicitation->cancel_source, g_source_unref);
-  g_free (elicitation);
-}
-
-static void
-elicitation_complete (GTask      *task,
-                      const char *action,
-                      JsonObject *content,
-                      GError     *error)
-{
-  Elicitation *elicitation = g_task_get_task_data (task);
-  g_autoptr(GTask) owned = g_steal_pointer (&elicitation->state->open_elicitation);
-  g_autoptr(JsonObject) result = NULL;
-
-  g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
-  if (elicitation->cancel_source != NULL)
-    g_source_destroy (elicitation->cancel_source);
-
-  if (error != NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  result = json_object_new ();
-  json_object_set_string_member (result, "action", action);
-  if (content != NULL)
-    json_object_set_object_member (result, "content", json_object_ref (content));
-
-  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) json_object_unref);
-}
-
-static void
-elicitation_responded_cb (StewardApproval       *approval,
-                          StewardApprovalAction  action,
-                          JsonObject            *data,
-                          gpointer               user_data)
-{
-  GTask *task = user_data;
-  Elicitation *elicitation = g_task_get_task_data (task);
-  g_autoptr(JsonObject) empty = NULL;
-
-  switch (action)
-    {
-    case STEWARD_APPROVAL_ACTION_ACCEPT:
-      /* A URL elicitation's answer is that the person went there. */
-      if (elicitation->url_mode)
-        elicitation_complete (task, "accept", NULL, NULL);
-      else if (data != NULL)
-        elicitation_complete (task, "accept", data, NULL);
-      else
-        {
-          empty = json_object_new ();
-          elicitation_complete (task, "accept", empty, NULL);
-        }
-      break;
-
-    case STEWARD_APPROVAL_ACTION_DECLINE:
-    case STEWARD_APPROVAL_ACTION_REJECT:
-    case STEWARD_APPROVAL_ACTION_DENY:
-      elicitation_complete (task, "decline", NULL, NULL);
-      break;
-
-    case STEWARD_APPROVAL_ACTION_CONTINUE:
-    case STEWARD_APPROVAL_ACTION_REGENERATE:
-      g_debug ("Ignoring a sampling action for an elicitation");
-      break;
-
-    case STEWARD_APPROVAL_ACTION_CANCEL:
-    case STEWARD_APPROVAL_ACTION_SEND:
-    case STEWARD_APPROVAL_ACTION_ALLOW:
-    default:
-      elicitation_complete (task, "cancel", NULL, NULL);
-      break;
-    }
-}
-
-static gboolean
-elicitation_cancelled_cb (GCancellable *cancellable,
-                          gpointer      user_data)
-{
-  GTask *task = user_data;
-  Elicitation *elicitation = g_task_get_task_data (task);
-
-  g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
-  steward_approval_withdraw (elicitation->approval);
-  elicitation_complete (task, NULL, NULL, new_withdrawn ());
-
-  return G_SOURCE_REMOVE;
 }
 
 /* GObject */
@@ -3237,7 +2646,7 @@ StewardSamplingPolicy
 steward_sampling_broker_get_policy (StewardSamplingBroker *self,
                                     const char            *server)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), STEWARD_SAMPLING_POLICY_DENY);
   g_return_val_if_fail (server != NULL, STEWARD_SAMPLING_POLICY_DENY);
@@ -3251,13 +2660,13 @@ steward_sampling_broker_set_policy (StewardSamplingBroker *self,
                                     const char            *server,
                                     StewardSamplingPolicy  policy)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
   g_return_if_fail (server != NULL);
   g_return_if_fail (policy <= STEWARD_SAMPLING_POLICY_ALWAYS);
 
-  state = get_state (self, server);
+  state = steward_sampling_broker_get_server_state (self, server);
   if (state->configured && state->policy == policy)
     return;
 
@@ -3269,7 +2678,7 @@ guint
 steward_sampling_broker_get_max_tokens (StewardSamplingBroker *self,
                                         const char            *server)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
   g_return_val_if_fail (server != NULL, 0);
@@ -3283,13 +2692,13 @@ steward_sampling_broker_set_max_tokens (StewardSamplingBroker *self,
                                         const char            *server,
                                         guint                  max_tokens)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
   g_return_if_fail (server != NULL);
   g_return_if_fail (max_tokens > 0);
 
-  state = get_state (self, server);
+  state = steward_sampling_broker_get_server_state (self, server);
   if (state->configured && state->max_tokens == max_tokens)
     return;
 
@@ -3301,7 +2710,7 @@ guint
 steward_sampling_broker_get_per_minute (StewardSamplingBroker *self,
                                         const char            *server)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
   g_return_val_if_fail (server != NULL, 0);
@@ -3316,12 +2725,12 @@ steward_sampling_broker_set_per_minute (StewardSamplingBroker *self,
                                         const char            *server,
                                         guint                  per_minute)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
   g_return_if_fail (server != NULL);
 
-  state = get_state (self, server);
+  state = steward_sampling_broker_get_server_state (self, server);
   if (state->configured && state->per_minute == per_minute)
     return;
 
@@ -3333,7 +2742,7 @@ guint
 steward_sampling_broker_get_daily_tokens (StewardSamplingBroker *self,
                                           const char            *server)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
   g_return_val_if_fail (server != NULL, 0);
@@ -3347,12 +2756,12 @@ steward_sampling_broker_set_daily_tokens (StewardSamplingBroker *self,
                                           const char            *server,
                                           guint                  daily_tokens)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
   g_return_if_fail (server != NULL);
 
-  state = get_state (self, server);
+  state = steward_sampling_broker_get_server_state (self, server);
   if (state->configured && state->daily_tokens == daily_tokens)
     return;
 
@@ -3370,7 +2779,7 @@ const char * const *
 steward_sampling_broker_get_allowed_models (StewardSamplingBroker *self,
                                             const char            *server)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
   g_return_val_if_fail (server != NULL, NULL);
@@ -3389,12 +2798,12 @@ steward_sampling_broker_set_allowed_models (StewardSamplingBroker *self,
                                             const char            *server,
                                             const char * const    *models)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
   g_return_if_fail (server != NULL);
 
-  state = get_state (self, server);
+  state = steward_sampling_broker_get_server_state (self, server);
   if (state->configured &&
       ((models == NULL && state->models == NULL) ||
        (models != NULL && state->models != NULL &&
@@ -3410,7 +2819,7 @@ gboolean
 steward_sampling_broker_get_local_only (StewardSamplingBroker *self,
                                         const char            *server)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
   g_return_val_if_fail (server != NULL, FALSE);
@@ -3424,13 +2833,13 @@ steward_sampling_broker_set_local_only (StewardSamplingBroker *self,
                                         const char            *server,
                                         gboolean               local_only)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
   g_return_if_fail (server != NULL);
 
   local_only = !!local_only;
-  state = get_state (self, server);
+  state = steward_sampling_broker_get_server_state (self, server);
   if (state->configured && state->local_only == local_only)
     return;
 
@@ -3442,7 +2851,7 @@ guint
 steward_sampling_broker_get_tokens_used (StewardSamplingBroker *self,
                                          const char            *server)
 {
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
   g_return_val_if_fail (server != NULL, 0);
@@ -3467,7 +2876,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) empty = NULL;
-  ServerState *state;
+  StewardSamplingServerState *state;
   Request *request;
   gint64 now;
   gint64 oldest;
@@ -3480,8 +2889,8 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_sampling_broker_create_message_async);
 
-  state = get_state (self, server);
-  now = now_usec (self);
+  state = steward_sampling_broker_get_server_state (self, server);
+  now = steward_sampling_broker_now (self);
 
   request = g_new0 (Request, 1);
   request->state = state;
@@ -3494,7 +2903,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   if (params == NULL)
     params = empty = json_object_new ();
 
-  if (!validate_params (params, &error))
+  if (!mcp_sampling_request_validate (params, &error))
     {
       request->params = deep_copy_object (params);
       request_fail (self, task, "failed", g_steal_pointer (&error));
@@ -3513,7 +2922,10 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
 
   /* A server that runs tools through sampling asks again with their
    * results; a loop of those ends after so many rounds. */
-  state->tool_rounds = is_tool_round (request->params) ? state->tool_rounds + 1 : 0;
+  if (mcp_sampling_request_is_tool_round (request->params))
+    state->tool_rounds++;
+  else
+    state->tool_rounds = 0;
   if (state->tool_rounds > STEWARD_SAMPLING_MAX_TOOL_ROUNDS)
     {
       error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
@@ -3525,9 +2937,9 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
       return;
     }
 
-  if (window_count (state->sampling_times, now, &oldest) >= state->per_minute)
+  if (steward_sampling_window_count (state->sampling_times, now, &oldest) >= state->per_minute)
     {
-      guint seconds = seconds_until_free (oldest, now);
+      guint seconds = steward_sampling_seconds_until_free (oldest, now);
 
       error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
                            g_dngettext (GETTEXT_PACKAGE,
@@ -3591,102 +3003,6 @@ steward_sampling_broker_create_message_finish (StewardSamplingBroker  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
                         steward_sampling_broker_create_message_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-void
-steward_sampling_broker_elicit_async (StewardSamplingBroker *self,
-                                      const char            *server,
-                                      JsonObject            *params,
-                                      GCancellable          *cancellable,
-                                      GAsyncReadyCallback    callback,
-                                      gpointer               user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
-  Elicitation *elicitation;
-  ServerState *state;
-  gint64 now;
-  gint64 oldest;
-  gboolean url_mode = FALSE;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_sampling_broker_elicit_async);
-
-  if (!validate_elicitation (params, &url_mode, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  state = get_state (self, server);
-  now = now_usec (self);
-
-  if (state->open_elicitation != NULL)
-    {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_OVERLOADED,
-                               _("Server `%s` already has a question open. It can ask again "
-                                 "once the person has answered it."),
-                               server);
-      return;
-    }
-
-  if (window_count (state->elicitation_times, now, &oldest) >= ELICITATIONS_PER_MINUTE)
-    {
-      guint seconds = seconds_until_free (oldest, now);
-
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_OVERLOADED,
-                               g_dngettext (GETTEXT_PACKAGE,
-                                            "Server `%s` asked more than %u questions a minute. "
-                                            "It can ask again in %u second.",
-                                            "Server `%s` asked more than %u questions a minute. "
-                                            "It can ask again in %u seconds.",
-                                            seconds),
-                               server, ELICITATIONS_PER_MINUTE, seconds);
-      return;
-    }
-
-  g_array_append_val (state->elicitation_times, now);
-
-  elicitation = g_new0 (Elicitation, 1);
-  elicitation->state = state;
-  elicitation->url_mode = url_mode;
-  elicitation->approval = steward_approval_new (STEWARD_APPROVAL_KIND_ELICITATION, server,
-                                                params);
-  g_task_set_task_data (task, elicitation, (GDestroyNotify) elicitation_free);
-
-  elicitation->responded_id = g_signal_connect (elicitation->approval, "responded",
-                                                G_CALLBACK (elicitation_responded_cb), task);
-  if (cancellable != NULL)
-    {
-      elicitation->cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (elicitation->cancel_source,
-                             G_SOURCE_FUNC (elicitation_cancelled_cb), task, NULL);
-      g_source_attach (elicitation->cancel_source, g_task_get_context (task));
-    }
-
-  state->open_elicitation = g_object_ref (task);
-  steward_approvals_add (self->approvals, elicitation->approval);
-}
-
-/**
- * steward_sampling_broker_elicit_finish:
- *
- * Returns: (transfer full): the ElicitResult to send back
- */
-JsonObject *
-steward_sampling_broker_elicit_finish (StewardSamplingBroker  *self,
-                                       GAsyncResult           *result,
-                                       GError                **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        steward_sampling_broker_elicit_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
