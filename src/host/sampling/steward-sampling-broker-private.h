@@ -2,6 +2,9 @@
 #pragma once
 
 #include "steward-sampling-broker.h"
+#include "steward-sampling-file-queue.h"
+#include "steward-sampling-journal.h"
+#include "steward-sampling-json.h"
 
 G_BEGIN_DECLS
 
@@ -10,11 +13,8 @@ G_BEGIN_DECLS
  * nothing outside src/host and tests/ includes this.
  */
 
-/* The time the broker goes by, in wall-clock microseconds: the per-minute
- * windows, the local day of the token budget and the journal's "time".
- * Tests move it instead of waiting a minute or a day. */
-typedef gint64 (*StewardSamplingClock) (gpointer user_data);
-
+/* Tests move the clock (StewardSamplingClock, steward-sampling-journal.h)
+ * instead of waiting a minute or a day. */
 void steward_sampling_broker_set_clock (StewardSamplingBroker *self,
                                         StewardSamplingClock   clock,
                                         gpointer               user_data);
@@ -95,10 +95,6 @@ typedef struct {
   GArray                *sampling_times;
   GArray                *elicitation_times;
 
-  /* The local day "tokens_used" counts for, as YYYY-MM-DD. */
-  char                  *day;
-  guint                  tokens_used;
-
   /* At most one sampling approval open; the rest wait, oldest first. */
   GTask                 *open;
   GQueue                 waiting;
@@ -113,7 +109,7 @@ struct _StewardSamplingBroker
 
   StewardApprovals                   *approvals;
   GFile                              *policies;
-  GFile                              *journal;
+  StewardSamplingJournal             *journal;   /* and the daily budget */
 
   GHashTable                         *servers;   /* name → StewardSamplingServerState */
 
@@ -124,12 +120,8 @@ struct _StewardSamplingBroker
   GListModel                         *model_providers;
   StewardModelCatalog                *catalog;
 
-  StewardSamplingClock                clock;
-  gpointer                            clock_data;
-
-  /* File work runs here, one job at a time, in the order asked: appends
-   * stay ordered and a read sees every write asked before it. */
-  GThreadPool                        *io_pool;
+  /* policies.json is read and written here, in the order asked. */
+  StewardSamplingFileQueue           *queue;
   guint                               save_source_id;
 };
 

@@ -21,8 +21,6 @@
 #define CHARS_PER_TOKEN           4
 /* policies.json holds a few lines per server. */
 #define POLICIES_MAX_FILE_SIZE    (1024 * 1024)
-/* A record is a few hundred bytes; a longer line is damage, not a record. */
-#define JOURNAL_MAX_LINE          (64 * 1024)
 
 /* The words and code the specification shows for a refusal. */
 #define USER_REJECTED_MESSAGE     "User rejected sampling request"
@@ -98,21 +96,11 @@ steward_sampling_answer_free (StewardSamplingAnswer *answer)
 
 /* Time */
 
+/* One clock for the windows here and the journal's budget and stamps. */
 gint64
 steward_sampling_broker_now (StewardSamplingBroker *self)
 {
-  if (self->clock != NULL)
-    return self->clock (self->clock_data);
-
-  return g_get_real_time ();
-}
-
-static char *
-format_day (gint64 usec)
-{
-  g_autoptr(GDateTime) datetime = g_date_time_new_from_unix_local (usec / G_USEC_PER_SEC);
-
-  return g_date_time_format (datetime, "%Y-%m-%d");
+  return steward_sampling_journal_now (self->journal);
 }
 
 /* Drops the times that left the window and says how many are in it; the
@@ -158,7 +146,6 @@ server_state_free (StewardSamplingServerState *state)
   g_free (state->name);
   g_array_unref (state->sampling_times);
   g_array_unref (state->elicitation_times);
-  g_free (state->day);
   g_strfreev (state->models);
   g_clear_object (&state->open);
   g_queue_clear_full (&state->waiting, g_object_unref);
@@ -198,152 +185,6 @@ steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
   return state;
 }
 
-/* Starts a new budget when the local day changed. */
-static void
-roll_day (StewardSamplingBroker      *self,
-          StewardSamplingServerState *state)
-{
-  g_autofree char *today = format_day (steward_sampling_broker_now (self));
-
-  if (g_strcmp0 (state->day, today) == 0)
-    return;
-
-  g_free (state->day);
-  state->day = g_steal_pointer (&today);
-  state->tokens_used = 0;
-}
-
-static void
-add_tokens (StewardSamplingBroker      *self,
-            StewardSamplingServerState *state,
-            gint64                      tokens)
-{
-  roll_day (self, state);
-  state->tokens_used = (guint) CLAMP ((gint64) state->tokens_used + MAX (tokens, 0), 0, G_MAXUINT);
-}
-
-/* JSON helpers. The params come from an untrusted server, so every read
- * checks the type first. */
-
-static JsonNode *
-deep_copy_node (JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *source = json_node_get_object (node);
-      g_autoptr(JsonObject) copy = json_object_new ();
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init_ordered (&iter, source);
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        json_object_set_member (copy, name, deep_copy_node (member));
-
-      return json_node_init_object (json_node_alloc (), copy);
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *source = json_node_get_array (node);
-      guint length = json_array_get_length (source);
-      g_autoptr(JsonArray) copy = json_array_sized_new (length);
-
-      for (guint i = 0; i < length; i++)
-        json_array_add_element (copy, deep_copy_node (json_array_get_element (source, i)));
-
-      return json_node_init_array (json_node_alloc (), copy);
-    }
-
-  return json_node_copy (node);
-}
-
-static JsonObject *
-deep_copy_object (JsonObject *object)
-{
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
-  g_autoptr(JsonNode) copy = deep_copy_node (node);
-
-  return json_object_ref (json_node_get_object (copy));
-}
-
-static gboolean
-objects_equal (JsonObject *a,
-               JsonObject *b)
-{
-  g_autoptr(JsonNode) node_a = json_node_init_object (json_node_alloc (), a);
-  g_autoptr(JsonNode) node_b = json_node_init_object (json_node_alloc (), b);
-
-  return json_node_equal (node_a, node_b);
-}
-
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
-}
-
-/* A whole number, also when written as 100.0. */
-static gboolean
-get_integer (JsonObject *object,
-             const char *member,
-             gint64     *value)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-  double d;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      *value = json_node_get_int (node);
-      return TRUE;
-
-    case G_TYPE_DOUBLE:
-      d = json_node_get_double (node);
-      if (!(d >= -9.0e15 && d <= 9.0e15) || d != (double) (gint64) d)
-        return FALSE;
-      *value = (gint64) d;
-      return TRUE;
-
-    default:
-      return FALSE;
-    }
-}
-
 static gint64
 count_chars (const char *text)
 {
@@ -359,8 +200,8 @@ estimate_tokens (gint64 chars)
 static gint64
 count_prompt_chars (JsonObject *params)
 {
-  JsonArray *messages = get_array (params, "messages");
-  gint64 chars = count_chars (get_string (params, "systemPrompt"));
+  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
+  gint64 chars = count_chars (steward_sampling_json_get_string (params, "systemPrompt"));
 
   for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
     {
@@ -385,7 +226,7 @@ count_prompt_chars (JsonObject *params)
 static char *
 dup_summary (JsonObject *params)
 {
-  JsonArray *messages = get_array (params, "messages");
+  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
 
   for (guint i = messages ? json_array_get_length (messages) : 0; i > 0; i--)
     {
@@ -397,7 +238,7 @@ dup_summary (JsonObject *params)
         continue;
 
       message = json_node_get_object (node);
-      if (g_strcmp0 (get_string (message, "role"), "user") != 0)
+      if (g_strcmp0 (steward_sampling_json_get_string (message, "role"), "user") != 0)
         continue;
 
       text = mcp_sampling_content_dup_text (json_object_get_member (message, "content"));
@@ -416,13 +257,13 @@ clamp_params (JsonObject *params,
               guint       cap,
               guint      *requested)
 {
-  JsonObject *copy = deep_copy_object (params);
+  JsonObject *copy = steward_sampling_json_copy_object (params);
   gint64 max_tokens = 0;
 
   if (json_object_has_member (copy, "_steward"))
     json_object_remove_member (copy, "_steward");
 
-  get_integer (copy, "maxTokens", &max_tokens);
+  steward_sampling_json_get_integer (copy, "maxTokens", &max_tokens);
   *requested = 0;
   if (max_tokens > (gint64) cap)
     {
@@ -444,402 +285,6 @@ steward_sampling_new_withdrawn (void)
 {
   return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                               _("The server withdrew the request"));
-}
-
-/* File work on the I/O thread */
-
-typedef enum {
-  JOB_WRITE,
-  JOB_APPEND,
-  JOB_READ_JOURNAL,
-  JOB_READ_POLICIES,
-  JOB_SCAN_JOURNAL,
-} JobKind;
-
-typedef struct {
-  JobKind         kind;
-  GFile          *file;
-  GBytes         *bytes;
-  GTask          *task;          /* NULL for appends: nobody waits for them */
-  GMainContext   *context;
-  char           *day;           /* the local day a scan counts, as YYYY-MM-DD */
-
-  /* What the worker found, handed back on the main context. */
-  GError         *error;
-  gpointer        result;
-  GDestroyNotify  result_free;
-} Job;
-
-static void
-job_free (Job *job)
-{
-  g_clear_object (&job->file);
-  g_clear_pointer (&job->bytes, g_bytes_unref);
-  g_clear_object (&job->task);
-  g_clear_pointer (&job->context, g_main_context_unref);
-  g_free (job->day);
-  g_clear_error (&job->error);
-  if (job->result != NULL && job->result_free != NULL)
-    job->result_free (job->result);
-  g_free (job);
-}
-
-static gboolean
-ensure_parent (GFile   *file,
-               GError **error)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autoptr(GError) local_error = NULL;
-
-  if (parent == NULL)
-    return TRUE;
-
-  if (!g_file_make_directory_with_parents (parent, NULL, &local_error) &&
-      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static char *
-dup_file_label (GFile *file)
-{
-  return g_file_get_parse_name (file);
-}
-
-static void
-run_write (Job *job)
-{
-  g_autoptr(GError) error = NULL;
-  gsize length;
-  const char *data = g_bytes_get_data (job->bytes, &length);
-
-  if (ensure_parent (job->file, &error))
-    g_file_replace_contents (job->file, data, length, NULL, FALSE,
-                             G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
-                             NULL, NULL, &error);
-
-  if (error != NULL)
-    {
-      g_autofree char *label = dup_file_label (job->file);
-
-      job->error = g_error_new (G_IO_ERROR, error->code,
-                                _("Cannot save the sampling policies to %s: %s"),
-                                label, error->message);
-    }
-}
-
-static void
-run_append (Job *job)
-{
-  g_autoptr(GFileOutputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize length;
-  const char *data = g_bytes_get_data (job->bytes, &length);
-
-  if (ensure_parent (job->file, &error))
-    stream = g_file_append_to (job->file, G_FILE_CREATE_PRIVATE, NULL, &error);
-
-  if (stream != NULL &&
-      g_output_stream_write_all (G_OUTPUT_STREAM (stream), data, length, NULL, NULL, &error))
-    g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error);
-
-  if (error != NULL)
-    {
-      g_autofree char *label = dup_file_label (job->file);
-
-      job->error = g_error_new (G_IO_ERROR, error->code,
-                                "Cannot write the sampling journal %s: %s",
-                                label, error->message);
-    }
-}
-
-typedef void (*RecordFunc) (JsonObject *record,
-                            gpointer    user_data);
-
-/* Calls @func for each record of the journal, oldest first. A line that is
- * not a JSON object is damage, skipped and counted; a missing journal has
- * no records. */
-static gboolean
-foreach_record (GFile         *file,
-                GCancellable  *cancellable,
-                RecordFunc     func,
-                gpointer       user_data,
-                guint         *damaged,
-                GError       **error)
-{
-  g_autoptr(GFileInputStream) file_stream = NULL;
-  g_autoptr(GDataInputStream) stream = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  file_stream = g_file_read (file, cancellable, &local_error);
-  if (file_stream != NULL)
-    {
-      stream = g_data_input_stream_new (G_INPUT_STREAM (file_stream));
-      g_data_input_stream_set_newline_type (stream, G_DATA_STREAM_NEWLINE_TYPE_LF);
-    }
-
-  while (stream != NULL)
-    {
-      g_autofree char *line = NULL;
-      g_autoptr(JsonNode) node = NULL;
-      gsize length;
-
-      line = g_data_input_stream_read_line (stream, &length, cancellable, &local_error);
-      if (line == NULL)
-        break;
-
-      if (length == 0)
-        continue;
-
-      if (length <= JOURNAL_MAX_LINE && g_utf8_validate (line, length, NULL))
-        node = mcp_json_parse (line, length, NULL);
-
-      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-        {
-          (*damaged)++;
-          continue;
-        }
-
-      func (json_node_get_object (node), user_data);
-    }
-
-  /* No journal yet is an empty one. */
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    g_clear_error (&local_error);
-
-  if (local_error != NULL)
-    {
-      g_autofree char *label = dup_file_label (file);
-
-      g_set_error (error, G_IO_ERROR, local_error->code,
-                   _("Cannot read the sampling journal %s: %s"), label, local_error->message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-collect_record (JsonObject *record,
-                gpointer    user_data)
-{
-  g_ptr_array_add (user_data, json_object_ref (record));
-}
-
-static void
-run_read_journal (Job *job)
-{
-  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  guint damaged = 0;
-
-  if (!foreach_record (job->file, g_task_get_cancellable (job->task), collect_record, records,
-                       &damaged, &job->error))
-    return;
-
-  if (damaged > 0)
-    g_debug ("Skipped %u damaged lines of the sampling journal", damaged);
-
-  job->result = g_steal_pointer (&records);
-  job->result_free = (GDestroyNotify) g_ptr_array_unref;
-}
-
-typedef struct {
-  const char *day;
-  GTimeZone  *utc;
-  GHashTable *used;      /* server → guint64 tokens */
-  guint       skipped;
-} Scan;
-
-/* A count of tokens as written; anything else counts for nothing. */
-static guint64
-get_tokens (JsonObject *record,
-            const char *member)
-{
-  gint64 tokens = 0;
-
-  if (!get_integer (record, member, &tokens) || tokens < 0)
-    return 0;
-
-  return (guint64) tokens;
-}
-
-static void
-scan_record (JsonObject *record,
-             gpointer    user_data)
-{
-  Scan *scan = user_data;
-  const char *server = get_string (record, "server");
-  const char *time = get_string (record, "time");
-  g_autoptr(GDateTime) stamp = NULL;
-  g_autoptr(GDateTime) local = NULL;
-  g_autofree char *day = NULL;
-  guint64 *used;
-
-  /* Stamps are written in UTC; one without a zone is read as UTC too. */
-  if (server != NULL && time != NULL)
-    stamp = g_date_time_new_from_iso8601 (time, scan->utc);
-  if (stamp == NULL)
-    {
-      scan->skipped++;
-      return;
-    }
-
-  /* The budget is for the person's day, so the record counts on the local
-   * day it was written, which is not always its day in UTC. */
-  local = g_date_time_to_local (stamp);
-  day = local ? g_date_time_format (local, "%Y-%m-%d") : NULL;
-  if (g_strcmp0 (day, scan->day) != 0)
-    return;
-
-  used = g_hash_table_lookup (scan->used, server);
-  if (used == NULL)
-    {
-      used = g_new0 (guint64, 1);
-      g_hash_table_insert (scan->used, g_strdup (server), used);
-    }
-
-  /* A sum of two counts read from a file stops at the top, never wraps. */
-  *used = MIN (*used + MIN (get_tokens (record, "inputTokens"), G_MAXUINT32)
-                     + MIN (get_tokens (record, "outputTokens"), G_MAXUINT32),
-               (guint64) G_MAXUINT);
-}
-
-/* Sums the tokens of the day's records per server: what the budget had
- * spent when Steward last quit. */
-static void
-run_scan_journal (Job *job)
-{
-  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
-  Scan scan = { job->day, utc, NULL, 0 };
-  guint damaged = 0;
-
-  scan.used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (!foreach_record (job->file, g_task_get_cancellable (job->task), scan_record, &scan,
-                       &damaged, &job->error))
-    {
-      g_hash_table_unref (scan.used);
-      return;
-    }
-
-  if (damaged + scan.skipped > 0)
-    g_debug ("Counting today’s sampling tokens, skipped %u damaged lines and %u records "
-             "without a server or a readable time", damaged, scan.skipped);
-
-  job->result = scan.used;
-  job->result_free = (GDestroyNotify) g_hash_table_unref;
-}
-
-static void
-run_read_policies (Job *job)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  /* A missing file leaves the result NULL: the defaults apply. */
-  if (!g_file_load_contents (job->file, g_task_get_cancellable (job->task), &contents, &length,
-                             NULL, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        job->error = g_steal_pointer (&error);
-      return;
-    }
-
-  job->result = g_bytes_new_take (g_steal_pointer (&contents), length);
-  job->result_free = (GDestroyNotify) g_bytes_unref;
-}
-
-/* Back on the main context. The task is returned and let go of here, never
- * on the worker, so that the last reference to the broker is never dropped
- * on another thread. */
-static gboolean
-job_complete_cb (gpointer data)
-{
-  Job *job = data;
-
-  if (job->task == NULL)
-    g_warning ("%s", job->error->message);
-  else if (job->error != NULL)
-    g_task_return_error (job->task, g_steal_pointer (&job->error));
-  else if (job->kind == JOB_WRITE)
-    g_task_return_boolean (job->task, TRUE);
-  else
-    g_task_return_pointer (job->task, g_steal_pointer (&job->result), job->result_free);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-io_job_run (gpointer data,
-            gpointer user_data)
-{
-  Job *job = data;
-  g_autoptr(GSource) source = NULL;
-
-  switch (job->kind)
-    {
-    case JOB_WRITE:
-      run_write (job);
-      break;
-    case JOB_APPEND:
-      run_append (job);
-      break;
-    case JOB_READ_JOURNAL:
-      run_read_journal (job);
-      break;
-    case JOB_SCAN_JOURNAL:
-      run_scan_journal (job);
-      break;
-    case JOB_READ_POLICIES:
-    default:
-      run_read_policies (job);
-      break;
-    }
-
-  /* A journal line written needs no answer. */
-  if (job->task == NULL && job->error == NULL)
-    {
-      job_free (job);
-      return;
-    }
-
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, job_complete_cb, job, (GDestroyNotify) job_free);
-  g_source_set_static_name (source, "[steward] sampling broker file work");
-  g_source_attach (source, job->context);
-}
-
-static Job *
-job_new (JobKind  kind,
-         GFile   *file,
-         GBytes  *bytes,
-         GTask   *task)
-{
-  Job *job = g_new0 (Job, 1);
-
-  job->kind = kind;
-  job->file = g_object_ref (file);
-  job->bytes = bytes ? g_bytes_ref (bytes) : NULL;
-  job->task = task ? g_object_ref (task) : NULL;
-  job->context = task ? g_main_context_ref (g_task_get_context (task))
-                      : g_main_context_ref_thread_default ();
-
-  return job;
-}
-
-static void
-push_job (StewardSamplingBroker *self,
-          JobKind                kind,
-          GFile                 *file,
-          GBytes                *bytes,
-          GTask                 *task)
-{
-  g_thread_pool_push (self->io_pool, job_new (kind, file, bytes, task), NULL);
 }
 
 /* policies.json */
@@ -1016,7 +461,7 @@ read_setting (JsonObject  *object,
   if (!json_object_has_member (object, member))
     return TRUE;
 
-  if (!get_integer (object, member, &number) || number < minimum || number > G_MAXUINT)
+  if (!steward_sampling_json_get_integer (object, member, &number) || number < minimum || number > G_MAXUINT)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("server `%s`: “%s” must be a whole number from %u to %u"),
@@ -1102,7 +547,7 @@ parse_policies (const char  *data,
 
       if (json_object_has_member (object, "sampling"))
         {
-          policy = get_string (object, "sampling");
+          policy = steward_sampling_json_get_string (object, "sampling");
           if (policy == NULL || !steward_sampling_policy_from_string (policy, &entry->policy))
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -1140,7 +585,7 @@ apply_policies (StewardSamplingBroker  *self,
   entries = parse_policies (data, length, &local_error);
   if (entries == NULL)
     {
-      g_autofree char *label = dup_file_label (self->policies);
+      g_autofree char *label = g_file_get_parse_name (self->policies);
 
       g_set_error (error, local_error->domain, local_error->code,
                    "%s: %s", label, local_error->message);
@@ -1188,7 +633,7 @@ write_policies (StewardSamplingBroker *self,
   g_autoptr(GBytes) bytes = serialize_policies (self);
 
   g_clear_handle_id (&self->save_source_id, g_source_remove);
-  push_job (self, JOB_WRITE, self->policies, bytes, task);
+  steward_sampling_file_queue_write (self->queue, self->policies, bytes, task);
 }
 
 static gboolean
@@ -1288,30 +733,25 @@ journal_append (StewardSamplingBroker *self,
                 gint64                 output_tokens)
 {
   g_autoptr(JsonBuilder) builder = NULL;
-  g_autoptr(JsonGenerator) generator = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GDateTime) datetime = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *text = NULL;
   g_autofree char *stamp = NULL;
   g_autofree char *summary = NULL;
   g_autofree char *answer = NULL;
-  g_autofree char *generated = NULL;
   JsonArray *messages;
   gint64 max_tokens = 0;
   const char *model;
-  gsize length;
 
-  if (self->journal == NULL)
+  if (steward_sampling_journal_get_file (self->journal) == NULL)
     return;
 
   builder = json_builder_new ();
   datetime = g_date_time_new_from_unix_utc (steward_sampling_broker_now (self) / G_USEC_PER_SEC);
   stamp = g_date_time_format_iso8601 (datetime);
-  messages = get_array (request->params, "messages");
-  get_integer (request->params, "maxTokens", &max_tokens);
+  messages = steward_sampling_json_get_array (request->params, "messages");
+  steward_sampling_json_get_integer (request->params, "maxTokens", &max_tokens);
   summary = dup_summary (request->params);
-  model = result ? get_string (result, "model") : NULL;
+  model = result ? steward_sampling_json_get_string (result, "model") : NULL;
   if (model == NULL)
     model = request->model;
 
@@ -1373,125 +813,7 @@ journal_append (StewardSamplingBroker *self,
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  generator = json_generator_new ();
-  json_generator_set_root (generator, root);
-
-  /* The generator escapes newlines in strings, so a record is one line;
-   * a secret echoed in the summary or the reason is redacted. */
-  generated = json_generator_to_data (generator, NULL);
-  text = steward_redact (generated);
-  length = strlen (text);
-  text = g_realloc (text, length + 2);
-  text[length++] = '\n';
-  text[length] = '\0';
-  bytes = g_bytes_new_take (g_steal_pointer (&text), length);
-
-  push_job (self, JOB_APPEND, self->journal, bytes, NULL);
-}
-
-/* The day's budget, counted again from the journal */
-
-/* Starts each server's budget where the journal left it. The counters may
- * hold tokens spent since this broker started, which the journal holds
- * too or is about to: the larger count is kept, never the sum. */
-static void
-seed_tokens_used (StewardSamplingBroker *self,
-                  const char            *day,
-                  GHashTable            *used)
-{
-  g_autofree char *today = format_day (steward_sampling_broker_now (self));
-  GHashTableIter iter;
-  gpointer name;
-  gpointer tokens;
-
-  /* Midnight passed while the journal was read: those were yesterday's. */
-  if (!g_str_equal (today, day))
-    return;
-
-  g_hash_table_iter_init (&iter, used);
-  while (g_hash_table_iter_next (&iter, &name, &tokens))
-    {
-      StewardSamplingServerState *state = steward_sampling_broker_get_server_state (self, name);
-      guint64 sum = *(guint64 *) tokens;
-
-      roll_day (self, state);
-      state->tokens_used = MAX (state->tokens_used, (guint) MIN (sum, (guint64) G_MAXUINT));
-    }
-}
-
-static void
-rebuild_budget_async (StewardSamplingBroker *self,
-                      GCancellable          *cancellable,
-                      GAsyncReadyCallback    callback,
-                      gpointer               user_data)
-{
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_autofree char *day = format_day (steward_sampling_broker_now (self));
-  Job *job;
-
-  g_task_set_source_tag (task, rebuild_budget_async);
-  g_task_set_task_data (task, g_strdup (day), g_free);
-
-  /* On the worker, after every journal line asked for before. */
-  job = job_new (JOB_SCAN_JOURNAL, self->journal, NULL, task);
-  job->day = g_steal_pointer (&day);
-  g_thread_pool_push (self->io_pool, job, NULL);
-}
-
-/* Fails only when cancelled. A journal that cannot be read leaves the
- * budgets as they are: the policies still apply, and a warning says why
- * the count starts again. */
-static gboolean
-rebuild_budget_finish (StewardSamplingBroker  *self,
-                       GAsyncResult           *result,
-                       GError                **error)
-{
-  g_autoptr(GHashTable) used = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  used = g_task_propagate_pointer (G_TASK (result), &local_error);
-  if (used != NULL)
-    {
-      seed_tokens_used (self, g_task_get_task_data (G_TASK (result)), used);
-      return TRUE;
-    }
-
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  g_warning ("%s; the daily token budgets count from zero", local_error->message);
-  return TRUE;
-}
-
-static void
-rebuild_budget_sync_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-/* The synchronous load waits for the worker on a context of its own, so
- * that the read stays in line with the journal's appends and nothing else
- * of the caller's runs meanwhile. */
-static void
-rebuild_budget_sync (StewardSamplingBroker *self)
-{
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(GAsyncResult) result = NULL;
-
-  g_main_context_push_thread_default (context);
-  rebuild_budget_async (self, NULL, rebuild_budget_sync_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (context, TRUE);
-  g_main_context_pop_thread_default (context);
-
-  rebuild_budget_finish (self, result, NULL);
+  steward_sampling_journal_append (self->journal, json_node_get_object (root));
 }
 
 /* Sampling requests */
@@ -1563,7 +885,7 @@ choose_model (StewardSamplingBroker      *self,
 
   usable = dup_usable_models (self, state);
   chosen = steward_model_selector_select (self->catalog,
-                                          get_object (request->params, "modelPreferences"),
+                                          steward_sampling_json_get_object (request->params, "modelPreferences"),
                                           (const char * const *) usable, state->local_only,
                                           &request->model_reason);
   if (chosen == NULL)
@@ -1690,7 +1012,7 @@ annotate (Request *request)
   if (request->include_context == NULL && request->tool_uses == NULL)
     return json_object_ref (request->params);
 
-  shown = deep_copy_object (request->params);
+  shown = steward_sampling_json_copy_object (request->params);
   notes = json_object_new ();
   if (request->include_context != NULL)
     json_object_set_string_member (notes, "includeContext", request->include_context);
@@ -1698,7 +1020,7 @@ annotate (Request *request)
     {
       g_autoptr(JsonNode) uses = json_node_init_array (json_node_alloc (), request->tool_uses);
 
-      json_object_set_member (notes, "toolUse", deep_copy_node (uses));
+      json_object_set_member (notes, "toolUse", steward_sampling_json_copy_node (uses));
     }
   json_object_set_object_member (shown, "_steward", notes);
 
@@ -1724,7 +1046,8 @@ count_reported_tokens (StewardSamplingBroker *self,
 
   request->spent_input += request->input_tokens;
   request->spent_output += request->output_tokens;
-  add_tokens (self, request->state, request->input_tokens + request->output_tokens);
+  steward_sampling_journal_add_tokens (self->journal, request->server,
+                                       request->input_tokens + request->output_tokens);
 }
 
 static void
@@ -1776,7 +1099,7 @@ copy_member (JsonObject *to,
   JsonNode *node = json_object_get_member (from, member);
 
   if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-    json_object_set_member (to, member, deep_copy_node (node));
+    json_object_set_member (to, member, steward_sampling_json_copy_node (node));
 }
 
 /* The request in the providers' neutral shape, which is sampling's own:
@@ -1814,12 +1137,12 @@ stream_event_cb (StewardProviderEvent  event,
   switch (event)
     {
     case STEWARD_PROVIDER_EVENT_TEXT:
-      steward_approval_append_answer (request->approval, get_string (data, "text"));
+      steward_approval_append_answer (request->approval, steward_sampling_json_get_string (data, "text"));
       break;
 
     case STEWARD_PROVIDER_EVENT_USAGE:
-      if (get_integer (data, "inputTokens", &input_tokens) &&
-          get_integer (data, "outputTokens", &output_tokens))
+      if (steward_sampling_json_get_integer (data, "inputTokens", &input_tokens) &&
+          steward_sampling_json_get_integer (data, "outputTokens", &output_tokens))
         {
           request->input_tokens = MAX (input_tokens, 0);
           request->output_tokens = MAX (output_tokens, 0);
@@ -1858,10 +1181,10 @@ stream_cb (GObject      *object,
   steward_approval_set_generating (request->approval, FALSE);
 
   /* The answer's own count is the last word on what it spent. */
-  usage = get_object (answer, "usage");
-  if (get_integer (usage, "inputTokens", &tokens))
+  usage = steward_sampling_json_get_object (answer, "usage");
+  if (steward_sampling_json_get_integer (usage, "inputTokens", &tokens))
     request->input_tokens = MAX (tokens, 0);
-  if (get_integer (usage, "outputTokens", &tokens))
+  if (steward_sampling_json_get_integer (usage, "outputTokens", &tokens))
     request->output_tokens = MAX (tokens, 0);
   count_reported_tokens (self, request);
 
@@ -1878,22 +1201,22 @@ stream_cb (GObject      *object,
     {
       JsonObject *block = mcp_sampling_content_get_block (content, i);
 
-      if (g_strcmp0 (get_string (block, "type"), "tool_use") == 0)
+      if (g_strcmp0 (steward_sampling_json_get_string (block, "type"), "tool_use") == 0)
         {
           g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), block);
 
-          json_array_add_element (tool_uses, deep_copy_node (node));
+          json_array_add_element (tool_uses, steward_sampling_json_copy_node (node));
         }
     }
 
   g_free (request->produced);
   request->produced = g_strdup (text);
   g_free (request->produced_by);
-  request->produced_by = g_strdup (get_string (answer, "model"));
+  request->produced_by = g_strdup (steward_sampling_json_get_string (answer, "model"));
   if (request->produced_by == NULL)
     request->produced_by = g_strdup (steward_model_get_name (request->chosen));
   g_free (request->produced_stop);
-  request->produced_stop = g_strdup (get_string (answer, "stopReason"));
+  request->produced_stop = g_strdup (steward_sampling_json_get_string (answer, "stopReason"));
   if (json_array_get_length (tool_uses) > 0)
     {
       request->tool_uses = g_steal_pointer (&tool_uses);
@@ -1993,21 +1316,21 @@ add_tool_uses (JsonObject *result,
   for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
     {
       JsonObject *block = mcp_sampling_content_get_block (content, i);
-      const char *type = get_string (block, "type");
+      const char *type = steward_sampling_json_get_string (block, "type");
 
       /* Already there: the answer was built with them. */
       if (g_strcmp0 (type, "tool_use") == 0)
         return;
 
       if (block == NULL ||
-          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (get_string (block, "text"), "") == 0))
+          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (steward_sampling_json_get_string (block, "text"), "") == 0))
         continue;
 
       json_array_add_object_element (blocks, json_object_ref (block));
     }
 
   for (guint i = 0; i < json_array_get_length (tool_uses); i++)
-    json_array_add_element (blocks, deep_copy_node (json_array_get_element (tool_uses, i)));
+    json_array_add_element (blocks, steward_sampling_json_copy_node (json_array_get_element (tool_uses, i)));
 
   json_object_set_array_member (result, "content", g_steal_pointer (&blocks));
   json_object_set_string_member (result, "stopReason", "toolUse");
@@ -2027,7 +1350,7 @@ send_answer (StewardSamplingBroker *self,
   gboolean changed;
 
   if (data != NULL)
-    result = deep_copy_object (data);
+    result = steward_sampling_json_copy_object (data);
   else
     {
       JsonObject *content = json_object_new ();
@@ -2049,7 +1372,7 @@ send_answer (StewardSamplingBroker *self,
   if (changed)
     request->edited = TRUE;
 
-  stop_reason = get_string (result, "stopReason");
+  stop_reason = steward_sampling_json_get_string (result, "stopReason");
   if (request->tool_uses != NULL)
     add_tool_uses (result, request->tool_uses);
   else if (request->produced_stop != NULL && !changed &&
@@ -2065,7 +1388,7 @@ send_answer (StewardSamplingBroker *self,
 
   /* The result names the model that wrote the answer, as it named itself,
    * unless the person named another. */
-  model = get_string (result, "model");
+  model = steward_sampling_json_get_string (result, "model");
   if (request->produced_by != NULL &&
       (model == NULL || g_str_equal (model, request->model) || g_str_equal (model, "manual")))
     json_object_set_string_member (result, "model", request->produced_by);
@@ -2080,7 +1403,8 @@ send_answer (StewardSamplingBroker *self,
 
       request->spent_input += input_tokens;
       request->spent_output += output_tokens;
-      add_tokens (self, request->state, input_tokens + output_tokens);
+      steward_sampling_journal_add_tokens (self->journal, request->server,
+                                           input_tokens + output_tokens);
     }
 
   request_complete (self, task, "sent", result, NULL, request->spent_input,
@@ -2113,7 +1437,7 @@ continue_request (StewardSamplingBroker *self,
   if (data != NULL)
     {
       params = clamp_params (data, request->state->max_tokens, &requested);
-      if (!objects_equal (params, request->params))
+      if (!steward_sampling_json_equal (params, request->params))
         request->edited = TRUE;
       g_clear_pointer (&request->params, json_object_unref);
       request->params = json_object_ref (params);
@@ -2226,7 +1550,8 @@ request_begin (StewardSamplingBroker *self,
   steward_approval_set_max_tokens_requested (request->approval, request->max_tokens_requested);
   steward_approval_set_policy_text (request->approval, steward_sampling_describe_policy (policy));
   steward_approval_set_budget (request->approval, request->state->daily_tokens,
-                               request->state->tokens_used);
+                               steward_sampling_journal_get_tokens_used (self->journal,
+                                                                         request->server));
   if (request->chosen != NULL && self->catalog != NULL)
     {
       g_auto(GStrv) usable = dup_usable_models (self, request->state);
@@ -2286,7 +1611,7 @@ steward_sampling_broker_finalize (GObject *object)
   StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
 
   /* Appends still queued go on without us: they hold all they need. */
-  g_thread_pool_free (self->io_pool, FALSE, FALSE);
+  g_clear_pointer (&self->queue, steward_sampling_file_queue_free);
   g_clear_pointer (&self->servers, g_hash_table_unref);
   g_clear_object (&self->policies);
   g_clear_object (&self->journal);
@@ -2311,7 +1636,7 @@ steward_sampling_broker_get_property (GObject    *object,
       g_value_set_object (value, self->policies);
       break;
     case PROP_JOURNAL:
-      g_value_set_object (value, self->journal);
+      g_value_set_object (value, steward_sampling_journal_get_file (self->journal));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2335,7 +1660,7 @@ steward_sampling_broker_set_property (GObject      *object,
       self->policies = g_value_dup_object (value);
       break;
     case PROP_JOURNAL:
-      self->journal = g_value_dup_object (value);
+      self->journal = steward_sampling_journal_new (g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2384,7 +1709,7 @@ steward_sampling_broker_init (StewardSamplingBroker *self)
   self->servers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                          (GDestroyNotify) server_state_free);
   self->provider_funcs = &manual_provider;
-  self->io_pool = g_thread_pool_new (io_job_run, NULL, 1, FALSE, NULL);
+  self->queue = steward_sampling_file_queue_new ();
 }
 
 /* Public API */
@@ -2429,7 +1754,7 @@ load_policies_sync (StewardSamplingBroker  *self,
       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         return apply_policies (self, "{}", 2, error);
 
-      label = dup_file_label (self->policies);
+      label = g_file_get_parse_name (self->policies);
       g_set_error (error, G_IO_ERROR, local_error->code,
                    _("Cannot read the sampling policies %s: %s"), label, local_error->message);
       return FALSE;
@@ -2450,8 +1775,7 @@ steward_sampling_broker_load (StewardSamplingBroker  *self,
 
   /* Damaged policies leave the defaults, and today's spending counts
    * against those too. */
-  if (self->journal != NULL)
-    rebuild_budget_sync (self);
+  steward_sampling_journal_recount (self->journal);
 
   return loaded;
 }
@@ -2476,7 +1800,8 @@ load_budget_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!rebuild_budget_finish (STEWARD_SAMPLING_BROKER (object), result, &error))
+  if (!steward_sampling_journal_recount_finish (STEWARD_SAMPLING_JOURNAL (object), result,
+                                               &error))
     g_task_return_error (task, g_steal_pointer (&error));
   else
     load_return (task);
@@ -2485,17 +1810,10 @@ load_budget_cb (GObject      *object,
 static void
 load_budget (GTask *task)
 {
-  g_autoptr(GTask) owned = task;
   StewardSamplingBroker *self = g_task_get_source_object (task);
 
-  if (self->journal == NULL)
-    {
-      load_return (owned);
-      return;
-    }
-
-  rebuild_budget_async (self, g_task_get_cancellable (task), load_budget_cb,
-                        g_steal_pointer (&owned));
+  steward_sampling_journal_recount_async (self->journal, g_task_get_cancellable (task),
+                                          load_budget_cb, task);
 }
 
 static void
@@ -2520,7 +1838,7 @@ load_read_cb (GObject      *object,
 
   if (error != NULL)
     {
-      g_autofree char *label = dup_file_label (self->policies);
+      g_autofree char *label = g_file_get_parse_name (self->policies);
 
       policies_error = g_error_new (G_IO_ERROR, error->code,
                                     _("Cannot read the sampling policies %s: %s"),
@@ -2565,8 +1883,8 @@ steward_sampling_broker_load_async (StewardSamplingBroker *self,
     }
 
   read = g_task_new (self, cancellable, load_read_cb, g_steal_pointer (&task));
-  g_task_set_source_tag (read, run_read_policies);
-  push_job (self, JOB_READ_POLICIES, self->policies, NULL, read);
+  g_task_set_source_tag (read, load_read_cb);
+  steward_sampling_file_queue_read (self->queue, self->policies, read);
 }
 
 gboolean
@@ -2639,7 +1957,7 @@ steward_sampling_broker_get_journal (StewardSamplingBroker *self)
 {
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
 
-  return self->journal;
+  return steward_sampling_journal_get_file (self->journal);
 }
 
 StewardSamplingPolicy
@@ -2851,17 +2169,10 @@ guint
 steward_sampling_broker_get_tokens_used (StewardSamplingBroker *self,
                                          const char            *server)
 {
-  StewardSamplingServerState *state;
-
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
   g_return_val_if_fail (server != NULL, 0);
 
-  state = g_hash_table_lookup (self->servers, server);
-  if (state == NULL)
-    return 0;
-
-  roll_day (self, state);
-  return state->tokens_used;
+  return steward_sampling_journal_get_tokens_used (self->journal, server);
 }
 
 void
@@ -2905,7 +2216,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
 
   if (!mcp_sampling_request_validate (params, &error))
     {
-      request->params = deep_copy_object (params);
+      request->params = steward_sampling_json_copy_object (params);
       request_fail (self, task, "failed", g_steal_pointer (&error));
       return;
     }
@@ -2953,8 +2264,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
       return;
     }
 
-  roll_day (self, state);
-  if (state->tokens_used >= state->daily_tokens)
+  if (steward_sampling_journal_get_tokens_used (self->journal, server) >= state->daily_tokens)
     {
       error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
                            _("Server `%s` has used its sampling budget of %u tokens for today. "
@@ -3007,6 +2317,23 @@ steward_sampling_broker_create_message_finish (StewardSamplingBroker  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+static void
+read_journal_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *records;
+
+  records = steward_sampling_journal_read_finish (STEWARD_SAMPLING_JOURNAL (object), result,
+                                                  &error);
+  if (records == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, records, (GDestroyNotify) g_ptr_array_unref);
+}
+
 void
 steward_sampling_broker_read_journal_async (StewardSamplingBroker *self,
                                             GCancellable          *cancellable,
@@ -3021,15 +2348,8 @@ steward_sampling_broker_read_journal_async (StewardSamplingBroker *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_sampling_broker_read_journal_async);
 
-  if (self->journal == NULL)
-    {
-      g_task_return_pointer (task,
-                             g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref),
-                             (GDestroyNotify) g_ptr_array_unref);
-      return;
-    }
-
-  push_job (self, JOB_READ_JOURNAL, self->journal, NULL, task);
+  steward_sampling_journal_read_async (self->journal, cancellable, read_journal_cb,
+                                       g_steal_pointer (&task));
 }
 
 /**
@@ -3097,8 +2417,7 @@ steward_sampling_broker_set_clock (StewardSamplingBroker *self,
 {
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
 
-  self->clock = clock;
-  self->clock_data = user_data;
+  steward_sampling_journal_set_clock (self->journal, clock, user_data);
 }
 
 void
