@@ -76,31 +76,24 @@ void steward_sampling_broker_set_provider (StewardSamplingBroker              *s
  */
 
 typedef struct {
-  char                  *name;
+  char                    *name;
 
-  /* What the person chose; only servers with "configured" set are
-   * written to policies.json. */
-  gboolean               configured;
-  StewardSamplingPolicy  policy;
-  guint                  max_tokens;
-  guint                  per_minute;
-  guint                  daily_tokens;
-  char                 **models;      /* allowed model ids, NULL for all */
-  gboolean               local_only;
+  /* What the person chose, saved to policies.json when it changes. */
+  StewardSamplingSettings *settings;
 
   /* Requests in a row that carried tool results: a tool loop's rounds. */
-  guint                  tool_rounds;
+  guint                    tool_rounds;
 
   /* When requests were let in, for the per-minute windows (gint64). */
-  GArray                *sampling_times;
-  GArray                *elicitation_times;
+  GArray                  *sampling_times;
+  GArray                  *elicitation_times;
 
   /* At most one sampling approval open; the rest wait, oldest first. */
-  GTask                 *open;
-  GQueue                 waiting;
-  gboolean               pumping;
+  GTask                   *open;
+  GQueue                   waiting;
+  gboolean                 pumping;
 
-  GTask                 *open_elicitation;
+  GTask                   *open_elicitation;
 } StewardSamplingServerState;
 
 struct _StewardSamplingBroker
@@ -123,20 +116,23 @@ struct _StewardSamplingBroker
   /* policies.json is read and written here, in the order asked. */
   StewardSamplingFileQueue           *queue;
   guint                               save_source_id;
+  gboolean                            loading;   /* policies.json being applied */
 };
 
 gint64                      steward_sampling_broker_now              (StewardSamplingBroker *self);
 StewardSamplingServerState *steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
                                                                       const char            *server);
+/* Saves policies.json soon, unless the change came from loading it. */
+void                        steward_sampling_broker_settings_changed (StewardSamplingBroker *self);
 
 /* How many of @times fall in the minute before @now, dropping the older
  * ones; @oldest is the first of those left. */
-guint                       steward_sampling_window_count       (GArray *times,
-                                                                 gint64  now,
-                                                                 gint64 *oldest);
-guint                       steward_sampling_seconds_until_free (gint64  oldest,
-                                                                 gint64  now);
+guint                       steward_sampling_window_count            (GArray                *times,
+                                                                      gint64                 now,
+                                                                      gint64                *oldest);
+guint                       steward_sampling_seconds_until_free      (gint64                 oldest,
+                                                                      gint64                 now);
 
-GError                     *steward_sampling_new_withdrawn      (void);
+GError                     *steward_sampling_new_withdrawn           (void);
 
 G_END_DECLS

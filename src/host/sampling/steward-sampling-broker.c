@@ -35,20 +35,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
-  SIGNAL_POLICIES_CHANGED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 G_DEFINE_FINAL_TYPE (StewardSamplingBroker, steward_sampling_broker, G_TYPE_OBJECT)
-
-G_DEFINE_ENUM_TYPE (StewardSamplingPolicy, steward_sampling_policy,
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_DENY, "deny"),
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ASK, "ask"),
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ALLOW_SESSION, "allow-session"),
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ALWAYS, "always"))
 
 /* The manual provider: no model, the person writes the answer. */
 
@@ -146,23 +133,11 @@ server_state_free (StewardSamplingServerState *state)
   g_free (state->name);
   g_array_unref (state->sampling_times);
   g_array_unref (state->elicitation_times);
-  g_strfreev (state->models);
+  g_clear_object (&state->settings);
   g_clear_object (&state->open);
   g_queue_clear_full (&state->waiting, g_object_unref);
   g_clear_object (&state->open_elicitation);
   g_free (state);
-}
-
-static void
-server_state_reset_settings (StewardSamplingServerState *state)
-{
-  state->configured = FALSE;
-  state->policy = STEWARD_SAMPLING_POLICY_ASK;
-  state->max_tokens = STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
-  state->per_minute = STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
-  state->daily_tokens = STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
-  g_clear_pointer (&state->models, g_strfreev);
-  state->local_only = FALSE;
 }
 
 StewardSamplingServerState *
@@ -176,7 +151,10 @@ steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
 
   state = g_new0 (StewardSamplingServerState, 1);
   state->name = g_strdup (server);
-  server_state_reset_settings (state);
+  state->settings = steward_sampling_settings_new (server);
+  g_signal_connect_object (state->settings, "notify",
+                           G_CALLBACK (steward_sampling_broker_settings_changed), self,
+                           G_CONNECT_SWAPPED);
   state->sampling_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   state->elicitation_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_queue_init (&state->waiting);
@@ -310,7 +288,7 @@ serialize_policies (StewardSamplingBroker *self)
 
   g_hash_table_iter_init (&iter, self->servers);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
-    if (state->configured)
+    if (steward_sampling_settings_get_configured (state->settings))
       g_ptr_array_add (names, state->name);
   /* Sorted, so that a file under version control changes little. */
   g_ptr_array_sort (names, compare_names);
@@ -320,33 +298,38 @@ serialize_policies (StewardSamplingBroker *self)
   json_builder_begin_object (builder);
   for (guint i = 0; i < names->len; i++)
     {
+      StewardSamplingSettings *settings;
       StewardSamplingPolicy policy;
+      const char * const *models;
 
       state = g_hash_table_lookup (self->servers, g_ptr_array_index (names, i));
+      settings = state->settings;
+      models = steward_sampling_settings_get_models (settings);
       /* "Allow for this session" ends with the session: it is kept as
        * "ask", what the server gets when Steward starts again. */
-      policy = state->policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION ? STEWARD_SAMPLING_POLICY_ASK
-                                                                       : state->policy;
+      policy = steward_sampling_settings_get_policy (settings);
+      if (policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION)
+        policy = STEWARD_SAMPLING_POLICY_ASK;
 
       json_builder_set_member_name (builder, state->name);
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "sampling");
       json_builder_add_string_value (builder, steward_sampling_policy_to_string (policy));
       json_builder_set_member_name (builder, "maxTokens");
-      json_builder_add_int_value (builder, state->max_tokens);
+      json_builder_add_int_value (builder, steward_sampling_settings_get_max_tokens (settings));
       json_builder_set_member_name (builder, "perMinute");
-      json_builder_add_int_value (builder, state->per_minute);
+      json_builder_add_int_value (builder, steward_sampling_settings_get_per_minute (settings));
       json_builder_set_member_name (builder, "dailyTokens");
-      json_builder_add_int_value (builder, state->daily_tokens);
-      if (state->models != NULL)
+      json_builder_add_int_value (builder, steward_sampling_settings_get_daily_tokens (settings));
+      if (models != NULL)
         {
           json_builder_set_member_name (builder, "models");
           json_builder_begin_array (builder);
-          for (guint j = 0; state->models[j] != NULL; j++)
-            json_builder_add_string_value (builder, state->models[j]);
+          for (guint j = 0; models[j] != NULL; j++)
+            json_builder_add_string_value (builder, models[j]);
           json_builder_end_array (builder);
         }
-      if (state->local_only)
+      if (steward_sampling_settings_get_local_only (settings))
         {
           json_builder_set_member_name (builder, "localOnly");
           json_builder_add_boolean_value (builder, TRUE);
@@ -593,25 +576,26 @@ apply_policies (StewardSamplingBroker  *self,
     }
 
   /* The file says everything: a server it leaves out has the defaults. */
+  self->loading = TRUE;
   g_hash_table_iter_init (&iter, self->servers);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
-    server_state_reset_settings (state);
+    steward_sampling_settings_reset (state->settings);
 
   for (guint i = 0; i < entries->len; i++)
     {
       Entry *entry = g_ptr_array_index (entries, i);
+      StewardSamplingSettings *settings;
 
-      state = steward_sampling_broker_get_server_state (self, entry->name);
-      state->configured = TRUE;
-      state->policy = entry->policy;
-      state->max_tokens = entry->max_tokens;
-      state->per_minute = entry->per_minute;
-      state->daily_tokens = entry->daily_tokens;
-      state->models = g_steal_pointer (&entry->models);
-      state->local_only = entry->local_only;
+      settings = steward_sampling_broker_get_settings (self, entry->name);
+      steward_sampling_settings_set_policy (settings, entry->policy);
+      steward_sampling_settings_set_max_tokens (settings, entry->max_tokens);
+      steward_sampling_settings_set_per_minute (settings, entry->per_minute);
+      steward_sampling_settings_set_daily_tokens (settings, entry->daily_tokens);
+      steward_sampling_settings_set_models (settings, (const char * const *) entry->models);
+      steward_sampling_settings_set_local_only (settings, entry->local_only);
     }
+  self->loading = FALSE;
 
-  g_signal_emit (self, signals[SIGNAL_POLICIES_CHANGED], 0, NULL);
   return TRUE;
 }
 
@@ -650,18 +634,17 @@ autosave_cb (gpointer user_data)
 }
 
 /* Changes made together are written together, once the main loop is idle.
- * The source holds the broker so that no change is lost when it goes. */
-static void
-settings_changed (StewardSamplingBroker      *self,
-                  StewardSamplingServerState *state)
+ * The source holds the broker so that no change is lost when it goes. What
+ * a load sets came from the file, and is not written back. */
+void
+steward_sampling_broker_settings_changed (StewardSamplingBroker *self)
 {
-  state->configured = TRUE;
+  if (self->loading)
+    return;
 
   if (self->policies != NULL && self->save_source_id == 0)
     self->save_source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autosave_cb,
                                             g_object_ref (self), g_object_unref);
-
-  g_signal_emit (self, signals[SIGNAL_POLICIES_CHANGED], 0, state->name);
 }
 
 /* The audit journal */
@@ -846,6 +829,7 @@ dup_usable_models (StewardSamplingBroker      *self,
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
+  const char * const *models = steward_sampling_settings_get_models (state->settings);
 
   for (guint i = 0; i < n; i++)
     {
@@ -853,7 +837,7 @@ dup_usable_models (StewardSamplingBroker      *self,
       g_autoptr(StewardProvider) provider = NULL;
       const char *id = steward_model_get_id (model);
 
-      if (state->models != NULL && !g_strv_contains ((const char * const *) state->models, id))
+      if (models != NULL && !g_strv_contains (models, id))
         continue;
 
       provider = find_provider (self, steward_model_get_provider (model));
@@ -886,7 +870,8 @@ choose_model (StewardSamplingBroker      *self,
   usable = dup_usable_models (self, state);
   chosen = steward_model_selector_select (self->catalog,
                                           steward_sampling_json_get_object (request->params, "modelPreferences"),
-                                          (const char * const *) usable, state->local_only,
+                                          (const char * const *) usable,
+                                          steward_sampling_settings_get_local_only (state->settings),
                                           &request->model_reason);
   if (chosen == NULL)
     {
@@ -1436,7 +1421,9 @@ continue_request (StewardSamplingBroker *self,
 
   if (data != NULL)
     {
-      params = clamp_params (data, request->state->max_tokens, &requested);
+      guint cap = steward_sampling_settings_get_max_tokens (request->state->settings);
+
+      params = clamp_params (data, cap, &requested);
       if (!steward_sampling_json_equal (params, request->params))
         request->edited = TRUE;
       g_clear_pointer (&request->params, json_object_unref);
@@ -1526,7 +1513,8 @@ request_begin (StewardSamplingBroker *self,
                GTask                 *task)
 {
   Request *request = g_task_get_task_data (task);
-  StewardSamplingPolicy policy = request->state->policy;
+  StewardSamplingSettings *settings = request->state->settings;
+  StewardSamplingPolicy policy = steward_sampling_settings_get_policy (settings);
   g_autoptr(JsonObject) shown = NULL;
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
@@ -1549,7 +1537,8 @@ request_begin (StewardSamplingBroker *self,
   steward_approval_set_model (request->approval, request->model, request->model_reason);
   steward_approval_set_max_tokens_requested (request->approval, request->max_tokens_requested);
   steward_approval_set_policy_text (request->approval, steward_sampling_describe_policy (policy));
-  steward_approval_set_budget (request->approval, request->state->daily_tokens,
+  steward_approval_set_budget (request->approval,
+                               steward_sampling_settings_get_daily_tokens (settings),
                                steward_sampling_journal_get_tokens_used (self->journal,
                                                                          request->server));
   if (request->chosen != NULL && self->catalog != NULL)
@@ -1558,7 +1547,7 @@ request_begin (StewardSamplingBroker *self,
       g_autoptr(JsonArray) choices = NULL;
 
       choices = steward_sampling_model_choices_new (self->catalog, (const char * const *) usable,
-                                                    request->state->local_only);
+                                                    steward_sampling_settings_get_local_only (settings));
       steward_approval_set_model_choices (request->approval, choices);
     }
   if (policy != STEWARD_SAMPLING_POLICY_ASK)
@@ -1688,19 +1677,6 @@ steward_sampling_broker_class_init (StewardSamplingBrokerClass *klass)
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * StewardSamplingBroker::policies-changed:
-   * @server: (nullable): the server whose settings changed, or %NULL when
-   *   all may have (after a load)
-   */
-  signals[SIGNAL_POLICIES_CHANGED] =
-    g_signal_new ("policies-changed",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -1960,209 +1936,19 @@ steward_sampling_broker_get_journal (StewardSamplingBroker *self)
   return steward_sampling_journal_get_file (self->journal);
 }
 
-StewardSamplingPolicy
-steward_sampling_broker_get_policy (StewardSamplingBroker *self,
-                                    const char            *server)
-{
-  StewardSamplingServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), STEWARD_SAMPLING_POLICY_DENY);
-  g_return_val_if_fail (server != NULL, STEWARD_SAMPLING_POLICY_DENY);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->policy : STEWARD_SAMPLING_POLICY_ASK;
-}
-
-void
-steward_sampling_broker_set_policy (StewardSamplingBroker *self,
-                                    const char            *server,
-                                    StewardSamplingPolicy  policy)
-{
-  StewardSamplingServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-  g_return_if_fail (policy <= STEWARD_SAMPLING_POLICY_ALWAYS);
-
-  state = steward_sampling_broker_get_server_state (self, server);
-  if (state->configured && state->policy == policy)
-    return;
-
-  state->policy = policy;
-  settings_changed (self, state);
-}
-
-guint
-steward_sampling_broker_get_max_tokens (StewardSamplingBroker *self,
-                                        const char            *server)
-{
-  StewardSamplingServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
-  g_return_val_if_fail (server != NULL, 0);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->max_tokens : STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
-}
-
-void
-steward_sampling_broker_set_max_tokens (StewardSamplingBroker *self,
-                                        const char            *server,
-                                        guint                  max_tokens)
-{
-  StewardSamplingServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-  g_return_if_fail (max_tokens > 0);
-
-  state = steward_sampling_broker_get_server_state (self, server);
-  if (state->configured && state->max_tokens == max_tokens)
-    return;
-
-  state->max_tokens = max_tokens;
-  settings_changed (self, state);
-}
-
-guint
-steward_sampling_broker_get_per_minute (StewardSamplingBroker *self,
-                                        const char            *server)
-{
-  StewardSamplingServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
-  g_return_val_if_fail (server != NULL, 0);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->per_minute : STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
-}
-
-/* 0 lets no request through. */
-void
-steward_sampling_broker_set_per_minute (StewardSamplingBroker *self,
-                                        const char            *server,
-                                        guint                  per_minute)
-{
-  StewardSamplingServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  state = steward_sampling_broker_get_server_state (self, server);
-  if (state->configured && state->per_minute == per_minute)
-    return;
-
-  state->per_minute = per_minute;
-  settings_changed (self, state);
-}
-
-guint
-steward_sampling_broker_get_daily_tokens (StewardSamplingBroker *self,
-                                          const char            *server)
-{
-  StewardSamplingServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
-  g_return_val_if_fail (server != NULL, 0);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->daily_tokens : STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
-}
-
-void
-steward_sampling_broker_set_daily_tokens (StewardSamplingBroker *self,
-                                          const char            *server,
-                                          guint                  daily_tokens)
-{
-  StewardSamplingServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  state = steward_sampling_broker_get_server_state (self, server);
-  if (state->configured && state->daily_tokens == daily_tokens)
-    return;
-
-  state->daily_tokens = daily_tokens;
-  settings_changed (self, state);
-}
-
 /**
- * steward_sampling_broker_get_allowed_models:
+ * steward_sampling_broker_get_settings:
  *
- * Returns: (transfer none) (nullable) (array zero-terminated=1): the
- *   model ids @server may use, or %NULL for all
+ * Returns: (transfer none): @server's settings
  */
-const char * const *
-steward_sampling_broker_get_allowed_models (StewardSamplingBroker *self,
-                                            const char            *server)
+StewardSamplingSettings *
+steward_sampling_broker_get_settings (StewardSamplingBroker *self,
+                                      const char            *server)
 {
-  StewardSamplingServerState *state;
-
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
   g_return_val_if_fail (server != NULL, NULL);
 
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? (const char * const *) state->models : NULL;
-}
-
-/**
- * steward_sampling_broker_set_allowed_models:
- * @models: (nullable) (array zero-terminated=1): model ids, or %NULL for
- *   all
- */
-void
-steward_sampling_broker_set_allowed_models (StewardSamplingBroker *self,
-                                            const char            *server,
-                                            const char * const    *models)
-{
-  StewardSamplingServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  state = steward_sampling_broker_get_server_state (self, server);
-  if (state->configured &&
-      ((models == NULL && state->models == NULL) ||
-       (models != NULL && state->models != NULL &&
-        g_strv_equal (models, (const char * const *) state->models))))
-    return;
-
-  g_strfreev (state->models);
-  state->models = g_strdupv ((char **) models);
-  settings_changed (self, state);
-}
-
-gboolean
-steward_sampling_broker_get_local_only (StewardSamplingBroker *self,
-                                        const char            *server)
-{
-  StewardSamplingServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
-  g_return_val_if_fail (server != NULL, FALSE);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->local_only : FALSE;
-}
-
-void
-steward_sampling_broker_set_local_only (StewardSamplingBroker *self,
-                                        const char            *server,
-                                        gboolean               local_only)
-{
-  StewardSamplingServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  local_only = !!local_only;
-  state = steward_sampling_broker_get_server_state (self, server);
-  if (state->configured && state->local_only == local_only)
-    return;
-
-  state->local_only = local_only;
-  settings_changed (self, state);
+  return steward_sampling_broker_get_server_state (self, server)->settings;
 }
 
 guint
@@ -2188,9 +1974,12 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) empty = NULL;
   StewardSamplingServerState *state;
+  StewardSamplingSettings *settings;
   Request *request;
   gint64 now;
   gint64 oldest;
+  guint per_minute;
+  guint daily_tokens;
   guint n_open;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
@@ -2221,11 +2010,13 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
       return;
     }
 
-  request->params = clamp_params (params, state->max_tokens, &request->max_tokens_requested);
+  settings = state->settings;
+  request->params = clamp_params (params, steward_sampling_settings_get_max_tokens (settings),
+                                  &request->max_tokens_requested);
   request->include_context = steward_sampling_describe_include_context (request->params);
   choose_model (self, state, request);
 
-  if (state->policy == STEWARD_SAMPLING_POLICY_DENY)
+  if (steward_sampling_settings_get_policy (settings) == STEWARD_SAMPLING_POLICY_DENY)
     {
       request_fail (self, task, "denied", new_rejection ());
       return;
@@ -2248,7 +2039,8 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
       return;
     }
 
-  if (steward_sampling_window_count (state->sampling_times, now, &oldest) >= state->per_minute)
+  per_minute = steward_sampling_settings_get_per_minute (settings);
+  if (steward_sampling_window_count (state->sampling_times, now, &oldest) >= per_minute)
     {
       guint seconds = steward_sampling_seconds_until_free (oldest, now);
 
@@ -2259,17 +2051,18 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                                         "Server `%s` asked for sampling more than %u times a "
                                         "minute. It can ask again in %u seconds.",
                                         seconds),
-                           server, state->per_minute, seconds);
+                           server, per_minute, seconds);
       request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
-  if (steward_sampling_journal_get_tokens_used (self->journal, server) >= state->daily_tokens)
+  daily_tokens = steward_sampling_settings_get_daily_tokens (settings);
+  if (steward_sampling_journal_get_tokens_used (self->journal, server) >= daily_tokens)
     {
       error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
                            _("Server `%s` has used its sampling budget of %u tokens for today. "
                              "It can ask again tomorrow."),
-                           server, state->daily_tokens);
+                           server, daily_tokens);
       request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
@@ -2368,46 +2161,6 @@ steward_sampling_broker_read_journal_finish (StewardSamplingBroker  *self,
                         steward_sampling_broker_read_journal_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-const char *
-steward_sampling_policy_to_string (StewardSamplingPolicy policy)
-{
-  switch (policy)
-    {
-    case STEWARD_SAMPLING_POLICY_DENY:
-      return "deny";
-    case STEWARD_SAMPLING_POLICY_ALLOW_SESSION:
-      return "allow-session";
-    case STEWARD_SAMPLING_POLICY_ALWAYS:
-      return "always";
-    case STEWARD_SAMPLING_POLICY_ASK:
-    default:
-      return "ask";
-    }
-}
-
-gboolean
-steward_sampling_policy_from_string (const char            *string,
-                                     StewardSamplingPolicy *policy)
-{
-  static const StewardSamplingPolicy all[] = {
-    STEWARD_SAMPLING_POLICY_DENY,
-    STEWARD_SAMPLING_POLICY_ASK,
-    STEWARD_SAMPLING_POLICY_ALLOW_SESSION,
-    STEWARD_SAMPLING_POLICY_ALWAYS,
-  };
-
-  g_return_val_if_fail (policy != NULL, FALSE);
-
-  for (guint i = 0; string != NULL && i < G_N_ELEMENTS (all); i++)
-    if (g_str_equal (string, steward_sampling_policy_to_string (all[i])))
-      {
-        *policy = all[i];
-        return TRUE;
-      }
-
-  return FALSE;
 }
 
 void
