@@ -454,40 +454,6 @@ steward_chat_move_aside (GFile   *file,
   return NULL;
 }
 
-gboolean
-steward_chat_write_atomic (GFile       *file,
-                           const char  *data,
-                           gsize        length,
-                           GError     **error)
-{
-  g_autofree char *path = g_file_get_path (file);
-  g_autofree char *folder = NULL;
-
-  if (path == NULL)
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s is not a local file"), name);
-      return FALSE;
-    }
-
-  folder = g_path_get_dirname (path);
-  if (g_mkdir_with_parents (folder, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("The folder %s could not be made: %s"), folder, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  return g_file_set_contents_full (path, data, length,
-                                   G_FILE_SET_CONTENTS_CONSISTENT |
-                                   G_FILE_SET_CONTENTS_ONLY_EXISTING,
-                                   0600, error);
-}
-
 /* Internal API: the file */
 
 /**

@@ -40,14 +40,6 @@ gint64               steward_chat_time_from_string     (const char          *sta
 GFile               *steward_chat_move_aside           (GFile               *file,
                                                         GError             **error);
 
-/* Writes @data to @file atomically (a new file renamed over the old one,
- * synced first), making the folders on the way, readable by the person
- * only; blocking, for workers. */
-gboolean             steward_chat_write_atomic         (GFile               *file,
-                                                        const char          *data,
-                                                        gsize                length,
-                                                        GError             **error);
-
 StewardToolCall     *steward_tool_call_new_from_json   (JsonObject          *json);
 JsonObject          *steward_tool_call_to_json         (StewardToolCall     *self);
 

@@ -381,8 +381,8 @@ write_thread (GTask        *task,
   gsize length = 0;
   GError *error = NULL;
 
-  /* A tree is turned into text here, off the main loop; it is the
-   * store's own copy, so nothing changes it meanwhile. */
+  /* A tree is turned into text here, off the main loop; the caller gave
+   * it away, so nothing changes it meanwhile. */
   if (write->root != NULL)
     {
       g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -700,9 +700,11 @@ steward_file_store_save (StewardFileStore *self,
 
 /**
  * steward_file_store_save_json:
- * @root: what the file is to hold; the store takes a copy
+ * @root: what the file is to hold
  *
- * Like steward_file_store_save(), with the text made on the worker.
+ * Like steward_file_store_save(), with the text made on the worker. The
+ * store keeps a reference to @root, which nothing may change afterwards:
+ * pass a tree of its own, such as a fresh snapshot.
  */
 void
 steward_file_store_save_json (StewardFileStore *self,
@@ -713,7 +715,7 @@ steward_file_store_save_json (StewardFileStore *self,
 
   g_clear_pointer (&self->pending_bytes, g_bytes_unref);
   g_clear_pointer (&self->pending_root, json_node_unref);
-  self->pending_root = json_node_copy (root);
+  self->pending_root = json_node_ref (root);
   self->saves++;
   start_write (self);
 }
