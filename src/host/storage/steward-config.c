@@ -11,6 +11,7 @@
 #include "mcp-json.h"
 
 #include "steward-config-private.h"
+#include "steward-file-store.h"
 #include "steward-secrets.h"
 #include "steward-config.h"
 
@@ -25,8 +26,6 @@
 /* Editors save in bursts (truncate, write, rename, chmod); one reload
  * after the burst is enough. */
 #define RELOAD_DELAY_MS 200
-/* Symbolic links to the servers file are followed this far at most. */
-#define MAX_LINK_DEPTH 8
 
 struct _StewardConfig
 {
@@ -40,7 +39,9 @@ struct _StewardConfig
   /* The bytes last read from the file or written to it: when the file
    * still holds them after a change event, the event was our own write. */
   GBytes       *content;
-  GQueue        saves;
+  /* Writes both files, following links, with mode 0600. */
+  StewardFileStore *store;
+  guint         saving;       /* saves not yet finished */
 
   GCancellable *cancellable;
   GFileMonitor *file_monitor;
@@ -50,6 +51,7 @@ struct _StewardConfig
   gboolean      reload_again;
 
   GFile        *consents_file;
+  StewardFileStore *consents_store;
   /* Name → Consent: what the person allowed, as far as we know. */
   GHashTable   *consents;
   /* Name → Consent: recorded but not yet written, and being written. */
@@ -546,168 +548,6 @@ serialize_servers (StewardConfig *self)
   return object_to_bytes (root);
 }
 
-/* Writing files: make the folder (private, as the files in it hold what
- * commands may run), follow a symbolic link to the real file so that a
- * linked file stays linked, then replace the file atomically with mode
- * 0600. */
-
-static GFile *
-prepare_write (GFile         *file,
-               GCancellable  *cancellable,
-               GError       **error)
-{
-  g_autoptr(GFile) target = g_object_ref (file);
-  g_autoptr(GFile) parent = NULL;
-  g_autofree char *parent_path = NULL;
-
-  for (guint depth = 0; depth < MAX_LINK_DEPTH; depth++)
-    {
-      g_autoptr(GFileInfo) info = NULL;
-      g_autoptr(GFile) dir = NULL;
-      g_autoptr(GFile) next = NULL;
-      const char *link_target;
-
-      info = g_file_query_info (target, G_FILE_ATTRIBUTE_STANDARD_IS_SYMLINK ","
-                                G_FILE_ATTRIBUTE_STANDARD_SYMLINK_TARGET,
-                                G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, NULL);
-      if (info == NULL || !g_file_info_get_is_symlink (info))
-        break;
-
-      link_target = g_file_info_get_symlink_target (info);
-      dir = g_file_get_parent (target);
-      if (link_target == NULL || dir == NULL)
-        break;
-
-      next = g_file_resolve_relative_path (dir, link_target);
-      g_set_object (&target, next);
-    }
-
-  parent = g_file_get_parent (target);
-  parent_path = parent ? g_file_get_path (parent) : NULL;
-  if (parent_path != NULL)
-    {
-      if (g_mkdir_with_parents (parent_path, 0700) != 0)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       _("cannot make the folder %s: %s"), parent_path,
-                       g_strerror (saved_errno));
-          return NULL;
-        }
-    }
-  else if (parent != NULL)
-    {
-      g_autoptr(GError) local_error = NULL;
-
-      if (!g_file_make_directory_with_parents (parent, cancellable, &local_error) &&
-          !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-    }
-
-  return g_steal_pointer (&target);
-}
-
-static void
-prepare_write_thread (GTask        *task,
-                      gpointer      source_object,
-                      gpointer      task_data,
-                      GCancellable *cancellable)
-{
-  GError *error = NULL;
-  GFile *target = prepare_write (task_data, cancellable, &error);
-
-  if (target == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, target, g_object_unref);
-}
-
-typedef struct {
-  GFile  *file;
-  GBytes *bytes;
-} WriteData;
-
-static void
-write_data_free (WriteData *data)
-{
-  g_clear_object (&data->file);
-  g_clear_pointer (&data->bytes, g_bytes_unref);
-  g_free (data);
-}
-
-static void
-replace_contents_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-prepare_write_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  WriteData *data = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-  g_autoptr(GFile) target = NULL;
-  GError *error = NULL;
-
-  target = g_task_propagate_pointer (G_TASK (result), &error);
-  if (target == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_file_replace_contents_bytes_async (target, data->bytes, NULL, FALSE,
-                                       G_FILE_CREATE_PRIVATE |
-                                       G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, replace_contents_cb, g_steal_pointer (&task));
-}
-
-static void
-write_file_async (GFile               *file,
-                  GBytes              *bytes,
-                  GCancellable        *cancellable,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) prepare = NULL;
-  WriteData *data;
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, write_file_async);
-  data = g_new0 (WriteData, 1);
-  data->file = g_object_ref (file);
-  data->bytes = g_bytes_ref (bytes);
-  g_task_set_task_data (task, data, (GDestroyNotify) write_data_free);
-
-  prepare = g_task_new (NULL, cancellable, prepare_write_cb, g_steal_pointer (&task));
-  g_task_set_source_tag (prepare, prepare_write);
-  g_task_set_task_data (prepare, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (prepare, prepare_write_thread);
-}
-
-static gboolean
-write_file_finish (GAsyncResult  *result,
-                   GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
 /* Consents */
 
 /* Consents files hold a few lines per server: anything far larger, or
@@ -1130,7 +970,7 @@ consents_written_cb (GObject      *object,
   StewardConfig *self = write->self;
   g_autoptr(GError) error = NULL;
 
-  if (!write_file_finish (result, &error))
+  if (!steward_file_store_save_finish (STEWARD_FILE_STORE (object), result, &error))
     consent_write_failed (write, error);
   else
     {
@@ -1182,7 +1022,8 @@ consents_read_for_write_cb (GObject      *object,
     g_hash_table_replace (merged, g_strdup (name), steward_consent_ref (consent));
 
   write->bytes = serialize_consents (merged);
-  write_file_async (self->consents_file, write->bytes, NULL, consents_written_cb, write);
+  steward_file_store_save_async (self->consents_store, write->bytes, NULL, consents_written_cb,
+                                 write);
 }
 
 /* One write at a time, each with everything recorded until it starts. The
@@ -1252,6 +1093,8 @@ steward_config_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_object (&self->consents_file);
+  g_clear_object (&self->store);
+  g_clear_object (&self->consents_store);
   g_clear_pointer (&self->root, json_object_unref);
   g_clear_pointer (&self->content, g_bytes_unref);
   g_clear_pointer (&self->consents, g_hash_table_unref);
@@ -1315,6 +1158,14 @@ steward_config_constructed (GObject *object)
   folder = g_file_get_parent (self->file);
   self->consents_file = folder ? g_file_get_child (folder, "consents.json")
                                : g_file_new_for_path ("consents.json");
+
+  self->store = steward_file_store_new (self->file, STEWARD_CONFIG_MAX_FILE_SIZE,
+                                        STEWARD_FILE_STORE_PRIVATE |
+                                        STEWARD_FILE_STORE_FOLLOW_LINKS);
+  self->consents_store = steward_file_store_new (self->consents_file,
+                                                 STEWARD_CONFIG_MAX_FILE_SIZE,
+                                                 STEWARD_FILE_STORE_PRIVATE |
+                                                 STEWARD_FILE_STORE_FOLLOW_LINKS);
 }
 
 static void
@@ -1409,7 +1260,6 @@ steward_config_init (StewardConfig *self)
   self->consents = steward_consent_table_new ();
   self->pending_consents = steward_consent_table_new ();
   self->unsealed_consents = steward_consent_table_new ();
-  g_queue_init (&self->saves);
 }
 
 /**
@@ -1810,7 +1660,6 @@ save_data_free (SaveData *data)
 }
 
 static void schedule_reload (StewardConfig *self);
-static void start_save (StewardConfig *self);
 
 static void
 save_written_cb (GObject      *object,
@@ -1822,10 +1671,9 @@ save_written_cb (GObject      *object,
   SaveData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  /* The queue's reference; the callback's keeps the task until it returns. */
-  g_object_unref (g_queue_pop_head (&self->saves));
+  self->saving--;
 
-  if (!write_file_finish (result, &error))
+  if (!steward_file_store_save_finish (STEWARD_FILE_STORE (object), result, &error))
     {
       g_autofree char *label = dup_file_label (self);
 
@@ -1846,30 +1694,11 @@ save_written_cb (GObject      *object,
   else
     g_task_return_boolean (task, TRUE);
 
-  if (!g_queue_is_empty (&self->saves))
-    start_save (self);
-  else if (self->reload_again)
+  if (self->saving == 0 && self->reload_again)
     {
       self->reload_again = FALSE;
       schedule_reload (self);
     }
-}
-
-static void
-start_save (StewardConfig *self)
-{
-  GTask *task = g_queue_peek_head (&self->saves);
-  SaveData *data = g_task_get_task_data (task);
-
-  /* What is written is the list as it is when the write starts, so that
-   * saves queued behind each other end with the newest list on disk. */
-  data->bytes = serialize_servers (self);
-  data->previous = self->content ? g_bytes_ref (self->content) : NULL;
-  g_clear_pointer (&self->content, g_bytes_unref);
-  self->content = g_bytes_ref (data->bytes);
-
-  write_file_async (self->file, data->bytes, g_task_get_cancellable (task), save_written_cb,
-                    g_object_ref (task));
 }
 
 /**
@@ -1880,7 +1709,7 @@ start_save (StewardConfig *self)
  * file is replaced atomically (a new file is written beside it and renamed
  * over it) with mode 0600, in a folder made with mode 0700 when missing; a
  * symbolic link is followed, so a linked file stays linked. Saves run one
- * after the other.
+ * after the other, and those made while a write runs end in one more.
  */
 void
 steward_config_save_async (StewardConfig       *self,
@@ -1888,19 +1717,27 @@ steward_config_save_async (StewardConfig       *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  GTask *task;
+  g_autoptr(GTask) task = NULL;
+  SaveData *data;
 
   g_return_if_fail (STEWARD_IS_CONFIG (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_config_save_async);
-  g_task_set_task_data (task, g_new0 (SaveData, 1), (GDestroyNotify) save_data_free);
+  data = g_new0 (SaveData, 1);
+  g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
 
-  /* The queue owns the task until its write is done. */
-  g_queue_push_tail (&self->saves, task);
-  if (g_queue_get_length (&self->saves) == 1)
-    start_save (self);
+  /* The list as it is now; saves made while a write runs are folded into
+   * one more write, so that the newest list ends on disk. */
+  data->bytes = serialize_servers (self);
+  data->previous = self->content ? g_bytes_ref (self->content) : NULL;
+  g_clear_pointer (&self->content, g_bytes_unref);
+  self->content = g_bytes_ref (data->bytes);
+
+  self->saving++;
+  steward_file_store_save_async (self->store, data->bytes, cancellable, save_written_cb,
+                                 g_steal_pointer (&task));
 }
 
 gboolean
@@ -1941,7 +1778,7 @@ reload_read_cb (GObject      *object,
 
   /* A save that started meanwhile makes what was read stale; read again
    * once it is written. */
-  if (!g_queue_is_empty (&self->saves))
+  if (self->saving > 0)
     {
       self->reload_again = TRUE;
       return;
@@ -1985,7 +1822,7 @@ reload_cb (gpointer user_data)
 
   self->reload_source = 0;
 
-  if (self->reloading || !g_queue_is_empty (&self->saves))
+  if (self->reloading || self->saving > 0)
     {
       self->reload_again = TRUE;
       return G_SOURCE_REMOVE;
