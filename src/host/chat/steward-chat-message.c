@@ -364,44 +364,6 @@ steward_chat_time_from_string (const char *stamp)
   return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
 }
 
-/* How many numbered names a damaged file may take before giving up. */
-#define MAX_DAMAGED_COPIES 100
-
-GFile *
-steward_chat_move_aside (GFile   *file,
-                         GError **error)
-{
-  g_autofree char *basename = g_file_get_basename (file);
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-
-  for (guint attempt = 0; attempt < MAX_DAMAGED_COPIES; attempt++)
-    {
-      g_autofree char *name = NULL;
-      g_autoptr(GFile) target = NULL;
-      g_autoptr(GError) local_error = NULL;
-
-      if (attempt == 0)
-        name = g_strconcat (basename, ".damaged", NULL);
-      else
-        name = g_strdup_printf ("%s.damaged-%u", basename, attempt);
-
-      target = g_file_get_child (parent, name);
-      if (g_file_move (file, target, G_FILE_COPY_NOFOLLOW_SYMLINKS, NULL, NULL, NULL,
-                       &local_error))
-        return g_steal_pointer (&target);
-
-      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-    }
-
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-               _("Too many damaged copies of %s are kept already"), basename);
-  return NULL;
-}
-
 /* Internal API: the file */
 
 /**

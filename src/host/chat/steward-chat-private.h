@@ -51,12 +51,6 @@ JsonArray           *steward_chat_json_copy_array      (JsonArray           *arr
 char                *steward_chat_time_to_string       (gint64               time);
 gint64               steward_chat_time_from_string     (const char          *stamp);
 
-/* Renames a damaged @file to FILE.damaged, or FILE.damaged-N when that is
- * taken, so that it is never written over; blocking, for workers.
- * Returns the new name, or NULL with @error set. */
-GFile               *steward_chat_move_aside           (GFile               *file,
-                                                        GError             **error);
-
 StewardToolCall     *steward_tool_call_new_from_json   (JsonObject          *json);
 JsonObject          *steward_tool_call_to_json         (StewardToolCall     *self);
 

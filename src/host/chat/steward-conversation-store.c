@@ -599,7 +599,7 @@ load_thread (GTask        *task,
 
       {
         g_autoptr(GError) move_error = NULL;
-        g_autoptr(GFile) aside = steward_chat_move_aside (child, &move_error);
+        g_autoptr(GFile) aside = steward_file_store_move_aside (child, NULL, &move_error);
         g_autofree char *aside_name = aside != NULL ? g_file_get_parse_name (aside) : NULL;
 
         g_ptr_array_add (load->failed_files, g_object_ref (child));

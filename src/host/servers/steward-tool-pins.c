@@ -508,7 +508,7 @@ load_file (GFile         *file,
   if (servers != NULL)
     return servers;
 
-  aside = steward_chat_move_aside (file, NULL);
+  aside = steward_file_store_move_aside (file, NULL, NULL);
   if (aside != NULL)
     aside_name = g_file_get_parse_name (aside);
 

@@ -122,44 +122,6 @@ steward_consents_read_free (StewardConsentsRead *read)
   g_free (read);
 }
 
-/* Renames a damaged consents file to FILE.damaged, or FILE.damaged-N when
- * that is taken, so that the next consent written does not replace what
- * the person may want to mend. A rename, so that no half-moved file is
- * ever seen. Returns the new name. */
-static GFile *
-keep_damaged_aside (GFile         *file,
-                    GCancellable  *cancellable,
-                    GError       **error)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autofree char *basename = g_file_get_basename (file);
-  g_autoptr(GFile) aside = NULL;
-
-  if (parent == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("the file has no folder"));
-      return NULL;
-    }
-
-  for (guint attempt = 0; attempt < 100; attempt++)
-    {
-      g_autofree char *name = attempt == 0 ? g_strconcat (basename, ".damaged", NULL)
-                                           : g_strdup_printf ("%s.damaged-%u", basename, attempt);
-
-      g_clear_object (&aside);
-      aside = g_file_get_child (parent, name);
-      if (!g_file_query_exists (aside, cancellable))
-        break;
-    }
-
-  if (!g_file_move (file, aside, G_FILE_COPY_NOFOLLOW_SYMLINKS | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
-                    cancellable, NULL, NULL, error))
-    return NULL;
-
-  return g_steal_pointer (&aside);
-}
-
 /* Reads consents.json, at most one byte more than allowed, and keeps it
  * aside when damaged. Runs on a worker, or in steward_config_load(). */
 static StewardConsentsRead *
@@ -212,7 +174,7 @@ read_consents (GFile        *file,
     }
 
   read->consents = steward_consent_table_new ();
-  aside = keep_damaged_aside (file, cancellable, &move_error);
+  aside = steward_file_store_move_aside (file, cancellable, &move_error);
   if (aside == NULL)
     {
       read->error = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
