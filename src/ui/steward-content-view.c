@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mcp-json.h"
 #include "steward-text.h"
 #include "steward-url.h"
 
@@ -53,19 +54,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (StewardContentView, steward_content_view, ADW_TYPE_BIN)
-
-static const char *
-json_string (JsonObject *object,
-             const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
 
 static char *
 dup_visible (const char *text)
@@ -358,7 +346,7 @@ static void
 show_link (StewardContentView *self)
 {
   const char *name = mcp_content_get_name (self->content);
-  const char *description = json_string (mcp_content_get_json (self->content), "description");
+  const char *description = mcp_json_get_string (mcp_content_get_json (self->content), "description");
   g_autofree char *why = NULL;
 
   show_kind (self, _("Link"));
