@@ -550,6 +550,11 @@ steward_application_startup (GApplication *application)
 
   G_APPLICATION_CLASS (steward_application_parent_class)->startup (application);
 
+  /* A selectable label that takes the first focus of a window or a page
+   * would open with its whole text selected, as if the person had chosen
+   * it; text is selected by the person, with the pointer or the keys. */
+  g_object_set (gtk_settings_get_default (), "gtk-label-select-on-focus", FALSE, NULL);
+
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);

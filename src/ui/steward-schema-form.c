@@ -98,12 +98,14 @@ struct _StewardSchemaForm
   gboolean    building;
   gboolean    show_errors;
   gboolean    valid;
+  Field      *problem;
 };
 
 enum {
   PROP_0,
   PROP_SCHEMA,
   PROP_VALID,
+  PROP_PROBLEM,
   N_PROPS
 };
 
@@ -908,6 +910,26 @@ field_update_accessible (Field   *field,
                                -1);
 }
 
+/* The first field in the form's order that holds an unacceptable value;
+ * a dialog names it beside the button it keeps disabled. */
+static void
+form_update_problem (StewardSchemaForm *self)
+{
+  Field *problem = NULL;
+
+  for (guint i = 0; i < self->fields->len && problem == NULL; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+
+      if (!field->valid)
+        problem = field;
+    }
+
+  self->problem = problem;
+  if (!self->building)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEM]);
+}
+
 static void
 form_update_valid (StewardSchemaForm *self)
 {
@@ -919,6 +941,9 @@ form_update_valid (StewardSchemaForm *self)
 
       valid = valid && field->valid;
     }
+
+  /* The message may change while the form stays invalid. */
+  form_update_problem (self);
 
   if (valid == self->valid)
     return;
@@ -1490,6 +1515,7 @@ steward_schema_form_dispose (GObject *object)
       else
         g_signal_handlers_disconnect_by_data (control, field);
     }
+  self->problem = NULL;
   g_ptr_array_set_size (self->fields, 0);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_SCHEMA_FORM);
@@ -1523,6 +1549,9 @@ steward_schema_form_get_property (GObject    *object,
       break;
     case PROP_VALID:
       g_value_set_boolean (value, self->valid);
+      break;
+    case PROP_PROBLEM:
+      g_value_take_string (value, steward_schema_form_dup_problem (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1580,6 +1609,17 @@ steward_schema_form_class_init (StewardSchemaFormClass *klass)
     g_param_spec_boolean ("valid", NULL, NULL,
                           FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * StewardSchemaForm:problem:
+   *
+   * The first unacceptable field and what is wrong with it, as
+   * steward_schema_form_dup_problem() says it; notified on every change.
+   */
+  properties[PROP_PROBLEM] =
+    g_param_spec_string ("problem", NULL, NULL,
+                         NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1729,4 +1769,33 @@ steward_schema_form_get_field_error (StewardSchemaForm *self,
     return NULL;
 
   return gtk_label_get_text (GTK_LABEL (field->error_label));
+}
+
+/**
+ * steward_schema_form_dup_problem:
+ * @self: a #StewardSchemaForm
+ *
+ * Returns: (transfer full) (nullable): the first field that holds an
+ *   unacceptable value, named with what is wrong ("Email: Enter an email
+ *   address…"), or %NULL when every field is acceptable
+ */
+char *
+steward_schema_form_dup_problem (StewardSchemaForm *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), NULL);
+
+  if (self->problem == NULL || self->problem->message == NULL)
+    return NULL;
+
+  /* Translators: a form field's title, then what is wrong with its value,
+   * shown beside the button that stays disabled until it is fixed. */
+  return g_strdup_printf (_("%s: %s"), self->problem->title, self->problem->message);
+}
+
+GtkWidget *
+steward_schema_form_get_problem_widget (StewardSchemaForm *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), NULL);
+
+  return self->problem != NULL ? self->problem->control : NULL;
 }
