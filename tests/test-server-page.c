@@ -11,6 +11,7 @@
 #include "steward-host.h"
 #include "steward-sandbox-profile.h"
 #include "steward-info-view.h"
+#include "steward-markdown-view.h"
 #include "steward-prompt-view.h"
 #include "steward-resource-view.h"
 #include "steward-schema-form-private.h"
@@ -287,6 +288,24 @@ test_info (Fixture       *fixture,
   g_assert_nonnull (strstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "capabilities"),
                             "tools"));
   g_assert_true (shows_text (info, mcp_client_get_protocol_version (client)));
+  /* The server's instructions are Markdown, and read as such. */
+  g_assert_nonnull (mcp_client_get_instructions (client));
+  g_assert_nonnull (find_one (info, STEWARD_TYPE_MARKDOWN_VIEW));
+  g_assert_cmpstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "instructions"), ==,
+                   mcp_client_get_instructions (client));
+  /* The switch that starts the server with the app says what it is. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+    GtkLabel *label = NULL;
+
+    collect (fixture->page, GTK_TYPE_LABEL, labels);
+    for (guint i = 0; i < labels->len && label == NULL; i++)
+      if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), "Enabled"))
+        label = g_ptr_array_index (labels, i);
+    g_assert_nonnull (label);
+    g_assert_true (gtk_widget_is_visible (GTK_WIDGET (label)));
+    g_assert_true (GTK_IS_SWITCH (gtk_label_get_mnemonic_widget (label)));
+  }
   /* The server logs, so its level can be chosen. */
   g_assert_nonnull (find_one (info, GTK_TYPE_DROP_DOWN));
 

@@ -53,7 +53,7 @@ struct _StewardServerPage
   GtkWidget          *network_list;
   GtkSwitch          *network_switch;
   gboolean            setting_network;
-  GtkLabel           *detail_label;
+  GtkTextView        *detail_view;
   GtkStack           *content_stack;
   AdwStatusPage      *status_page;
   AdwViewStack       *view_stack;
@@ -397,7 +397,7 @@ update_status (StewardServerPage *self)
     {
       g_autofree char *visible = steward_text_for_display (detail);
 
-      gtk_label_set_text (self->detail_label, visible);
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->detail_view), visible, -1);
     }
 
   gtk_widget_set_visible (self->review_button, status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
@@ -655,7 +655,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_label);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, network_list);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, network_switch);
-  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_view);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, status_page);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, view_stack);
