@@ -452,6 +452,33 @@ test_read_resource (Fixture       *fixture,
 
   /* The server offers subscriptions: the switch is there. */
   g_assert_nonnull (find_one (pane, GTK_TYPE_SWITCH));
+
+  /* The search box keeps the resources whose address or name holds its
+   * text, as the tools' does. */
+  {
+    GtkEditable *search = GTK_EDITABLE (gtk_widget_get_template_child (fixture->page,
+                                                                        STEWARD_TYPE_SERVER_PAGE,
+                                                                        "resource_search"));
+    guint all = g_list_model_get_n_items (model);
+    g_autofree char *uri = g_strdup (mcp_resource_get_uri (resource));
+
+    g_assert_cmpuint (all, >, 1);
+    gtk_editable_set_text (search, uri);
+    wait_until (g_list_model_get_n_items (model) < all, 10);
+    g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1);
+    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(McpItem) item = g_list_model_get_item (model, i);
+
+        g_assert_true (MCP_IS_RESOURCE (item));
+        g_assert_nonnull (strstr (mcp_resource_get_uri (MCP_RESOURCE (item)), uri));
+      }
+
+    gtk_editable_set_text (search, "no resource is called this");
+    wait_until (g_list_model_get_n_items (model) == 0, 10);
+    gtk_editable_set_text (search, "");
+    wait_until (g_list_model_get_n_items (model) == all, 10);
+  }
 }
 
 static void

@@ -38,6 +38,7 @@ struct _StewardServerPage
 
   GtkFilterListModel *tool_model;
   GtkCustomFilter    *tool_filter;
+  GtkCustomFilter    *resource_filter;
   GtkSingleSelection *tool_selection;
   GListStore         *resource_models;
   GtkSingleSelection *resource_selection;
@@ -59,6 +60,7 @@ struct _StewardServerPage
   AdwViewStack       *view_stack;
   AdwBin             *info_bin;
   GtkSearchEntry     *tool_search;
+  GtkSearchEntry     *resource_search;
   GtkListView        *tool_list;
   AdwBin             *tool_bin;
   GtkListView        *resource_list;
@@ -229,14 +231,15 @@ selection_items_changed_cb (StewardServerPage  *self,
     }
 }
 
+/* Whether @item's name, title, description or address holds what @search
+ * holds, ignoring case. */
 static gboolean
-tool_filter_cb (gpointer item,
-                gpointer user_data)
+item_matches (gpointer        item,
+              GtkSearchEntry *search)
 {
-  StewardServerPage *self = user_data;
-  const char *query = gtk_editable_get_text (GTK_EDITABLE (self->tool_search));
+  const char *query = gtk_editable_get_text (GTK_EDITABLE (search));
   g_autofree char *needle = NULL;
-  const char *fields[3];
+  const char *fields[4];
 
   if (query == NULL || *query == '\0')
     return TRUE;
@@ -245,6 +248,12 @@ tool_filter_cb (gpointer item,
   fields[0] = mcp_item_get_name (item);
   fields[1] = mcp_item_get_title (item);
   fields[2] = mcp_item_get_description (item);
+  if (MCP_IS_RESOURCE (item))
+    fields[3] = mcp_resource_get_uri (item);
+  else if (MCP_IS_RESOURCE_TEMPLATE (item))
+    fields[3] = mcp_resource_template_get_uri_template (item);
+  else
+    fields[3] = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
@@ -261,10 +270,34 @@ tool_filter_cb (gpointer item,
   return FALSE;
 }
 
+static gboolean
+tool_filter_cb (gpointer item,
+                gpointer user_data)
+{
+  StewardServerPage *self = user_data;
+
+  return item_matches (item, self->tool_search);
+}
+
 static void
 tool_search_changed_cb (StewardServerPage *self)
 {
   gtk_filter_changed (GTK_FILTER (self->tool_filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static gboolean
+resource_filter_cb (gpointer item,
+                    gpointer user_data)
+{
+  StewardServerPage *self = user_data;
+
+  return item_matches (item, self->resource_search);
+}
+
+static void
+resource_search_changed_cb (StewardServerPage *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->resource_filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 static void
@@ -575,6 +608,7 @@ steward_server_page_dispose (GObject *object)
   g_clear_object (&self->tool_selection);
   g_clear_object (&self->tool_model);
   g_clear_object (&self->tool_filter);
+  g_clear_object (&self->resource_filter);
   g_clear_object (&self->resource_selection);
   g_clear_object (&self->resource_models);
   g_clear_object (&self->prompt_selection);
@@ -661,6 +695,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, info_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_search);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_search);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_list);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_list);
@@ -670,6 +705,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, review_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, logs_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, tool_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, resource_search_changed_cb);
 }
 
 static GtkSingleSelection *
@@ -698,6 +734,7 @@ static void
 steward_server_page_init (StewardServerPage *self)
 {
   GtkFlattenListModel *flat;
+  GtkFilterListModel *filtered;
 
   self->cancellable = g_cancellable_new ();
 
@@ -711,7 +748,10 @@ steward_server_page_init (StewardServerPage *self)
 
   self->resource_models = g_list_store_new (G_TYPE_LIST_MODEL);
   flat = gtk_flatten_list_model_new (g_object_ref (G_LIST_MODEL (self->resource_models)));
-  self->resource_selection = new_selection (self, G_LIST_MODEL (flat), self->resource_list);
+  self->resource_filter = gtk_custom_filter_new (resource_filter_cb, self, NULL);
+  filtered = gtk_filter_list_model_new (G_LIST_MODEL (flat),
+                                        g_object_ref (GTK_FILTER (self->resource_filter)));
+  self->resource_selection = new_selection (self, G_LIST_MODEL (filtered), self->resource_list);
 
   self->prompt_selection = new_selection (self, NULL, self->prompt_list);
 
