@@ -563,6 +563,63 @@ test_stop_start (Fixture       *fixture,
   wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
 }
 
+/* The page fits a phone-sized window, 360 px wide, in every view: the
+ * lists fold over their panes and the header's buttons wrap. */
+static void
+test_narrow (Fixture       *fixture,
+             gconstpointer  data)
+{
+  const char *views[] = { "info", "tools", "resources", "prompts" };
+  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (fixture->page,
+                                                                        STEWARD_TYPE_SERVER_PAGE,
+                                                                        "view_stack"));
+
+  wait_until (steward_server_page_get_pane (page_of (fixture), "info") != NULL, 10);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      int minimum = 0;
+
+      adw_view_stack_set_visible_child_name (stack, views[i]);
+      gtk_widget_measure (fixture->page, GTK_ORIENTATION_HORIZONTAL, -1,
+                          &minimum, NULL, NULL, NULL);
+      g_test_message ("%s: at least %d px wide", views[i], minimum);
+      g_assert_cmpint (minimum, <=, 360);
+    }
+
+  /* At 360 px the tools fold over their pane: choosing one shows it, with
+   * a way back. */
+  {
+    AdwLeaflet *leaflet = ADW_LEAFLET (gtk_widget_get_template_child (fixture->page,
+                                                                       STEWARD_TYPE_SERVER_PAGE,
+                                                                       "tool_leaflet"));
+    GtkWidget *back = GTK_WIDGET (gtk_widget_get_template_child (fixture->page,
+                                                                  STEWARD_TYPE_SERVER_PAGE,
+                                                                  "back_button"));
+    GtkWidget *list_side;
+
+    adw_view_stack_set_visible_child_name (stack, "tools");
+    gtk_window_set_default_size (fixture->window, 360, 700);
+    wait_until (gtk_widget_get_width (fixture->page) == 360, 10);
+    wait_until (adw_leaflet_get_folded (leaflet), 10);
+    list_side = adw_leaflet_get_visible_child (leaflet);
+    g_assert_false (gtk_widget_get_visible (back));
+
+    wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
+    g_assert_true (adw_leaflet_get_visible_child (leaflet) != list_side);
+    g_assert_true (STEWARD_IS_TOOL_PANE (steward_server_page_get_pane (page_of (fixture), "tools")));
+    g_assert_true (gtk_widget_is_ancestor (steward_server_page_get_pane (page_of (fixture),
+                                                                         "tools"),
+                                           adw_leaflet_get_visible_child (leaflet)));
+    g_assert_true (gtk_widget_get_visible (back));
+
+    g_signal_emit_by_name (back, "clicked");
+    g_assert_true (adw_leaflet_get_visible_child (leaflet) == list_side);
+    g_assert_false (gtk_widget_get_visible (back));
+    /* Nothing is wider than the window. */
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (leaflet)), <=, 360);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -580,6 +637,7 @@ main (int   argc,
   ADD ("get-prompt", test_get_prompt);
   ADD ("stop-start", test_stop_start);
   ADD ("network-switch", test_network_switch);
+  ADD ("narrow", test_narrow);
 
   return g_test_run ();
 }

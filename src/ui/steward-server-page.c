@@ -61,6 +61,10 @@ struct _StewardServerPage
   AdwBin             *info_bin;
   GtkSearchEntry     *tool_search;
   GtkSearchEntry     *resource_search;
+  GtkWidget          *back_button;
+  AdwLeaflet         *tool_leaflet;
+  AdwLeaflet         *resource_leaflet;
+  AdwLeaflet         *prompt_leaflet;
   GtkListView        *tool_list;
   AdwBin             *tool_bin;
   GtkListView        *resource_list;
@@ -190,6 +194,47 @@ bin_for_selection (StewardServerPage  *self,
   return self->prompt_bin;
 }
 
+/* The leaflet of the view in sight, or NULL for the Info view. */
+static AdwLeaflet *
+visible_leaflet (StewardServerPage *self)
+{
+  GtkWidget *child = adw_view_stack_get_visible_child (self->view_stack);
+
+  return ADW_IS_LEAFLET (child) ? ADW_LEAFLET (child) : NULL;
+}
+
+/* In a narrow window each list folds over its pane: choosing an item shows
+ * the pane, and Back (or the back gesture) the list again. */
+static void
+leaflet_changed_cb (StewardServerPage *self)
+{
+  AdwLeaflet *leaflet = visible_leaflet (self);
+
+  gtk_widget_set_visible (self->back_button,
+                          leaflet != NULL && adw_leaflet_get_folded (leaflet) &&
+                          adw_leaflet_get_adjacent_child (leaflet,
+                                                          ADW_NAVIGATION_DIRECTION_BACK) != NULL);
+}
+
+static void
+back_clicked_cb (StewardServerPage *self)
+{
+  AdwLeaflet *leaflet = visible_leaflet (self);
+
+  if (leaflet != NULL)
+    adw_leaflet_navigate (leaflet, ADW_NAVIGATION_DIRECTION_BACK);
+}
+
+static void
+show_pane_of (AdwBin *bin)
+{
+  GtkWidget *leaflet = gtk_widget_get_ancestor (GTK_WIDGET (bin), ADW_TYPE_LEAFLET);
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (bin), GTK_TYPE_SCROLLED_WINDOW);
+
+  if (leaflet != NULL && scroller != NULL && adw_leaflet_get_folded (ADW_LEAFLET (leaflet)))
+    adw_leaflet_set_visible_child (ADW_LEAFLET (leaflet), scroller);
+}
+
 static void
 selection_changed_cb (StewardServerPage  *self,
                       GParamSpec         *pspec,
@@ -197,6 +242,9 @@ selection_changed_cb (StewardServerPage  *self,
 {
   McpItem *item = gtk_single_selection_get_selected_item (selection);
   AdwBin *bin = bin_for_selection (self, selection);
+
+  if (item != NULL && self->client != NULL)
+    show_pane_of (bin);
 
   /* A list refresh drops the selection; the pane stays, and so does a
    * call running in it. */
@@ -696,6 +744,10 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, info_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_search);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_search);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, back_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_leaflet);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_leaflet);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, prompt_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_list);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_list);
@@ -706,6 +758,8 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, logs_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, tool_search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, resource_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, leaflet_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, back_clicked_cb);
 }
 
 static GtkSingleSelection *
