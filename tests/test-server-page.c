@@ -516,6 +516,20 @@ test_template (Fixture       *fixture,
   g_assert_cmpstr (steward_resource_view_get_uri (STEWARD_RESOURCE_VIEW (view)), ==, uri);
 }
 
+static GtkLabel *
+test_label_for (GtkWidget  *root,
+                const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), text))
+      return g_ptr_array_index (labels, i);
+
+  return NULL;
+}
+
 static void
 test_get_prompt (Fixture       *fixture,
                  gconstpointer  data)
@@ -530,6 +544,22 @@ test_get_prompt (Fixture       *fixture,
 
   city = steward_prompt_view_get_entry (STEWARD_PROMPT_VIEW (pane), "city");
   g_assert_nonnull (city);
+  /* Laid out as the tool form: the name as a heading above its entry, in
+   * the same column. */
+  {
+    GtkWidget *grid = gtk_widget_get_parent (city);
+    GtkLabel *heading = test_label_for (pane, "city *");
+    int entry_column, entry_row, heading_column, heading_row;
+
+    g_assert_true (GTK_IS_GRID (grid));
+    g_assert_nonnull (heading);
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (heading), "heading"));
+    gtk_grid_query_child (GTK_GRID (grid), city, &entry_column, &entry_row, NULL, NULL);
+    gtk_grid_query_child (GTK_GRID (grid), GTK_WIDGET (heading), &heading_column, &heading_row,
+                          NULL, NULL);
+    g_assert_cmpint (entry_column, ==, heading_column);
+    g_assert_cmpint (heading_row, <, entry_row);
+  }
   /* city is required: Get waits for it. */
   g_assert_false (gtk_widget_activate_action (pane, "prompt.get", NULL) &&
                   steward_prompt_view_get_loading (STEWARD_PROMPT_VIEW (pane)));
