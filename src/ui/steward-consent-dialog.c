@@ -588,9 +588,14 @@ steward_consent_dialog_constructed (GObject *object)
 
   if (is_remote (request))
     {
+      g_autoptr(GPtrArray) headers = get_names (request, "headers");
+
       gtk_label_set_text (self->intro_label,
-                          _("Steward will connect to this server and send it the headers "
-                            "named below. Allow it only if you trust the server."));
+                          headers->len > 0
+                          ? _("Steward will connect to this server and send it the headers "
+                              "named below. Allow it only if you trust the server.")
+                          : _("Steward will connect to this server. Allow it only if you "
+                              "trust the server."));
       gtk_label_set_text (self->command_heading, _("Server"));
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->command_list),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server"),

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mcp-json.h"
+#include "steward-hyphenation.h"
 #include "steward-text.h"
 #include "steward-url.h"
 
@@ -89,7 +90,9 @@ show_text (StewardContentView *self,
     }
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), visible, length);
-  gtk_text_view_set_monospace (self->text_view, monospace);
+  /* A text long enough for the scrolled view is a file, a listing or a
+   * log far more often than prose, and reads best in columns. */
+  gtk_text_view_set_monospace (self->text_view, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->text_scroller), TRUE);
 }
 
@@ -772,4 +775,13 @@ steward_content_view_set_show_uri_func (StewardContentView        *self,
 
   self->show_uri = func != NULL ? func : show_uri_default;
   self->show_uri_data = user_data;
+}
+
+void
+steward_content_view_set_text_height (StewardContentView *self,
+                                      int                 height)
+{
+  g_return_if_fail (STEWARD_IS_CONTENT_VIEW (self));
+
+  gtk_scrolled_window_set_max_content_height (self->text_scroller, MAX (height, 120));
 }
