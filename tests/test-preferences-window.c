@@ -326,7 +326,7 @@ provider_key_id (Fixture    *fixture,
   StewardProvider *provider = steward_providers_lookup (get_providers (fixture), id);
 
   g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
-  return steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider));
+  return steward_http_provider_get_key_id (STEWARD_HTTP_PROVIDER (provider));
 }
 
 static gboolean
@@ -512,9 +512,9 @@ test_settings (void)
 
   provider = steward_providers_lookup (get_providers (&fixture), "openai-compatible");
   g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
-  g_assert_cmpstr (steward_openai_provider_get_base_url (STEWARD_OPENAI_PROVIDER (provider)), ==,
+  g_assert_cmpstr (steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider)), ==,
                    "http://localhost:8080/v1");
-  g_assert_cmpstr (steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider)), ==,
+  g_assert_cmpstr (steward_http_provider_get_key_id (STEWARD_HTTP_PROVIDER (provider)), ==,
                    "provider.openai-compatible");
   left = g_settings_get_user_value (settings, "provider-openai-base-url");
   g_assert_null (left);

@@ -148,10 +148,8 @@ is_manual (StewardProvider *provider)
 static const char *
 provider_base_url (StewardProvider *provider)
 {
-  if (STEWARD_IS_OPENAI_PROVIDER (provider))
-    return steward_openai_provider_get_base_url (STEWARD_OPENAI_PROVIDER (provider));
-  if (STEWARD_IS_ANTHROPIC_PROVIDER (provider))
-    return steward_anthropic_provider_get_base_url (STEWARD_ANTHROPIC_PROVIDER (provider));
+  if (STEWARD_IS_HTTP_PROVIDER (provider))
+    return steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider));
 
   return NULL;
 }
@@ -159,10 +157,8 @@ provider_base_url (StewardProvider *provider)
 static const char *
 provider_key_id (StewardProvider *provider)
 {
-  if (STEWARD_IS_OPENAI_PROVIDER (provider))
-    return steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider));
-  if (STEWARD_IS_ANTHROPIC_PROVIDER (provider))
-    return steward_anthropic_provider_get_key_id (STEWARD_ANTHROPIC_PROVIDER (provider));
+  if (STEWARD_IS_HTTP_PROVIDER (provider))
+    return steward_http_provider_get_key_id (STEWARD_HTTP_PROVIDER (provider));
 
   return NULL;
 }
