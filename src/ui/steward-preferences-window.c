@@ -13,6 +13,7 @@
 #include "steward-openai-provider.h"
 
 #include "steward-preferences-window-private.h"
+#include "steward-provider-migration.h"
 
 typedef enum {
   LIMIT_MAX_TOKENS,
@@ -34,21 +35,6 @@ typedef struct
   guint                 per_minute;
   guint                 daily_tokens;
 } SamplingDefaults;
-
-/* Providers set up before providers.json: their base URL was kept in
- * GSettings and their key in the keyring under "provider.ID", which is
- * where StewardProviders keeps a provider's key too. */
-static const struct {
-  const char          *id;
-  const char          *name;
-  StewardProviderKind  kind;
-  const char          *url_key;
-} legacy_providers[] = {
-  { "openai-compatible", N_("OpenAI-Compatible"), STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE,
-    "provider-openai-base-url" },
-  { "anthropic", N_("Anthropic"), STEWARD_PROVIDER_KIND_ANTHROPIC,
-    "provider-anthropic-base-url" },
-};
 
 static const char * const policy_labels[] = {
   [STEWARD_SAMPLING_POLICY_DENY] = N_("Deny"),
@@ -877,86 +863,16 @@ detect_ollama_cb (GObject      *object,
 }
 
 /* Settings from before providers.json become providers, once. */
-
-static gboolean
-put_legacy_provider (StewardPreferencesWindow *self,
-                     guint                     index,
-                     const char               *base_url)
+static void
+migrated_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
-  g_autofree char *key_id = steward_providers_make_key_id (legacy_providers[index].id);
   g_autoptr(GError) error = NULL;
 
-  if (steward_providers_lookup (self->providers, legacy_providers[index].id) != NULL)
-    return TRUE;
-
-  if (steward_providers_put (self->providers, legacy_providers[index].id,
-                             legacy_providers[index].kind, _(legacy_providers[index].name),
-                             base_url, key_id, &error) == NULL)
-    {
-      g_warning ("The %s provider set up before could not be kept: %s",
-                 legacy_providers[index].id, error->message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-typedef struct
-{
-  StewardPreferencesWindow *self;
-  guint                     index;
-} LegacyKey;
-
-static void
-legacy_key_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autofree LegacyKey *legacy = user_data;
-  g_autofree char *base_url = NULL;
-  char *value;
-
-  value = steward_secrets_lookup_finish (STEWARD_SECRETS (object), result, NULL);
-  if (value == NULL)
-    return;
-
-  /* Only whether there is a key matters; it stays in the keyring. */
-  steward_secret_value_free (value);
-  base_url = g_settings_get_string (legacy->self->settings,
-                                    legacy_providers[legacy->index].url_key);
-  put_legacy_provider (legacy->self, legacy->index, base_url);
-}
-
-/* A provider counts as set up before when its base URL was changed, or
- * when a key was stored for it with the default URL. A key found only
- * after the window closed is left for the next time it opens. */
-static void
-migrate_legacy_providers (StewardPreferencesWindow *self)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (legacy_providers); i++)
-    {
-      g_autoptr(GVariant) value = g_settings_get_user_value (self->settings,
-                                                             legacy_providers[i].url_key);
-      g_autofree char *key_id = NULL;
-      LegacyKey *legacy;
-
-      if (value != NULL)
-        {
-          if (put_legacy_provider (self, i, g_variant_get_string (value, NULL)))
-            g_settings_reset (self->settings, legacy_providers[i].url_key);
-          continue;
-        }
-
-      if (steward_providers_lookup (self->providers, legacy_providers[i].id) != NULL)
-        continue;
-
-      legacy = g_new0 (LegacyKey, 1);
-      legacy->self = self;
-      legacy->index = i;
-      key_id = steward_providers_make_key_id (legacy_providers[i].id);
-      steward_secrets_lookup_async (self->secrets, key_id, self->cancellable, legacy_key_cb,
-                                    legacy);
-    }
+  steward_providers_migrate_legacy_finish (STEWARD_PROVIDERS (object), result, &error);
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("A provider set up before could not be kept: %s", error->message);
 }
 
 /* Models */
@@ -1935,7 +1851,8 @@ steward_preferences_window_constructed (GObject *object)
   self->catalog = g_object_ref (steward_host_get_model_catalog (self->host));
   self->registry = g_object_ref (G_LIST_MODEL (steward_host_get_registry (self->host)));
 
-  migrate_legacy_providers (self);
+  steward_providers_migrate_legacy_async (self->providers, self->settings, self->secrets,
+                                          self->cancellable, migrated_cb, NULL);
 
   g_signal_connect_object (self->registry, "items-changed",
                            G_CALLBACK (registry_items_changed_cb), self, G_CONNECT_SWAPPED);
