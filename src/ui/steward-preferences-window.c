@@ -12,7 +12,9 @@
 #include "steward-manual-provider.h"
 #include "steward-openai-provider.h"
 
+#include "steward-error-row.h"
 #include "steward-preferences-window-private.h"
+#include "steward-provider-row.h"
 #include "steward-provider-migration.h"
 
 typedef enum {
@@ -63,6 +65,10 @@ struct _StewardPreferencesWindow
   /* Key id → the row that shows it, and a count bumped on every lookup,
    * so that a late answer never overwrites a newer one. */
   GHashTable            *key_rows;
+  /* Provider id → the error a person must act on, and the row under its
+   * refresh row that shows it. */
+  GHashTable            *provider_errors;
+  GHashTable            *refresh_error_rows;
   GHashTable            *key_generations;
   GPtrArray             *provider_rows;
   GPtrArray             *refresh_rows;
@@ -79,11 +85,13 @@ struct _StewardPreferencesWindow
   AdwComboRow           *add_kind_row;
   AdwEntryRow           *add_name_row;
   AdwEntryRow           *add_url_row;
+  StewardErrorRow       *add_error_row;
   AdwPreferencesGroup   *refresh_group;
   AdwPreferencesGroup   *models_group;
   AdwPreferencesGroup   *hints_group;
   AdwEntryRow           *hint_entry_row;
   AdwComboRow           *hint_model_row;
+  StewardErrorRow       *hint_error_row;
   AdwComboRow           *default_policy_row;
   GtkSpinButton         *default_max_tokens_spin;
   GtkSpinButton         *default_per_minute_spin;
@@ -177,6 +185,10 @@ kind_label (StewardProviderKind kind)
     }
 }
 
+static void set_provider_error (StewardPreferencesWindow *self,
+                                const char               *id,
+                                const char               *message);
+
 /* Puts @provider again with another key id, everything else the same. */
 static void
 put_with_key_id (StewardPreferencesWindow *self,
@@ -195,7 +207,7 @@ put_with_key_id (StewardPreferencesWindow *self,
   if (steward_providers_put (self->providers, id, steward_providers_get_kind (self->providers, id),
                              steward_provider_get_display_name (provider),
                              provider_base_url (provider), key_id, &error) == NULL)
-    show_toast (self, error->message);
+    set_provider_error (self, id, error->message);
 }
 
 /* API keys */
@@ -248,18 +260,22 @@ set_key_state (StewardPreferencesWindow *self,
                const char               *subtitle,
                gboolean                  is_set)
 {
-  AdwActionRow *row = g_hash_table_lookup (self->key_rows, key_id);
-  GtkButton *set_button;
-  GtkWidget *clear_button;
+  StewardProviderRow *row = g_hash_table_lookup (self->key_rows, key_id);
 
-  if (row == NULL)
-    return;
+  if (row != NULL)
+    steward_provider_row_set_key_state (row, subtitle, is_set);
+}
 
-  set_button = g_object_get_data (G_OBJECT (row), "steward-set-button");
-  clear_button = g_object_get_data (G_OBJECT (row), "steward-clear-button");
-  adw_action_row_set_subtitle (row, subtitle);
-  gtk_button_set_label (set_button, is_set ? _("_Replace…") : _("_Set…"));
-  gtk_widget_set_visible (clear_button, is_set);
+/* The key row's subtitle while the keyring works. */
+static void
+set_key_busy (StewardPreferencesWindow *self,
+              const char               *key_id,
+              const char               *subtitle)
+{
+  StewardProviderRow *row = g_hash_table_lookup (self->key_rows, key_id);
+
+  if (row != NULL)
+    adw_action_row_set_subtitle (steward_provider_row_get_key_row (row), subtitle);
 }
 
 static void refresh_key (StewardPreferencesWindow *self,
@@ -314,10 +330,8 @@ refresh_key (StewardPreferencesWindow *self,
              const char               *key_id)
 {
   KeyOperation *op = key_operation_new (self, provider_id, key_id);
-  AdwActionRow *row = g_hash_table_lookup (self->key_rows, key_id);
 
-  if (row != NULL)
-    adw_action_row_set_subtitle (row, _("Looking up…"));
+  set_key_busy (self, key_id, _("Looking up…"));
   steward_secrets_lookup_async (self->secrets, key_id, self->cancellable, lookup_cb, op);
 }
 
@@ -339,7 +353,7 @@ store_cb (GObject      *object,
       g_autofree char *title = g_strdup_printf (_("Could not store the key: %s"),
                                                 error != NULL ? error->message : "");
 
-      show_toast (op->self, title);
+      set_provider_error (op->self, op->provider_id, title);
     }
   else
     {
@@ -359,13 +373,11 @@ store_key (StewardPreferencesWindow *self,
   KeyOperation *op = key_operation_new (self, provider_id, key_id);
   StewardProvider *provider = steward_providers_lookup (self->providers, provider_id);
   g_autofree char *label = NULL;
-  AdwActionRow *row = g_hash_table_lookup (self->key_rows, key_id);
 
   /* Translators: how the key is named in the keyring; %s is a provider. */
   label = g_strdup_printf (_("Steward: %s API key"),
                            provider ? steward_provider_get_display_name (provider) : provider_id);
-  if (row != NULL)
-    adw_action_row_set_subtitle (row, _("Saving…"));
+  set_key_busy (self, key_id, _("Saving…"));
   steward_secrets_store_async (self->secrets, key_id, STEWARD_SECRET_KIND_PROVIDER_KEY, label,
                                value, self->cancellable, store_cb, op);
 }
@@ -388,7 +400,7 @@ clear_cb (GObject      *object,
       if (!g_error_matches (error, STEWARD_SECRETS_ERROR, STEWARD_SECRETS_ERROR_NOT_FOUND))
         {
           title = g_strdup_printf (_("Could not clear the key: %s"), error->message);
-          show_toast (op->self, title);
+          set_provider_error (op->self, op->provider_id, title);
           refresh_key (op->self, op->provider_id, op->key_id);
           return;
         }
@@ -567,63 +579,45 @@ new_button (const char *label,
   return button;
 }
 
+static void provider_edited_cb          (StewardProviderRow       *row,
+                                        const char               *name,
+                                        const char               *base_url,
+                                        StewardPreferencesWindow *self);
+static void provider_error_dismissed_cb (StewardPreferencesWindow *self,
+                                        GObject                  *row);
+
+/* What a provider's error says, above the message itself. */
+static char *
+error_title (StewardProvider *provider)
+{
+  const char *name = steward_provider_get_display_name (provider);
+
+  /* Translators: %s is a provider's name. */
+  return g_strdup_printf (_("“%s” needs attention"), name);
+}
+
 static GtkWidget *
 create_provider_row (StewardPreferencesWindow *self,
                      StewardProvider          *provider)
 {
   const char *id = steward_provider_get_id (provider);
-  const char *name = steward_provider_get_display_name (provider);
-  const char *url = provider_base_url (provider);
+  const char *message = g_hash_table_lookup (self->provider_errors, id);
   g_autofree char *key_id = dup_row_key_id (provider);
-  g_autofree char *subtitle = NULL;
-  g_autofree char *accessible = NULL;
-  GtkWidget *row = adw_expander_row_new ();
-  GtkWidget *key_row = adw_action_row_new ();
-  GtkWidget *remove_row = adw_action_row_new ();
-  GtkWidget *set_button;
-  GtkWidget *clear_button;
-  GtkWidget *remove_button;
+  GtkWidget *row;
 
-  /* Names and addresses are shown as they are, never as markup. */
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
-  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
-  subtitle = url != NULL ? g_strdup_printf ("%s · %s",
-                                            kind_label (steward_providers_get_kind (self->providers,
-                                                                                    id)),
-                                            url)
-                         : g_strdup (kind_label (steward_providers_get_kind (self->providers, id)));
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
-  gtk_widget_set_name (row, id);
-  g_object_set_data_full (G_OBJECT (row), PROVIDER_KEY, g_strdup (id), g_free);
+  row = steward_provider_row_new (provider,
+                                  kind_label (steward_providers_get_kind (self->providers, id)),
+                                  provider_base_url (provider));
+  g_signal_connect_object (row, "edited", G_CALLBACK (provider_edited_cb), self, 0);
+  g_signal_connect_object (row, "error-dismissed", G_CALLBACK (provider_error_dismissed_cb),
+                           self, G_CONNECT_SWAPPED);
+  if (message != NULL)
+    {
+      g_autofree char *title = error_title (provider);
 
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (key_row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (key_row), _("API Key"));
-  /* Translators: %s is a provider's name; read by screen readers. */
-  accessible = g_strdup_printf (_("Set the %s API key"), name);
-  set_button = new_button (_("_Set…"), accessible, "prefs.set-key", id);
-  g_free (accessible);
-  /* Translators: %s is a provider's name; read by screen readers. */
-  accessible = g_strdup_printf (_("Clear the %s API key"), name);
-  clear_button = new_button (_("_Clear"), accessible, "prefs.clear-key", id);
-  gtk_widget_set_visible (clear_button, FALSE);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (key_row), set_button);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (key_row), clear_button);
-  g_object_set_data (G_OBJECT (key_row), "steward-set-button", set_button);
-  g_object_set_data (G_OBJECT (key_row), "steward-clear-button", clear_button);
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), key_row);
-  g_hash_table_replace (self->key_rows, g_strdup (key_id), key_row);
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (remove_row), _("Remove This Provider"));
-  g_free (accessible);
-  /* Translators: %s is a provider's name; read by screen readers. */
-  accessible = g_strdup_printf (_("Remove the provider %s"), name);
-  remove_button = new_button (_("_Remove"), accessible, "prefs.remove-provider", id);
-  gtk_widget_add_css_class (remove_button, "destructive-action");
-  adw_action_row_add_suffix (ADW_ACTION_ROW (remove_row), remove_button);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (remove_row), remove_button);
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), remove_row);
-
+      steward_provider_row_set_error (STEWARD_PROVIDER_ROW (row), title, message);
+    }
+  g_hash_table_replace (self->key_rows, g_strdup (key_id), row);
   refresh_key (self, id, key_id);
 
   return row;
@@ -653,6 +647,105 @@ create_refresh_row (StewardPreferencesWindow *self,
   g_object_set_data_full (G_OBJECT (row), PROVIDER_KEY, g_strdup (id), g_free);
 
   return row;
+}
+
+/* Under the refresh row, the error the last refresh ended with, until a
+ * refresh works, the provider is edited or the person dismisses it. */
+static GtkWidget *
+create_refresh_error_row (StewardPreferencesWindow *self,
+                          StewardProvider          *provider)
+{
+  const char *id = steward_provider_get_id (provider);
+  const char *message = g_hash_table_lookup (self->provider_errors, id);
+  GtkWidget *row = steward_error_row_new ();
+
+  gtk_widget_set_name (row, id);
+  steward_error_row_set_retry (STEWARD_ERROR_ROW (row), "prefs.refresh-models", id);
+  g_signal_connect_object (row, "dismissed", G_CALLBACK (provider_error_dismissed_cb), self,
+                           G_CONNECT_SWAPPED);
+  if (message != NULL)
+    {
+      g_autofree char *title = error_title (provider);
+
+      steward_error_row_set_error (STEWARD_ERROR_ROW (row), title, message);
+    }
+
+  return row;
+}
+
+static GtkWidget *find_row (GPtrArray  *rows,
+                            const char *name);
+
+/* Shows @message (NULL: none) on the provider's rows of both pages, and
+ * keeps it for when they are built again. */
+static void
+set_provider_error (StewardPreferencesWindow *self,
+                    const char               *id,
+                    const char               *message)
+{
+  StewardProvider *provider = steward_providers_lookup (self->providers, id);
+  GtkWidget *provider_row = find_row (self->provider_rows, id);
+  GtkWidget *error_row = g_hash_table_lookup (self->refresh_error_rows, id);
+  g_autofree char *title = NULL;
+
+  if (message == NULL || provider == NULL)
+    {
+      g_hash_table_remove (self->provider_errors, id);
+      if (STEWARD_IS_PROVIDER_ROW (provider_row))
+        steward_provider_row_clear_error (STEWARD_PROVIDER_ROW (provider_row));
+      if (error_row != NULL)
+        steward_error_row_clear (STEWARD_ERROR_ROW (error_row));
+      return;
+    }
+
+  g_hash_table_replace (self->provider_errors, g_strdup (id), g_strdup (message));
+  title = error_title (provider);
+  if (STEWARD_IS_PROVIDER_ROW (provider_row))
+    steward_provider_row_set_error (STEWARD_PROVIDER_ROW (provider_row), title, message);
+  if (error_row != NULL)
+    steward_error_row_set_error (STEWARD_ERROR_ROW (error_row), title, message);
+}
+
+static void
+provider_error_dismissed_cb (StewardPreferencesWindow *self,
+                             GObject                  *row)
+{
+  set_provider_error (self, gtk_widget_get_name (GTK_WIDGET (row)), NULL);
+}
+
+/* An edit puts the provider again under the same id, with the same kind
+ * and key, so that its models and their settings stay its own. */
+static void
+provider_edited_cb (StewardProviderRow       *row,
+                    const char               *name,
+                    const char               *base_url,
+                    StewardPreferencesWindow *self)
+{
+  StewardProvider *provider = steward_provider_row_get_provider (row);
+  g_autofree char *id = g_strdup (steward_provider_get_id (provider));
+  StewardProviderKind kind = steward_providers_get_kind (self->providers, id);
+  g_autoptr(GError) error = NULL;
+
+  if (*name == '\0')
+    name = kind_label (kind);
+  if (*base_url == '\0' && kind == STEWARD_PROVIDER_KIND_ANTHROPIC)
+    base_url = STEWARD_ANTHROPIC_DEFAULT_BASE_URL;
+  if (*base_url == '\0')
+    {
+      set_provider_error (self, id, _("Give the provider’s base URL, such as "
+                                      "https://api.openai.com/v1"));
+      return;
+    }
+
+  if (steward_providers_put (self->providers, id, kind, name, base_url,
+                             provider_key_id (provider), &error) == NULL)
+    {
+      set_provider_error (self, id, error->message);
+      return;
+    }
+
+  /* What went wrong before may have been the old address. */
+  set_provider_error (self, id, NULL);
 }
 
 static void
@@ -711,6 +804,7 @@ rebuild_provider_rows (StewardPreferencesWindow *self)
   clear_rows (self->providers_group, self->provider_rows);
   clear_rows (self->refresh_group, self->refresh_rows);
   g_hash_table_remove_all (self->key_rows);
+  g_hash_table_remove_all (self->refresh_error_rows);
 
   for (guint i = 0; i < n; i++)
     {
@@ -729,6 +823,12 @@ rebuild_provider_rows (StewardPreferencesWindow *self)
       row = create_refresh_row (self, provider);
       adw_preferences_group_add (self->refresh_group, row);
       g_ptr_array_add (self->refresh_rows, row);
+
+      row = create_refresh_error_row (self, provider);
+      adw_preferences_group_add (self->refresh_group, row);
+      g_ptr_array_add (self->refresh_rows, row);
+      g_hash_table_replace (self->refresh_error_rows,
+                            g_strdup (steward_provider_get_id (provider)), row);
     }
 
   if (self->provider_rows->len == 0)
@@ -773,6 +873,12 @@ make_provider_id (StewardPreferencesWindow *self,
 }
 
 static void
+add_form_changed_cb (StewardPreferencesWindow *self)
+{
+  steward_error_row_clear (self->add_error_row);
+}
+
+static void
 add_provider_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
@@ -800,7 +906,9 @@ add_provider_action (GtkWidget  *widget,
     }
   if (*stripped_url == '\0')
     {
-      show_toast (self, _("Give the provider’s base URL, such as https://api.openai.com/v1"));
+      steward_error_row_set_error (self->add_error_row, _("The provider could not be added"),
+                                   _("Give the provider’s base URL, such as "
+                                     "https://api.openai.com/v1"));
       return;
     }
 
@@ -808,7 +916,8 @@ add_provider_action (GtkWidget  *widget,
   if (steward_providers_put (self->providers, id, kind, stripped_name, stripped_url, NULL,
                              &error) == NULL)
     {
-      show_toast (self, error->message);
+      steward_error_row_set_error (self->add_error_row, _("The provider could not be added"),
+                                   error->message);
       return;
     }
 
@@ -830,7 +939,8 @@ add_ollama_action (GtkWidget  *widget,
 
   if (steward_providers_put (self->providers, "ollama", STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE,
                              "Ollama", url, NULL, &error) == NULL)
-    show_toast (self, error->message);
+    steward_error_row_set_error (self->add_error_row, _("The provider could not be added"),
+                                 error->message);
 }
 
 static void
@@ -841,8 +951,12 @@ remove_provider_action (GtkWidget  *widget,
   StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
   g_autoptr(GError) error = NULL;
 
-  if (!steward_providers_remove (self->providers, g_variant_get_string (parameter, NULL), &error))
-    show_toast (self, error->message);
+  const char *id = g_variant_get_string (parameter, NULL);
+
+  if (!steward_providers_remove (self->providers, id, &error))
+    set_provider_error (self, id, error->message);
+  else
+    g_hash_table_remove (self->provider_errors, id);
 }
 
 static void
@@ -930,9 +1044,11 @@ list_models_cb (GObject      *object,
   self = refresh->self;
   if (names == NULL)
     {
-      show_toast (self, error->message);
+      set_provider_error (self, refresh->provider_id, error->message);
       return;
     }
+
+  set_provider_error (self, refresh->provider_id, NULL);
 
   before = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
   for (guint i = 0; i < names->len; i++)
@@ -1192,6 +1308,13 @@ remove_hint_action (GtkWidget  *widget,
   save_catalog (self);
 }
 
+/* A form's error goes as soon as the person changes what caused it. */
+static void
+hint_form_changed_cb (StewardPreferencesWindow *self)
+{
+  steward_error_row_clear (self->hint_error_row);
+}
+
 static void
 add_hint_action (GtkWidget  *widget,
                  const char *action_name,
@@ -1204,13 +1327,15 @@ add_hint_action (GtkWidget  *widget,
 
   if (*hint == '\0')
     {
-      show_toast (self, _("Write the hint first, such as “sonnet”"));
+      steward_error_row_set_error (self->hint_error_row, _("The hint could not be added"),
+                                   _("Write the hint first, such as “sonnet”"));
       return;
     }
 
   if (item == NULL)
     {
-      show_toast (self, _("There is no model to send the hint to yet"));
+      steward_error_row_set_error (self->hint_error_row, _("The hint could not be added"),
+                                   _("There is no model to send the hint to yet"));
       return;
     }
 
@@ -1909,6 +2034,8 @@ steward_preferences_window_dispose (GObject *object)
   g_clear_pointer (&self->model_rows, g_ptr_array_unref);
   g_clear_pointer (&self->hint_rows, g_ptr_array_unref);
   g_clear_pointer (&self->key_rows, g_hash_table_unref);
+  g_clear_pointer (&self->provider_errors, g_hash_table_unref);
+  g_clear_pointer (&self->refresh_error_rows, g_hash_table_unref);
   g_clear_pointer (&self->key_generations, g_hash_table_unref);
   g_clear_object (&self->hint_models);
   g_clear_object (&self->settings);
@@ -1987,6 +2114,7 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (STEWARD_TYPE_ERROR_ROW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, Prefs, ollama_group);
@@ -1995,11 +2123,15 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, Prefs, add_kind_row);
   gtk_widget_class_bind_template_child (widget_class, Prefs, add_name_row);
   gtk_widget_class_bind_template_child (widget_class, Prefs, add_url_row);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, add_error_row);
+  gtk_widget_class_bind_template_callback (widget_class, add_form_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, Prefs, refresh_group);
   gtk_widget_class_bind_template_child (widget_class, Prefs, models_group);
   gtk_widget_class_bind_template_child (widget_class, Prefs, hints_group);
   gtk_widget_class_bind_template_child (widget_class, Prefs, hint_entry_row);
   gtk_widget_class_bind_template_child (widget_class, Prefs, hint_model_row);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, hint_error_row);
+  gtk_widget_class_bind_template_callback (widget_class, hint_form_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, Prefs, default_policy_row);
   gtk_widget_class_bind_template_child (widget_class, Prefs, default_max_tokens_spin);
   gtk_widget_class_bind_template_child (widget_class, Prefs, default_per_minute_spin);
@@ -2035,6 +2167,8 @@ steward_preferences_window_init (StewardPreferencesWindow *self)
   self->model_rows = g_ptr_array_new ();
   self->hint_rows = g_ptr_array_new ();
   self->key_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->provider_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->refresh_error_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->key_generations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->hint_models = gtk_string_list_new (NULL);
 
@@ -2160,9 +2294,12 @@ AdwActionRow *
 steward_preferences_window_get_key_row (StewardPreferencesWindow *self,
                                         const char               *key_id)
 {
+  StewardProviderRow *row;
+
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  return g_hash_table_lookup (self->key_rows, key_id);
+  row = g_hash_table_lookup (self->key_rows, key_id);
+  return row != NULL ? steward_provider_row_get_key_row (row) : NULL;
 }
 
 AdwMessageDialog *
@@ -2279,4 +2416,29 @@ steward_preferences_window_get_hint_rows (StewardPreferencesWindow  *self,
 
   *hint = self->hint_entry_row;
   *model = self->hint_model_row;
+}
+
+GtkWidget *
+steward_preferences_window_get_refresh_error_row (StewardPreferencesWindow *self,
+                                                  const char               *id)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return g_hash_table_lookup (self->refresh_error_rows, id);
+}
+
+GtkWidget *
+steward_preferences_window_get_add_error_row (StewardPreferencesWindow *self)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->add_error_row);
+}
+
+GtkWidget *
+steward_preferences_window_get_hint_error_row (StewardPreferencesWindow *self)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->hint_error_row);
 }
