@@ -294,6 +294,13 @@ get_catalog (Fixture *fixture)
   return steward_host_get_model_catalog (fixture->host);
 }
 
+/* Where the Models page's own actions are activated. */
+static GtkWidget *
+models_page (Fixture *fixture)
+{
+  return GTK_WIDGET (steward_preferences_window_get_models_page (fixture->window));
+}
+
 static gboolean
 config_file_contains (Fixture       *fixture,
                       gconstpointer  data)
@@ -698,19 +705,19 @@ test_models (void)
   g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (hint_model)), ==, 2);
   gtk_editable_set_text (GTK_EDITABLE (hint_entry), " Sonnet ");
   adw_combo_row_set_selected (hint_model, 1);
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.add-hint", NULL);
+  gtk_widget_activate_action (models_page (&fixture), "prefs.add-hint", NULL);
   g_assert_cmpstr (g_hash_table_lookup (steward_model_catalog_get_hints (catalog), "sonnet"), ==,
                    "anthropic/claude-sonnet-4");
   g_assert_nonnull (steward_preferences_window_get_hint_row (fixture.window, "sonnet"));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (hint_entry)), ==, "");
   wait_until (&fixture, hint_saved, "\"sonnet\" : \"anthropic/claude-sonnet-4\"");
 
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-hint", "s", "sonnet");
+  gtk_widget_activate_action (models_page (&fixture), "prefs.remove-hint", "s", "sonnet");
   g_assert_null (steward_preferences_window_get_hint_row (fixture.window, "sonnet"));
   g_assert_cmpuint (g_hash_table_size (steward_model_catalog_get_hints (catalog)), ==, 0);
 
   /* Removing a model removes its row. */
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-model", "s",
+  gtk_widget_activate_action (models_page (&fixture), "prefs.remove-model", "s",
                               "anthropic/claude-sonnet-4");
   g_assert_null (steward_preferences_window_get_model_row (fixture.window,
                                                            "anthropic/claude-sonnet-4"));
@@ -1046,7 +1053,7 @@ test_form_errors (void)
   /* A hint with no model to go to. */
   steward_preferences_window_get_hint_rows (fixture.window, &hint_entry, &hint_model);
   gtk_editable_set_text (GTK_EDITABLE (hint_entry), "sonnet");
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.add-hint", NULL);
+  gtk_widget_activate_action (models_page (&fixture), "prefs.add-hint", NULL);
   assert_error_in_full (hint_error, "There is no model to send the hint to yet");
   gtk_editable_set_text (GTK_EDITABLE (hint_entry), "opus");
   g_assert_false (gtk_widget_get_visible (hint_error));
