@@ -14,6 +14,7 @@
 #include "steward-server-dialog.h"
 #include "steward-server-page.h"
 #include "steward-server-row.h"
+#include "steward-server-secrets.h"
 #include "steward-tool-change-dialog.h"
 #include "steward-tool-review-dialog.h"
 #include "steward-window.h"
@@ -766,9 +767,10 @@ server_review_action (GtkWidget  *widget,
 
 typedef struct
 {
-  StewardWindow *self;
-  char          *name;
-  GHashTable    *secret_ids;
+  StewardWindow       *self;
+  char                *name;
+  /* The removed entry, when its secrets are to be forgotten. */
+  StewardServerConfig *forget;
 } RemoveData;
 
 static void
@@ -776,43 +778,11 @@ remove_data_free (RemoveData *data)
 {
   g_clear_object (&data->self);
   g_free (data->name);
-  g_clear_pointer (&data->secret_ids, g_hash_table_unref);
+  g_clear_object (&data->forget);
   g_free (data);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RemoveData, remove_data_free)
-
-static void
-collect_secret_ids (GHashTable *ids,
-                    GHashTable *values)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  if (values == NULL)
-    return;
-
-  g_hash_table_iter_init (&iter, values);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      char *id = steward_secret_reference_get_id (value);
-
-      if (id != NULL)
-        g_hash_table_add (ids, id);
-    }
-}
-
-static void
-secret_cleared_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  /* A secret that is gone already is what we wanted. */
-  if (!steward_secrets_clear_finish (STEWARD_SECRETS (object), result, &error))
-    g_debug ("Forgetting a secret: %s", error->message);
-}
 
 static void
 removal_saved_cb (GObject      *object,
@@ -834,16 +804,9 @@ removal_saved_cb (GObject      *object,
 
   steward_server_registry_sync (get_registry (data->self), TRUE);
 
-  if (data->secret_ids != NULL)
-    {
-      StewardSecrets *secrets = steward_host_get_secrets (data->self->host);
-      GHashTableIter iter;
-      gpointer id;
-
-      g_hash_table_iter_init (&iter, data->secret_ids);
-      while (g_hash_table_iter_next (&iter, &id, NULL))
-        steward_secrets_clear_async (secrets, id, NULL, secret_cleared_cb, NULL);
-    }
+  if (data->forget != NULL)
+    steward_secrets_forget_unused_async (steward_host_get_secrets (data->self->host),
+                                         data->forget, NULL, NULL, NULL, NULL);
 
   /* Translators: %s is a server's name. */
   text = g_strdup_printf (_("Removed “%s”"), data->name);
@@ -866,11 +829,7 @@ remove_server (StewardWindow *self,
   data->self = g_object_ref (self);
   data->name = g_strdup (name);
   if (forget_secrets)
-    {
-      data->secret_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      collect_secret_ids (data->secret_ids, steward_server_config_get_env (server));
-      collect_secret_ids (data->secret_ids, steward_server_config_get_headers (server));
-    }
+    data->forget = g_object_ref (server);
 
   steward_config_remove_server (config, name);
   steward_config_save_async (config, NULL, removal_saved_cb, data);
