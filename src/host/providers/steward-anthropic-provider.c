@@ -176,32 +176,56 @@ translate_block (JsonObject  *block,
   return NULL;
 }
 
-static JsonArray *
-translate_tools (JsonArray *tools)
+static JsonObject *
+make_tool (const char *tool_name,
+           const char *description,
+           JsonObject *schema)
 {
-  JsonArray *out = json_array_new ();
+  JsonObject *entry = json_object_new ();
 
-  for (guint i = 0; i < json_array_get_length (tools); i++)
+  json_object_set_string_member (entry, "name", tool_name);
+  if (description != NULL)
+    json_object_set_string_member (entry, "description", description);
+  json_object_set_object_member (entry, "input_schema", schema);
+  return entry;
+}
+
+static gboolean
+add_message (JsonArray   *messages,
+             const char  *role,
+             JsonArray   *content,
+             const char  *name,
+             GError     **error)
+{
+  g_autoptr(JsonArray) blocks = json_array_new ();
+  JsonObject *out;
+
+  for (guint j = 0; j < json_array_get_length (content); j++)
     {
-      JsonNode *node = json_array_get_element (tools, i);
-      JsonObject *tool = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *tool_name = steward_provider_json_string (tool, "name");
-      const char *description = steward_provider_json_string (tool, "description");
-      JsonObject *entry;
+      JsonNode *block_node = json_array_get_element (content, j);
+      JsonObject *block;
 
-      if (tool_name == NULL)
+      if (!JSON_NODE_HOLDS_OBJECT (block_node))
         continue;
-
-      entry = json_object_new ();
-      json_object_set_string_member (entry, "name", tool_name);
-      if (description != NULL)
-        json_object_set_string_member (entry, "description", description);
-      json_object_set_object_member (entry, "input_schema",
-                                     steward_provider_dup_tool_schema (tool));
-      json_array_add_object_element (out, entry);
+      block = translate_block (json_node_get_object (block_node), FALSE, name, error);
+      if (block == NULL)
+        {
+          if (error != NULL && *error != NULL)
+            return FALSE;
+          continue;
+        }
+      json_array_add_object_element (blocks, block);
     }
 
-  return out;
+  /* The API refuses a message with nothing in it. */
+  if (json_array_get_length (blocks) == 0)
+    return TRUE;
+
+  out = json_object_new ();
+  json_object_set_string_member (out, "role", role);
+  json_object_set_array_member (out, "content", g_steal_pointer (&blocks));
+  json_array_add_object_element (messages, out);
+  return TRUE;
 }
 
 static JsonNode *
@@ -211,7 +235,6 @@ anthropic_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *input = steward_provider_json_array (request, "messages");
   JsonArray *tools = steward_provider_json_array (request, "tools");
   JsonObject *tool_choice = steward_provider_json_object (request, "toolChoice");
   const char *model = steward_provider_json_string (request, "model");
@@ -225,45 +248,8 @@ anthropic_build_body (JsonObject  *request,
   if (system_prompt != NULL && system_prompt[0] != '\0')
     json_object_set_string_member (body, "system", system_prompt);
 
-  for (guint i = 0; input != NULL && i < json_array_get_length (input); i++)
-    {
-      JsonNode *node = json_array_get_element (input, i);
-      JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *role;
-      g_autoptr(JsonArray) content = steward_provider_message_content (message, name, &role,
-                                                                       error);
-      g_autoptr(JsonArray) blocks = json_array_new ();
-      JsonObject *out;
-
-      if (content == NULL)
-        return NULL;
-
-      for (guint j = 0; j < json_array_get_length (content); j++)
-        {
-          JsonNode *block_node = json_array_get_element (content, j);
-          JsonObject *block;
-
-          if (!JSON_NODE_HOLDS_OBJECT (block_node))
-            continue;
-          block = translate_block (json_node_get_object (block_node), FALSE, name, error);
-          if (block == NULL)
-            {
-              if (error != NULL && *error != NULL)
-                return NULL;
-              continue;
-            }
-          json_array_add_object_element (blocks, block);
-        }
-
-      /* The API refuses a message with nothing in it. */
-      if (json_array_get_length (blocks) == 0)
-        continue;
-
-      out = json_object_new ();
-      json_object_set_string_member (out, "role", role);
-      json_object_set_array_member (out, "content", g_steal_pointer (&blocks));
-      json_array_add_object_element (messages, out);
-    }
+  if (!steward_provider_add_messages (request, name, add_message, messages, error))
+    return NULL;
   json_object_set_array_member (body, "messages", g_steal_pointer (&messages));
 
   if (tools != NULL && json_array_get_length (tools) > 0)
@@ -271,7 +257,7 @@ anthropic_build_body (JsonObject  *request,
       const char *mode = steward_provider_json_string (tool_choice, "mode");
       const char *type = NULL;
 
-      json_object_set_array_member (body, "tools", translate_tools (tools));
+      json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
       if (g_strcmp0 (mode, "auto") == 0)
         type = "auto";
       else if (g_strcmp0 (mode, "required") == 0)
@@ -841,13 +827,7 @@ anthropic_read_models (StewardHttpProvider  *provider,
   if (list == NULL)
     return FALSE;
 
-  for (guint i = 0; i < json_array_get_length (list); i++)
-    {
-      JsonNode *node = json_array_get_element (list, i);
-      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-
-      steward_provider_add_model_name (names, steward_provider_json_string (entry, "id"));
-    }
+  steward_provider_add_model_names (names, list, "id");
 
   has_more = json_object_get_member (root, "has_more");
   last_id = steward_provider_json_string (root, "last_id");
@@ -888,11 +868,9 @@ steward_anthropic_provider_init (StewardAnthropicProvider *self)
 
 /**
  * steward_anthropic_provider_new:
- * @id: the provider's id, such as "anthropic"
- * @name: what a person calls it
  * @base_url: (nullable): %NULL for %STEWARD_ANTHROPIC_DEFAULT_BASE_URL
- * @key_id: (nullable): the keyring id of its API key
- * @secrets: (nullable): the keyring; needed when @key_id is set
+ *
+ * See steward_openai_provider_new() for the other arguments.
  */
 StewardAnthropicProvider *
 steward_anthropic_provider_new (const char     *id,

@@ -125,6 +125,54 @@ steward_provider_message_content (JsonObject  *message,
   return g_steal_pointer (&content);
 }
 
+gboolean
+steward_provider_add_messages (JsonObject                  *request,
+                               const char                  *name,
+                               StewardProviderMessageFunc   add_message,
+                               JsonArray                   *messages,
+                               GError                     **error)
+{
+  JsonArray *input = steward_provider_json_array (request, "messages");
+
+  for (guint i = 0; input != NULL && i < json_array_get_length (input); i++)
+    {
+      JsonNode *node = json_array_get_element (input, i);
+      JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *role;
+      g_autoptr(JsonArray) content = steward_provider_message_content (message, name, &role,
+                                                                       error);
+
+      if (content == NULL || !add_message (messages, role, content, name, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+JsonArray *
+steward_provider_map_tools (JsonArray               *tools,
+                            StewardProviderToolFunc  make_tool)
+{
+  JsonArray *out = json_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    {
+      JsonNode *node = json_array_get_element (tools, i);
+      JsonObject *tool = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *tool_name = steward_provider_json_string (tool, "name");
+
+      if (tool_name == NULL)
+        continue;
+
+      json_array_add_object_element (out,
+                                     make_tool (tool_name,
+                                                steward_provider_json_string (tool, "description"),
+                                                steward_provider_dup_tool_schema (tool)));
+    }
+
+  return out;
+}
+
 JsonObject *
 steward_provider_dup_tool_schema (JsonObject *tool)
 {
@@ -282,6 +330,20 @@ steward_provider_add_model_name (GPtrArray  *names,
     return;
 
   g_ptr_array_add (names, g_strdup (name));
+}
+
+void
+steward_provider_add_model_names (GPtrArray  *names,
+                                  JsonArray  *list,
+                                  const char *member)
+{
+  for (guint i = 0; i < json_array_get_length (list); i++)
+    {
+      JsonNode *node = json_array_get_element (list, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      steward_provider_add_model_name (names, steward_provider_json_string (entry, member));
+    }
 }
 
 static void request_page (GTask      *task,

@@ -353,37 +353,34 @@ add_assistant_message (JsonArray   *messages,
   return TRUE;
 }
 
-static JsonArray *
-translate_tools (JsonArray *tools)
+static gboolean
+add_message (JsonArray   *messages,
+             const char  *role,
+             JsonArray   *content,
+             const char  *name,
+             GError     **error)
 {
-  JsonArray *out = json_array_new ();
+  if (g_str_equal (role, "assistant"))
+    return add_assistant_message (messages, content, name, error);
 
-  for (guint i = 0; i < json_array_get_length (tools); i++)
-    {
-      JsonNode *node = json_array_get_element (tools, i);
-      JsonObject *tool = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *tool_name = steward_provider_json_string (tool, "name");
-      const char *description = steward_provider_json_string (tool, "description");
-      JsonObject *function;
-      JsonObject *entry;
+  return add_user_message (messages, content, name, error);
+}
 
-      if (tool_name == NULL)
-        continue;
+static JsonObject *
+make_tool (const char *tool_name,
+           const char *description,
+           JsonObject *schema)
+{
+  JsonObject *function = json_object_new ();
+  JsonObject *entry = json_object_new ();
 
-      function = json_object_new ();
-      json_object_set_string_member (function, "name", tool_name);
-      if (description != NULL)
-        json_object_set_string_member (function, "description", description);
-      json_object_set_object_member (function, "parameters",
-                                     steward_provider_dup_tool_schema (tool));
-
-      entry = json_object_new ();
-      json_object_set_string_member (entry, "type", "function");
-      json_object_set_object_member (entry, "function", function);
-      json_array_add_object_element (out, entry);
-    }
-
-  return out;
+  json_object_set_string_member (function, "name", tool_name);
+  if (description != NULL)
+    json_object_set_string_member (function, "description", description);
+  json_object_set_object_member (function, "parameters", schema);
+  json_object_set_string_member (entry, "type", "function");
+  json_object_set_object_member (entry, "function", function);
+  return entry;
 }
 
 static JsonNode *
@@ -393,7 +390,6 @@ openai_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *input = steward_provider_json_array (request, "messages");
   JsonArray *tools = steward_provider_json_array (request, "tools");
   JsonObject *tool_choice = steward_provider_json_object (request, "toolChoice");
   const char *model = steward_provider_json_string (request, "model");
@@ -413,29 +409,15 @@ openai_build_body (JsonObject  *request,
       json_array_add_object_element (messages, message);
     }
 
-  for (guint i = 0; input != NULL && i < json_array_get_length (input); i++)
-    {
-      JsonNode *node = json_array_get_element (input, i);
-      JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *role;
-      g_autoptr(JsonArray) content = steward_provider_message_content (message, name, &role,
-                                                                       error);
-
-      if (content == NULL)
-        return NULL;
-
-      if (!(g_str_equal (role, "assistant")
-              ? add_assistant_message (messages, content, name, error)
-              : add_user_message (messages, content, name, error)))
-        return NULL;
-    }
+  if (!steward_provider_add_messages (request, name, add_message, messages, error))
+    return NULL;
   json_object_set_array_member (body, "messages", g_steal_pointer (&messages));
 
   if (tools != NULL && json_array_get_length (tools) > 0)
     {
       const char *mode = steward_provider_json_string (tool_choice, "mode");
 
-      json_object_set_array_member (body, "tools", translate_tools (tools));
+      json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
       if (g_strcmp0 (mode, "none") == 0 || g_strcmp0 (mode, "required") == 0 ||
           g_strcmp0 (mode, "auto") == 0)
         json_object_set_string_member (body, "tool_choice", mode);
@@ -870,15 +852,7 @@ openai_read_models (StewardHttpProvider  *provider,
   if (list == NULL)
     return FALSE;
 
-  for (guint i = 0; i < json_array_get_length (list); i++)
-    {
-      JsonNode *node = json_array_get_element (list, i);
-      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-
-      steward_provider_add_model_name (names,
-                                       steward_provider_json_string (entry,
-                                                                     fallback ? "name" : "id"));
-    }
+  steward_provider_add_model_names (names, list, fallback ? "name" : "id");
 
   return TRUE;
 }
@@ -930,11 +904,11 @@ steward_openai_provider_init (StewardOpenaiProvider *self)
 
 /**
  * steward_openai_provider_new:
- * @id: the provider's id, such as "ollama"
- * @name: what a person calls it, such as "Ollama"
  * @base_url: such as http://localhost:11434/v1
- * @key_id: (nullable): the keyring id of its API key
- * @secrets: (nullable): the keyring; needed when @key_id is set
+ *
+ * The other arguments are those of every HTTP provider: an id such as
+ * "ollama", a name such as "Ollama", the keyring id of its key and the
+ * keyring.
  */
 StewardOpenaiProvider *
 steward_openai_provider_new (const char     *id,

@@ -214,6 +214,10 @@ SoupMessage *steward_http_provider_new_chat_message (StewardHttpProvider *self,
 /* Adds @name unless it is empty, too long, not UTF-8 or one too many. */
 void         steward_provider_add_model_name        (GPtrArray           *names,
                                                      const char          *name);
+/* Adds the string @member of each object in @list. */
+void         steward_provider_add_model_names       (GPtrArray           *names,
+                                                     JsonArray           *list,
+                                                     const char          *member);
 
 /* For the wire formats (steward-http-provider.c) */
 
@@ -225,6 +229,24 @@ JsonArray   *steward_provider_message_content  (JsonObject           *message,
                                                 const char           *name,
                                                 const char          **role,
                                                 GError              **error);
+/* Adds each of the request's messages to @messages in the wire format. */
+typedef gboolean (*StewardProviderMessageFunc) (JsonArray   *messages,
+                                                const char  *role,
+                                                JsonArray   *content,
+                                                const char  *name,
+                                                GError     **error);
+gboolean     steward_provider_add_messages     (JsonObject                  *request,
+                                                const char                  *name,
+                                                StewardProviderMessageFunc   add_message,
+                                                JsonArray                   *messages,
+                                                GError                     **error);
+/* The wire format's tool from a named tool of the request; @description
+ * may be NULL, @schema is the tool's to keep. */
+typedef JsonObject *(*StewardProviderToolFunc) (const char  *name,
+                                                const char  *description,
+                                                JsonObject  *schema);
+JsonArray   *steward_provider_map_tools        (JsonArray                   *tools,
+                                                StewardProviderToolFunc      make_tool);
 /* The tool's "inputSchema", or an object schema without properties. */
 JsonObject  *steward_provider_dup_tool_schema  (JsonObject           *tool);
 /* "temperature" as it is, and "stopSequences" as @stop_member. */
