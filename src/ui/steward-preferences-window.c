@@ -610,9 +610,6 @@ create_refresh_error_row (StewardPreferencesWindow *self,
   return row;
 }
 
-static GtkWidget *find_row (GPtrArray  *rows,
-                            const char *name);
-
 /* Shows @message (NULL: none) on the provider's rows of both pages, and
  * keeps it for when they are built again. */
 static void
@@ -621,7 +618,7 @@ set_provider_error (StewardPreferencesWindow *self,
                     const char               *message)
 {
   StewardProvider *provider = steward_providers_lookup (self->providers, id);
-  GtkWidget *provider_row = find_row (self->provider_rows, id);
+  GtkWidget *provider_row = steward_prefs_find_row (self->provider_rows, id);
   GtkWidget *error_row = g_hash_table_lookup (self->refresh_error_rows, id);
   g_autofree char *title = NULL;
 
@@ -1281,28 +1278,13 @@ steward_preferences_window_get_ollama_row (StewardPreferencesWindow *self)
   return self->ollama_row;
 }
 
-static GtkWidget *
-find_row (GPtrArray  *rows,
-          const char *name)
-{
-  for (guint i = 0; i < rows->len; i++)
-    {
-      GtkWidget *row = g_ptr_array_index (rows, i);
-
-      if (g_strcmp0 (gtk_widget_get_name (row), name) == 0)
-        return row;
-    }
-
-  return NULL;
-}
-
 AdwExpanderRow *
 steward_preferences_window_get_provider_row (StewardPreferencesWindow *self,
                                              const char               *id)
 {
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  return (AdwExpanderRow *) find_row (self->provider_rows, id);
+  return (AdwExpanderRow *) steward_prefs_find_row (self->provider_rows, id);
 }
 
 AdwActionRow *
@@ -1311,7 +1293,7 @@ steward_preferences_window_get_refresh_row (StewardPreferencesWindow *self,
 {
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  return (AdwActionRow *) find_row (self->refresh_rows, id);
+  return (AdwActionRow *) steward_prefs_find_row (self->refresh_rows, id);
 }
 
 AdwExpanderRow *

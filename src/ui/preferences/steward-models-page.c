@@ -444,28 +444,13 @@ steward_models_page_get_refresh_group (StewardModelsPage *self)
   return self->refresh_group;
 }
 
-static GtkWidget *
-find_row (GPtrArray  *rows,
-          const char *name)
-{
-  for (guint i = 0; i < rows->len; i++)
-    {
-      GtkWidget *row = g_ptr_array_index (rows, i);
-
-      if (g_strcmp0 (gtk_widget_get_name (row), name) == 0)
-        return row;
-    }
-
-  return NULL;
-}
-
 AdwExpanderRow *
 steward_models_page_get_model_row (StewardModelsPage *self,
                                    const char        *id)
 {
   g_return_val_if_fail (STEWARD_IS_MODELS_PAGE (self), NULL);
 
-  return (AdwExpanderRow *) find_row (self->model_rows, id);
+  return (AdwExpanderRow *) steward_prefs_find_row (self->model_rows, id);
 }
 
 AdwActionRow *
@@ -474,7 +459,7 @@ steward_models_page_get_hint_row (StewardModelsPage *self,
 {
   g_return_val_if_fail (STEWARD_IS_MODELS_PAGE (self), NULL);
 
-  return (AdwActionRow *) find_row (self->hint_rows, hint);
+  return (AdwActionRow *) steward_prefs_find_row (self->hint_rows, hint);
 }
 
 void

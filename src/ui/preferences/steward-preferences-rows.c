@@ -48,6 +48,21 @@ steward_prefs_add_placeholder (AdwPreferencesGroup *group,
   g_ptr_array_add (rows, row);
 }
 
+GtkWidget *
+steward_prefs_find_row (GPtrArray  *rows,
+                        const char *name)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (row), name) == 0)
+        return row;
+    }
+
+  return NULL;
+}
+
 static void
 save_done_cb (GObject      *object,
               GAsyncResult *result,

@@ -22,6 +22,9 @@ void       steward_prefs_clear_rows      (AdwPreferencesGroup *group,
 void       steward_prefs_add_placeholder (AdwPreferencesGroup *group,
                                           GPtrArray           *rows,
                                           const char          *title);
+/* The first of @rows whose widget name is @name, or NULL. */
+GtkWidget *steward_prefs_find_row        (GPtrArray           *rows,
+                                          const char          *name);
 /* Saves @catalog; a failure is logged, as the next change saves again. */
 void       steward_prefs_save_catalog    (StewardModelCatalog *catalog);
 
