@@ -314,7 +314,9 @@ store_cb (GObject      *object,
     }
   else
     {
-      /* The provider reads its key from now on. */
+      /* The provider reads its key from now on; an error it gave before
+       * may well have been about the key. */
+      set_provider_error (op->self, op->provider_id, NULL);
       put_with_key_id (op->self, op->provider_id, op->key_id);
     }
 
@@ -364,6 +366,7 @@ clear_cb (GObject      *object,
     }
 
   /* Without a key the provider asks for none, as Ollama wants. */
+  set_provider_error (op->self, op->provider_id, NULL);
   put_with_key_id (op->self, op->provider_id, NULL);
   refresh_key (op->self, op->provider_id, op->key_id);
 }
