@@ -14,6 +14,7 @@
 #include "steward-server-dialog.h"
 #include "steward-server-page.h"
 #include "steward-server-row.h"
+#include "steward-server-secrets.h"
 #include "steward-tool-change-dialog.h"
 #include "steward-tool-review-dialog.h"
 #include "steward-window.h"
@@ -771,7 +772,7 @@ typedef struct
   StewardHost         *host;
   char                *name;
   StewardServerConfig *server;
-  GHashTable          *secret_ids;
+  gboolean             forget_secrets;
   gboolean             undone;
 } RemoveData;
 
@@ -783,44 +784,12 @@ remove_data_free (RemoveData *data)
   g_clear_object (&data->host);
   g_free (data->name);
   g_clear_object (&data->server);
-  g_clear_pointer (&data->secret_ids, g_hash_table_unref);
   g_free (data);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RemoveData, remove_data_free)
 
 static void
-collect_secret_ids (GHashTable *ids,
-                    GHashTable *values)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  if (values == NULL)
-    return;
-
-  g_hash_table_iter_init (&iter, values);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      char *id = steward_secret_reference_get_id (value);
-
-      if (id != NULL)
-        g_hash_table_add (ids, id);
-    }
-}
-
-static void
-secret_cleared_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  /* A secret that is gone already is what we wanted. */
-  if (!steward_secrets_clear_finish (STEWARD_SECRETS (object), result, &error))
-    g_debug ("Forgetting a secret: %s", error->message);
-}
-
 static void
 restored_cb (GObject      *object,
              GAsyncResult *result,
@@ -859,22 +828,18 @@ undo_removal_cb (AdwToast   *toast,
   steward_config_save_async (config, NULL, restored_cb, g_steal_pointer (&self));
 }
 
+/* Once the toast has gone without Undo, the secrets only the removed entry
+ * used are forgotten; until then Undo needs them. */
 static void
 removal_dismissed_cb (AdwToast   *toast,
                       RemoveData *data)
 {
-  StewardSecrets *secrets;
-  GHashTableIter iter;
-  gpointer id;
-
-  if (data->undone || data->secret_ids == NULL)
+  if (data->undone || !data->forget_secrets)
     return;
 
-  secrets = steward_host_get_secrets (data->host);
-  g_hash_table_iter_init (&iter, data->secret_ids);
-  while (g_hash_table_iter_next (&iter, &id, NULL))
-    steward_secrets_clear_async (secrets, id, NULL, secret_cleared_cb, NULL);
-  g_clear_pointer (&data->secret_ids, g_hash_table_unref);
+  data->forget_secrets = FALSE;
+  steward_secrets_forget_unused_async (steward_host_get_secrets (data->host), data->server,
+                                       NULL, NULL, NULL, NULL);
 }
 
 static void
@@ -934,12 +899,7 @@ remove_server (StewardWindow *self,
   data->host = g_object_ref (self->host);
   data->name = g_strdup (name);
   data->server = g_object_ref (server);
-  if (forget_secrets)
-    {
-      data->secret_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      collect_secret_ids (data->secret_ids, steward_server_config_get_env (server));
-      collect_secret_ids (data->secret_ids, steward_server_config_get_headers (server));
-    }
+  data->forget_secrets = forget_secrets;
 
   steward_config_remove_server (config, name);
   steward_config_save_async (config, NULL, removal_saved_cb, data);
