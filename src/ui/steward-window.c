@@ -790,7 +790,6 @@ remove_data_free (RemoveData *data)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RemoveData, remove_data_free)
 
 static void
-static void
 restored_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
