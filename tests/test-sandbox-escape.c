@@ -198,7 +198,8 @@ static StewardServer *
 start_server (Fixture             *fixture,
               StewardServerConfig *config)
 {
-  StewardServer *server = steward_server_new (fixture->host, config);
+  StewardServer *server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                              config);
   g_autoptr(GError) error = NULL;
 
   g_assert_true (steward_config_record_consent (steward_host_get_config (fixture->host), config,
@@ -676,7 +677,8 @@ test_npx_network_chosen (Fixture       *fixture,
   servers_file = g_file_get_path (steward_config_get_file (store));
 
   g_signal_connect (approvals, "items-changed", G_CALLBACK (count_consent_cb), &n_consents);
-  server = steward_server_new (fixture->host, config);
+  server = steward_server_new (steward_host_get_server_context (fixture->host),
+                               config);
   steward_server_start (server);
   wait_until (n_consents == 1, 20);
   approval = g_list_model_get_item (approvals, 0);

@@ -96,7 +96,8 @@ static StewardServer *
 new_server (Fixture             *fixture,
             StewardServerConfig *config)
 {
-  StewardServer *server = steward_server_new (fixture->host, config);
+  StewardServer *server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                              config);
 
   test_record_consent (steward_host_get_config (fixture->host), config);
   g_signal_connect (server, "notify::status", G_CALLBACK (status_cb), fixture);

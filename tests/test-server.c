@@ -170,7 +170,8 @@ static StewardServer *
 new_server (Fixture             *fixture,
             StewardServerConfig *config)
 {
-  StewardServer *server = steward_server_new (fixture->host, config);
+  StewardServer *server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                              config);
 
   g_signal_connect (server, "notify::status", G_CALLBACK (status_cb), fixture);
   g_signal_connect (server, "notify::retry-in", G_CALLBACK (retry_in_cb), fixture);

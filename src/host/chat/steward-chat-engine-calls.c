@@ -11,7 +11,6 @@
 
 #include "steward-chat-engine-private.h"
 #include "steward-chat-private.h"
-#include "steward-host.h"
 #include "steward-text.h"
 #include "steward-tool-pins.h"
 
@@ -334,7 +333,7 @@ start_call (GTask *task)
                                               unref_closure_data, 0);
   steward_tool_call_set_approval (call, turn->approval);
   steward_chat_engine_log_call (self, call, STEWARD_LOG_LEVEL_INFO, _("waiting for the person"));
-  steward_approvals_add (steward_host_get_approvals (self->host), turn->approval);
+  steward_approvals_add (self->approvals, turn->approval);
 }
 
 /* Goes through this round's calls one by one, then on to the next round. */

@@ -12,11 +12,8 @@
 
 #include "steward-approval.h"
 #include "steward-chat-engine.h"
-#include "steward-host.h"
-#include "steward-log-store.h"
 #include "steward-provider.h"
 #include "steward-server.h"
-#include "steward-tool-pins.h"
 
 G_BEGIN_DECLS
 
@@ -27,7 +24,15 @@ struct _StewardChatEngine
 {
   GObject      parent_instance;
 
-  StewardHost *host;            /* weak: the host owns the engine */
+  /* Handed over at construction by the host, which owns them all and
+   * the engine too; dropped by steward_chat_engine_close(). */
+  StewardServerRegistry *registry;
+  StewardApprovals      *approvals;
+  StewardProviders      *configured;
+  StewardModelCatalog   *catalog;
+  StewardLogStore       *log_store;
+  StewardToolPins       *pins;
+
   guint        max_rounds;
   guint        max_tokens;
   GHashTable  *providers;       /* id → StewardProvider, beside the configured ones */

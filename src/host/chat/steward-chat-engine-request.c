@@ -11,7 +11,6 @@
 
 #include "steward-chat-engine-private.h"
 #include "steward-chat-private.h"
-#include "steward-host.h"
 #include "steward-text.h"
 #include "steward-tool-pins.h"
 
@@ -475,7 +474,7 @@ char *
 steward_chat_engine_build_system_prompt (StewardChatEngine *self)
 {
   GString *prompt = g_string_new (PREAMBLE);
-  GListModel *servers = G_LIST_MODEL (steward_host_get_registry (self->host));
+  GListModel *servers = G_LIST_MODEL (self->registry);
 
   for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
     {
@@ -518,7 +517,7 @@ steward_chat_engine_build_system_prompt (StewardChatEngine *self)
 GPtrArray *
 steward_chat_engine_collect_tools (StewardChatEngine *self)
 {
-  GListModel *servers = G_LIST_MODEL (steward_host_get_registry (self->host));
+  GListModel *servers = G_LIST_MODEL (self->registry);
   GPtrArray *tools = g_ptr_array_new_with_free_func (g_object_unref);
 
   for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
@@ -546,7 +545,7 @@ JsonArray *
 steward_chat_engine_build_tools (StewardChatEngine *self,
                                  Turn              *turn)
 {
-  GListModel *servers = G_LIST_MODEL (steward_host_get_registry (self->host));
+  GListModel *servers = G_LIST_MODEL (self->registry);
   StewardToolPins *pins = steward_chat_engine_tool_pins (self);
   JsonArray *tools = json_array_new ();
   g_autoptr(GHashTable) clashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -11,7 +11,6 @@
 
 #include "steward-chat-engine-private.h"
 #include "steward-chat-private.h"
-#include "steward-host.h"
 #include "steward-text.h"
 #include "steward-tool-pins.h"
 

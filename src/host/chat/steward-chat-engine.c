@@ -11,7 +11,6 @@
 
 #include "steward-chat-engine-private.h"
 #include "steward-chat-private.h"
-#include "steward-host.h"
 #include "steward-text.h"
 #include "steward-tool-pins.h"
 
@@ -28,7 +27,12 @@
 
 enum {
   PROP_0,
-  PROP_HOST,
+  PROP_REGISTRY,
+  PROP_APPROVALS,
+  PROP_PROVIDERS,
+  PROP_MODEL_CATALOG,
+  PROP_LOG_STORE,
+  PROP_TOOL_PINS,
   PROP_MAX_ROUNDS,
   PROP_MAX_TOKENS,
   N_PROPS
@@ -77,23 +81,23 @@ turn_free (Turn *turn)
 StewardLogStore *
 steward_chat_engine_log_store (StewardChatEngine *self)
 {
-  return self->host != NULL ? steward_host_get_log_store (self->host) : NULL;
+  return self->log_store;
 }
 
 StewardToolPins *
 steward_chat_engine_tool_pins (StewardChatEngine *self)
 {
-  return self->host != NULL ? steward_host_get_tool_pins (self->host) : NULL;
+  return self->pins;
 }
 
 StewardServer *
 steward_chat_engine_lookup_server (StewardChatEngine *self,
                                    const char        *name)
 {
-  if (self->host == NULL || name == NULL)
+  if (self->registry == NULL || name == NULL)
     return NULL;
 
-  return steward_server_registry_lookup (steward_host_get_registry (self->host), name);
+  return steward_server_registry_lookup (self->registry, name);
 }
 
 /* Ending a turn */
@@ -164,7 +168,7 @@ lookup_provider (StewardChatEngine *self,
   StewardProvider *provider = g_hash_table_lookup (self->providers, id);
 
   if (provider == NULL)
-    provider = steward_providers_lookup (steward_host_get_providers (self->host), id);
+    provider = steward_providers_lookup (self->configured, id);
 
   return provider;
 }
@@ -174,8 +178,8 @@ lookup_provider (StewardChatEngine *self,
 static char *
 default_model (StewardChatEngine *self)
 {
-  GListModel *providers = G_LIST_MODEL (steward_host_get_providers (self->host));
-  GListModel *models = G_LIST_MODEL (steward_host_get_model_catalog (self->host));
+  GListModel *providers = G_LIST_MODEL (self->configured);
+  GListModel *models = G_LIST_MODEL (self->catalog);
 
   for (guint i = 0; i < g_list_model_get_n_items (providers); i++)
     {
@@ -299,7 +303,7 @@ new_turn (StewardChatEngine   *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, source_tag);
 
-  if (self->host == NULL)
+  if (self->registry == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, _("Steward is closing"));
       g_task_return_error (task, g_error_copy (*error));
@@ -401,16 +405,18 @@ approval_added_cb (StewardChatEngine *self,
 
 /* GObject */
 
-/* A turn may outlive the host (its task holds the engine): it stops, and
- * its callbacks see the stop before they would reach for the host. */
 static void
-host_gone_cb (gpointer  data,
-              GObject  *where_the_host_was)
+drop_handed (StewardChatEngine *self)
 {
-  StewardChatEngine *self = data;
+  if (self->approvals != NULL)
+    g_signal_handlers_disconnect_by_data (self->approvals, self);
 
-  self->host = NULL;
-  steward_chat_engine_stop_all (self);
+  g_clear_object (&self->registry);
+  g_clear_object (&self->approvals);
+  g_clear_object (&self->configured);
+  g_clear_object (&self->catalog);
+  g_clear_object (&self->log_store);
+  g_clear_object (&self->pins);
 }
 
 static void
@@ -418,11 +424,7 @@ steward_chat_engine_dispose (GObject *object)
 {
   StewardChatEngine *self = STEWARD_CHAT_ENGINE (object);
 
-  if (self->host != NULL)
-    {
-      g_object_weak_unref (G_OBJECT (self->host), host_gone_cb, self);
-      self->host = NULL;
-    }
+  drop_handed (self);
 
   G_OBJECT_CLASS (steward_chat_engine_parent_class)->dispose (object);
 }
@@ -449,10 +451,6 @@ steward_chat_engine_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_HOST:
-      g_value_set_object (value, self->host);
-      break;
-
     case PROP_MAX_ROUNDS:
       g_value_set_uint (value, self->max_rounds);
       break;
@@ -476,10 +474,28 @@ steward_chat_engine_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_HOST:
-      self->host = g_value_get_object (value);
-      if (self->host != NULL)
-        g_object_weak_ref (G_OBJECT (self->host), host_gone_cb, self);
+    case PROP_REGISTRY:
+      self->registry = g_value_dup_object (value);
+      break;
+
+    case PROP_APPROVALS:
+      self->approvals = g_value_dup_object (value);
+      break;
+
+    case PROP_PROVIDERS:
+      self->configured = g_value_dup_object (value);
+      break;
+
+    case PROP_MODEL_CATALOG:
+      self->catalog = g_value_dup_object (value);
+      break;
+
+    case PROP_LOG_STORE:
+      self->log_store = g_value_dup_object (value);
+      break;
+
+    case PROP_TOOL_PINS:
+      self->pins = g_value_dup_object (value);
       break;
 
     case PROP_MAX_ROUNDS:
@@ -502,9 +518,15 @@ steward_chat_engine_constructed (GObject *object)
 
   G_OBJECT_CLASS (steward_chat_engine_parent_class)->constructed (object);
 
-  if (self->host != NULL)
-    g_signal_connect_object (steward_host_get_approvals (self->host), "added",
-                             G_CALLBACK (approval_added_cb), self, G_CONNECT_SWAPPED);
+  g_assert (STEWARD_IS_SERVER_REGISTRY (self->registry));
+  g_assert (STEWARD_IS_APPROVALS (self->approvals));
+  g_assert (STEWARD_IS_PROVIDERS (self->configured));
+  g_assert (STEWARD_IS_MODEL_CATALOG (self->catalog));
+  g_assert (STEWARD_IS_LOG_STORE (self->log_store));
+  g_assert (STEWARD_IS_TOOL_PINS (self->pins));
+
+  g_signal_connect_object (self->approvals, "added",
+                           G_CALLBACK (approval_added_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -518,9 +540,24 @@ steward_chat_engine_class_init (StewardChatEngineClass *klass)
   object_class->get_property = steward_chat_engine_get_property;
   object_class->set_property = steward_chat_engine_set_property;
 
-  properties[PROP_HOST] =
-    g_param_spec_object ("host", NULL, NULL, STEWARD_TYPE_HOST,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_REGISTRY] =
+    g_param_spec_object ("registry", NULL, NULL, STEWARD_TYPE_SERVER_REGISTRY,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_APPROVALS] =
+    g_param_spec_object ("approvals", NULL, NULL, STEWARD_TYPE_APPROVALS,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROVIDERS] =
+    g_param_spec_object ("providers", NULL, NULL, STEWARD_TYPE_PROVIDERS,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODEL_CATALOG] =
+    g_param_spec_object ("model-catalog", NULL, NULL, STEWARD_TYPE_MODEL_CATALOG,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG_STORE] =
+    g_param_spec_object ("log-store", NULL, NULL, STEWARD_TYPE_LOG_STORE,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOOL_PINS] =
+    g_param_spec_object ("tool-pins", NULL, NULL, STEWARD_TYPE_TOOL_PINS,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_MAX_ROUNDS] =
     g_param_spec_uint ("max-rounds", NULL, NULL, 1, 1000, STEWARD_CHAT_DEFAULT_ROUNDS,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -545,15 +582,47 @@ steward_chat_engine_init (StewardChatEngine *self)
 
 /**
  * steward_chat_engine_new:
- * @host: the host whose servers, approvals, pins and providers the chat
- *   uses; it must outlive the engine's turns
+ * @registry: the servers whose tools the chat offers
+ * @approvals: where tool calls wait for the person
+ * @providers: the configured providers
+ * @catalog: the models they offer
+ * @log_store: where tool calls are logged
+ * @pins: the tool descriptions the person approved
+ *
+ * The engine keeps these until steward_chat_engine_close().
  */
 StewardChatEngine *
-steward_chat_engine_new (StewardHost *host)
+steward_chat_engine_new (StewardServerRegistry *registry,
+                         StewardApprovals      *approvals,
+                         StewardProviders      *providers,
+                         StewardModelCatalog   *catalog,
+                         StewardLogStore       *log_store,
+                         StewardToolPins       *pins)
 {
-  g_return_val_if_fail (STEWARD_IS_HOST (host), NULL);
+  return g_object_new (STEWARD_TYPE_CHAT_ENGINE,
+                       "registry", registry,
+                       "approvals", approvals,
+                       "providers", providers,
+                       "model-catalog", catalog,
+                       "log-store", log_store,
+                       "tool-pins", pins,
+                       NULL);
+}
 
-  return g_object_new (STEWARD_TYPE_CHAT_ENGINE, "host", host, NULL);
+/**
+ * steward_chat_engine_close:
+ *
+ * A turn may outlive the host (its task holds the engine): it stops, and
+ * its callbacks see the stop before they would reach for what the engine
+ * was handed, which it lets go of here.
+ */
+void
+steward_chat_engine_close (StewardChatEngine *self)
+{
+  g_return_if_fail (STEWARD_IS_CHAT_ENGINE (self));
+
+  drop_handed (self);
+  steward_chat_engine_stop_all (self);
 }
 
 guint
