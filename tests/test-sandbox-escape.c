@@ -17,40 +17,14 @@
 #include "steward-sandbox-profile.h"
 #include "steward-server-private.h"
 
+#include "test-host-fixture.h"
+
 /* A hostile server (tests/servers/escape-server.py) started through
  * StewardServer under the real bubblewrap, in a private session with a
  * bus and a keyring, tries to reach the bus, read the person's files,
  * write outside its roots and reach a listener on 127.0.0.1, and gets
  * nothing; what the sandbox must allow (its root, its own folder, the
  * network once granted) works. */
-
-#define wait_until(condition, seconds)                                         \
-  G_STMT_START {                                                              \
-    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
-    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
-    while (!(condition))                                                      \
-      {                                                                       \
-        if (g_get_monotonic_time () >= deadline_)                             \
-          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
-                   #condition);                                               \
-        g_main_context_iteration (NULL, TRUE);                                \
-      }                                                                       \
-    g_source_remove (tick_);                                                  \
-  } G_STMT_END
-
-static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 typedef struct {
   char             *top;
@@ -74,25 +48,6 @@ incoming_cb (GSocketService    *service,
 }
 
 static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-static void
 write_file (const char *path,
             const char *text)
 {
@@ -109,27 +64,15 @@ fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) config_dir = NULL;
-  g_autoptr(GFile) state_dir = NULL;
   g_autoptr(GFile) root = NULL;
   g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
   g_autoptr(GSocketAddress) bound = NULL;
-  g_autofree char *config_path = NULL;
-  g_autofree char *state_path = NULL;
 
-  fixture->top = g_dir_make_tmp ("test-sandbox-escape-XXXXXX", &error);
-  g_assert_no_error (error);
-  config_path = g_build_filename (fixture->top, "config", NULL);
-  state_path = g_build_filename (fixture->top, "state", NULL);
+  fixture->top = test_make_top ("test-sandbox-escape");
   fixture->root = g_build_filename (fixture->top, "project", NULL);
-  g_assert_cmpint (g_mkdir (config_path, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir (state_path, 0700), ==, 0);
   g_assert_cmpint (g_mkdir (fixture->root, 0700), ==, 0);
-
-  config_dir = g_file_new_for_path (config_path);
-  state_dir = g_file_new_for_path (state_path);
-  fixture->host = steward_host_new (config_dir, state_dir);
+  fixture->host = test_host_new_in (fixture->top);
 
   root = g_file_new_for_path (fixture->root);
   steward_roots_add (steward_host_get_roots (fixture->host), root, &error);
@@ -153,15 +96,13 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_socket_service_stop (fixture->listener);
   g_socket_listener_close (G_SOCKET_LISTENER (fixture->listener));
   g_clear_object (&fixture->listener);
   g_assert_finalize_object (fixture->host);
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->root);
   g_free (fixture->top);
   steward_bwrap_set_program_for_testing (NULL);
@@ -198,7 +139,8 @@ static StewardServer *
 start_server (Fixture             *fixture,
               StewardServerConfig *config)
 {
-  StewardServer *server = steward_server_new (fixture->host, config);
+  StewardServer *server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                              config);
   g_autoptr(GError) error = NULL;
 
   g_assert_true (steward_config_record_consent (steward_host_get_config (fixture->host), config,
@@ -220,8 +162,8 @@ escape (StewardServer *server)
   g_autofree char *text = NULL;
 
   steward_server_call_tool_async (server, "escape", arguments, NULL, NULL, NULL, NULL,
-                                  store_result_cb, &result);
-  wait_until (result != NULL, 60);
+                                  test_store_result_cb, &result);
+  test_loop_until (result != NULL, 60);
   tool_result = steward_server_call_tool_finish (server, result, &error);
   g_assert_no_error (error);
   text = mcp_tool_result_dup_text (tool_result);
@@ -248,8 +190,8 @@ call_tool (StewardServer *server,
   node = json_from_string (arguments, &error);
   g_assert_no_error (error);
   steward_server_call_tool_async (server, tool, json_node_get_object (node), NULL, NULL, NULL,
-                                  NULL, store_result_cb, &result);
-  wait_until (result != NULL, 60);
+                                  NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 60);
   tool_result = steward_server_call_tool_finish (server, result, &error);
   g_assert_no_error (error);
   *is_error = mcp_tool_result_get_is_error (tool_result);
@@ -294,8 +236,8 @@ stop_server (StewardServer *server)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  steward_server_stop_async (server, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 20);
+  steward_server_stop_async (server, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 20);
   g_assert_true (steward_server_stop_finish (server, result, NULL));
 }
 
@@ -316,7 +258,7 @@ test_nothing_gets_out (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   JsonArray *variables;
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
   report = escape (server);
 
   g_assert_cmpstr (json_object_get_string_member (report, "bus-from-environment"), ==,
@@ -352,7 +294,7 @@ test_nothing_gets_out (Fixture       *fixture,
   other_file = g_file_new_for_path (other);
   steward_roots_add (steward_host_get_roots (fixture->host), other_file, &error);
   g_assert_no_error (error);
-  wait_until (log_holds (fixture, "The shared folders changed"), 10);
+  test_loop_until (log_holds (fixture, "The shared folders changed"), 10);
 
   stop_server (server);
 }
@@ -367,12 +309,12 @@ test_network_allowed (Fixture       *fixture,
   g_autoptr(StewardServer) server = start_server (fixture, config);
   g_autoptr(JsonObject) report = NULL;
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
   report = escape (server);
 
   g_assert_true (g_str_has_prefix (json_object_get_string_member (report, "network"),
                                    "connected"));
-  wait_until (fixture->connections > 0, 10);
+  test_loop_until (fixture->connections > 0, 10);
   /* The network does not bring back the person's files. */
   g_assert_cmpstr (json_object_get_string_member (report, "canaries"), ==, "blocked");
   g_assert_cmpstr (json_object_get_string_member (report, "environ-files"), ==, "blocked");
@@ -401,7 +343,7 @@ test_display (Fixture       *fixture,
 
   config = steward_server_config_with_permissions (plain, 0, TRUE, FALSE, NULL);
   server = start_server (fixture, config);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
   report = escape (server);
 
   variables = json_object_get_array_member (report, "variables");
@@ -427,7 +369,7 @@ test_full_access (Fixture       *fixture,
   g_autoptr(StewardServer) server = start_server (fixture, config);
   g_autoptr(JsonObject) report = NULL;
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
   report = escape (server);
 
   g_assert_cmpstr (json_object_get_string_member (report, "bus-from-parent"), !=, "blocked");
@@ -448,7 +390,7 @@ test_unavailable (Fixture       *fixture,
   steward_bwrap_set_program_for_testing ("/nonexistent/bwrap");
   server = start_server (fixture, config);
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
   g_assert_nonnull (strstr (steward_server_get_status_text (server), "bubblewrap"));
   g_assert_null (steward_server_get_client (server));
 }
@@ -485,7 +427,7 @@ test_filesystem_folder (Fixture       *fixture,
                                             (const char *[]) { script, folder, NULL }, NULL,
                                             NULL);
   server = start_server (fixture, config);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
 
   arguments = g_strdup_printf ("{\"path\": \"%s\"}", file);
   text = call_tool (server, "read_text_file", arguments, &is_error);
@@ -528,7 +470,7 @@ test_filesystem_root (Fixture       *fixture,
   config = steward_server_config_new_stdio ("files", "node", (const char *[]) { script, NULL },
                                             NULL, NULL);
   server = start_server (fixture, config);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 60);
 
   /* The server asks for the roots once it is ready; until it has them it
    * refuses every path. */
@@ -600,7 +542,7 @@ test_npx (Fixture       *fixture,
                                                    NULL);
   profile = steward_sandbox_profile_new (config, NULL);
   server = start_server (fixture, config);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 90);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 90);
 
   text = call_tool (server, "where", "{}", &is_error);
   g_assert_false (is_error);
@@ -669,16 +611,17 @@ test_npx_network_chosen (Fixture       *fixture,
                                             NULL, NULL);
   g_assert_false (steward_server_config_has_network (config));
   steward_config_put_server (store, config);
-  steward_config_save_async (store, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 10);
+  steward_config_save_async (store, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 10);
   g_assert_true (steward_config_save_finish (store, result, &error));
   g_assert_no_error (error);
   servers_file = g_file_get_path (steward_config_get_file (store));
 
   g_signal_connect (approvals, "items-changed", G_CALLBACK (count_consent_cb), &n_consents);
-  server = steward_server_new (fixture->host, config);
+  server = steward_server_new (steward_host_get_server_context (fixture->host),
+                               config);
   steward_server_start (server);
-  wait_until (n_consents == 1, 20);
+  test_loop_until (n_consents == 1, 20);
   approval = g_list_model_get_item (approvals, 0);
 
   /* The dialog is told the default and why. */
@@ -692,7 +635,7 @@ test_npx_network_chosen (Fixture       *fixture,
   json_object_set_boolean_member (answer, "network", FALSE);
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, answer);
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 90);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 90);
   g_assert_cmpuint (n_consents, ==, 1);
   g_assert_true (steward_server_config_has_network (steward_server_get_config (server)));
   g_assert_false (steward_server_config_get_network (steward_server_get_config (server)));
@@ -702,7 +645,7 @@ test_npx_network_chosen (Fixture       *fixture,
   g_assert_false (steward_server_config_get_network (saved));
   g_assert_true (steward_config_has_consent (store, saved));
   g_assert_false (steward_config_has_consent (store, config));
-  wait_until (file_holds (servers_file, "\"network\": false") ||
+  test_loop_until (file_holds (servers_file, "\"network\": false") ||
               file_holds (servers_file, "\"network\":false"), 10);
 
   text = call_tool (server, "where", "{}", &is_error);

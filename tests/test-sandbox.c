@@ -500,7 +500,8 @@ test_server_sandboxed (Fixture       *fixture,
 
   config = steward_server_config_new_stdio ("sandboxed", "/usr/bin/python3", args, env,
                                             fixture->root);
-  fixture->server = steward_server_new (fixture->host, config);
+  fixture->server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                        config);
   run (fixture, config);
   g_assert_cmpint (steward_server_get_status (fixture->server), ==, STEWARD_SERVER_STATUS_READY);
 
@@ -578,7 +579,8 @@ test_server_host (Fixture       *fixture,
 
   plain = steward_server_config_new_stdio ("host", "/usr/bin/python3", args, NULL, NULL);
   config = steward_server_config_with_sandbox (plain, FALSE, TRUE);
-  fixture->server = steward_server_new (fixture->host, config);
+  fixture->server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                        config);
 
   /* Without the permission, the person learns how to grant it. */
   run (fixture, config);
@@ -614,7 +616,8 @@ test_server_missing (Fixture       *fixture,
 
   config = steward_server_config_new_stdio ("missing", "uvx-not-installed-here", NULL, NULL,
                                             NULL);
-  fixture->server = steward_server_new (fixture->host, config);
+  fixture->server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                        config);
   run (fixture, config);
   g_assert_cmpint (steward_server_get_status (fixture->server), ==,
                    STEWARD_SERVER_STATUS_FAILED);

@@ -20,30 +20,10 @@
 #include "steward-tool-pane.h"
 #include "steward-tool-result-view.h"
 
+#include "test-host-fixture.h"
+
 /* A server page over the reference server "everything", started by a
  * StewardHost as the app starts it, driven as a person would drive it. */
-
-static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Runs the main loop until @condition holds, or fails after @seconds; a
- * tick wakes the loop to check conditions that no source reports. */
-#define wait_until(condition, seconds)                                         \
-  G_STMT_START {                                                              \
-    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
-    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
-    while (!(condition))                                                      \
-      {                                                                       \
-        if (g_get_monotonic_time () >= deadline_)                             \
-          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
-                   #condition);                                               \
-        g_main_context_iteration (NULL, TRUE);                                \
-      }                                                                       \
-    g_source_remove (tick_);                                                  \
-  } G_STMT_END
 
 typedef struct {
   char          *top;
@@ -52,33 +32,6 @@ typedef struct {
   GtkWindow     *window;
   GtkWidget     *page;
 } Fixture;
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
 
 static void
 collect (GtkWidget *widget,
@@ -193,16 +146,16 @@ fixture_set_up (Fixture       *fixture,
   steward_host_start (fixture->host);
 
   registry = G_LIST_MODEL (steward_host_get_registry (fixture->host));
-  wait_until (g_list_model_get_n_items (registry) == 1, 10);
+  test_loop_until (g_list_model_get_n_items (registry) == 1, 10);
   fixture->server = g_list_model_get_item (registry, 0);
 
   /* A new server asks for consent first; the person allows it. */
   approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
-  wait_until (g_list_model_get_n_items (approvals) == 1, 10);
+  test_loop_until (g_list_model_get_n_items (approvals) == 1, 10);
   approval = g_list_model_get_item (approvals, 0);
   g_assert_cmpint (steward_approval_get_kind (approval), ==, STEWARD_APPROVAL_KIND_CONSENT);
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
-  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
 
   fixture->window = GTK_WINDOW (gtk_window_new ());
   gtk_window_set_default_size (fixture->window, 1000, 700);
@@ -215,23 +168,16 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
   gtk_window_destroy (fixture->window);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_finalize_object (fixture->page);
 
-  steward_host_shutdown_async (fixture->host, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 10);
-  g_assert_true (steward_host_shutdown_finish (fixture->host, result, &error));
-  g_assert_no_error (error);
+  test_host_shutdown (fixture->host, 10);
 
   g_clear_object (&fixture->server);
   g_clear_object (&fixture->host);
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->top);
 }
 
@@ -278,7 +224,7 @@ test_info (Fixture       *fixture,
   McpClient *client = steward_server_get_client (fixture->server);
   GtkWidget *info;
 
-  wait_until ((info = steward_server_page_get_pane (page_of (fixture), "info")) != NULL, 10);
+  test_loop_until ((info = steward_server_page_get_pane (page_of (fixture), "info")) != NULL, 10);
   g_assert_true (STEWARD_IS_INFO_VIEW (info));
   g_assert_nonnull (mcp_client_get_protocol_version (client));
   g_assert_cmpstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "revision"), ==,
@@ -358,9 +304,9 @@ test_network_switch (Fixture       *fixture,
   g_assert_true (steward_server_config_has_network (stored));
   g_assert_true (steward_server_config_get_network (stored));
   g_assert_true (steward_server_config_get_network (steward_server_get_config (fixture->server)));
-  wait_until (file_holds (servers_path, "\"network\""), 10);
+  test_loop_until (file_holds (servers_path, "\"network\""), 10);
 
-  wait_until (g_list_model_get_n_items (approvals) == 1, 20);
+  test_loop_until (g_list_model_get_n_items (approvals) == 1, 20);
   approval = g_list_model_get_item (approvals, 0);
   g_assert_cmpint (steward_approval_get_kind (approval), ==, STEWARD_APPROVAL_KIND_CONSENT);
   g_assert_true (json_object_get_boolean_member (steward_approval_get_request (approval),
@@ -374,7 +320,7 @@ test_network_switch (Fixture       *fixture,
   g_assert_true (gtk_switch_get_active (toggle));
 
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
-  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
 }
 
 static void
@@ -387,7 +333,7 @@ test_call_echo (Fixture       *fixture,
   GtkWidget *field;
   GtkWidget *result;
 
-  wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
+  test_loop_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
   pane = steward_server_page_get_pane (page_of (fixture), "tools");
   g_assert_true (STEWARD_IS_TOOL_PANE (pane));
   tool = steward_tool_pane_get_tool (STEWARD_TOOL_PANE (pane));
@@ -399,7 +345,7 @@ test_call_echo (Fixture       *fixture,
   gtk_editable_set_text (GTK_EDITABLE (field), "hello from the page");
 
   g_assert_true (gtk_widget_activate_action (pane, "tool.call", NULL));
-  wait_until (steward_tool_pane_get_result_view (STEWARD_TOOL_PANE (pane)) != NULL, 20);
+  test_loop_until (steward_tool_pane_get_result_view (STEWARD_TOOL_PANE (pane)) != NULL, 20);
   g_assert_false (steward_tool_pane_get_running (STEWARD_TOOL_PANE (pane)));
   result = steward_tool_pane_get_result_view (STEWARD_TOOL_PANE (pane));
   g_assert_true (STEWARD_IS_TOOL_RESULT_VIEW (result));
@@ -436,12 +382,12 @@ test_read_resource (Fixture       *fixture,
   GPtrArray *contents;
   g_autofree char *start = NULL;
 
-  wait_until ((resource = find_text_resource (model)) != NULL, 20);
+  test_loop_until ((resource = find_text_resource (model)) != NULL, 20);
   g_assert_true (steward_server_page_select (page_of (fixture), "resources",
                                              mcp_resource_get_uri (resource)));
   pane = steward_server_page_get_pane (page_of (fixture), "resources");
   g_assert_true (STEWARD_IS_RESOURCE_VIEW (pane));
-  wait_until (steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (pane)) != NULL, 20);
+  test_loop_until (steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (pane)) != NULL, 20);
 
   contents = steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (pane));
   g_assert_cmpuint (contents->len, >=, 1);
@@ -491,7 +437,7 @@ test_template (Fixture       *fixture,
   GtkWidget *view;
   g_autofree char *uri = NULL;
 
-  wait_until (steward_server_page_select (page_of (fixture), "resources", uri_template), 20);
+  test_loop_until (steward_server_page_select (page_of (fixture), "resources", uri_template), 20);
   pane = steward_server_page_get_pane (page_of (fixture), "resources");
   g_assert_true (STEWARD_IS_TEMPLATE_VIEW (pane));
   entry = steward_template_view_get_entry (STEWARD_TEMPLATE_VIEW (pane), "resourceId");
@@ -500,8 +446,8 @@ test_template (Fixture       *fixture,
   /* The server completes the variable as the person types. */
   gtk_editable_set_text (steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (entry)),
                          "1");
-  wait_until (steward_completion_entry_get_suggestions (STEWARD_COMPLETION_ENTRY (entry)) != NULL,
-              20);
+  test_loop_until (steward_completion_entry_get_suggestions (STEWARD_COMPLETION_ENTRY (entry))
+                   != NULL, 20);
 
   gtk_editable_set_text (steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (entry)),
                          "3");
@@ -512,7 +458,7 @@ test_template (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (pane, "template.read", NULL));
   view = steward_template_view_get_resource_view (STEWARD_TEMPLATE_VIEW (pane));
   g_assert_true (STEWARD_IS_RESOURCE_VIEW (view));
-  wait_until (steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (view)) != NULL, 20);
+  test_loop_until (steward_resource_view_get_contents (STEWARD_RESOURCE_VIEW (view)) != NULL, 20);
   g_assert_cmpstr (steward_resource_view_get_uri (STEWARD_RESOURCE_VIEW (view)), ==, uri);
 }
 
@@ -538,7 +484,7 @@ test_get_prompt (Fixture       *fixture,
   GtkWidget *city;
   McpPromptResult *result;
 
-  wait_until (steward_server_page_select (page_of (fixture), "prompts", "args-prompt"), 20);
+  test_loop_until (steward_server_page_select (page_of (fixture), "prompts", "args-prompt"), 20);
   pane = steward_server_page_get_pane (page_of (fixture), "prompts");
   g_assert_true (STEWARD_IS_PROMPT_VIEW (pane));
 
@@ -567,7 +513,7 @@ test_get_prompt (Fixture       *fixture,
                          "Paris");
 
   g_assert_true (gtk_widget_activate_action (pane, "prompt.get", NULL));
-  wait_until (steward_prompt_view_get_result (STEWARD_PROMPT_VIEW (pane)) != NULL, 20);
+  test_loop_until (steward_prompt_view_get_result (STEWARD_PROMPT_VIEW (pane)) != NULL, 20);
   result = steward_prompt_view_get_result (STEWARD_PROMPT_VIEW (pane));
   g_assert_cmpuint (mcp_prompt_result_get_n_messages (result), >=, 1);
   g_assert_true (shows_text (pane, "Paris"));
@@ -583,14 +529,14 @@ test_stop_start (Fixture       *fixture,
   GtkWidget *page = fixture->page;
 
   g_assert_true (gtk_widget_activate_action (page, "server.stop", NULL));
-  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_STOPPED, 10);
+  test_wait_for_status (fixture->server, STEWARD_SERVER_STATUS_STOPPED, 10);
   g_assert_null (steward_server_page_get_pane (page_of (fixture), "info"));
   g_assert_nonnull (find_one (page, ADW_TYPE_STATUS_PAGE));
 
   g_assert_true (gtk_widget_activate_action (page, "server.start", NULL));
-  wait_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
-  wait_until (steward_server_page_get_pane (page_of (fixture), "info") != NULL, 10);
-  wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
+  test_loop_until (steward_server_get_status (fixture->server) == STEWARD_SERVER_STATUS_READY, 60);
+  test_loop_until (steward_server_page_get_pane (page_of (fixture), "info") != NULL, 10);
+  test_loop_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
 }
 
 /* The page fits a phone-sized window, 360 px wide, in every view: the

@@ -65,7 +65,8 @@ show_server (Fixture             *fixture,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
   test_record_consent (steward_host_get_config (fixture->host), config);
-  fixture->server = steward_server_new (fixture->host, config);
+  fixture->server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                        config);
 
   fixture->row = steward_server_row_new (fixture->server);
   gtk_list_box_append (GTK_LIST_BOX (list), fixture->row);

@@ -96,12 +96,34 @@ static StewardServer *
 new_server (Fixture             *fixture,
             StewardServerConfig *config)
 {
-  StewardServer *server = steward_server_new (fixture->host, config);
+  StewardServer *server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                              config);
 
   test_record_consent (steward_host_get_config (fixture->host), config);
   g_signal_connect (server, "notify::status", G_CALLBACK (status_cb), fixture);
 
   return server;
+}
+
+/* A server for the remote @url, allowed to start but not started. */
+static StewardServer *
+new_remote_server (Fixture                *fixture,
+                   const char             *name,
+                   const char             *url,
+                   StewardServerTransport  transport)
+{
+  g_autoptr(StewardServerConfig) config = NULL;
+
+  config = steward_server_config_new_remote (name, url, transport, NULL);
+  return new_server (fixture, config);
+}
+
+/* Starts @server and waits until it is Ready. */
+static void
+start_until_ready (StewardServer *server)
+{
+  steward_server_start (server);
+  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
 }
 
 static void
@@ -264,12 +286,10 @@ test_refused (Fixture       *fixture,
   guint16 port = test_free_port ();
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
   g_autofree char *expected = NULL;
-  g_autoptr(StewardServerConfig) config = NULL;
   StewardServer *server;
 
-  config = steward_server_config_new_remote ("refusing", url,
-                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
-  server = new_server (fixture, config);
+  server = new_remote_server (fixture, "refusing", url,
+                              STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
   steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
   steward_server_start (server);
 
@@ -292,12 +312,10 @@ test_not_found (Fixture       *fixture,
   TestHttpPeer *peer = test_http_peer_start (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/no-such-endpoint", port);
   g_autofree char *expected = NULL;
-  g_autoptr(StewardServerConfig) config = NULL;
   StewardServer *server;
 
-  config = steward_server_config_new_remote ("misaddressed", url,
-                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
-  server = new_server (fixture, config);
+  server = new_remote_server (fixture, "misaddressed", url,
+                              STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
   steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
   steward_server_start (server);
 
@@ -322,16 +340,13 @@ test_reconnect (Fixture       *fixture,
   guint16 port = test_free_port ();
   TestHttpPeer *peer = test_http_peer_start (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
-  g_autoptr(StewardServerConfig) config = NULL;
   StewardServer *server;
   gint64 killed;
   gint64 back;
 
-  config = steward_server_config_new_remote ("everything-http", url,
-                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
-  server = new_server (fixture, config);
-  steward_server_start (server);
-  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  server = new_remote_server (fixture, "everything-http", url,
+                              STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
+  start_until_ready (server);
   g_assert_true (g_str_has_prefix (steward_server_get_status_text (server), "Ready · "));
 
   /* Its event stream breaks: asked, it does not answer, and it is no
@@ -381,14 +396,11 @@ test_back_wrong (Fixture       *fixture,
   TestHttpPeer *peer = test_http_peer_start (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
   g_autofree char *expected = NULL;
-  g_autoptr(StewardServerConfig) config = NULL;
   StewardServer *server;
 
-  config = steward_server_config_new_remote ("everything-http", url,
-                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
-  server = new_server (fixture, config);
-  steward_server_start (server);
-  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  server = new_remote_server (fixture, "everything-http", url,
+                              STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
+  start_until_ready (server);
 
   /* On the same port now: the legacy transport, which has no /mcp. */
   test_http_peer_kill (peer);
@@ -420,14 +432,11 @@ test_reconnect_sse (Fixture       *fixture,
   guint16 port = test_free_port ();
   TestHttpPeer *peer = test_http_peer_start_sse (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/sse", port);
-  g_autoptr(StewardServerConfig) config = NULL;
   StewardServer *server;
 
-  config = steward_server_config_new_remote ("everything-sse", url,
-                                             STEWARD_SERVER_TRANSPORT_SSE, NULL);
-  server = new_server (fixture, config);
-  steward_server_start (server);
-  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  server = new_remote_server (fixture, "everything-sse", url,
+                              STEWARD_SERVER_TRANSPORT_SSE);
+  start_until_ready (server);
 
   test_http_peer_kill (peer);
   test_wait_for_status (server, STEWARD_SERVER_STATUS_DISCONNECTED, DEADLINE_S);
@@ -455,15 +464,12 @@ test_hung (Fixture       *fixture,
   guint16 port = test_free_port ();
   TestHttpPeer *peer = test_http_peer_start (port);
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
-  g_autoptr(StewardServerConfig) config = NULL;
   StewardServer *server;
 
-  config = steward_server_config_new_remote ("everything-http", url,
-                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
-  server = new_server (fixture, config);
+  server = new_remote_server (fixture, "everything-http", url,
+                              STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP);
   steward_server_set_watch_interval_for_testing (server, 500);
-  steward_server_start (server);
-  test_wait_for_status (server, STEWARD_SERVER_STATUS_READY, DEADLINE_S);
+  start_until_ready (server);
 
   test_http_peer_signal (peer, SIGSTOP);
   test_wait_for_status (server, STEWARD_SERVER_STATUS_DISCONNECTED, DEADLINE_S);

@@ -17,30 +17,12 @@
 #include "steward-host.h"
 #include "steward-server-private.h"
 
+#include "test-host-fixture.h"
+
 /* StewardServer as the app runs it: consent first, then the reference
  * server "everything" over stdio with sampling, roots and the log; and
  * servers from tests/servers that crash, crash for good, cannot be found,
  * or will not stop. */
-
-#define wait_until(condition, seconds)                                         \
-  G_STMT_START {                                                              \
-    gint64 deadline_ = g_get_monotonic_time () + (seconds) * G_USEC_PER_SEC;   \
-    guint tick_ = g_timeout_add (50, tick_cb, NULL);                           \
-    while (!(condition))                                                      \
-      {                                                                       \
-        if (g_get_monotonic_time () >= deadline_)                             \
-          g_error ("timed out after %d s waiting for: %s", (int) (seconds),    \
-                   #condition);                                               \
-        g_main_context_iteration (NULL, TRUE);                                \
-      }                                                                       \
-    g_source_remove (tick_);                                                  \
-  } G_STMT_END
-
-static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
 
 static gboolean
 flag_cb (gpointer user_data)
@@ -61,14 +43,6 @@ run_for (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 typedef struct {
   char         *top;
   StewardHost  *host;
@@ -77,52 +51,21 @@ typedef struct {
 } Fixture;
 
 static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, &info, &child, NULL, NULL) && info != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) config_dir = NULL;
-  g_autoptr(GFile) state_dir = NULL;
-  g_autofree char *config_path = NULL;
-  g_autofree char *state_path = NULL;
 
-  fixture->top = g_dir_make_tmp ("test-server-XXXXXX", &error);
-  g_assert_no_error (error);
-  config_path = g_build_filename (fixture->top, "config", NULL);
-  state_path = g_build_filename (fixture->top, "state", NULL);
-  g_assert_cmpint (g_mkdir (config_path, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir (state_path, 0700), ==, 0);
-
-  config_dir = g_file_new_for_path (config_path);
-  state_dir = g_file_new_for_path (state_path);
-  fixture->host = steward_host_new (config_dir, state_dir);
+  fixture->top = test_make_top ("test-server");
+  fixture->host = test_host_new_in (fixture->top);
   /* As steward_host_start() does: consents are sealed with the keyring's
    * key, and written only then. */
   {
     g_autoptr(GAsyncResult) result = NULL;
     StewardConsentStore *store = steward_host_get_consent_store (fixture->host);
 
-    steward_consent_store_load_async (store, NULL, store_result_cb, &result);
-    wait_until (result != NULL, 20);
+    steward_consent_store_load_async (store, NULL, test_store_result_cb, &result);
+    test_loop_until (result != NULL, 20);
     g_assert_true (steward_consent_store_load_finish (store, result, &error));
   }
   fixture->statuses = g_array_new (FALSE, FALSE, sizeof (StewardServerStatus));
@@ -133,15 +76,13 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GFile) top = g_file_new_for_path (fixture->top);
-
   /* Let what closed finish its last callbacks. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_finalize_object (fixture->host);
   g_array_unref (fixture->statuses);
   g_array_unref (fixture->retry_ins);
-  remove_tree (top);
+  test_remove_tree (fixture->top);
   g_free (fixture->top);
 }
 
@@ -170,7 +111,8 @@ static StewardServer *
 new_server (Fixture             *fixture,
             StewardServerConfig *config)
 {
-  StewardServer *server = steward_server_new (fixture->host, config);
+  StewardServer *server = steward_server_new (steward_host_get_server_context (fixture->host),
+                                              config);
 
   g_signal_connect (server, "notify::status", G_CALLBACK (status_cb), fixture);
   g_signal_connect (server, "notify::retry-in", G_CALLBACK (retry_in_cb), fixture);
@@ -230,8 +172,8 @@ stop_server (StewardServer *server)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  steward_server_stop_async (server, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 10);
+  steward_server_stop_async (server, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 10);
   g_assert_true (steward_server_stop_finish (server, result, &error));
   g_assert_no_error (error);
   g_assert_null (steward_server_get_client (server));
@@ -246,7 +188,7 @@ wait_for_approval (Fixture             *fixture,
 
   while (found == NULL)
     {
-      wait_until (g_list_model_get_n_items (approvals) > 0, 20);
+      test_loop_until (g_list_model_get_n_items (approvals) > 0, 20);
       for (guint i = 0; i < g_list_model_get_n_items (approvals) && found == NULL; i++)
         {
           g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
@@ -404,9 +346,9 @@ call_tool_text (StewardServer *server,
   g_autoptr(McpToolResult) tool_result = NULL;
   g_autoptr(GError) error = NULL;
 
-  steward_server_call_tool_async (server, tool, object, NULL, NULL, NULL, NULL, store_result_cb,
-                                  &result);
-  wait_until (result != NULL, 20);
+  steward_server_call_tool_async (server, tool, object, NULL, NULL, NULL, NULL,
+                                  test_store_result_cb, &result);
+  test_loop_until (result != NULL, 20);
   tool_result = steward_server_call_tool_finish (server, result, &error);
   g_assert_no_error (error);
 
@@ -472,7 +414,7 @@ test_everything (Fixture       *fixture,
   g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "permission"));
 
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 30);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 30);
   g_assert_nonnull (steward_server_get_revision (server));
   g_assert_nonnull (strstr (steward_server_get_status_text (server),
                             steward_server_get_revision (server)));
@@ -498,12 +440,12 @@ test_everything (Fixture       *fixture,
 
   /* Sampling, caused by a tool call: the person goes on to the answer,
    * writes it and sends it. */
-  wait_until (has_tool (server, "trigger-sampling-request"), 20);
+  test_loop_until (has_tool (server, "trigger-sampling-request"), 20);
   {
     g_autoptr(JsonObject) arguments = parse_object ("{\"prompt\":\"say hi\",\"maxTokens\":50}");
 
     steward_server_call_tool_async (server, "trigger-sampling-request", arguments, NULL, NULL,
-                                    NULL, NULL, store_result_cb, &result);
+                                    NULL, NULL, test_store_result_cb, &result);
   }
   approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_SAMPLING);
   g_assert_cmpstr (steward_approval_get_server (approval), ==, "everything");
@@ -513,7 +455,7 @@ test_everything (Fixture       *fixture,
   g_assert_cmpint (steward_approval_get_stage (approval), ==, STEWARD_APPROVAL_STAGE_RESPONSE);
   steward_approval_set_answer_text (approval, "written by a person");
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_SEND, NULL);
-  wait_until (result != NULL, 20);
+  test_loop_until (result != NULL, 20);
   tool_result = steward_server_call_tool_finish (server, result, &error);
   g_assert_no_error (error);
   g_free (text);
@@ -521,7 +463,7 @@ test_everything (Fixture       *fixture,
   g_assert_nonnull (strstr (text, "written by a person"));
 
   /* Roots: a folder the person adds reaches the server. */
-  wait_until (has_tool (server, "get-roots-list"), 20);
+  test_loop_until (has_tool (server, "get-roots-list"), 20);
   g_free (text);
   text = call_tool_text (server, "get-roots-list", "{}");
   g_assert_null (strstr (text, "file://"));
@@ -530,7 +472,7 @@ test_everything (Fixture       *fixture,
   root_folder = g_file_new_for_path (root_path);
   root = steward_roots_add (steward_host_get_roots (fixture->host), root_folder, &error);
   g_assert_no_error (error);
-  wait_until (find_entry (fixture, STEWARD_LOG_SOURCE_SERVER, "1 root(s)") != NULL, 20);
+  test_loop_until (find_entry (fixture, STEWARD_LOG_SOURCE_SERVER, "1 root(s)") != NULL, 20);
   g_free (text);
   text = call_tool_text (server, "get-roots-list", "{}");
   g_assert_nonnull (strstr (text, steward_root_get_uri (root)));
@@ -561,13 +503,13 @@ test_crash_restart (Fixture       *fixture,
   give_consent (fixture, config);
   steward_server_start (server);
 
-  wait_until (has_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), 20);
+  test_loop_until (has_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), 20);
   g_assert_nonnull (strstr (steward_server_get_status_text (server), "Restarting in"));
   g_assert_nonnull (strstr (steward_server_get_detail_text (server), "something went badly"));
   g_assert_cmpuint (steward_server_get_retry_in (server), >=, 2);
   g_assert_nonnull (find_entry (fixture, STEWARD_LOG_SOURCE_HOST, "Restarting in"));
 
-  wait_until (count_status (fixture, STEWARD_SERVER_STATUS_READY) == 2, 20);
+  test_loop_until (count_status (fixture, STEWARD_SERVER_STATUS_READY) == 2, 20);
 
   /* READY, then RESTARTING, STARTING and READY again, in that order. */
   for (first_ready = 0; first_ready < fixture->statuses->len; first_ready++)
@@ -617,7 +559,7 @@ test_give_up (Fixture       *fixture,
   give_consent (fixture, config);
   steward_server_start (server);
 
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_READY), >=, 1);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_RESTARTING), ==, 4);
   g_assert_cmpuint (count_status (fixture, STEWARD_SERVER_STATUS_STARTING), ==, 5);
@@ -669,9 +611,9 @@ test_missing_command (Fixture       *fixture,
   g_assert_cmpuint (steward_server_get_retry_in (server), ==, 0);
 
   /* Calling a tool of a server that does not run says so. */
-  steward_server_call_tool_async (server, "echo", NULL, NULL, NULL, NULL, NULL, store_result_cb,
-                                  &result);
-  wait_until (result != NULL, 5);
+  steward_server_call_tool_async (server, "echo", NULL, NULL, NULL, NULL, NULL,
+                                  test_store_result_cb, &result);
+  test_loop_until (result != NULL, 5);
   tool_result = steward_server_call_tool_finish (server, result, &error);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_READY);
   g_assert_null (tool_result);
@@ -742,7 +684,7 @@ test_changed_command (Fixture       *fixture,
 
   give_consent (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
 
   /* The same command again changes nothing. */
   steward_server_set_config (server, config);
@@ -764,7 +706,7 @@ test_changed_command (Fixture       *fixture,
                     2);
 
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
   g_assert_true (steward_server_get_config (server) == changed);
 
   stop_server (server);
@@ -786,9 +728,9 @@ test_consent_revoked (Fixture       *fixture,
   give_consent (fixture, config);
   steward_config_watch (store);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
   /* The consent is written in the background; revoke it once it is there. */
-  wait_until (g_file_test (consents, G_FILE_TEST_EXISTS), 10);
+  test_loop_until (g_file_test (consents, G_FILE_TEST_EXISTS), 10);
 
   g_assert_cmpint (g_unlink (consents), ==, 0);
   approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_CONSENT);
@@ -797,7 +739,7 @@ test_consent_revoked (Fixture       *fixture,
   g_assert_null (steward_server_get_client (server));
 
   steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
 
   stop_server (server);
   g_assert_finalize_object (server);
@@ -816,7 +758,7 @@ test_stop_stubborn (Fixture       *fixture,
 
   give_consent (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
   transport = mcp_client_get_transport (steward_server_get_client (server));
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (transport));
   g_assert_cmpint (pid, >, 0);
@@ -898,7 +840,7 @@ test_cycles (Fixture       *fixture,
   /* A first cycle opens what stays open (the keyring is not touched; GLib's
    * child watch and the like are). */
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
   stop_server (server);
   fds_before = count_fds ();
 
@@ -906,7 +848,7 @@ test_cycles (Fixture       *fixture,
   for (guint i = 0; i < 50; i++)
     {
       steward_server_start (server);
-      wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+      test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
       stop_server (server);
     }
   while (g_main_context_iteration (NULL, FALSE))
@@ -970,7 +912,7 @@ test_flood (Fixture       *fixture,
   server = new_server (fixture, config);
   give_consent (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
 
   /* 10,000 notifications at 10,000 a second last a second at the least. */
   params = parse_object ("{\"count\":10000,\"rate\":10000}");
@@ -979,8 +921,8 @@ test_flood (Fixture       *fixture,
   hb.last = started;
   source = g_timeout_add (5, heartbeat_cb, &hb);
   mcp_client_request_async (steward_server_get_client (server), "flood", params, NULL, NULL,
-                            NULL, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 30);
+                            NULL, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 30);
   g_source_remove (source);
   hb.max_gap = MAX (hb.max_gap, g_get_monotonic_time () - hb.last);
 
@@ -1020,11 +962,11 @@ test_big_trace (Fixture       *fixture,
   server = new_server (fixture, config);
   give_consent (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
 
   mcp_client_request_async (steward_server_get_client (server), "big", params, NULL, NULL, NULL,
-                            NULL, store_result_cb, &result);
-  wait_until (result != NULL, 30);
+                            NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 30);
   reply = mcp_client_request_finish (steward_server_get_client (server), result, &error);
   g_assert_no_error (error);
 
@@ -1059,8 +1001,8 @@ store_secret (Fixture    *fixture,
   g_autofree char *stored = NULL;
 
   steward_secrets_store_async (secrets, id, STEWARD_SECRET_KIND_SERVER_ENV, "test", value, NULL,
-                               store_result_cb, &result);
-  wait_until (result != NULL, 20);
+                               test_store_result_cb, &result);
+  test_loop_until (result != NULL, 20);
   stored = steward_secrets_store_finish (secrets, result, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (stored, ==, id);
@@ -1089,11 +1031,11 @@ test_secrets (Fixture       *fixture,
   server = new_server (fixture, config);
   give_consent (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 20);
 
   mcp_client_request_async (steward_server_get_client (server), "environ", NULL, NULL, NULL,
-                            NULL, NULL, store_result_cb, &result);
-  wait_until (result != NULL, 20);
+                            NULL, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 20);
   reply = mcp_client_request_finish (steward_server_get_client (server), result, &error);
   g_assert_no_error (error);
   environment = json_object_get_object_member (reply, "environ");
@@ -1111,7 +1053,7 @@ test_secrets (Fixture       *fixture,
   steward_server_set_config (server, missing);
   give_consent (fixture, missing);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
   g_test_message ("%s", steward_server_get_status_text (server));
   g_assert_nonnull (strstr (steward_server_get_status_text (server), "API_KEY"));
   run_for (300);
@@ -1148,7 +1090,7 @@ test_secret_redacted (Fixture       *fixture,
   steward_server_set_backoff_for_testing (server, 50, 1000, 60000);
   give_consent (fixture, config);
   steward_server_start (server);
-  wait_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_FAILED, 20);
 
   detail = steward_server_get_detail_text (server);
   tail = steward_server_dup_stderr_tail (server);

@@ -33,6 +33,7 @@ struct _StewardHost
   StewardLogStore       *log_store;
   StewardApprovals      *approvals;
   StewardSamplingBroker *broker;
+  StewardServerContext  *server_context;
   StewardServerRegistry *registry;
   StewardToolPins       *pins;
   StewardProviders      *providers;
@@ -413,12 +414,15 @@ steward_host_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
 
+  if (self->chat_engine != NULL)
+    steward_chat_engine_close (self->chat_engine);
   g_clear_object (&self->chat_engine);
   g_clear_object (&self->conversations);
   g_clear_object (&self->pins);
   g_clear_object (&self->catalog);
   g_clear_object (&self->providers);
   g_clear_object (&self->registry);
+  g_clear_object (&self->server_context);
   g_clear_object (&self->broker);
   g_clear_object (&self->approvals);
   g_clear_object (&self->roots);
@@ -540,7 +544,10 @@ steward_host_constructed (GObject *object)
   self->log_store = steward_log_store_new (LOG_CAPACITY);
   self->approvals = steward_approvals_new ();
   self->broker = steward_sampling_broker_new (self->approvals, policies_file, journal_file);
-  self->registry = steward_server_registry_new (self);
+  self->server_context = steward_server_context_new (self->config, self->secrets, self->roots,
+                                                     self->log_store, self->approvals,
+                                                     self->broker);
+  self->registry = steward_server_registry_new (self->server_context);
   self->providers = steward_providers_new (providers_file, self->secrets);
   self->catalog = steward_model_catalog_new (models_file);
   steward_sampling_broker_set_models (self->broker, self->providers, self->catalog);
@@ -550,7 +557,8 @@ steward_host_constructed (GObject *object)
                            G_CALLBACK (conversation_load_failed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->conversations, "save-failed",
                            G_CALLBACK (conversation_save_failed_cb), self, G_CONNECT_SWAPPED);
-  self->chat_engine = steward_chat_engine_new (self);
+  self->chat_engine = steward_chat_engine_new (self->registry, self->approvals, self->providers,
+                                               self->catalog, self->log_store, self->pins);
 }
 
 static void
@@ -656,6 +664,19 @@ steward_host_get_registry (StewardHost *self)
   g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
 
   return self->registry;
+}
+
+/**
+ * steward_host_get_server_context:
+ *
+ * Returns: (transfer none): what the host hands each server it makes
+ */
+StewardServerContext *
+steward_host_get_server_context (StewardHost *self)
+{
+  g_return_val_if_fail (STEWARD_IS_HOST (self), NULL);
+
+  return self->server_context;
 }
 
 StewardRoots *

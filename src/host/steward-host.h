@@ -42,6 +42,7 @@ StewardConfig         *steward_host_get_config         (StewardHost   *self);
 StewardSecrets        *steward_host_get_secrets        (StewardHost   *self);
 StewardConsentStore   *steward_host_get_consent_store  (StewardHost   *self);
 StewardServerRegistry *steward_host_get_registry       (StewardHost   *self);
+StewardServerContext  *steward_host_get_server_context (StewardHost  *self);
 StewardRoots          *steward_host_get_roots          (StewardHost   *self);
 StewardLogStore       *steward_host_get_log_store      (StewardHost   *self);
 StewardApprovals      *steward_host_get_approvals      (StewardHost   *self);

@@ -66,12 +66,7 @@ delegate_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   Incoming *incoming;
 
-  if (g_str_equal (call->method, "sampling/createMessage"))
-    reply = mcp_client_delegate_create_message_finish (delegate, result, &error);
-  else if (g_str_equal (call->method, "elicitation/create"))
-    reply = mcp_client_delegate_elicit_finish (delegate, result, &error);
-  else
-    reply = mcp_client_delegate_list_roots_finish (delegate, result, &error);
+  reply = mcp_client_ask_delegate_finish (delegate, call->method, result, &error);
 
   /* The connection may have ended while the host was busy: nobody waits. */
   incoming = g_hash_table_lookup (self->incoming, call->key);
@@ -213,15 +208,43 @@ mcp_client_handle_request (McpClient  *self,
   call->key = g_strdup (key);
   call->method = g_strdup (method);
 
+  mcp_client_ask_delegate (self, method, params, incoming->cancellable, delegate_done_cb, call);
+}
+
+/* Puts what the server asks of the host, once mcp_client_check_incoming()
+ * let it through, to the delegate: a request of its own in the handshake
+ * era, or one of the input requests of a 2026-07-28 result. */
+void
+mcp_client_ask_delegate (McpClient           *self,
+                         const char          *method,
+                         JsonObject          *params,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
   if (g_str_equal (method, "sampling/createMessage"))
-    mcp_client_delegate_create_message_async (self->delegate, self, params, incoming->cancellable,
-                                              delegate_done_cb, call);
+    mcp_client_delegate_create_message_async (self->delegate, self, params, cancellable,
+                                              callback, user_data);
   else if (g_str_equal (method, "elicitation/create"))
-    mcp_client_delegate_elicit_async (self->delegate, self, params, incoming->cancellable,
-                                      delegate_done_cb, call);
+    mcp_client_delegate_elicit_async (self->delegate, self, params, cancellable,
+                                      callback, user_data);
   else
-    mcp_client_delegate_list_roots_async (self->delegate, self, incoming->cancellable,
-                                          delegate_done_cb, call);
+    mcp_client_delegate_list_roots_async (self->delegate, self, cancellable,
+                                          callback, user_data);
+}
+
+JsonObject *
+mcp_client_ask_delegate_finish (McpClientDelegate  *delegate,
+                                const char         *method,
+                                GAsyncResult       *result,
+                                GError            **error)
+{
+  if (g_str_equal (method, "sampling/createMessage"))
+    return mcp_client_delegate_create_message_finish (delegate, result, error);
+  if (g_str_equal (method, "elicitation/create"))
+    return mcp_client_delegate_elicit_finish (delegate, result, error);
+
+  return mcp_client_delegate_list_roots_finish (delegate, result, error);
 }
 
 void

@@ -102,12 +102,7 @@ input_call_done_cb (GObject      *object,
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (g_str_equal (call->method, "sampling/createMessage"))
-    reply = mcp_client_delegate_create_message_finish (delegate, result, &error);
-  else if (g_str_equal (call->method, "elicitation/create"))
-    reply = mcp_client_delegate_elicit_finish (delegate, result, &error);
-  else
-    reply = mcp_client_delegate_list_roots_finish (delegate, result, &error);
+  reply = mcp_client_ask_delegate_finish (delegate, call->method, result, &error);
 
   /* An answer the host refused (sampling rejected) cannot be sent as an
    * input response: the request fails with it, as it would have failed
@@ -212,15 +207,7 @@ mcp_client_input_round_start (Pending    *pending,
       call->method = g_strdup (method);
       round->waiting++;
 
-      if (g_str_equal (method, "sampling/createMessage"))
-        mcp_client_delegate_create_message_async (self->delegate, self, params, round->cancellable,
-                                                  input_call_done_cb, call);
-      else if (g_str_equal (method, "elicitation/create"))
-        mcp_client_delegate_elicit_async (self->delegate, self, params, round->cancellable,
-                                          input_call_done_cb, call);
-      else
-        mcp_client_delegate_list_roots_async (self->delegate, self, round->cancellable,
-                                              input_call_done_cb, call);
+      mcp_client_ask_delegate (self, method, params, round->cancellable, input_call_done_cb, call);
     }
 
   if (--round->waiting == 0)

@@ -170,6 +170,16 @@ void        mcp_client_handle_request      (McpClient           *self,
 void        mcp_client_handle_cancelled    (McpClient           *self,
                                             JsonObject          *params);
 void        mcp_client_cancel_all_incoming (McpClient           *self);
+void        mcp_client_ask_delegate        (McpClient           *self,
+                                            const char          *method,
+                                            JsonObject          *params,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+JsonObject *mcp_client_ask_delegate_finish (McpClientDelegate   *delegate,
+                                            const char          *method,
+                                            GAsyncResult        *result,
+                                            GError             **error);
 
 /* mcp-client-input.c */
 void        mcp_client_input_round_start   (Pending             *pending,

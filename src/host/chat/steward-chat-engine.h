@@ -3,12 +3,17 @@
 
 #include <gio/gio.h>
 
+#include "steward-approvals.h"
 #include "steward-conversation.h"
+#include "steward-log-store.h"
+#include "steward-model-catalog.h"
 #include "steward-provider.h"
+#include "steward-providers.h"
+#include "steward-server-registry.h"
+#include "steward-tool-pins.h"
 
 G_BEGIN_DECLS
 
-typedef struct _StewardHost StewardHost;
 
 /*
  * The chat (docs/ARCHITECTURE.md §4 "Chat"): the person's message → the
@@ -57,7 +62,15 @@ G_DECLARE_FINAL_TYPE (StewardChatEngine, steward_chat_engine, STEWARD, CHAT_ENGI
 
 GQuark             steward_chat_engine_error_quark        (void);
 
-StewardChatEngine *steward_chat_engine_new                (StewardHost         *host);
+StewardChatEngine *steward_chat_engine_new                (StewardServerRegistry *registry,
+                                                           StewardApprovals      *approvals,
+                                                           StewardProviders      *providers,
+                                                           StewardModelCatalog   *catalog,
+                                                           StewardLogStore       *log_store,
+                                                           StewardToolPins       *pins);
+/* Stops every turn and refuses new ones, letting go of what it was
+ * handed; the host calls it as it goes. */
+void               steward_chat_engine_close              (StewardChatEngine   *self);
 /* Properties "max-rounds" (default STEWARD_CHAT_DEFAULT_ROUNDS) and
  * "max-tokens" (per answer, default 4096). */
 guint              steward_chat_engine_get_max_rounds     (StewardChatEngine   *self);

@@ -13,7 +13,6 @@
 #include "steward-approval.h"
 #include "steward-approvals.h"
 #include "steward-config.h"
-#include "steward-host.h"
 #include "steward-log-entry.h"
 #include "steward-log-store.h"
 #include "steward-redactor.h"

@@ -6,7 +6,6 @@
 #include "steward-approval.h"
 #include "steward-approvals.h"
 #include "steward-config.h"
-#include "steward-host.h"
 #include "steward-log-store.h"
 #include "steward-roots.h"
 #include "steward-sampling-broker.h"
@@ -62,7 +61,6 @@ struct _StewardServer
 {
   GObject                parent_instance;
 
-  StewardHost           *host;          /* weak */
   StewardConfig         *config_store;
   StewardSecrets        *secrets;
   StewardRoots          *roots;

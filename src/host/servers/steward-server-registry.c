@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "steward-config.h"
-#include "steward-host.h"
 #include "steward-log-store.h"
 
 #include "steward-server-registry.h"
@@ -25,15 +24,15 @@
  */
 struct _StewardServerRegistry
 {
-  GObject           parent_instance;
+  GObject               parent_instance;
 
-  StewardHost      *host;     /* weak */
-  StewardConfig    *config;
-  StewardLogStore  *log_store;
-  GPtrArray        *servers;  /* StewardServer, sorted by name */
+  StewardServerContext *context;
+  StewardConfig        *config;
+  StewardLogStore      *log_store;
+  GPtrArray            *servers;  /* StewardServer, sorted by name */
   /* The config is followed once the host synced the first time, after
    * it loaded the files. */
-  gboolean          following;
+  gboolean              following;
 };
 
 static void steward_server_registry_list_model_init (GListModelInterface *iface);
@@ -157,7 +156,7 @@ steward_server_registry_dispose (GObject *object)
 
   g_clear_object (&self->config);
   g_clear_object (&self->log_store);
-  g_clear_weak_pointer (&self->host);
+  g_clear_object (&self->context);
 
   G_OBJECT_CLASS (steward_server_registry_parent_class)->dispose (object);
 }
@@ -189,17 +188,21 @@ steward_server_registry_init (StewardServerRegistry *self)
 
 /* Public API */
 
+/**
+ * steward_server_registry_new:
+ * @context: what each server is handed when it is made
+ */
 StewardServerRegistry *
-steward_server_registry_new (StewardHost *host)
+steward_server_registry_new (StewardServerContext *context)
 {
   StewardServerRegistry *self;
 
-  g_return_val_if_fail (STEWARD_IS_HOST (host), NULL);
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONTEXT (context), NULL);
 
   self = g_object_new (STEWARD_TYPE_SERVER_REGISTRY, NULL);
-  g_set_weak_pointer (&self->host, host);
-  self->config = g_object_ref (steward_host_get_config (host));
-  self->log_store = g_object_ref (steward_host_get_log_store (host));
+  self->context = g_object_ref (context);
+  self->config = g_object_ref (steward_server_context_get_config (context));
+  self->log_store = g_object_ref (steward_server_context_get_log_store (context));
 
   /* An external edit comes as "changed"; an entry the app put shows in
    * the list at once. Both change the list in one splice. */
@@ -250,7 +253,7 @@ steward_server_registry_sync (StewardServerRegistry *self,
 
   g_return_if_fail (STEWARD_IS_SERVER_REGISTRY (self));
 
-  if (self->host == NULL)
+  if (self->context == NULL)
     return;
 
   self->following = TRUE;
@@ -277,7 +280,7 @@ steward_server_registry_sync (StewardServerRegistry *self,
         }
       else
         {
-          StewardServer *server = steward_server_new (self->host, config);
+          StewardServer *server = steward_server_new (self->context, config);
 
           g_ptr_array_insert (self->servers, position, server);
           g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);

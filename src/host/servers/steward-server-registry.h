@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardServerRegistry, steward_server_registry, STEWARD, SERVER_REGISTRY, GObject)
 
-StewardServerRegistry *steward_server_registry_new            (StewardHost           *host);
+StewardServerRegistry *steward_server_registry_new            (StewardServerContext  *context);
 StewardServer         *steward_server_registry_lookup         (StewardServerRegistry *self,
                                                                const char            *name);
 /* Creates, updates and removes servers to match the config's entries;

@@ -13,7 +13,6 @@
 #include "steward-approval.h"
 #include "steward-approvals.h"
 #include "steward-config.h"
-#include "steward-host.h"
 #include "steward-log-entry.h"
 #include "steward-log-store.h"
 #include "steward-redactor.h"
@@ -296,7 +295,6 @@ steward_server_dispose (GObject *object)
   g_clear_object (&self->log_store);
   g_clear_object (&self->approvals);
   g_clear_object (&self->broker);
-  g_clear_weak_pointer (&self->host);
 
   G_OBJECT_CLASS (steward_server_parent_class)->dispose (object);
 }
@@ -484,27 +482,26 @@ steward_server_status_get_type (void)
 
 /**
  * steward_server_new:
- * @host: the host whose config, secrets, roots, log store, approvals and
- *   sampling broker the server uses
+ * @context: the config, secrets, roots, log store, approvals and sampling
+ *   broker the server uses
  * @config: what to start
  */
 StewardServer *
-steward_server_new (StewardHost         *host,
-                    StewardServerConfig *config)
+steward_server_new (StewardServerContext *context,
+                    StewardServerConfig  *config)
 {
   StewardServer *self;
 
-  g_return_val_if_fail (STEWARD_IS_HOST (host), NULL);
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONTEXT (context), NULL);
   g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (config), NULL);
 
   self = g_object_new (STEWARD_TYPE_SERVER, NULL);
-  g_set_weak_pointer (&self->host, host);
-  self->config_store = g_object_ref (steward_host_get_config (host));
-  self->secrets = g_object_ref (steward_host_get_secrets (host));
-  self->roots = g_object_ref (steward_host_get_roots (host));
-  self->log_store = g_object_ref (steward_host_get_log_store (host));
-  self->approvals = g_object_ref (steward_host_get_approvals (host));
-  self->broker = g_object_ref (steward_host_get_sampling_broker (host));
+  self->config_store = g_object_ref (steward_server_context_get_config (context));
+  self->secrets = g_object_ref (steward_server_context_get_secrets (context));
+  self->roots = g_object_ref (steward_server_context_get_roots (context));
+  self->log_store = g_object_ref (steward_server_context_get_log_store (context));
+  self->approvals = g_object_ref (steward_server_context_get_approvals (context));
+  self->broker = g_object_ref (steward_server_context_get_broker (context));
   self->name = g_strdup (steward_server_config_get_name (config));
   self->config = g_object_ref (config);
   steward_server_set_idle_status (self);

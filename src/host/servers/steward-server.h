@@ -6,6 +6,7 @@
 #include "mcp-client.h"
 #include "mcp-tool-result.h"
 #include "steward-server-config.h"
+#include "steward-server-context.h"
 
 G_BEGIN_DECLS
 
@@ -49,8 +50,6 @@ typedef enum {
 #define STEWARD_TYPE_SERVER_STATUS (steward_server_status_get_type ())
 GType steward_server_status_get_type (void) G_GNUC_CONST;
 
-typedef struct _StewardHost StewardHost;
-
 #define STEWARD_TYPE_SERVER (steward_server_get_type ())
 
 G_DECLARE_FINAL_TYPE (StewardServer, steward_server, STEWARD, SERVER, GObject)
@@ -61,7 +60,7 @@ G_DECLARE_FINAL_TYPE (StewardServer, steward_server, STEWARD, SERVER, GObject)
  * longer diagnosis with the last stderr lines, or NULL), "client"
  * (nullable), "revision" (negotiated, or NULL), "retry-in" (seconds),
  * "enabled". */
-StewardServer        *steward_server_new              (StewardHost          *host,
+StewardServer        *steward_server_new              (StewardServerContext *context,
                                                        StewardServerConfig  *config);
 const char           *steward_server_get_name         (StewardServer        *self);
 StewardServerConfig  *steward_server_get_config       (StewardServer        *self);
