@@ -2,7 +2,7 @@
 #pragma once
 
 #include "steward-sampling-broker.h"
-#include "steward-sampling-file-queue.h"
+#include "steward-file-store.h"
 #include "steward-sampling-journal.h"
 #include "steward-sampling-json.h"
 
@@ -113,8 +113,7 @@ struct _StewardSamplingBroker
   GListModel                         *model_providers;
   StewardModelCatalog                *catalog;
 
-  /* policies.json is read and written here, in the order asked. */
-  StewardSamplingFileQueue           *queue;
+  StewardFileStore                   *policies_store;
   guint                               save_source_id;
   gboolean                            loading;   /* policies.json being applied */
 };
@@ -122,6 +121,9 @@ struct _StewardSamplingBroker
 gint64                      steward_sampling_broker_now              (StewardSamplingBroker *self);
 StewardSamplingServerState *steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
                                                                       const char            *server);
+/* steward-sampling-broker-policies.c */
+void                        steward_sampling_broker_set_policies_file (StewardSamplingBroker *self,
+                                                                       GFile                 *policies);
 /* Saves policies.json soon, unless the change came from loading it. */
 void                        steward_sampling_broker_settings_changed (StewardSamplingBroker *self);
 
