@@ -158,23 +158,23 @@ steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
   return state;
 }
 
-static gint64
-count_chars (const char *text)
+gint64
+steward_sampling_count_chars (const char *text)
 {
   return text ? g_utf8_strlen (text, -1) : 0;
 }
 
-static gint64
-estimate_tokens (gint64 chars)
+gint64
+steward_sampling_estimate_tokens (gint64 chars)
 {
   return (chars + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
 }
 
-static gint64
-count_prompt_chars (JsonObject *params)
+gint64
+steward_sampling_count_prompt_chars (JsonObject *params)
 {
   JsonArray *messages = steward_sampling_json_get_array (params, "messages");
-  gint64 chars = count_chars (steward_sampling_json_get_string (params, "systemPrompt"));
+  gint64 chars = steward_sampling_count_chars (steward_sampling_json_get_string (params, "systemPrompt"));
 
   for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
     {
@@ -187,7 +187,7 @@ count_prompt_chars (JsonObject *params)
 
       content = json_object_get_member (json_node_get_object (message), "content");
       text = mcp_sampling_content_dup_text (content);
-      chars += count_chars (text);
+      chars += steward_sampling_count_chars (text);
     }
 
   return chars;
@@ -215,7 +215,7 @@ dup_summary (JsonObject *params)
         continue;
 
       text = mcp_sampling_content_dup_text (json_object_get_member (message, "content"));
-      return g_utf8_substring (text, 0, MIN (count_chars (text), SUMMARY_CHARS));
+      return g_utf8_substring (text, 0, MIN (steward_sampling_count_chars (text), SUMMARY_CHARS));
     }
 
   return NULL;
@@ -262,38 +262,8 @@ steward_sampling_new_withdrawn (void)
 
 /* The audit journal */
 
-typedef struct {
-  StewardSamplingServerState *state;
-  char                       *server;
-  char                       *cause;
-  JsonObject                 *params;        /* clamped, and as edited by the person */
-  guint                       max_tokens_requested;
-  char                       *model;
-  char                       *model_reason;
-  StewardModel               *chosen;        /* NULL: the person writes the answer */
-  char                       *provider_id;   /* the chosen model's, "manual", or NULL */
-  char                       *include_context; /* what the approval says of it, or NULL */
-
-  StewardApproval            *approval;
-  gulong                      responded_id;
-  GSource                    *cancel_source;
-
-  GCancellable               *generation;    /* the provider's answer under way */
-  char                       *produced;      /* what the provider produced, NULL if nothing */
-  char                       *produced_by;   /* the model that says it produced it */
-  char                       *produced_stop; /* its stopReason */
-  JsonArray                  *tool_uses;     /* the model's tool calls, NULL if none */
-  gint64                      input_tokens;  /* as the provider reported them, or -1 */
-  gint64                      output_tokens;
-  /* What every answer of this request spent, as reported. */
-  gint64                      spent_input;
-  gint64                      spent_output;
-  gboolean                    edited;
-  gboolean                    done;
-} Request;
-
 static void
-request_free (Request *request)
+request_free (StewardSamplingRequest *request)
 {
   g_free (request->server);
   g_free (request->cause);
@@ -320,13 +290,13 @@ request_free (Request *request)
 }
 
 static void
-journal_append (StewardSamplingBroker *self,
-                Request               *request,
-                const char            *decision,
-                const GError          *error,
-                JsonObject            *result,
-                gint64                 input_tokens,
-                gint64                 output_tokens)
+journal_append (StewardSamplingBroker  *self,
+                StewardSamplingRequest *request,
+                const char             *decision,
+                const GError           *error,
+                JsonObject             *result,
+                gint64                  input_tokens,
+                gint64                  output_tokens)
 {
   g_autoptr(JsonBuilder) builder = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -388,12 +358,12 @@ journal_append (StewardSamplingBroker *self,
   json_builder_set_member_name (builder, "messages");
   json_builder_add_int_value (builder, messages ? json_array_get_length (messages) : 0);
   json_builder_set_member_name (builder, "promptChars");
-  json_builder_add_int_value (builder, count_prompt_chars (request->params));
+  json_builder_add_int_value (builder, steward_sampling_count_prompt_chars (request->params));
   if (result != NULL)
     {
       answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
       json_builder_set_member_name (builder, "answerChars");
-      json_builder_add_int_value (builder, count_chars (answer));
+      json_builder_add_int_value (builder, steward_sampling_count_chars (answer));
     }
   json_builder_set_member_name (builder, "inputTokens");
   json_builder_add_int_value (builder, input_tokens);
@@ -417,9 +387,9 @@ journal_append (StewardSamplingBroker *self,
 static void pump (StewardSamplingBroker      *self,
                   StewardSamplingServerState *state);
 
-static StewardProvider *
-find_provider (StewardSamplingBroker *self,
-               const char            *id)
+StewardProvider *
+steward_sampling_broker_find_provider (StewardSamplingBroker *self,
+                                       const char            *id)
 {
   guint n = self->model_providers ? g_list_model_get_n_items (self->model_providers) : 0;
 
@@ -453,7 +423,7 @@ dup_usable_models (StewardSamplingBroker      *self,
       if (models != NULL && !g_strv_contains (models, id))
         continue;
 
-      provider = find_provider (self, steward_model_get_provider (model));
+      provider = steward_sampling_broker_find_provider (self, steward_model_get_provider (model));
       if (provider != NULL)
         g_strv_builder_add (builder, id);
     }
@@ -466,7 +436,7 @@ dup_usable_models (StewardSamplingBroker      *self,
 static void
 choose_model (StewardSamplingBroker      *self,
               StewardSamplingServerState *state,
-              Request                    *request)
+              StewardSamplingRequest     *request)
 {
   g_auto(GStrv) usable = NULL;
   StewardModel *chosen;
@@ -500,17 +470,17 @@ choose_model (StewardSamplingBroker      *self,
 
 /* Every request ends here, exactly once: the audit record, the queue, the
  * answer to the server, then the next request of the same server. */
-static void
-request_complete (StewardSamplingBroker *self,
-                  GTask                 *task,
-                  const char            *decision,
-                  JsonObject            *result,
-                  GError                *error,
-                  gint64                 input_tokens,
-                  gint64                 output_tokens)
+void
+steward_sampling_broker_request_complete (StewardSamplingBroker *self,
+                                          GTask                 *task,
+                                          const char            *decision,
+                                          JsonObject            *result,
+                                          GError                *error,
+                                          gint64                 input_tokens,
+                                          gint64                 output_tokens)
 {
   g_autoptr(GTask) owned = NULL;
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
   StewardSamplingServerState *state = request->state;
   gboolean was_open = FALSE;
 
@@ -549,60 +519,23 @@ request_complete (StewardSamplingBroker *self,
     pump (self, state);
 }
 
-static void
-request_fail (StewardSamplingBroker *self,
-              GTask                 *task,
-              const char            *decision,
-              GError                *error)
+void
+steward_sampling_broker_request_fail (StewardSamplingBroker *self,
+                                      GTask                 *task,
+                                      const char            *decision,
+                                      GError                *error)
 {
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
 
   /* Tokens a provider reported were spent even when nothing is sent. */
-  request_complete (self, task, decision, NULL, error,
+  steward_sampling_broker_request_complete (self, task, decision, NULL, error,
                     request->spent_input, request->spent_output);
-}
-
-typedef struct {
-  GTask        *task;
-  GCancellable *cancellable;
-} Generation;
-
-static Generation *
-generation_new (GTask        *task,
-                GCancellable *cancellable)
-{
-  Generation *generation = g_new0 (Generation, 1);
-
-  generation->task = g_object_ref (task);
-  generation->cancellable = g_object_ref (cancellable);
-
-  return generation;
-}
-
-static void
-generation_free (Generation *generation)
-{
-  g_object_unref (generation->task);
-  g_object_unref (generation->cancellable);
-  g_free (generation);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Generation, generation_free)
-
-/* Whether @generation is still the answer the request waits for: not
- * replaced by a newer one, and the request not ended meanwhile. */
-static gboolean
-generation_is_current (Generation *generation)
-{
-  Request *request = g_task_get_task_data (generation->task);
-
-  return !request->done && generation->cancellable == request->generation;
 }
 
 /* The params as the person sees them: the request, and what Steward has
  * to say about it under "_steward". */
 static JsonObject *
-annotate (Request *request)
+annotate (StewardSamplingRequest *request)
 {
   JsonObject *shown;
   JsonObject *notes;
@@ -625,388 +558,12 @@ annotate (Request *request)
   return shown;
 }
 
-static void
-show_request (Request *request)
+void
+steward_sampling_request_show (StewardSamplingRequest *request)
 {
   g_autoptr(JsonObject) shown = annotate (request);
 
   steward_approval_set_request (request->approval, shown);
-}
-
-/* Tokens the provider reported for the answer just produced: spent,
- * whatever the person does next. */
-static void
-count_reported_tokens (StewardSamplingBroker *self,
-                       Request               *request)
-{
-  if (request->input_tokens < 0 || request->output_tokens < 0)
-    return;
-
-  request->spent_input += request->input_tokens;
-  request->spent_output += request->output_tokens;
-  steward_sampling_journal_add_tokens (self->journal, request->server,
-                                       request->input_tokens + request->output_tokens);
-}
-
-static void
-generate_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(Generation) generation = user_data;
-  StewardSamplingBroker *self = g_task_get_source_object (generation->task);
-  Request *request = g_task_get_task_data (generation->task);
-  g_autoptr(StewardSamplingAnswer) answer = NULL;
-  g_autoptr(GError) error = NULL;
-
-  answer = self->provider_funcs->generate_finish (self->provider, result, &error);
-
-  if (!generation_is_current (generation))
-    return;
-
-  g_clear_object (&request->generation);
-  steward_approval_set_generating (request->approval, FALSE);
-
-  if (answer == NULL)
-    {
-      steward_approval_set_error_text (request->approval, error->message);
-      return;
-    }
-
-  g_free (request->produced);
-  request->produced = g_strdup (answer->text);
-  request->input_tokens = answer->input_tokens;
-  request->output_tokens = answer->output_tokens;
-  g_free (request->produced_by);
-  request->produced_by = g_strdup (answer->model);
-  g_free (request->produced_stop);
-  request->produced_stop = g_strdup (answer->stop_reason);
-
-  count_reported_tokens (self, request);
-
-  steward_approval_set_answer_text (request->approval, answer->text);
-}
-
-/* The model's answer, streamed */
-
-static void
-copy_member (JsonObject *to,
-             JsonObject *from,
-             const char *member)
-{
-  JsonNode *node = json_object_get_member (from, member);
-
-  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-    json_object_set_member (to, member, steward_sampling_json_copy_node (node));
-}
-
-/* The request in the providers' neutral shape, which is sampling's own:
- * the server's params as the person let them through, for @model. */
-static JsonObject *
-build_chat_request (JsonObject *params,
-                    const char *model)
-{
-  static const char * const members[] = {
-    "systemPrompt", "messages", "maxTokens", "temperature", "stopSequences", "metadata",
-    "tools", "toolChoice",
-  };
-  JsonObject *chat = json_object_new ();
-
-  json_object_set_string_member (chat, "model", model);
-  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
-    copy_member (chat, params, members[i]);
-
-  return chat;
-}
-
-static void
-stream_event_cb (StewardProviderEvent  event,
-                 JsonObject           *data,
-                 gpointer              user_data)
-{
-  Generation *generation = user_data;
-  Request *request = g_task_get_task_data (generation->task);
-  gint64 input_tokens;
-  gint64 output_tokens;
-
-  if (!generation_is_current (generation) || data == NULL)
-    return;
-
-  switch (event)
-    {
-    case STEWARD_PROVIDER_EVENT_TEXT:
-      steward_approval_append_answer (request->approval, steward_sampling_json_get_string (data, "text"));
-      break;
-
-    case STEWARD_PROVIDER_EVENT_USAGE:
-      if (steward_sampling_json_get_integer (data, "inputTokens", &input_tokens) &&
-          steward_sampling_json_get_integer (data, "outputTokens", &output_tokens))
-        {
-          request->input_tokens = MAX (input_tokens, 0);
-          request->output_tokens = MAX (output_tokens, 0);
-        }
-      break;
-
-    case STEWARD_PROVIDER_EVENT_TOOL_CALL:
-    default:
-      /* Tool calls come whole with the answer, and are shown then. */
-      break;
-    }
-}
-
-static void
-stream_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(Generation) generation = user_data;
-  StewardSamplingBroker *self = g_task_get_source_object (generation->task);
-  Request *request = g_task_get_task_data (generation->task);
-  g_autoptr(JsonObject) answer = NULL;
-  g_autoptr(JsonArray) tool_uses = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  JsonObject *usage;
-  JsonNode *content;
-  gint64 tokens;
-
-  answer = steward_provider_chat_finish (STEWARD_PROVIDER (object), result, &error);
-
-  if (!generation_is_current (generation))
-    return;
-
-  g_clear_object (&request->generation);
-  steward_approval_set_generating (request->approval, FALSE);
-
-  /* The answer's own count is the last word on what it spent. */
-  usage = steward_sampling_json_get_object (answer, "usage");
-  if (steward_sampling_json_get_integer (usage, "inputTokens", &tokens))
-    request->input_tokens = MAX (tokens, 0);
-  if (steward_sampling_json_get_integer (usage, "outputTokens", &tokens))
-    request->output_tokens = MAX (tokens, 0);
-  count_reported_tokens (self, request);
-
-  if (answer == NULL)
-    {
-      steward_approval_set_error_text (request->approval, error->message);
-      return;
-    }
-
-  content = json_object_get_member (answer, "content");
-  text = mcp_sampling_content_dup_text (content);
-  tool_uses = json_array_new ();
-  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
-    {
-      JsonObject *block = mcp_sampling_content_get_block (content, i);
-
-      if (g_strcmp0 (steward_sampling_json_get_string (block, "type"), "tool_use") == 0)
-        {
-          g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), block);
-
-          json_array_add_element (tool_uses, steward_sampling_json_copy_node (node));
-        }
-    }
-
-  g_free (request->produced);
-  request->produced = g_strdup (text);
-  g_free (request->produced_by);
-  request->produced_by = g_strdup (steward_sampling_json_get_string (answer, "model"));
-  if (request->produced_by == NULL)
-    request->produced_by = g_strdup (steward_model_get_name (request->chosen));
-  g_free (request->produced_stop);
-  request->produced_stop = g_strdup (steward_sampling_json_get_string (answer, "stopReason"));
-  if (json_array_get_length (tool_uses) > 0)
-    {
-      request->tool_uses = g_steal_pointer (&tool_uses);
-      show_request (request);
-    }
-
-  steward_approval_set_answer_text (request->approval, text);
-}
-
-static void
-stream_from_model (StewardSamplingBroker *self,
-                   GTask                 *task)
-{
-  Request *request = g_task_get_task_data (task);
-  g_autoptr(StewardProvider) provider = NULL;
-  g_autoptr(JsonObject) chat = NULL;
-
-  provider = find_provider (self, steward_model_get_provider (request->chosen));
-  if (provider == NULL)
-    {
-      g_autofree char *text = NULL;
-
-      /* Translators: the first %s is a provider's id, the second a model. */
-      text = g_strdup_printf (_("The provider “%s” of “%s” is no longer set up. Write the "
-                                "answer yourself, or reject the request."),
-                              steward_model_get_provider (request->chosen), request->model);
-      steward_approval_set_generating (request->approval, FALSE);
-      steward_approval_set_error_text (request->approval, text);
-      return;
-    }
-
-  chat = build_chat_request (request->params, steward_model_get_name (request->chosen));
-  request->generation = g_cancellable_new ();
-
-  steward_approval_set_generating (request->approval, TRUE);
-  steward_provider_chat_async (provider, chat,
-                               stream_event_cb,
-                               generation_new (task, request->generation),
-                               (GDestroyNotify) generation_free,
-                               request->generation, stream_cb,
-                               generation_new (task, request->generation));
-}
-
-static void
-generate (StewardSamplingBroker *self,
-          GTask                 *task)
-{
-  Request *request = g_task_get_task_data (task);
-
-  if (request->generation != NULL)
-    g_cancellable_cancel (request->generation);
-  g_clear_object (&request->generation);
-  g_clear_pointer (&request->produced, g_free);
-  g_clear_pointer (&request->produced_by, g_free);
-  g_clear_pointer (&request->produced_stop, g_free);
-  request->input_tokens = -1;
-  request->output_tokens = -1;
-  if (request->tool_uses != NULL)
-    {
-      g_clear_pointer (&request->tool_uses, json_array_unref);
-      show_request (request);
-    }
-
-  steward_approval_set_error_text (request->approval, NULL);
-  steward_approval_set_answer_text (request->approval, "");
-
-  if (self->provider_funcs->generate_async != NULL)
-    {
-      request->generation = g_cancellable_new ();
-      steward_approval_set_generating (request->approval, TRUE);
-      self->provider_funcs->generate_async (self->provider, request->model, request->params,
-                                            request->approval, request->generation,
-                                            generate_cb,
-                                            generation_new (task, request->generation));
-      return;
-    }
-
-  if (request->chosen != NULL && g_strcmp0 (request->provider_id, "manual") != 0)
-    {
-      stream_from_model (self, task);
-      return;
-    }
-
-  /* The manual provider: the person writes the answer. */
-  steward_approval_set_generating (request->approval, FALSE);
-}
-
-/* The model asked for tools: its calls go back in the result for the
- * server to run, after whatever it said, and the turn ends for them. */
-static void
-add_tool_uses (JsonObject *result,
-               JsonArray  *tool_uses)
-{
-  JsonNode *content = json_object_get_member (result, "content");
-  g_autoptr(JsonArray) blocks = json_array_new ();
-
-  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
-    {
-      JsonObject *block = mcp_sampling_content_get_block (content, i);
-      const char *type = steward_sampling_json_get_string (block, "type");
-
-      /* Already there: the answer was built with them. */
-      if (g_strcmp0 (type, "tool_use") == 0)
-        return;
-
-      if (block == NULL ||
-          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (steward_sampling_json_get_string (block, "text"), "") == 0))
-        continue;
-
-      json_array_add_object_element (blocks, json_object_ref (block));
-    }
-
-  for (guint i = 0; i < json_array_get_length (tool_uses); i++)
-    json_array_add_element (blocks, steward_sampling_json_copy_node (json_array_get_element (tool_uses, i)));
-
-  json_object_set_array_member (result, "content", g_steal_pointer (&blocks));
-  json_object_set_string_member (result, "stopReason", "toolUse");
-}
-
-static void
-send_answer (StewardSamplingBroker *self,
-             GTask                 *task,
-             JsonObject            *data)
-{
-  Request *request = g_task_get_task_data (task);
-  g_autoptr(JsonObject) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *answer = NULL;
-  const char *model;
-  const char *stop_reason;
-  gboolean changed;
-
-  if (data != NULL)
-    result = steward_sampling_json_copy_object (data);
-  else
-    {
-      JsonObject *content = json_object_new ();
-
-      json_object_set_string_member (content, "type", "text");
-      json_object_set_string_member (content, "text",
-                                     steward_approval_get_answer_text (request->approval));
-      result = json_object_new ();
-      json_object_set_string_member (result, "role", "assistant");
-      json_object_set_object_member (result, "content", content);
-      json_object_set_string_member (result, "stopReason", "endTurn");
-    }
-
-  answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
-
-  /* With the manual provider nothing was produced to edit: the answer is
-   * the person's own, and only the request's edits count. */
-  changed = request->produced != NULL && g_strcmp0 (answer, request->produced) != 0;
-  if (changed)
-    request->edited = TRUE;
-
-  stop_reason = steward_sampling_json_get_string (result, "stopReason");
-  if (request->tool_uses != NULL)
-    add_tool_uses (result, request->tool_uses);
-  else if (request->produced_stop != NULL && !changed &&
-           (stop_reason == NULL || g_str_equal (stop_reason, "endTurn")))
-    /* Sent as the model wrote it, the answer ends as the model said. */
-    json_object_set_string_member (result, "stopReason", request->produced_stop);
-
-  if (!mcp_sampling_result_validate (result, &error))
-    {
-      request_fail (self, task, "failed", g_steal_pointer (&error));
-      return;
-    }
-
-  /* The result names the model that wrote the answer, as it named itself,
-   * unless the person named another. */
-  model = steward_sampling_json_get_string (result, "model");
-  if (request->produced_by != NULL &&
-      (model == NULL || g_str_equal (model, request->model) || g_str_equal (model, "manual")))
-    json_object_set_string_member (result, "model", request->produced_by);
-  else if (model == NULL)
-    json_object_set_string_member (result, "model", request->model);
-
-  /* An answer no provider counted is estimated, so that the budget holds. */
-  if (request->input_tokens < 0 || request->output_tokens < 0)
-    {
-      gint64 input_tokens = estimate_tokens (count_prompt_chars (request->params));
-      gint64 output_tokens = estimate_tokens (count_chars (answer));
-
-      request->spent_input += input_tokens;
-      request->spent_output += output_tokens;
-      steward_sampling_journal_add_tokens (self->journal, request->server,
-                                           input_tokens + output_tokens);
-    }
-
-  request_complete (self, task, "sent", result, NULL, request->spent_input,
-                    request->spent_output);
 }
 
 static void
@@ -1014,7 +571,7 @@ continue_request (StewardSamplingBroker *self,
                   GTask                 *task,
                   JsonObject            *data)
 {
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
   g_autoptr(JsonObject) params = NULL;
   g_autoptr(GError) error = NULL;
   guint requested = 0;
@@ -1043,7 +600,7 @@ continue_request (StewardSamplingBroker *self,
       request->params = json_object_ref (params);
       g_free (request->include_context);
       request->include_context = steward_sampling_describe_include_context (params);
-      show_request (request);
+      steward_sampling_request_show (request);
     }
 
   /* The person may have picked another of the models offered. */
@@ -1059,7 +616,7 @@ continue_request (StewardSamplingBroker *self,
     }
 
   steward_approval_set_stage (request->approval, STEWARD_APPROVAL_STAGE_RESPONSE);
-  generate (self, task);
+  steward_sampling_broker_generate (self, task);
 }
 
 static void
@@ -1079,11 +636,11 @@ responded_cb (StewardApproval       *approval,
 
     case STEWARD_APPROVAL_ACTION_REGENERATE:
       if (steward_approval_get_stage (approval) == STEWARD_APPROVAL_STAGE_RESPONSE)
-        generate (self, task);
+        steward_sampling_broker_generate (self, task);
       break;
 
     case STEWARD_APPROVAL_ACTION_SEND:
-      send_answer (self, task, data);
+      steward_sampling_broker_send_answer (self, task, data);
       break;
 
     case STEWARD_APPROVAL_ACTION_REJECT:
@@ -1095,7 +652,7 @@ responded_cb (StewardApproval       *approval,
     default:
       /* Any other way of closing the dialog is a refusal too: nothing
        * reaches the server without the person's "send". */
-      request_fail (self, task, "rejected", new_rejection ());
+      steward_sampling_broker_request_fail (self, task, "rejected", new_rejection ());
       break;
     }
 }
@@ -1106,7 +663,7 @@ request_cancelled_cb (GCancellable *cancellable,
 {
   GTask *task = user_data;
   StewardSamplingBroker *self = g_task_get_source_object (task);
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
 
   /* The dialog closes before the next request of the server opens. */
   if (request->approval != NULL)
@@ -1115,7 +672,7 @@ request_cancelled_cb (GCancellable *cancellable,
       steward_approval_withdraw (request->approval);
     }
 
-  request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
+  steward_sampling_broker_request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
 
   return G_SOURCE_REMOVE;
 }
@@ -1125,21 +682,21 @@ static void
 request_begin (StewardSamplingBroker *self,
                GTask                 *task)
 {
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
   StewardSamplingSettings *settings = request->state->settings;
   StewardSamplingPolicy policy = steward_sampling_settings_get_policy (settings);
   g_autoptr(JsonObject) shown = NULL;
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
-      request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
+      steward_sampling_broker_request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
       return;
     }
 
   /* The person may have turned sampling off while it waited. */
   if (policy == STEWARD_SAMPLING_POLICY_DENY)
     {
-      request_fail (self, task, "denied", new_rejection ());
+      steward_sampling_broker_request_fail (self, task, "denied", new_rejection ());
       return;
     }
 
@@ -1172,7 +729,7 @@ request_begin (StewardSamplingBroker *self,
   steward_approvals_add (self->approvals, request->approval);
 
   if (policy != STEWARD_SAMPLING_POLICY_ASK)
-    generate (self, task);
+    steward_sampling_broker_generate (self, task);
 }
 
 /* Gives the turn to the oldest waiting request while none is open. */
@@ -1376,7 +933,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   g_autoptr(JsonObject) empty = NULL;
   StewardSamplingServerState *state;
   StewardSamplingSettings *settings;
-  Request *request;
+  StewardSamplingRequest *request;
   gint64 now;
   gint64 oldest;
   guint per_minute;
@@ -1393,7 +950,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   state = steward_sampling_broker_get_server_state (self, server);
   now = steward_sampling_broker_now (self);
 
-  request = g_new0 (Request, 1);
+  request = g_new0 (StewardSamplingRequest, 1);
   request->state = state;
   request->server = g_strdup (server);
   request->cause = g_strdup (cause);
@@ -1407,7 +964,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   if (!mcp_sampling_request_validate (params, &error))
     {
       request->params = steward_sampling_json_copy_object (params);
-      request_fail (self, task, "failed", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "failed", g_steal_pointer (&error));
       return;
     }
 
@@ -1419,7 +976,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
 
   if (steward_sampling_settings_get_policy (settings) == STEWARD_SAMPLING_POLICY_DENY)
     {
-      request_fail (self, task, "denied", new_rejection ());
+      steward_sampling_broker_request_fail (self, task, "denied", new_rejection ());
       return;
     }
 
@@ -1436,7 +993,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                              "a tool loop may take at most %u rounds. It can start again with a "
                              "request that brings no tool results."),
                            server, state->tool_rounds, STEWARD_SAMPLING_MAX_TOOL_ROUNDS);
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
@@ -1453,7 +1010,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                                         "minute. It can ask again in %u seconds.",
                                         seconds),
                            server, per_minute, seconds);
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
@@ -1464,7 +1021,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                            _("Server `%s` has used its sampling budget of %u tokens for today. "
                              "It can ask again tomorrow."),
                            server, daily_tokens);
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
@@ -1475,7 +1032,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                            _("Server `%s` already has a sampling request open and %u waiting. "
                              "It can ask again once the person has answered."),
                            server, g_queue_get_length (&state->waiting));
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
