@@ -152,7 +152,8 @@ stream_event_cb (StewardProviderEvent  event,
   switch (event)
     {
     case STEWARD_PROVIDER_EVENT_TEXT:
-      steward_approval_append_answer (request->approval, steward_sampling_json_get_string (data, "text"));
+      steward_approval_append_answer (request->approval,
+                                      steward_sampling_json_get_string (data, "text"));
       break;
 
     case STEWARD_PROVIDER_EVENT_USAGE:
@@ -249,7 +250,8 @@ stream_from_model (StewardSamplingBroker *self,
   g_autoptr(StewardProvider) provider = NULL;
   g_autoptr(JsonObject) chat = NULL;
 
-  provider = steward_sampling_broker_find_provider (self, steward_model_get_provider (request->chosen));
+  provider = steward_sampling_broker_find_provider (self,
+                                                    steward_model_get_provider (request->chosen));
   if (provider == NULL)
     {
       g_autofree char *text = NULL;
@@ -338,14 +340,19 @@ add_tool_uses (JsonObject *result,
         return;
 
       if (block == NULL ||
-          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (steward_sampling_json_get_string (block, "text"), "") == 0))
+          (g_strcmp0 (type, "text") == 0 &&
+           g_strcmp0 (steward_sampling_json_get_string (block, "text"), "") == 0))
         continue;
 
       json_array_add_object_element (blocks, json_object_ref (block));
     }
 
   for (guint i = 0; i < json_array_get_length (tool_uses); i++)
-    json_array_add_element (blocks, steward_sampling_json_copy_node (json_array_get_element (tool_uses, i)));
+    {
+      JsonNode *use = json_array_get_element (tool_uses, i);
+
+      json_array_add_element (blocks, steward_sampling_json_copy_node (use));
+    }
 
   json_object_set_array_member (result, "content", g_steal_pointer (&blocks));
   json_object_set_string_member (result, "stopReason", "toolUse");
@@ -413,8 +420,10 @@ steward_sampling_broker_send_answer (StewardSamplingBroker *self,
   /* An answer no provider counted is estimated, so that the budget holds. */
   if (request->input_tokens < 0 || request->output_tokens < 0)
     {
-      gint64 input_tokens = steward_sampling_estimate_tokens (steward_sampling_count_prompt_chars (request->params));
-      gint64 output_tokens = steward_sampling_estimate_tokens (steward_sampling_count_chars (answer));
+      gint64 prompt_chars = steward_sampling_count_prompt_chars (request->params);
+      gint64 answer_chars = steward_sampling_count_chars (answer);
+      gint64 input_tokens = steward_sampling_estimate_tokens (prompt_chars);
+      gint64 output_tokens = steward_sampling_estimate_tokens (answer_chars);
 
       request->spent_input += input_tokens;
       request->spent_output += output_tokens;

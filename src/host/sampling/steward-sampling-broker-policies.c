@@ -193,7 +193,8 @@ read_setting (JsonObject  *object,
   if (!json_object_has_member (object, member))
     return TRUE;
 
-  if (!steward_sampling_json_get_integer (object, member, &number) || number < minimum || number > G_MAXUINT)
+  if (!steward_sampling_json_get_integer (object, member, &number) ||
+      number < minimum || number > G_MAXUINT)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("server `%s`: “%s” must be a whole number from %u to %u"),

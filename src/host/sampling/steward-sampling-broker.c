@@ -174,7 +174,8 @@ gint64
 steward_sampling_count_prompt_chars (JsonObject *params)
 {
   JsonArray *messages = steward_sampling_json_get_array (params, "messages");
-  gint64 chars = steward_sampling_count_chars (steward_sampling_json_get_string (params, "systemPrompt"));
+  const char *system_prompt = steward_sampling_json_get_string (params, "systemPrompt");
+  gint64 chars = steward_sampling_count_chars (system_prompt);
 
   for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
     {
@@ -439,7 +440,9 @@ choose_model (StewardSamplingBroker      *self,
               StewardSamplingRequest     *request)
 {
   g_auto(GStrv) usable = NULL;
+  JsonObject *preferences;
   StewardModel *chosen;
+  gboolean local_only;
 
   if (self->provider_funcs != &manual_provider || self->catalog == NULL)
     {
@@ -451,10 +454,10 @@ choose_model (StewardSamplingBroker      *self,
     }
 
   usable = dup_usable_models (self, state);
-  chosen = steward_model_selector_select (self->catalog,
-                                          steward_sampling_json_get_object (request->params, "modelPreferences"),
-                                          (const char * const *) usable,
-                                          steward_sampling_settings_get_local_only (state->settings),
+  preferences = steward_sampling_json_get_object (request->params, "modelPreferences");
+  local_only = steward_sampling_settings_get_local_only (state->settings);
+  chosen = steward_model_selector_select (self->catalog, preferences,
+                                          (const char * const *) usable, local_only,
                                           &request->model_reason);
   if (chosen == NULL)
     {
@@ -689,7 +692,8 @@ request_begin (StewardSamplingBroker *self,
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
-      steward_sampling_broker_request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
+      steward_sampling_broker_request_fail (self, task, "cancelled",
+                                            steward_sampling_new_withdrawn ());
       return;
     }
 
@@ -716,8 +720,10 @@ request_begin (StewardSamplingBroker *self,
       g_auto(GStrv) usable = dup_usable_models (self, request->state);
       g_autoptr(JsonArray) choices = NULL;
 
+      gboolean local_only = steward_sampling_settings_get_local_only (settings);
+
       choices = steward_sampling_model_choices_new (self->catalog, (const char * const *) usable,
-                                                    steward_sampling_settings_get_local_only (settings));
+                                                    local_only);
       steward_approval_set_model_choices (request->approval, choices);
     }
   if (policy != STEWARD_SAMPLING_POLICY_ASK)

@@ -30,7 +30,11 @@ steward_sampling_json_copy_node (JsonNode *node)
       g_autoptr(JsonArray) copy = json_array_sized_new (length);
 
       for (guint i = 0; i < length; i++)
-        json_array_add_element (copy, steward_sampling_json_copy_node (json_array_get_element (source, i)));
+        {
+          JsonNode *element = json_array_get_element (source, i);
+
+          json_array_add_element (copy, steward_sampling_json_copy_node (element));
+        }
 
       return json_node_init_array (json_node_alloc (), copy);
     }
