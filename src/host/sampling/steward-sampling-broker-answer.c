@@ -50,6 +50,22 @@ generation_is_current (Generation *generation)
   return !request->done && generation->cancellable == request->generation;
 }
 
+/* A generation that finished ends the request's "generating" state,
+ * unless a newer one took its place; says which. */
+static gboolean
+generation_end (Generation *generation)
+{
+  StewardSamplingRequest *request = g_task_get_task_data (generation->task);
+
+  if (!generation_is_current (generation))
+    return FALSE;
+
+  g_clear_object (&request->generation);
+  steward_approval_set_generating (request->approval, FALSE);
+
+  return TRUE;
+}
+
 /* Tokens the provider reported for the answer just produced: spent,
  * whatever the person does next. */
 static void
@@ -78,11 +94,8 @@ generate_cb (GObject      *object,
 
   answer = self->provider_funcs->generate_finish (self->provider, result, &error);
 
-  if (!generation_is_current (generation))
+  if (!generation_end (generation))
     return;
-
-  g_clear_object (&request->generation);
-  steward_approval_set_generating (request->approval, FALSE);
 
   if (answer == NULL)
     {
@@ -190,11 +203,8 @@ stream_cb (GObject      *object,
 
   answer = steward_provider_chat_finish (STEWARD_PROVIDER (object), result, &error);
 
-  if (!generation_is_current (generation))
+  if (!generation_end (generation))
     return;
-
-  g_clear_object (&request->generation);
-  steward_approval_set_generating (request->approval, FALSE);
 
   /* The answer's own count is the last word on what it spent. */
   usage = steward_sampling_json_get_object (answer, "usage");
