@@ -191,6 +191,17 @@ gint64                      steward_sampling_count_chars             (const char
 gint64                      steward_sampling_estimate_tokens         (gint64                  chars);
 gint64                      steward_sampling_count_prompt_chars      (JsonObject             *params);
 
+/* steward-sampling-broker-record.c: the request's audit record, with
+ * @decision (sent, rejected, denied, limited, failed, cancelled) and the
+ * tokens the request spent. */
+void                        steward_sampling_broker_record           (StewardSamplingBroker  *self,
+                                                                      StewardSamplingRequest *request,
+                                                                      const char             *decision,
+                                                                      const GError           *error,
+                                                                      JsonObject             *result,
+                                                                      gint64                  input_tokens,
+                                                                      gint64                  output_tokens);
+
 /* steward-sampling-broker-answer.c: the answer, from the model (streamed
  * into the approval) or from the person, and sending it. */
 void                        steward_sampling_broker_generate         (StewardSamplingBroker  *self,
