@@ -166,12 +166,12 @@ stream_event_cb (StewardProviderEvent  event,
     {
     case STEWARD_PROVIDER_EVENT_TEXT:
       steward_approval_append_answer (request->approval,
-                                      steward_sampling_json_get_string (data, "text"));
+                                      mcp_json_get_string (data, "text"));
       break;
 
     case STEWARD_PROVIDER_EVENT_USAGE:
-      if (steward_sampling_json_get_integer (data, "inputTokens", &input_tokens) &&
-          steward_sampling_json_get_integer (data, "outputTokens", &output_tokens))
+      if (mcp_json_get_int64 (data, "inputTokens", G_MININT64, G_MAXINT64, &input_tokens) &&
+          mcp_json_get_int64 (data, "outputTokens", G_MININT64, G_MAXINT64, &output_tokens))
         {
           request->input_tokens = MAX (input_tokens, 0);
           request->output_tokens = MAX (output_tokens, 0);
@@ -207,10 +207,10 @@ stream_cb (GObject      *object,
     return;
 
   /* The answer's own count is the last word on what it spent. */
-  usage = steward_sampling_json_get_object (answer, "usage");
-  if (steward_sampling_json_get_integer (usage, "inputTokens", &tokens))
+  usage = mcp_json_get_object (answer, "usage");
+  if (mcp_json_get_int64 (usage, "inputTokens", G_MININT64, G_MAXINT64, &tokens))
     request->input_tokens = MAX (tokens, 0);
-  if (steward_sampling_json_get_integer (usage, "outputTokens", &tokens))
+  if (mcp_json_get_int64 (usage, "outputTokens", G_MININT64, G_MAXINT64, &tokens))
     request->output_tokens = MAX (tokens, 0);
   count_reported_tokens (self, request);
 
@@ -227,7 +227,7 @@ stream_cb (GObject      *object,
     {
       JsonObject *block = mcp_sampling_content_get_block (content, i);
 
-      if (g_strcmp0 (steward_sampling_json_get_string (block, "type"), "tool_use") == 0)
+      if (g_strcmp0 (mcp_json_get_string (block, "type"), "tool_use") == 0)
         {
           g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), block);
 
@@ -238,11 +238,11 @@ stream_cb (GObject      *object,
   g_free (request->produced);
   request->produced = g_strdup (text);
   g_free (request->produced_by);
-  request->produced_by = g_strdup (steward_sampling_json_get_string (answer, "model"));
+  request->produced_by = g_strdup (mcp_json_get_string (answer, "model"));
   if (request->produced_by == NULL)
     request->produced_by = g_strdup (steward_model_get_name (request->chosen));
   g_free (request->produced_stop);
-  request->produced_stop = g_strdup (steward_sampling_json_get_string (answer, "stopReason"));
+  request->produced_stop = g_strdup (mcp_json_get_string (answer, "stopReason"));
   if (json_array_get_length (tool_uses) > 0)
     {
       request->tool_uses = g_steal_pointer (&tool_uses);
@@ -343,7 +343,7 @@ add_tool_uses (JsonObject *result,
   for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
     {
       JsonObject *block = mcp_sampling_content_get_block (content, i);
-      const char *type = steward_sampling_json_get_string (block, "type");
+      const char *type = mcp_json_get_string (block, "type");
 
       /* Already there: the answer was built with them. */
       if (g_strcmp0 (type, "tool_use") == 0)
@@ -351,7 +351,7 @@ add_tool_uses (JsonObject *result,
 
       if (block == NULL ||
           (g_strcmp0 (type, "text") == 0 &&
-           g_strcmp0 (steward_sampling_json_get_string (block, "text"), "") == 0))
+           g_strcmp0 (mcp_json_get_string (block, "text"), "") == 0))
         continue;
 
       json_array_add_object_element (blocks, json_object_ref (block));
@@ -404,7 +404,7 @@ steward_sampling_broker_send_answer (StewardSamplingBroker *self,
   if (changed)
     request->edited = TRUE;
 
-  stop_reason = steward_sampling_json_get_string (result, "stopReason");
+  stop_reason = mcp_json_get_string (result, "stopReason");
   if (request->tool_uses != NULL)
     add_tool_uses (result, request->tool_uses);
   else if (request->produced_stop != NULL && !changed &&
@@ -420,7 +420,7 @@ steward_sampling_broker_send_answer (StewardSamplingBroker *self,
 
   /* The result names the model that wrote the answer, as it named itself,
    * unless the person named another. */
-  model = steward_sampling_json_get_string (result, "model");
+  model = mcp_json_get_string (result, "model");
   if (request->produced_by != NULL &&
       (model == NULL || g_str_equal (model, request->model) || g_str_equal (model, "manual")))
     json_object_set_string_member (result, "model", request->produced_by);

@@ -193,7 +193,7 @@ read_setting (JsonObject  *object,
   if (!json_object_has_member (object, member))
     return TRUE;
 
-  if (!steward_sampling_json_get_integer (object, member, &number) ||
+  if (!mcp_json_get_int64 (object, member, G_MININT64, G_MAXINT64, &number) ||
       number < minimum || number > G_MAXUINT)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -254,7 +254,7 @@ parse_policies (JsonObject  *root,
 
       if (json_object_has_member (object, "sampling"))
         {
-          policy = steward_sampling_json_get_string (object, "sampling");
+          policy = mcp_json_get_string (object, "sampling");
           if (policy == NULL || !steward_sampling_policy_from_string (policy, &entry->policy))
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,

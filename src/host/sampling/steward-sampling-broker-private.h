@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "mcp-json.h"
+
 #include "steward-sampling-broker.h"
 #include "steward-file-store.h"
 #include "steward-sampling-journal.h"

@@ -29,8 +29,8 @@ steward_sampling_estimate_tokens (gint64 chars)
 gint64
 steward_sampling_count_prompt_chars (JsonObject *params)
 {
-  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
-  const char *system_prompt = steward_sampling_json_get_string (params, "systemPrompt");
+  JsonArray *messages = mcp_json_get_array (params, "messages");
+  const char *system_prompt = mcp_json_get_string (params, "systemPrompt");
   gint64 chars = steward_sampling_count_chars (system_prompt);
 
   for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
@@ -56,7 +56,7 @@ steward_sampling_count_prompt_chars (JsonObject *params)
 static char *
 dup_summary (JsonObject *params)
 {
-  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
+  JsonArray *messages = mcp_json_get_array (params, "messages");
 
   for (guint i = messages ? json_array_get_length (messages) : 0; i > 0; i--)
     {
@@ -68,7 +68,7 @@ dup_summary (JsonObject *params)
         continue;
 
       message = json_node_get_object (node);
-      if (g_strcmp0 (steward_sampling_json_get_string (message, "role"), "user") != 0)
+      if (g_strcmp0 (mcp_json_get_string (message, "role"), "user") != 0)
         continue;
 
       text = mcp_sampling_content_dup_text (json_object_get_member (message, "content"));
@@ -103,10 +103,10 @@ steward_sampling_broker_record (StewardSamplingBroker  *self,
   builder = json_builder_new ();
   datetime = g_date_time_new_from_unix_utc (steward_sampling_broker_now (self) / G_USEC_PER_SEC);
   stamp = g_date_time_format_iso8601 (datetime);
-  messages = steward_sampling_json_get_array (request->params, "messages");
-  steward_sampling_json_get_integer (request->params, "maxTokens", &max_tokens);
+  messages = mcp_json_get_array (request->params, "messages");
+  mcp_json_get_int64 (request->params, "maxTokens", G_MININT64, G_MAXINT64, &max_tokens);
   summary = dup_summary (request->params);
-  model = result ? steward_sampling_json_get_string (result, "model") : NULL;
+  model = result ? mcp_json_get_string (result, "model") : NULL;
   if (model == NULL)
     model = request->model;
 

@@ -171,7 +171,7 @@ clamp_params (JsonObject *params,
   if (json_object_has_member (copy, "_steward"))
     json_object_remove_member (copy, "_steward");
 
-  steward_sampling_json_get_integer (copy, "maxTokens", &max_tokens);
+  mcp_json_get_int64 (copy, "maxTokens", G_MININT64, G_MAXINT64, &max_tokens);
   *requested = 0;
   if (max_tokens > (gint64) cap)
     {
@@ -293,7 +293,7 @@ choose_model (StewardSamplingBroker      *self,
     }
 
   usable = dup_usable_models (self, state);
-  preferences = steward_sampling_json_get_object (request->params, "modelPreferences");
+  preferences = mcp_json_get_object (request->params, "modelPreferences");
   local_only = steward_sampling_settings_get_local_only (state->settings);
   chosen = steward_model_selector_select (self->catalog, preferences,
                                           (const char * const *) usable, local_only,
