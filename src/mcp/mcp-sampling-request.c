@@ -6,38 +6,8 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
-#include "mcp-json-private.h"
+#include "mcp-json.h"
 #include "mcp-sampling-request.h"
-
-/* A whole number, also when written as 100.0. */
-static gboolean
-get_integer (JsonObject *object,
-             const char *member,
-             gint64     *value)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-  double d;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      *value = json_node_get_int (node);
-      return TRUE;
-
-    case G_TYPE_DOUBLE:
-      d = json_node_get_double (node);
-      if (!(d >= -9.0e15 && d <= 9.0e15) || d != (double) (gint64) d)
-        return FALSE;
-      *value = (gint64) d;
-      return TRUE;
-
-    default:
-      return FALSE;
-    }
-}
 
 /* The text blocks of a content, single or array; other blocks (images,
  * audio, tool use) count for nothing here. */
@@ -308,7 +278,7 @@ mcp_sampling_request_validate (JsonObject  *params,
         }
     }
 
-  if (!get_integer (params, "maxTokens", &max_tokens) || max_tokens <= 0)
+  if (!mcp_json_get_int64 (params, "maxTokens", 1, G_MAXINT64, &max_tokens))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
                            _("“maxTokens” must be a whole number greater than 0"));

@@ -164,7 +164,8 @@ steward_sampling_broker_elicit_async (StewardSamplingBroker *self,
       return;
     }
 
-  if (steward_sampling_window_count (state->elicitation_times, now, &oldest) >= ELICITATIONS_PER_MINUTE)
+  if (steward_sampling_window_count (state->elicitation_times, now, &oldest) >=
+      ELICITATIONS_PER_MINUTE)
     {
       guint seconds = steward_sampling_seconds_until_free (oldest, now);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "mcp-json.h"
+
 #include "steward-sampling-broker.h"
-#include "steward-sampling-file-queue.h"
+#include "steward-file-store.h"
 #include "steward-sampling-journal.h"
 #include "steward-sampling-json.h"
 
@@ -113,15 +115,51 @@ struct _StewardSamplingBroker
   GListModel                         *model_providers;
   StewardModelCatalog                *catalog;
 
-  /* policies.json is read and written here, in the order asked. */
-  StewardSamplingFileQueue           *queue;
+  StewardFileStore                   *policies_store;
   guint                               save_source_id;
   gboolean                            loading;   /* policies.json being applied */
 };
 
+/* One sampling request, the task data of its GTask, from its arrival to
+ * its answer (steward-sampling-broker.c) and the answer the model or the
+ * person makes for it (steward-sampling-broker-answer.c). */
+typedef struct {
+  StewardSamplingServerState *state;
+  char                       *server;
+  char                       *cause;
+  JsonObject                 *params;        /* clamped, and as edited by the person */
+  guint                       max_tokens_requested;
+  char                       *model;
+  char                       *model_reason;
+  StewardModel               *chosen;        /* NULL: the person writes the answer */
+  char                       *provider_id;   /* the chosen model's, "manual", or NULL */
+  char                       *include_context; /* what the approval says of it, or NULL */
+
+  StewardApproval            *approval;
+  gulong                      responded_id;
+  GSource                    *cancel_source;
+
+  GCancellable               *generation;    /* the provider's answer under way */
+  char                       *produced;      /* what the provider produced, NULL if nothing */
+  char                       *produced_by;   /* the model that says it produced it */
+  char                       *produced_stop; /* its stopReason */
+  JsonArray                  *tool_uses;     /* the model's tool calls, NULL if none */
+  gint64                      input_tokens;  /* as the provider reported them, or -1 */
+  gint64                      output_tokens;
+  /* What every answer of this request spent, as reported. */
+  gint64                      spent_input;
+  gint64                      spent_output;
+  gboolean                    edited;
+  gboolean                    done;
+} StewardSamplingRequest;
+
+
 gint64                      steward_sampling_broker_now              (StewardSamplingBroker *self);
 StewardSamplingServerState *steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
                                                                       const char            *server);
+/* steward-sampling-broker-policies.c */
+void                        steward_sampling_broker_set_policies_file (StewardSamplingBroker *self,
+                                                                       GFile                 *policies);
 /* Saves policies.json soon, unless the change came from loading it. */
 void                        steward_sampling_broker_settings_changed (StewardSamplingBroker *self);
 
@@ -134,5 +172,44 @@ guint                       steward_sampling_seconds_until_free      (gint64    
                                                                       gint64                 now);
 
 GError                     *steward_sampling_new_withdrawn           (void);
+
+/* steward-sampling-broker.c: a request's end, exactly once (the audit
+ * record, the queue, the answer to the server), and what both files use. */
+void                        steward_sampling_broker_request_complete (StewardSamplingBroker  *self,
+                                                                      GTask                  *task,
+                                                                      const char             *decision,
+                                                                      JsonObject             *result,
+                                                                      GError                 *error,
+                                                                      gint64                  input_tokens,
+                                                                      gint64                  output_tokens);
+void                        steward_sampling_broker_request_fail     (StewardSamplingBroker  *self,
+                                                                      GTask                  *task,
+                                                                      const char             *decision,
+                                                                      GError                 *error);
+void                        steward_sampling_request_show            (StewardSamplingRequest *request);
+StewardProvider            *steward_sampling_broker_find_provider    (StewardSamplingBroker  *self,
+                                                                      const char             *id);
+gint64                      steward_sampling_count_chars             (const char             *text);
+gint64                      steward_sampling_estimate_tokens         (gint64                  chars);
+gint64                      steward_sampling_count_prompt_chars      (JsonObject             *params);
+
+/* steward-sampling-broker-record.c: the request's audit record, with
+ * @decision (sent, rejected, denied, limited, failed, cancelled) and the
+ * tokens the request spent. */
+void                        steward_sampling_broker_record           (StewardSamplingBroker  *self,
+                                                                      StewardSamplingRequest *request,
+                                                                      const char             *decision,
+                                                                      const GError           *error,
+                                                                      JsonObject             *result,
+                                                                      gint64                  input_tokens,
+                                                                      gint64                  output_tokens);
+
+/* steward-sampling-broker-answer.c: the answer, from the model (streamed
+ * into the approval) or from the person, and sending it. */
+void                        steward_sampling_broker_generate         (StewardSamplingBroker  *self,
+                                                                      GTask                  *task);
+void                        steward_sampling_broker_send_answer      (StewardSamplingBroker  *self,
+                                                                      GTask                  *task,
+                                                                      JsonObject             *data);
 
 G_END_DECLS

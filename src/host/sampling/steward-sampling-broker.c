@@ -4,23 +4,16 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "mcp-error.h"
-#include "mcp-json.h"
 #include "mcp-sampling-request.h"
 
 #include "steward-model-selector.h"
-#include "steward-redactor.h"
 
 #include "steward-sampling-broker-private.h"
 #include "steward-sampling-notes.h"
 
 #define WINDOW_USEC               ((gint64) 60 * G_USEC_PER_SEC)
-#define SUMMARY_CHARS             200
-#define CHARS_PER_TOKEN           4
-/* policies.json holds a few lines per server. */
-#define POLICIES_MAX_FILE_SIZE    (1024 * 1024)
 
 /* The words and code the specification shows for a refusal. */
 #define USER_REJECTED_MESSAGE     "User rejected sampling request"
@@ -163,69 +156,6 @@ steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
   return state;
 }
 
-static gint64
-count_chars (const char *text)
-{
-  return text ? g_utf8_strlen (text, -1) : 0;
-}
-
-static gint64
-estimate_tokens (gint64 chars)
-{
-  return (chars + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
-}
-
-static gint64
-count_prompt_chars (JsonObject *params)
-{
-  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
-  gint64 chars = count_chars (steward_sampling_json_get_string (params, "systemPrompt"));
-
-  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
-    {
-      JsonNode *message = json_array_get_element (messages, i);
-      g_autofree char *text = NULL;
-      JsonNode *content;
-
-      if (!JSON_NODE_HOLDS_OBJECT (message))
-        continue;
-
-      content = json_object_get_member (json_node_get_object (message), "content");
-      text = mcp_sampling_content_dup_text (content);
-      chars += count_chars (text);
-    }
-
-  return chars;
-}
-
-/* The first characters of the last user message: enough for a person to
- * recognise the request in the journal, short enough to keep secrets out
- * of it for the most part. */
-static char *
-dup_summary (JsonObject *params)
-{
-  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
-
-  for (guint i = messages ? json_array_get_length (messages) : 0; i > 0; i--)
-    {
-      JsonNode *node = json_array_get_element (messages, i - 1);
-      JsonObject *message;
-      g_autofree char *text = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-
-      message = json_node_get_object (node);
-      if (g_strcmp0 (steward_sampling_json_get_string (message, "role"), "user") != 0)
-        continue;
-
-      text = mcp_sampling_content_dup_text (json_object_get_member (message, "content"));
-      return g_utf8_substring (text, 0, MIN (count_chars (text), SUMMARY_CHARS));
-    }
-
-  return NULL;
-}
-
 /* Returns a copy of @params with maxTokens at most @cap, and what the
  * request asked for when it was more (else 0). "_steward" is the host's
  * word to the person: a server's own, or the one an edit brought back,
@@ -241,7 +171,7 @@ clamp_params (JsonObject *params,
   if (json_object_has_member (copy, "_steward"))
     json_object_remove_member (copy, "_steward");
 
-  steward_sampling_json_get_integer (copy, "maxTokens", &max_tokens);
+  mcp_json_get_int64 (copy, "maxTokens", G_MININT64, G_MAXINT64, &max_tokens);
   *requested = 0;
   if (max_tokens > (gint64) cap)
     {
@@ -265,422 +195,8 @@ steward_sampling_new_withdrawn (void)
                               _("The server withdrew the request"));
 }
 
-/* policies.json */
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
-static GBytes *
-serialize_policies (StewardSamplingBroker *self)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  GHashTableIter iter;
-  StewardSamplingServerState *state;
-  gsize length;
-  char *text;
-
-  g_hash_table_iter_init (&iter, self->servers);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
-    if (steward_sampling_settings_get_configured (state->settings))
-      g_ptr_array_add (names, state->name);
-  /* Sorted, so that a file under version control changes little. */
-  g_ptr_array_sort (names, compare_names);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "servers");
-  json_builder_begin_object (builder);
-  for (guint i = 0; i < names->len; i++)
-    {
-      StewardSamplingSettings *settings;
-      StewardSamplingPolicy policy;
-      const char * const *models;
-
-      state = g_hash_table_lookup (self->servers, g_ptr_array_index (names, i));
-      settings = state->settings;
-      models = steward_sampling_settings_get_models (settings);
-      /* "Allow for this session" ends with the session: it is kept as
-       * "ask", what the server gets when Steward starts again. */
-      policy = steward_sampling_settings_get_policy (settings);
-      if (policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION)
-        policy = STEWARD_SAMPLING_POLICY_ASK;
-
-      json_builder_set_member_name (builder, state->name);
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "sampling");
-      json_builder_add_string_value (builder, steward_sampling_policy_to_string (policy));
-      json_builder_set_member_name (builder, "maxTokens");
-      json_builder_add_int_value (builder, steward_sampling_settings_get_max_tokens (settings));
-      json_builder_set_member_name (builder, "perMinute");
-      json_builder_add_int_value (builder, steward_sampling_settings_get_per_minute (settings));
-      json_builder_set_member_name (builder, "dailyTokens");
-      json_builder_add_int_value (builder, steward_sampling_settings_get_daily_tokens (settings));
-      if (models != NULL)
-        {
-          json_builder_set_member_name (builder, "models");
-          json_builder_begin_array (builder);
-          for (guint j = 0; models[j] != NULL; j++)
-            json_builder_add_string_value (builder, models[j]);
-          json_builder_end_array (builder);
-        }
-      if (steward_sampling_settings_get_local_only (settings))
-        {
-          json_builder_set_member_name (builder, "localOnly");
-          json_builder_add_boolean_value (builder, TRUE);
-        }
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &length);
-  text = g_realloc (text, length + 2);
-  text[length++] = '\n';
-  text[length] = '\0';
-
-  return g_bytes_new_take (text, length);
-}
-
-typedef struct {
-  char                  *name;
-  StewardSamplingPolicy  policy;
-  guint                  max_tokens;
-  guint                  per_minute;
-  guint                  daily_tokens;
-  char                 **models;
-  gboolean               local_only;
-} Entry;
-
 static void
-entry_free (Entry *entry)
-{
-  g_free (entry->name);
-  g_strfreev (entry->models);
-  g_free (entry);
-}
-
-/* "models": model ids, or null for all. */
-static gboolean
-read_models (JsonObject   *object,
-             const char   *server,
-             char       ***models,
-             GError      **error)
-{
-  JsonNode *node = json_object_get_member (object, "models");
-  g_autoptr(GStrvBuilder) builder = NULL;
-  JsonArray *array;
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("server `%s`: “models” must be a list of model ids"), server);
-      return FALSE;
-    }
-
-  builder = g_strv_builder_new ();
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("server `%s`: “models” must be a list of model ids"), server);
-          return FALSE;
-        }
-      g_strv_builder_add (builder, json_node_get_string (element));
-    }
-
-  *models = g_strv_builder_end (builder);
-  return TRUE;
-}
-
-static gboolean
-read_flag (JsonObject  *object,
-           const char  *server,
-           const char  *member,
-           gboolean    *value,
-           GError     **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL)
-    return TRUE;
-
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("server `%s`: “%s” must be true or false"), server, member);
-      return FALSE;
-    }
-
-  *value = json_node_get_boolean (node);
-  return TRUE;
-}
-
-static gboolean
-read_setting (JsonObject  *object,
-              const char  *server,
-              const char  *member,
-              guint        minimum,
-              guint       *value,
-              GError     **error)
-{
-  gint64 number;
-
-  if (!json_object_has_member (object, member))
-    return TRUE;
-
-  if (!steward_sampling_json_get_integer (object, member, &number) || number < minimum || number > G_MAXUINT)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("server `%s`: “%s” must be a whole number from %u to %u"),
-                   server, member, minimum, G_MAXUINT);
-      return FALSE;
-    }
-
-  *value = (guint) number;
-  return TRUE;
-}
-
-static GPtrArray *
-parse_policies (const char  *data,
-                gsize        length,
-                GError     **error)
-{
-  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *servers;
-  JsonNode *servers_node;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *node;
-
-  if (length > POLICIES_MAX_FILE_SIZE)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("the file is larger than %u KiB, far more than policies need"),
-                   POLICIES_MAX_FILE_SIZE / 1024);
-      return NULL;
-    }
-
-  root = mcp_json_parse (data, (gssize) length, &local_error);
-  if (root == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("the file is not valid JSON: %s"), local_error->message);
-      return NULL;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("the file must hold a JSON object with “servers”"));
-      return NULL;
-    }
-
-  servers_node = json_object_get_member (json_node_get_object (root), "servers");
-  if (servers_node == NULL)
-    return g_steal_pointer (&entries);
-
-  if (!JSON_NODE_HOLDS_OBJECT (servers_node))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("“servers” must be an object"));
-      return NULL;
-    }
-
-  servers = json_node_get_object (servers_node);
-  json_object_iter_init_ordered (&iter, servers);
-  while (json_object_iter_next_ordered (&iter, &name, &node))
-    {
-      Entry *entry;
-      JsonObject *object;
-      const char *policy;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("server `%s`: must be an object"), name);
-          return NULL;
-        }
-
-      object = json_node_get_object (node);
-      entry = g_new0 (Entry, 1);
-      entry->name = g_strdup (name);
-      entry->policy = STEWARD_SAMPLING_POLICY_ASK;
-      entry->max_tokens = STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
-      entry->per_minute = STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
-      entry->daily_tokens = STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
-      g_ptr_array_add (entries, entry);
-
-      if (json_object_has_member (object, "sampling"))
-        {
-          policy = steward_sampling_json_get_string (object, "sampling");
-          if (policy == NULL || !steward_sampling_policy_from_string (policy, &entry->policy))
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("server `%s`: “sampling” must be “deny”, “ask” or “always”"),
-                           name);
-              return NULL;
-            }
-          /* A session's allowance never comes back from a file. */
-          if (entry->policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION)
-            entry->policy = STEWARD_SAMPLING_POLICY_ASK;
-        }
-
-      if (!read_setting (object, name, "maxTokens", 1, &entry->max_tokens, error) ||
-          !read_setting (object, name, "perMinute", 0, &entry->per_minute, error) ||
-          !read_setting (object, name, "dailyTokens", 0, &entry->daily_tokens, error) ||
-          !read_models (object, name, &entry->models, error) ||
-          !read_flag (object, name, "localOnly", &entry->local_only, error))
-        return NULL;
-    }
-
-  return g_steal_pointer (&entries);
-}
-
-static gboolean
-apply_policies (StewardSamplingBroker  *self,
-                const char             *data,
-                gsize                   length,
-                GError                **error)
-{
-  g_autoptr(GPtrArray) entries = NULL;
-  g_autoptr(GError) local_error = NULL;
-  GHashTableIter iter;
-  StewardSamplingServerState *state;
-
-  entries = parse_policies (data, length, &local_error);
-  if (entries == NULL)
-    {
-      g_autofree char *label = g_file_get_parse_name (self->policies);
-
-      g_set_error (error, local_error->domain, local_error->code,
-                   "%s: %s", label, local_error->message);
-      return FALSE;
-    }
-
-  /* The file says everything: a server it leaves out has the defaults. */
-  self->loading = TRUE;
-  g_hash_table_iter_init (&iter, self->servers);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
-    steward_sampling_settings_reset (state->settings);
-
-  for (guint i = 0; i < entries->len; i++)
-    {
-      Entry *entry = g_ptr_array_index (entries, i);
-      StewardSamplingSettings *settings;
-
-      settings = steward_sampling_broker_get_settings (self, entry->name);
-      steward_sampling_settings_set_policy (settings, entry->policy);
-      steward_sampling_settings_set_max_tokens (settings, entry->max_tokens);
-      steward_sampling_settings_set_per_minute (settings, entry->per_minute);
-      steward_sampling_settings_set_daily_tokens (settings, entry->daily_tokens);
-      steward_sampling_settings_set_models (settings, (const char * const *) entry->models);
-      steward_sampling_settings_set_local_only (settings, entry->local_only);
-    }
-  self->loading = FALSE;
-
-  return TRUE;
-}
-
-static void
-autosave_done_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    g_warning ("%s", error->message);
-}
-
-static void
-write_policies (StewardSamplingBroker *self,
-                GTask                 *task)
-{
-  g_autoptr(GBytes) bytes = serialize_policies (self);
-
-  g_clear_handle_id (&self->save_source_id, g_source_remove);
-  steward_sampling_file_queue_write (self->queue, self->policies, bytes, task);
-}
-
-static gboolean
-autosave_cb (gpointer user_data)
-{
-  StewardSamplingBroker *self = user_data;
-  g_autoptr(GTask) task = g_task_new (self, NULL, autosave_done_cb, NULL);
-
-  g_task_set_source_tag (task, autosave_cb);
-  self->save_source_id = 0;
-  write_policies (self, task);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Changes made together are written together, once the main loop is idle.
- * The source holds the broker so that no change is lost when it goes. What
- * a load sets came from the file, and is not written back. */
-void
-steward_sampling_broker_settings_changed (StewardSamplingBroker *self)
-{
-  if (self->loading)
-    return;
-
-  if (self->policies != NULL && self->save_source_id == 0)
-    self->save_source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autosave_cb,
-                                            g_object_ref (self), g_object_unref);
-}
-
-/* The audit journal */
-
-typedef struct {
-  StewardSamplingServerState *state;
-  char                       *server;
-  char                       *cause;
-  JsonObject                 *params;        /* clamped, and as edited by the person */
-  guint                       max_tokens_requested;
-  char                       *model;
-  char                       *model_reason;
-  StewardModel               *chosen;        /* NULL: the person writes the answer */
-  char                       *provider_id;   /* the chosen model's, "manual", or NULL */
-  char                       *include_context; /* what the approval says of it, or NULL */
-
-  StewardApproval            *approval;
-  gulong                      responded_id;
-  GSource                    *cancel_source;
-
-  GCancellable               *generation;    /* the provider's answer under way */
-  char                       *produced;      /* what the provider produced, NULL if nothing */
-  char                       *produced_by;   /* the model that says it produced it */
-  char                       *produced_stop; /* its stopReason */
-  JsonArray                  *tool_uses;     /* the model's tool calls, NULL if none */
-  gint64                      input_tokens;  /* as the provider reported them, or -1 */
-  gint64                      output_tokens;
-  /* What every answer of this request spent, as reported. */
-  gint64                      spent_input;
-  gint64                      spent_output;
-  gboolean                    edited;
-  gboolean                    done;
-} Request;
-
-static void
-request_free (Request *request)
+request_free (StewardSamplingRequest *request)
 {
   g_free (request->server);
   g_free (request->cause);
@@ -706,107 +222,14 @@ request_free (Request *request)
   g_free (request);
 }
 
-static void
-journal_append (StewardSamplingBroker *self,
-                Request               *request,
-                const char            *decision,
-                const GError          *error,
-                JsonObject            *result,
-                gint64                 input_tokens,
-                gint64                 output_tokens)
-{
-  g_autoptr(JsonBuilder) builder = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GDateTime) datetime = NULL;
-  g_autofree char *stamp = NULL;
-  g_autofree char *summary = NULL;
-  g_autofree char *answer = NULL;
-  JsonArray *messages;
-  gint64 max_tokens = 0;
-  const char *model;
-
-  if (steward_sampling_journal_get_file (self->journal) == NULL)
-    return;
-
-  builder = json_builder_new ();
-  datetime = g_date_time_new_from_unix_utc (steward_sampling_broker_now (self) / G_USEC_PER_SEC);
-  stamp = g_date_time_format_iso8601 (datetime);
-  messages = steward_sampling_json_get_array (request->params, "messages");
-  steward_sampling_json_get_integer (request->params, "maxTokens", &max_tokens);
-  summary = dup_summary (request->params);
-  model = result ? steward_sampling_json_get_string (result, "model") : NULL;
-  if (model == NULL)
-    model = request->model;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "time");
-  json_builder_add_string_value (builder, stamp);
-  json_builder_set_member_name (builder, "server");
-  json_builder_add_string_value (builder, request->server);
-  json_builder_set_member_name (builder, "decision");
-  json_builder_add_string_value (builder, decision);
-  if (error != NULL)
-    {
-      json_builder_set_member_name (builder, "reason");
-      json_builder_add_string_value (builder, error->message);
-    }
-  if (request->cause != NULL)
-    {
-      json_builder_set_member_name (builder, "cause");
-      json_builder_add_string_value (builder, request->cause);
-    }
-  if (model != NULL)
-    {
-      json_builder_set_member_name (builder, "model");
-      json_builder_add_string_value (builder, model);
-    }
-  if (request->provider_id != NULL)
-    {
-      json_builder_set_member_name (builder, "provider");
-      json_builder_add_string_value (builder, request->provider_id);
-    }
-  json_builder_set_member_name (builder, "maxTokens");
-  json_builder_add_int_value (builder, max_tokens);
-  if (request->max_tokens_requested > 0)
-    {
-      json_builder_set_member_name (builder, "maxTokensRequested");
-      json_builder_add_int_value (builder, request->max_tokens_requested);
-    }
-  json_builder_set_member_name (builder, "messages");
-  json_builder_add_int_value (builder, messages ? json_array_get_length (messages) : 0);
-  json_builder_set_member_name (builder, "promptChars");
-  json_builder_add_int_value (builder, count_prompt_chars (request->params));
-  if (result != NULL)
-    {
-      answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
-      json_builder_set_member_name (builder, "answerChars");
-      json_builder_add_int_value (builder, count_chars (answer));
-    }
-  json_builder_set_member_name (builder, "inputTokens");
-  json_builder_add_int_value (builder, input_tokens);
-  json_builder_set_member_name (builder, "outputTokens");
-  json_builder_add_int_value (builder, output_tokens);
-  json_builder_set_member_name (builder, "edited");
-  json_builder_add_boolean_value (builder, request->edited);
-  if (summary != NULL)
-    {
-      json_builder_set_member_name (builder, "summary");
-      json_builder_add_string_value (builder, summary);
-    }
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  steward_sampling_journal_append (self->journal, json_node_get_object (root));
-}
-
 /* Sampling requests */
 
 static void pump (StewardSamplingBroker      *self,
                   StewardSamplingServerState *state);
 
-static StewardProvider *
-find_provider (StewardSamplingBroker *self,
-               const char            *id)
+StewardProvider *
+steward_sampling_broker_find_provider (StewardSamplingBroker *self,
+                                       const char            *id)
 {
   guint n = self->model_providers ? g_list_model_get_n_items (self->model_providers) : 0;
 
@@ -840,7 +263,7 @@ dup_usable_models (StewardSamplingBroker      *self,
       if (models != NULL && !g_strv_contains (models, id))
         continue;
 
-      provider = find_provider (self, steward_model_get_provider (model));
+      provider = steward_sampling_broker_find_provider (self, steward_model_get_provider (model));
       if (provider != NULL)
         g_strv_builder_add (builder, id);
     }
@@ -853,10 +276,12 @@ dup_usable_models (StewardSamplingBroker      *self,
 static void
 choose_model (StewardSamplingBroker      *self,
               StewardSamplingServerState *state,
-              Request                    *request)
+              StewardSamplingRequest     *request)
 {
   g_auto(GStrv) usable = NULL;
+  JsonObject *preferences;
   StewardModel *chosen;
+  gboolean local_only;
 
   if (self->provider_funcs != &manual_provider || self->catalog == NULL)
     {
@@ -868,10 +293,10 @@ choose_model (StewardSamplingBroker      *self,
     }
 
   usable = dup_usable_models (self, state);
-  chosen = steward_model_selector_select (self->catalog,
-                                          steward_sampling_json_get_object (request->params, "modelPreferences"),
-                                          (const char * const *) usable,
-                                          steward_sampling_settings_get_local_only (state->settings),
+  preferences = mcp_json_get_object (request->params, "modelPreferences");
+  local_only = steward_sampling_settings_get_local_only (state->settings);
+  chosen = steward_model_selector_select (self->catalog, preferences,
+                                          (const char * const *) usable, local_only,
                                           &request->model_reason);
   if (chosen == NULL)
     {
@@ -887,17 +312,17 @@ choose_model (StewardSamplingBroker      *self,
 
 /* Every request ends here, exactly once: the audit record, the queue, the
  * answer to the server, then the next request of the same server. */
-static void
-request_complete (StewardSamplingBroker *self,
-                  GTask                 *task,
-                  const char            *decision,
-                  JsonObject            *result,
-                  GError                *error,
-                  gint64                 input_tokens,
-                  gint64                 output_tokens)
+void
+steward_sampling_broker_request_complete (StewardSamplingBroker *self,
+                                          GTask                 *task,
+                                          const char            *decision,
+                                          JsonObject            *result,
+                                          GError                *error,
+                                          gint64                 input_tokens,
+                                          gint64                 output_tokens)
 {
   g_autoptr(GTask) owned = NULL;
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
   StewardSamplingServerState *state = request->state;
   gboolean was_open = FALSE;
 
@@ -915,7 +340,8 @@ request_complete (StewardSamplingBroker *self,
   if (request->approval != NULL)
     g_clear_signal_handler (&request->responded_id, request->approval);
 
-  journal_append (self, request, decision, error, result, input_tokens, output_tokens);
+  steward_sampling_broker_record (self, request, decision, error, result, input_tokens,
+                                  output_tokens);
 
   if (state->open == task)
     {
@@ -936,60 +362,23 @@ request_complete (StewardSamplingBroker *self,
     pump (self, state);
 }
 
-static void
-request_fail (StewardSamplingBroker *self,
-              GTask                 *task,
-              const char            *decision,
-              GError                *error)
+void
+steward_sampling_broker_request_fail (StewardSamplingBroker *self,
+                                      GTask                 *task,
+                                      const char            *decision,
+                                      GError                *error)
 {
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
 
   /* Tokens a provider reported were spent even when nothing is sent. */
-  request_complete (self, task, decision, NULL, error,
+  steward_sampling_broker_request_complete (self, task, decision, NULL, error,
                     request->spent_input, request->spent_output);
-}
-
-typedef struct {
-  GTask        *task;
-  GCancellable *cancellable;
-} Generation;
-
-static Generation *
-generation_new (GTask        *task,
-                GCancellable *cancellable)
-{
-  Generation *generation = g_new0 (Generation, 1);
-
-  generation->task = g_object_ref (task);
-  generation->cancellable = g_object_ref (cancellable);
-
-  return generation;
-}
-
-static void
-generation_free (Generation *generation)
-{
-  g_object_unref (generation->task);
-  g_object_unref (generation->cancellable);
-  g_free (generation);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Generation, generation_free)
-
-/* Whether @generation is still the answer the request waits for: not
- * replaced by a newer one, and the request not ended meanwhile. */
-static gboolean
-generation_is_current (Generation *generation)
-{
-  Request *request = g_task_get_task_data (generation->task);
-
-  return !request->done && generation->cancellable == request->generation;
 }
 
 /* The params as the person sees them: the request, and what Steward has
  * to say about it under "_steward". */
 static JsonObject *
-annotate (Request *request)
+annotate (StewardSamplingRequest *request)
 {
   JsonObject *shown;
   JsonObject *notes;
@@ -1012,388 +401,12 @@ annotate (Request *request)
   return shown;
 }
 
-static void
-show_request (Request *request)
+void
+steward_sampling_request_show (StewardSamplingRequest *request)
 {
   g_autoptr(JsonObject) shown = annotate (request);
 
   steward_approval_set_request (request->approval, shown);
-}
-
-/* Tokens the provider reported for the answer just produced: spent,
- * whatever the person does next. */
-static void
-count_reported_tokens (StewardSamplingBroker *self,
-                       Request               *request)
-{
-  if (request->input_tokens < 0 || request->output_tokens < 0)
-    return;
-
-  request->spent_input += request->input_tokens;
-  request->spent_output += request->output_tokens;
-  steward_sampling_journal_add_tokens (self->journal, request->server,
-                                       request->input_tokens + request->output_tokens);
-}
-
-static void
-generate_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(Generation) generation = user_data;
-  StewardSamplingBroker *self = g_task_get_source_object (generation->task);
-  Request *request = g_task_get_task_data (generation->task);
-  g_autoptr(StewardSamplingAnswer) answer = NULL;
-  g_autoptr(GError) error = NULL;
-
-  answer = self->provider_funcs->generate_finish (self->provider, result, &error);
-
-  if (!generation_is_current (generation))
-    return;
-
-  g_clear_object (&request->generation);
-  steward_approval_set_generating (request->approval, FALSE);
-
-  if (answer == NULL)
-    {
-      steward_approval_set_error_text (request->approval, error->message);
-      return;
-    }
-
-  g_free (request->produced);
-  request->produced = g_strdup (answer->text);
-  request->input_tokens = answer->input_tokens;
-  request->output_tokens = answer->output_tokens;
-  g_free (request->produced_by);
-  request->produced_by = g_strdup (answer->model);
-  g_free (request->produced_stop);
-  request->produced_stop = g_strdup (answer->stop_reason);
-
-  count_reported_tokens (self, request);
-
-  steward_approval_set_answer_text (request->approval, answer->text);
-}
-
-/* The model's answer, streamed */
-
-static void
-copy_member (JsonObject *to,
-             JsonObject *from,
-             const char *member)
-{
-  JsonNode *node = json_object_get_member (from, member);
-
-  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-    json_object_set_member (to, member, steward_sampling_json_copy_node (node));
-}
-
-/* The request in the providers' neutral shape, which is sampling's own:
- * the server's params as the person let them through, for @model. */
-static JsonObject *
-build_chat_request (JsonObject *params,
-                    const char *model)
-{
-  static const char * const members[] = {
-    "systemPrompt", "messages", "maxTokens", "temperature", "stopSequences", "metadata",
-    "tools", "toolChoice",
-  };
-  JsonObject *chat = json_object_new ();
-
-  json_object_set_string_member (chat, "model", model);
-  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
-    copy_member (chat, params, members[i]);
-
-  return chat;
-}
-
-static void
-stream_event_cb (StewardProviderEvent  event,
-                 JsonObject           *data,
-                 gpointer              user_data)
-{
-  Generation *generation = user_data;
-  Request *request = g_task_get_task_data (generation->task);
-  gint64 input_tokens;
-  gint64 output_tokens;
-
-  if (!generation_is_current (generation) || data == NULL)
-    return;
-
-  switch (event)
-    {
-    case STEWARD_PROVIDER_EVENT_TEXT:
-      steward_approval_append_answer (request->approval, steward_sampling_json_get_string (data, "text"));
-      break;
-
-    case STEWARD_PROVIDER_EVENT_USAGE:
-      if (steward_sampling_json_get_integer (data, "inputTokens", &input_tokens) &&
-          steward_sampling_json_get_integer (data, "outputTokens", &output_tokens))
-        {
-          request->input_tokens = MAX (input_tokens, 0);
-          request->output_tokens = MAX (output_tokens, 0);
-        }
-      break;
-
-    case STEWARD_PROVIDER_EVENT_TOOL_CALL:
-    default:
-      /* Tool calls come whole with the answer, and are shown then. */
-      break;
-    }
-}
-
-static void
-stream_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(Generation) generation = user_data;
-  StewardSamplingBroker *self = g_task_get_source_object (generation->task);
-  Request *request = g_task_get_task_data (generation->task);
-  g_autoptr(JsonObject) answer = NULL;
-  g_autoptr(JsonArray) tool_uses = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  JsonObject *usage;
-  JsonNode *content;
-  gint64 tokens;
-
-  answer = steward_provider_chat_finish (STEWARD_PROVIDER (object), result, &error);
-
-  if (!generation_is_current (generation))
-    return;
-
-  g_clear_object (&request->generation);
-  steward_approval_set_generating (request->approval, FALSE);
-
-  /* The answer's own count is the last word on what it spent. */
-  usage = steward_sampling_json_get_object (answer, "usage");
-  if (steward_sampling_json_get_integer (usage, "inputTokens", &tokens))
-    request->input_tokens = MAX (tokens, 0);
-  if (steward_sampling_json_get_integer (usage, "outputTokens", &tokens))
-    request->output_tokens = MAX (tokens, 0);
-  count_reported_tokens (self, request);
-
-  if (answer == NULL)
-    {
-      steward_approval_set_error_text (request->approval, error->message);
-      return;
-    }
-
-  content = json_object_get_member (answer, "content");
-  text = mcp_sampling_content_dup_text (content);
-  tool_uses = json_array_new ();
-  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
-    {
-      JsonObject *block = mcp_sampling_content_get_block (content, i);
-
-      if (g_strcmp0 (steward_sampling_json_get_string (block, "type"), "tool_use") == 0)
-        {
-          g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), block);
-
-          json_array_add_element (tool_uses, steward_sampling_json_copy_node (node));
-        }
-    }
-
-  g_free (request->produced);
-  request->produced = g_strdup (text);
-  g_free (request->produced_by);
-  request->produced_by = g_strdup (steward_sampling_json_get_string (answer, "model"));
-  if (request->produced_by == NULL)
-    request->produced_by = g_strdup (steward_model_get_name (request->chosen));
-  g_free (request->produced_stop);
-  request->produced_stop = g_strdup (steward_sampling_json_get_string (answer, "stopReason"));
-  if (json_array_get_length (tool_uses) > 0)
-    {
-      request->tool_uses = g_steal_pointer (&tool_uses);
-      show_request (request);
-    }
-
-  steward_approval_set_answer_text (request->approval, text);
-}
-
-static void
-stream_from_model (StewardSamplingBroker *self,
-                   GTask                 *task)
-{
-  Request *request = g_task_get_task_data (task);
-  g_autoptr(StewardProvider) provider = NULL;
-  g_autoptr(JsonObject) chat = NULL;
-
-  provider = find_provider (self, steward_model_get_provider (request->chosen));
-  if (provider == NULL)
-    {
-      g_autofree char *text = NULL;
-
-      /* Translators: the first %s is a provider's id, the second a model. */
-      text = g_strdup_printf (_("The provider “%s” of “%s” is no longer set up. Write the "
-                                "answer yourself, or reject the request."),
-                              steward_model_get_provider (request->chosen), request->model);
-      steward_approval_set_generating (request->approval, FALSE);
-      steward_approval_set_error_text (request->approval, text);
-      return;
-    }
-
-  chat = build_chat_request (request->params, steward_model_get_name (request->chosen));
-  request->generation = g_cancellable_new ();
-
-  steward_approval_set_generating (request->approval, TRUE);
-  steward_provider_chat_async (provider, chat,
-                               stream_event_cb,
-                               generation_new (task, request->generation),
-                               (GDestroyNotify) generation_free,
-                               request->generation, stream_cb,
-                               generation_new (task, request->generation));
-}
-
-static void
-generate (StewardSamplingBroker *self,
-          GTask                 *task)
-{
-  Request *request = g_task_get_task_data (task);
-
-  if (request->generation != NULL)
-    g_cancellable_cancel (request->generation);
-  g_clear_object (&request->generation);
-  g_clear_pointer (&request->produced, g_free);
-  g_clear_pointer (&request->produced_by, g_free);
-  g_clear_pointer (&request->produced_stop, g_free);
-  request->input_tokens = -1;
-  request->output_tokens = -1;
-  if (request->tool_uses != NULL)
-    {
-      g_clear_pointer (&request->tool_uses, json_array_unref);
-      show_request (request);
-    }
-
-  steward_approval_set_error_text (request->approval, NULL);
-  steward_approval_set_answer_text (request->approval, "");
-
-  if (self->provider_funcs->generate_async != NULL)
-    {
-      request->generation = g_cancellable_new ();
-      steward_approval_set_generating (request->approval, TRUE);
-      self->provider_funcs->generate_async (self->provider, request->model, request->params,
-                                            request->approval, request->generation,
-                                            generate_cb,
-                                            generation_new (task, request->generation));
-      return;
-    }
-
-  if (request->chosen != NULL && g_strcmp0 (request->provider_id, "manual") != 0)
-    {
-      stream_from_model (self, task);
-      return;
-    }
-
-  /* The manual provider: the person writes the answer. */
-  steward_approval_set_generating (request->approval, FALSE);
-}
-
-/* The model asked for tools: its calls go back in the result for the
- * server to run, after whatever it said, and the turn ends for them. */
-static void
-add_tool_uses (JsonObject *result,
-               JsonArray  *tool_uses)
-{
-  JsonNode *content = json_object_get_member (result, "content");
-  g_autoptr(JsonArray) blocks = json_array_new ();
-
-  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
-    {
-      JsonObject *block = mcp_sampling_content_get_block (content, i);
-      const char *type = steward_sampling_json_get_string (block, "type");
-
-      /* Already there: the answer was built with them. */
-      if (g_strcmp0 (type, "tool_use") == 0)
-        return;
-
-      if (block == NULL ||
-          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (steward_sampling_json_get_string (block, "text"), "") == 0))
-        continue;
-
-      json_array_add_object_element (blocks, json_object_ref (block));
-    }
-
-  for (guint i = 0; i < json_array_get_length (tool_uses); i++)
-    json_array_add_element (blocks, steward_sampling_json_copy_node (json_array_get_element (tool_uses, i)));
-
-  json_object_set_array_member (result, "content", g_steal_pointer (&blocks));
-  json_object_set_string_member (result, "stopReason", "toolUse");
-}
-
-static void
-send_answer (StewardSamplingBroker *self,
-             GTask                 *task,
-             JsonObject            *data)
-{
-  Request *request = g_task_get_task_data (task);
-  g_autoptr(JsonObject) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *answer = NULL;
-  const char *model;
-  const char *stop_reason;
-  gboolean changed;
-
-  if (data != NULL)
-    result = steward_sampling_json_copy_object (data);
-  else
-    {
-      JsonObject *content = json_object_new ();
-
-      json_object_set_string_member (content, "type", "text");
-      json_object_set_string_member (content, "text",
-                                     steward_approval_get_answer_text (request->approval));
-      result = json_object_new ();
-      json_object_set_string_member (result, "role", "assistant");
-      json_object_set_object_member (result, "content", content);
-      json_object_set_string_member (result, "stopReason", "endTurn");
-    }
-
-  answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
-
-  /* With the manual provider nothing was produced to edit: the answer is
-   * the person's own, and only the request's edits count. */
-  changed = request->produced != NULL && g_strcmp0 (answer, request->produced) != 0;
-  if (changed)
-    request->edited = TRUE;
-
-  stop_reason = steward_sampling_json_get_string (result, "stopReason");
-  if (request->tool_uses != NULL)
-    add_tool_uses (result, request->tool_uses);
-  else if (request->produced_stop != NULL && !changed &&
-           (stop_reason == NULL || g_str_equal (stop_reason, "endTurn")))
-    /* Sent as the model wrote it, the answer ends as the model said. */
-    json_object_set_string_member (result, "stopReason", request->produced_stop);
-
-  if (!mcp_sampling_result_validate (result, &error))
-    {
-      request_fail (self, task, "failed", g_steal_pointer (&error));
-      return;
-    }
-
-  /* The result names the model that wrote the answer, as it named itself,
-   * unless the person named another. */
-  model = steward_sampling_json_get_string (result, "model");
-  if (request->produced_by != NULL &&
-      (model == NULL || g_str_equal (model, request->model) || g_str_equal (model, "manual")))
-    json_object_set_string_member (result, "model", request->produced_by);
-  else if (model == NULL)
-    json_object_set_string_member (result, "model", request->model);
-
-  /* An answer no provider counted is estimated, so that the budget holds. */
-  if (request->input_tokens < 0 || request->output_tokens < 0)
-    {
-      gint64 input_tokens = estimate_tokens (count_prompt_chars (request->params));
-      gint64 output_tokens = estimate_tokens (count_chars (answer));
-
-      request->spent_input += input_tokens;
-      request->spent_output += output_tokens;
-      steward_sampling_journal_add_tokens (self->journal, request->server,
-                                           input_tokens + output_tokens);
-    }
-
-  request_complete (self, task, "sent", result, NULL, request->spent_input,
-                    request->spent_output);
 }
 
 static void
@@ -1401,7 +414,7 @@ continue_request (StewardSamplingBroker *self,
                   GTask                 *task,
                   JsonObject            *data)
 {
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
   g_autoptr(JsonObject) params = NULL;
   g_autoptr(GError) error = NULL;
   guint requested = 0;
@@ -1430,7 +443,7 @@ continue_request (StewardSamplingBroker *self,
       request->params = json_object_ref (params);
       g_free (request->include_context);
       request->include_context = steward_sampling_describe_include_context (params);
-      show_request (request);
+      steward_sampling_request_show (request);
     }
 
   /* The person may have picked another of the models offered. */
@@ -1446,7 +459,7 @@ continue_request (StewardSamplingBroker *self,
     }
 
   steward_approval_set_stage (request->approval, STEWARD_APPROVAL_STAGE_RESPONSE);
-  generate (self, task);
+  steward_sampling_broker_generate (self, task);
 }
 
 static void
@@ -1466,11 +479,11 @@ responded_cb (StewardApproval       *approval,
 
     case STEWARD_APPROVAL_ACTION_REGENERATE:
       if (steward_approval_get_stage (approval) == STEWARD_APPROVAL_STAGE_RESPONSE)
-        generate (self, task);
+        steward_sampling_broker_generate (self, task);
       break;
 
     case STEWARD_APPROVAL_ACTION_SEND:
-      send_answer (self, task, data);
+      steward_sampling_broker_send_answer (self, task, data);
       break;
 
     case STEWARD_APPROVAL_ACTION_REJECT:
@@ -1482,7 +495,7 @@ responded_cb (StewardApproval       *approval,
     default:
       /* Any other way of closing the dialog is a refusal too: nothing
        * reaches the server without the person's "send". */
-      request_fail (self, task, "rejected", new_rejection ());
+      steward_sampling_broker_request_fail (self, task, "rejected", new_rejection ());
       break;
     }
 }
@@ -1493,7 +506,7 @@ request_cancelled_cb (GCancellable *cancellable,
 {
   GTask *task = user_data;
   StewardSamplingBroker *self = g_task_get_source_object (task);
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
 
   /* The dialog closes before the next request of the server opens. */
   if (request->approval != NULL)
@@ -1502,7 +515,7 @@ request_cancelled_cb (GCancellable *cancellable,
       steward_approval_withdraw (request->approval);
     }
 
-  request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
+  steward_sampling_broker_request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
 
   return G_SOURCE_REMOVE;
 }
@@ -1512,21 +525,22 @@ static void
 request_begin (StewardSamplingBroker *self,
                GTask                 *task)
 {
-  Request *request = g_task_get_task_data (task);
+  StewardSamplingRequest *request = g_task_get_task_data (task);
   StewardSamplingSettings *settings = request->state->settings;
   StewardSamplingPolicy policy = steward_sampling_settings_get_policy (settings);
   g_autoptr(JsonObject) shown = NULL;
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
-      request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
+      steward_sampling_broker_request_fail (self, task, "cancelled",
+                                            steward_sampling_new_withdrawn ());
       return;
     }
 
   /* The person may have turned sampling off while it waited. */
   if (policy == STEWARD_SAMPLING_POLICY_DENY)
     {
-      request_fail (self, task, "denied", new_rejection ());
+      steward_sampling_broker_request_fail (self, task, "denied", new_rejection ());
       return;
     }
 
@@ -1546,8 +560,10 @@ request_begin (StewardSamplingBroker *self,
       g_auto(GStrv) usable = dup_usable_models (self, request->state);
       g_autoptr(JsonArray) choices = NULL;
 
+      gboolean local_only = steward_sampling_settings_get_local_only (settings);
+
       choices = steward_sampling_model_choices_new (self->catalog, (const char * const *) usable,
-                                                    steward_sampling_settings_get_local_only (settings));
+                                                    local_only);
       steward_approval_set_model_choices (request->approval, choices);
     }
   if (policy != STEWARD_SAMPLING_POLICY_ASK)
@@ -1559,7 +575,7 @@ request_begin (StewardSamplingBroker *self,
   steward_approvals_add (self->approvals, request->approval);
 
   if (policy != STEWARD_SAMPLING_POLICY_ASK)
-    generate (self, task);
+    steward_sampling_broker_generate (self, task);
 }
 
 /* Gives the turn to the oldest waiting request while none is open. */
@@ -1600,7 +616,7 @@ steward_sampling_broker_finalize (GObject *object)
   StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
 
   /* Appends still queued go on without us: they hold all they need. */
-  g_clear_pointer (&self->queue, steward_sampling_file_queue_free);
+  g_clear_object (&self->policies_store);
   g_clear_pointer (&self->servers, g_hash_table_unref);
   g_clear_object (&self->policies);
   g_clear_object (&self->journal);
@@ -1646,7 +662,7 @@ steward_sampling_broker_set_property (GObject      *object,
       self->approvals = g_value_dup_object (value);
       break;
     case PROP_POLICIES:
-      self->policies = g_value_dup_object (value);
+      steward_sampling_broker_set_policies_file (self, g_value_get_object (value));
       break;
     case PROP_JOURNAL:
       self->journal = steward_sampling_journal_new (g_value_get_object (value));
@@ -1685,7 +701,6 @@ steward_sampling_broker_init (StewardSamplingBroker *self)
   self->servers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                          (GDestroyNotify) server_state_free);
   self->provider_funcs = &manual_provider;
-  self->queue = steward_sampling_file_queue_new ();
 }
 
 /* Public API */
@@ -1710,217 +725,6 @@ steward_sampling_broker_new (StewardApprovals *approvals,
                        "policies", policies,
                        "journal", journal,
                        NULL);
-}
-
-static gboolean
-load_policies_sync (StewardSamplingBroker  *self,
-                    GError                **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  if (self->policies == NULL)
-    return TRUE;
-
-  if (!g_file_load_contents (self->policies, NULL, &contents, &length, NULL, &local_error))
-    {
-      g_autofree char *label = NULL;
-
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        return apply_policies (self, "{}", 2, error);
-
-      label = g_file_get_parse_name (self->policies);
-      g_set_error (error, G_IO_ERROR, local_error->code,
-                   _("Cannot read the sampling policies %s: %s"), label, local_error->message);
-      return FALSE;
-    }
-
-  return apply_policies (self, contents, length, error);
-}
-
-gboolean
-steward_sampling_broker_load (StewardSamplingBroker  *self,
-                              GError                **error)
-{
-  gboolean loaded;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
-
-  loaded = load_policies_sync (self, error);
-
-  /* Damaged policies leave the defaults, and today's spending counts
-   * against those too. */
-  steward_sampling_journal_recount (self->journal);
-
-  return loaded;
-}
-
-/* The load's answer is the policies'; the task data holds their error. */
-static void
-load_return (GTask *task)
-{
-  const GError *error = g_task_get_task_data (task);
-
-  if (error != NULL)
-    g_task_return_error (task, g_error_copy (error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-load_budget_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!steward_sampling_journal_recount_finish (STEWARD_SAMPLING_JOURNAL (object), result,
-                                               &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    load_return (task);
-}
-
-static void
-load_budget (GTask *task)
-{
-  StewardSamplingBroker *self = g_task_get_source_object (task);
-
-  steward_sampling_journal_recount_async (self->journal, g_task_get_cancellable (task),
-                                          load_budget_cb, task);
-}
-
-static void
-load_read_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  StewardSamplingBroker *self = g_task_get_source_object (task);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  GError *policies_error = NULL;
-  gsize length;
-  const char *data;
-
-  bytes = g_task_propagate_pointer (G_TASK (result), &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  if (error != NULL)
-    {
-      g_autofree char *label = g_file_get_parse_name (self->policies);
-
-      policies_error = g_error_new (G_IO_ERROR, error->code,
-                                    _("Cannot read the sampling policies %s: %s"),
-                                    label, error->message);
-    }
-  else
-    {
-      /* No file yet: the defaults apply. */
-      if (bytes == NULL)
-        bytes = g_bytes_new_static ("{}", 2);
-      data = g_bytes_get_data (bytes, &length);
-      apply_policies (self, data, length, &policies_error);
-    }
-
-  if (policies_error != NULL)
-    g_task_set_task_data (task, policies_error, (GDestroyNotify) g_error_free);
-
-  load_budget (g_steal_pointer (&task));
-}
-
-/* Reads policies.json, then counts the tokens each server spent today
- * from the journal, both on the worker. */
-void
-steward_sampling_broker_load_async (StewardSamplingBroker *self,
-                                    GCancellable          *cancellable,
-                                    GAsyncReadyCallback    callback,
-                                    gpointer               user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) read = NULL;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_sampling_broker_load_async);
-
-  if (self->policies == NULL)
-    {
-      load_budget (g_steal_pointer (&task));
-      return;
-    }
-
-  read = g_task_new (self, cancellable, load_read_cb, g_steal_pointer (&task));
-  g_task_set_source_tag (read, load_read_cb);
-  steward_sampling_file_queue_read (self->queue, self->policies, read);
-}
-
-gboolean
-steward_sampling_broker_load_finish (StewardSamplingBroker  *self,
-                                     GAsyncResult           *result,
-                                     GError                **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        steward_sampling_broker_load_async, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-void
-steward_sampling_broker_save_async (StewardSamplingBroker *self,
-                                    GCancellable          *cancellable,
-                                    GAsyncReadyCallback    callback,
-                                    gpointer               user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_sampling_broker_save_async);
-
-  if (self->policies == NULL)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
-  write_policies (self, task);
-}
-
-gboolean
-steward_sampling_broker_save_finish (StewardSamplingBroker  *self,
-                                     GAsyncResult           *result,
-                                     GError                **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        steward_sampling_broker_save_async, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/**
- * steward_sampling_broker_get_policies:
- *
- * Returns: (transfer none) (nullable): policies.json
- */
-GFile *
-steward_sampling_broker_get_policies (StewardSamplingBroker *self)
-{
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
-
-  return self->policies;
 }
 
 /**
@@ -1975,7 +779,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   g_autoptr(JsonObject) empty = NULL;
   StewardSamplingServerState *state;
   StewardSamplingSettings *settings;
-  Request *request;
+  StewardSamplingRequest *request;
   gint64 now;
   gint64 oldest;
   guint per_minute;
@@ -1992,7 +796,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   state = steward_sampling_broker_get_server_state (self, server);
   now = steward_sampling_broker_now (self);
 
-  request = g_new0 (Request, 1);
+  request = g_new0 (StewardSamplingRequest, 1);
   request->state = state;
   request->server = g_strdup (server);
   request->cause = g_strdup (cause);
@@ -2006,7 +810,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   if (!mcp_sampling_request_validate (params, &error))
     {
       request->params = steward_sampling_json_copy_object (params);
-      request_fail (self, task, "failed", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "failed", g_steal_pointer (&error));
       return;
     }
 
@@ -2018,7 +822,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
 
   if (steward_sampling_settings_get_policy (settings) == STEWARD_SAMPLING_POLICY_DENY)
     {
-      request_fail (self, task, "denied", new_rejection ());
+      steward_sampling_broker_request_fail (self, task, "denied", new_rejection ());
       return;
     }
 
@@ -2035,7 +839,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                              "a tool loop may take at most %u rounds. It can start again with a "
                              "request that brings no tool results."),
                            server, state->tool_rounds, STEWARD_SAMPLING_MAX_TOOL_ROUNDS);
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
@@ -2052,7 +856,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                                         "minute. It can ask again in %u seconds.",
                                         seconds),
                            server, per_minute, seconds);
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
@@ -2063,7 +867,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                            _("Server `%s` has used its sampling budget of %u tokens for today. "
                              "It can ask again tomorrow."),
                            server, daily_tokens);
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
@@ -2074,7 +878,7 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                            _("Server `%s` already has a sampling request open and %u waiting. "
                              "It can ask again once the person has answered."),
                            server, g_queue_get_length (&state->waiting));
-      request_fail (self, task, "limited", g_steal_pointer (&error));
+      steward_sampling_broker_request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 

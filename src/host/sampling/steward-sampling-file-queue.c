@@ -61,33 +61,6 @@ ensure_parent (GFile   *file,
 }
 
 static gpointer
-write_work (GFile         *file,
-            gpointer       data,
-            GCancellable  *cancellable,
-            GError       **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  gsize length;
-  const char *contents = g_bytes_get_data (data, &length);
-
-  if (ensure_parent (file, &local_error))
-    g_file_replace_contents (file, contents, length, NULL, FALSE,
-                             G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
-                             NULL, NULL, &local_error);
-
-  if (local_error != NULL)
-    {
-      g_autofree char *label = g_file_get_parse_name (file);
-
-      g_set_error (error, G_IO_ERROR, local_error->code,
-                   _("Cannot save the sampling policies to %s: %s"),
-                   label, local_error->message);
-    }
-
-  return NULL;
-}
-
-static gpointer
 append_work (GFile         *file,
              gpointer       data,
              GCancellable  *cancellable,
@@ -118,27 +91,6 @@ append_work (GFile         *file,
   return NULL;
 }
 
-static gpointer
-read_work (GFile         *file,
-           gpointer       data,
-           GCancellable  *cancellable,
-           GError       **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  /* A missing file reads as NULL. */
-  if (!g_file_load_contents (file, cancellable, &contents, &length, NULL, &local_error))
-    {
-      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
-
-  return g_bytes_new_take (g_steal_pointer (&contents), length);
-}
-
 /* Back on the main context. The task is returned and let go of here, never
  * on the worker, so that the last reference to its source object is never
  * dropped on another thread. */
@@ -151,8 +103,6 @@ job_complete_cb (gpointer data)
     g_warning ("%s", job->error->message);
   else if (job->error != NULL)
     g_task_return_error (job->task, g_steal_pointer (&job->error));
-  else if (job->work == write_work)
-    g_task_return_boolean (job->task, TRUE);
   else
     g_task_return_pointer (job->task, g_steal_pointer (&job->result), job->result_free);
 
@@ -227,29 +177,10 @@ steward_sampling_file_queue_push (StewardSamplingFileQueue *queue,
 }
 
 void
-steward_sampling_file_queue_write (StewardSamplingFileQueue *queue,
-                                   GFile                    *file,
-                                   GBytes                   *bytes,
-                                   GTask                    *task)
-{
-  steward_sampling_file_queue_push (queue, file, write_work, g_bytes_ref (bytes),
-                                    (GDestroyNotify) g_bytes_unref, task, NULL);
-}
-
-void
 steward_sampling_file_queue_append (StewardSamplingFileQueue *queue,
                                     GFile                    *file,
                                     GBytes                   *bytes)
 {
   steward_sampling_file_queue_push (queue, file, append_work, g_bytes_ref (bytes),
                                     (GDestroyNotify) g_bytes_unref, NULL, NULL);
-}
-
-void
-steward_sampling_file_queue_read (StewardSamplingFileQueue *queue,
-                                  GFile                    *file,
-                                  GTask                    *task)
-{
-  steward_sampling_file_queue_push (queue, file, read_work, NULL, NULL, task,
-                                    (GDestroyNotify) g_bytes_unref);
 }

@@ -6,10 +6,10 @@
 G_BEGIN_DECLS
 
 /*
- * The sampling files' worker (policies.json, the audit journal): one
- * thread runs the work, one piece at a time in the order asked, so that
- * appends stay in order and a read sees every write asked before it.
- * Private to src/host/sampling.
+ * The audit journal's worker: one thread runs the work, one piece at a
+ * time in the order asked, so that appends stay in order and a read sees
+ * every line appended before it. (Whole files, like policies.json, go
+ * through StewardFileStore.) Private to src/host/sampling.
  */
 typedef struct _StewardSamplingFileQueue StewardSamplingFileQueue;
 
@@ -35,21 +35,11 @@ void                      steward_sampling_file_queue_push   (StewardSamplingFil
                                                               GTask                    *task,
                                                               GDestroyNotify            result_free);
 
-/* Replaces policies.json with @bytes (private to the person, atomically);
- * the task returns TRUE. */
-void                      steward_sampling_file_queue_write  (StewardSamplingFileQueue *queue,
-                                                              GFile                    *file,
-                                                              GBytes                   *bytes,
-                                                              GTask                    *task);
 /* Appends @bytes to the journal; nobody waits, and a failure is a
  * warning. */
 void                      steward_sampling_file_queue_append (StewardSamplingFileQueue *queue,
                                                               GFile                    *file,
                                                               GBytes                   *bytes);
-/* The task returns the GBytes of @file, or NULL when there is none. */
-void                      steward_sampling_file_queue_read   (StewardSamplingFileQueue *queue,
-                                                              GFile                    *file,
-                                                              GTask                    *task);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StewardSamplingFileQueue, steward_sampling_file_queue_free)
 

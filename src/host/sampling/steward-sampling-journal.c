@@ -166,7 +166,7 @@ get_tokens (JsonObject *record,
 {
   gint64 tokens = 0;
 
-  if (!steward_sampling_json_get_integer (record, member, &tokens) || tokens < 0)
+  if (!mcp_json_get_int64 (record, member, G_MININT64, G_MAXINT64, &tokens) || tokens < 0)
     return 0;
 
   return (guint64) tokens;
@@ -177,8 +177,8 @@ scan_record (JsonObject *record,
              gpointer    user_data)
 {
   Scan *scan = user_data;
-  const char *server = steward_sampling_json_get_string (record, "server");
-  const char *time = steward_sampling_json_get_string (record, "time");
+  const char *server = mcp_json_get_string (record, "server");
+  const char *time = mcp_json_get_string (record, "time");
   g_autoptr(GDateTime) stamp = NULL;
   g_autoptr(GDateTime) local = NULL;
   g_autofree char *day = NULL;

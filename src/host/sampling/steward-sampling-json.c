@@ -30,7 +30,11 @@ steward_sampling_json_copy_node (JsonNode *node)
       g_autoptr(JsonArray) copy = json_array_sized_new (length);
 
       for (guint i = 0; i < length; i++)
-        json_array_add_element (copy, steward_sampling_json_copy_node (json_array_get_element (source, i)));
+        {
+          JsonNode *element = json_array_get_element (source, i);
+
+          json_array_add_element (copy, steward_sampling_json_copy_node (element));
+        }
 
       return json_node_init_array (json_node_alloc (), copy);
     }
@@ -55,71 +59,4 @@ steward_sampling_json_equal (JsonObject *a,
   g_autoptr(JsonNode) node_b = json_node_init_object (json_node_alloc (), b);
 
   return json_node_equal (node_a, node_b);
-}
-
-const char *
-steward_sampling_json_get_string (JsonObject *object,
-                                  const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-JsonObject *
-steward_sampling_json_get_object (JsonObject *object,
-                                  const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
-JsonArray *
-steward_sampling_json_get_array (JsonObject *object,
-                                 const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
-}
-
-/* A whole number, also when written as 100.0. */
-gboolean
-steward_sampling_json_get_integer (JsonObject *object,
-                                   const char *member,
-                                   gint64     *value)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-  double d;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      *value = json_node_get_int (node);
-      return TRUE;
-
-    case G_TYPE_DOUBLE:
-      d = json_node_get_double (node);
-      if (!(d >= -9.0e15 && d <= 9.0e15) || d != (double) (gint64) d)
-        return FALSE;
-      *value = (gint64) d;
-      return TRUE;
-
-    default:
-      return FALSE;
-    }
 }
