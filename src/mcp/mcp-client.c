@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mcp-client.h"
+#include "mcp-client-private.h"
 #include "mcp-era-private.h"
 #include "mcp-error.h"
 #include "mcp-json-private.h"
@@ -981,6 +982,8 @@ handle_response (McpClient  *self,
   /* No resultType is the handshake era's complete result. */
   if (result_type == NULL || g_str_equal (result_type, "complete"))
     pending_complete (pending, result, NULL);
+  else if (g_str_equal (result_type, "task") && g_str_equal (pending->method, "tools/call"))
+    pending_complete (pending, result, NULL);   /* followed in mcp-client-tasks.c */
   else if (g_str_equal (result_type, "input_required") &&
            (g_str_equal (pending->method, "tools/call") ||
             g_str_equal (pending->method, "prompts/get") ||
@@ -1009,6 +1012,9 @@ handle_progress (McpClient  *self,
       id = json_node_get_int (token);
       pending = g_hash_table_lookup (self->pending, &id);
     }
+
+  if (pending == NULL && mcp_client_tasks_take_progress (self, params))
+    return;
 
   if (pending == NULL || !mcp_json_has_number (params, "progress"))
     {
@@ -1657,6 +1663,9 @@ build_capabilities (McpClient *self)
         }
       json_object_set_object_member (capabilities, "elicitation", elicitation);
     }
+
+  if (self->modern)
+    mcp_client_tasks_add_capabilities (self, capabilities);
 
   return capabilities;
 }
@@ -2567,6 +2576,28 @@ mcp_client_notify (McpClient   *self,
   return TRUE;
 }
 
+GError *
+mcp_client_check_input_request (McpClient  *self,
+                                const char *method,
+                                JsonObject *params)
+{
+  return check_incoming (self, method, params);
+}
+
+/* For a request that may rightly wait as long as the work it stands for
+ * (tasks/result); it still ends with the connection or when cancelled. */
+void
+mcp_client_request_untimed_async (McpClient           *self,
+                                  const char          *method,
+                                  JsonObject          *params,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  start_request (self, method, params, FALSE, 0, NULL, NULL, NULL, cancellable,
+                 mcp_client_request_async, callback, user_data);
+}
+
 /* Typed requests check the server offered the feature, then unwrap. */
 
 typedef JsonObject *(*Unwrap) (McpClient *self, JsonObject *result, GError **error);
@@ -2723,6 +2754,11 @@ mcp_client_call_tool_async (McpClient           *self,
         progress_destroy (progress_data);
       return;
     }
+
+  if (mcp_client_tasks_route_call (self, name, arguments, progress_func, progress_data,
+                                   progress_destroy, cancellable, mcp_client_call_tool_async,
+                                   callback, user_data))
+    return;
 
   params = json_object_new ();
   json_object_set_string_member (params, "name", name);
