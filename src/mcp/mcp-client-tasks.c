@@ -899,6 +899,9 @@ caller_cancelled_cb (GCancellable *cancellable,
 {
   Follow *follow = user_data;
 
+  if (follow->done)
+    return;
+
   /* The handler may run inside g_cancellable_connect(); act on the loop. */
   g_idle_add (caller_cancelled_idle_cb, g_object_ref (follow->gtask));
 }
@@ -1121,11 +1124,14 @@ mcp_client_call_tool_as_task_async (McpClient           *self,
     {
       if (progress_destroy != NULL)
         progress_destroy (progress_data);
-      g_task_report_new_error (self, callback, user_data, mcp_client_call_tool_as_task_async,
-                               MCP_ERROR, MCP_ERROR_CAPABILITY_MISSING,
-                               mcp_client_supports_tasks (self)
-                                 ? "the tool “%s” does not run as a task"
-                                 : "the server does not run tool calls as tasks", name);
+      if (mcp_client_supports_tasks (self))
+        g_task_report_new_error (self, callback, user_data, mcp_client_call_tool_as_task_async,
+                                 MCP_ERROR, MCP_ERROR_CAPABILITY_MISSING,
+                                 "the tool “%s” does not run as a task", name);
+      else
+        g_task_report_new_error (self, callback, user_data, mcp_client_call_tool_as_task_async,
+                                 MCP_ERROR, MCP_ERROR_CAPABILITY_MISSING,
+                                 "the server does not run tool calls as tasks");
       return;
     }
 
@@ -1146,6 +1152,88 @@ mcp_client_call_tool_as_task_finish (McpClient     *self,
   return reply ? mcp_tool_result_new (reply) : NULL;
 }
 
+typedef struct {
+  char            *name;
+  JsonObject      *arguments;
+  McpProgressFunc  progress_func;
+  gpointer         progress_data;
+  GDestroyNotify   progress_destroy;
+} RouteData;
+
+static void
+route_data_free (RouteData *data)
+{
+  if (data->progress_destroy != NULL)
+    data->progress_destroy (data->progress_data);
+  g_clear_pointer (&data->arguments, json_object_unref);
+  g_free (data->name);
+  g_free (data);
+}
+
+static void
+route_called_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) gtask = user_data;
+  GError *error = NULL;
+  JsonObject *reply = mcp_client_request_finish (MCP_CLIENT (object), result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (gtask, error);
+  else
+    g_task_return_pointer (gtask, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+route_passed_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) gtask = user_data;
+  GError *error = NULL;
+  JsonObject *reply = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (reply == NULL)
+    g_task_return_error (gtask, error);
+  else
+    g_task_return_pointer (gtask, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+route_listed_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(GTask) gtask = user_data;
+  RouteData *data = g_task_get_task_data (gtask);
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) params = NULL;
+  GDestroyNotify destroy = g_steal_pointer (&data->progress_destroy);
+
+  /* Without the list, the call goes as it is: the server says no if it
+   * must. */
+  tools = mcp_client_list_finish (self, result, &error);
+
+  if (mcp_client_tool_needs_task (self, data->name))
+    {
+      call_as_task (self, data->name, data->arguments, TRUE, data->progress_func,
+                    data->progress_data, destroy, g_task_get_cancellable (gtask),
+                    mcp_client_call_tool_as_task_async, route_passed_cb, g_object_ref (gtask));
+      return;
+    }
+
+  params = json_object_new ();
+  json_object_set_string_member (params, "name", data->name);
+  json_object_set_object_member (params, "arguments", data->arguments
+                                   ? json_object_ref (data->arguments) : json_object_new ());
+  mcp_client_request_async (self, "tools/call", params, data->progress_func, data->progress_data,
+                            destroy, g_task_get_cancellable (gtask), route_called_cb,
+                            g_object_ref (gtask));
+}
+
 /* A tool call the server would refuse without a task (2025-11-25 "required")
  * or may answer with one (the extension) is followed to its end, so that
  * every caller of mcp_client_call_tool_async() gets a result either way. */
@@ -1162,8 +1250,30 @@ mcp_client_tasks_route_call (McpClient           *self,
                              gpointer             user_data)
 {
   gboolean modern = is_modern (self);
+  g_autoptr(McpTool) tool = NULL;
 
-  if (modern ? !mcp_client_supports_tasks (self) : !mcp_client_tool_needs_task (self, name))
+  if (!mcp_client_supports_tasks (self))
+    return FALSE;
+
+  /* Whether a 2025-11-25 tool needs a task is in the tool list; a call
+   * made before the list arrived fetches it first. */
+  if (!modern && (tool = find_tool (self, name)) == NULL)
+    {
+      RouteData *data = g_new0 (RouteData, 1);
+      GTask *gtask = g_task_new (self, cancellable, callback, user_data);
+
+      g_task_set_source_tag (gtask, source_tag);
+      data->name = g_strdup (name);
+      data->arguments = arguments ? json_object_ref (arguments) : NULL;
+      data->progress_func = progress_func;
+      data->progress_data = progress_data;
+      data->progress_destroy = progress_destroy;
+      g_task_set_task_data (gtask, data, (GDestroyNotify) route_data_free);
+      mcp_client_list_async (self, "tools/list", cancellable, route_listed_cb, gtask);
+      return TRUE;
+    }
+
+  if (!modern && !g_str_equal (mcp_tool_get_task_support (tool), "required"))
     return FALSE;
 
   call_as_task (self, name, arguments, !modern, progress_func, progress_data, progress_destroy,
