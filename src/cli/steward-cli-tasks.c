@@ -74,9 +74,9 @@ print_task (RunData *data,
       return;
     }
 
-  /* Translators: one task in `tasks get`: its id, its status (a protocol
-   * word such as "working" or "completed") and the server's message. */
-  text = g_strdup_printf (_("%s  %s  %s\n"), id,
+  /* The id, the status as the protocol names it, the server's message:
+   * words for scripts, not translated. */
+  text = g_strdup_printf ("%s  %s  %s\n", id,
                           mcp_task_status_to_string (mcp_task_get_status (task)),
                           message ? message : "");
   steward_cli_print_out (text);
