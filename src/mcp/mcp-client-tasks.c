@@ -555,8 +555,9 @@ fetch_result (Follow *follow)
    * the way: it has no deadline of its own. */
   follow->result_outstanding = TRUE;
   json_object_set_string_member (params, "taskId", mcp_task_get_id (follow->task));
-  mcp_client_request_untimed_async (follow->client, "tasks/result", params, follow->cancellable,
-                                    task_result_cb, g_object_ref (follow->gtask));
+  mcp_client_start_request (follow->client, "tasks/result", params, FALSE, 0, NULL, NULL, NULL,
+                            follow->cancellable, mcp_client_request_async, task_result_cb,
+                            g_object_ref (follow->gtask));
 }
 
 static void
@@ -656,7 +657,7 @@ answer_input_requests (Follow *follow)
         error = g_error_new (MCP_ERROR, MCP_ERROR_METHOD_NOT_FOUND,
                              "the task asks for “%s”, and nothing here can answer", method);
       else
-        error = mcp_client_check_input_request (follow->client, method, params);
+        error = mcp_client_check_incoming (follow->client, method, params);
 
       if (error != NULL)
         {
@@ -1296,7 +1297,8 @@ task_request (McpClient           *self,
 
   json_object_set_string_member (params, "taskId", task_id);
   if (untimed)
-    mcp_client_request_untimed_async (self, method, params, cancellable, callback, user_data);
+    mcp_client_start_request (self, method, params, FALSE, 0, NULL, NULL, NULL, cancellable,
+                              mcp_client_request_async, callback, user_data);
   else
     mcp_client_request_async (self, method, params, NULL, NULL, NULL, cancellable,
                               callback, user_data);
