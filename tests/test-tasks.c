@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcp-client.h"
@@ -154,6 +155,14 @@ connect_client (Fixture *fixture,
     {
       g_autofree char *server = tasks_server_path ();
       const char *argv[] = { "node", server, "stdio", NULL };
+
+      transport = MCP_TRANSPORT (mcp_stdio_transport_new (argv));
+    }
+  else if (g_str_equal (data, "hostile"))
+    {
+      g_autofree char *server = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "servers",
+                                                  "hostile-tasks-server.py", NULL);
+      const char *argv[] = { "/usr/bin/python3", server, NULL };
 
       transport = MCP_TRANSPORT (mcp_stdio_transport_new (argv));
     }
@@ -677,6 +686,34 @@ test_modern_resume (Fixture       *fixture,
 }
 
 static void
+test_hostile (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(McpTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  const char *gap;
+
+  /* Asked to poll every 0 ms, flooded with status for tasks it never
+   * made, and sent a status message of 200,000 characters, the client
+   * polls at its own pace, keeps a short message and gets the result. */
+  result = call_tool (fixture, fixture->client, "spin", "{}", &error);
+  g_assert_no_error (error);
+  text = mcp_tool_result_dup_text (result);
+  g_assert_true (g_str_has_prefix (text, "polled 4 times, shortest gap "));
+  gap = text + strlen ("polled 4 times, shortest gap ");
+  g_assert_cmpint (atoi (gap), >=, 100);
+
+  task = only_followed_task (fixture->client);
+  g_assert_cmpint (mcp_task_get_status (task), ==, MCP_TASK_COMPLETED);
+  g_assert_cmpstr (mcp_task_get_status_message (task), ==, "done");
+  for (guint i = 0; i < fixture->messages->len; i++)
+    g_assert_cmpuint (g_utf8_strlen (g_ptr_array_index (fixture->messages, i), -1), <=, 1024);
+  g_assert_cmpuint (fixture->messages->len, >=, 1);
+}
+
+static void
 test_modern_parse (void)
 {
   g_autoptr(JsonObject) bad = test_parse_object ("{\"taskId\":\"t\",\"status\":\"sleeping\"}");
@@ -726,6 +763,7 @@ main (int   argc,
   ADD ("modern/failed", "modern", test_modern_failed);
   ADD ("modern/cancel", "modern", test_modern_cancel);
   ADD ("modern/resume-after-restart", "http", test_modern_resume);
+  ADD ("hostile/poll-flood-and-long-status", "hostile", test_hostile);
 
   return g_test_run ();
 }

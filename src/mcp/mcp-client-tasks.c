@@ -34,6 +34,9 @@
 #define MIN_POLL_MS         100
 /* Backing off stops here (or at the server's interval, if longer). */
 #define MAX_BACKOFF_MS      10000
+/* A server asking for less than one poll a minute is asked all the same:
+ * a task must not go unwatched because its server said so. */
+#define MAX_SERVER_POLL_MS  60000
 /* Polls in a row that may fail for a passing reason (a timeout). */
 #define MAX_POLL_FAILURES   5
 
@@ -820,7 +823,7 @@ static void
 follow_schedule (Follow *follow)
 {
   guint server = mcp_task_get_poll_interval (follow->task);
-  guint floor = MAX (server > 0 ? server : DEFAULT_POLL_MS, MIN_POLL_MS);
+  guint floor = CLAMP (server > 0 ? server : DEFAULT_POLL_MS, MIN_POLL_MS, MAX_SERVER_POLL_MS);
 
   if (follow->done)
     return;
