@@ -714,6 +714,37 @@ test_hostile (Fixture       *fixture,
 }
 
 static void
+test_long_running (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(McpToolResult) at_once = NULL;
+  g_autoptr(McpToolResult) as_task = NULL;
+  g_autoptr(McpTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  /* A tool that allows a task runs at once until its calls are marked
+   * long-running; then the next call is a task. */
+  g_assert_true (mcp_client_tool_allows_task (fixture->client, "maybe"));
+  g_assert_false (mcp_client_tool_needs_task (fixture->client, "maybe"));
+
+  at_once = call_tool (fixture, fixture->client, "maybe", "{}", &error);
+  g_assert_no_error (error);
+  text = mcp_tool_result_dup_text (at_once);
+  g_assert_cmpstr (text, ==, "maybe ran at once");
+  g_clear_pointer (&text, g_free);
+
+  mcp_client_set_long_running (fixture->client, "maybe", TRUE);
+  g_assert_true (mcp_client_get_long_running (fixture->client, "maybe"));
+  as_task = call_tool (fixture, fixture->client, "maybe", "{}", &error);
+  g_assert_no_error (error);
+  text = mcp_tool_result_dup_text (as_task);
+  g_assert_cmpstr (text, ==, "maybe ran as a task");
+  task = only_followed_task (fixture->client);
+  g_assert_cmpstr (mcp_task_get_id (task), ==, "maybe-1");
+}
+
+static void
 test_modern_parse (void)
 {
   g_autoptr(JsonObject) bad = test_parse_object ("{\"taskId\":\"t\",\"status\":\"sleeping\"}");
@@ -764,6 +795,7 @@ main (int   argc,
   ADD ("modern/cancel", "modern", test_modern_cancel);
   ADD ("modern/resume-after-restart", "http", test_modern_resume);
   ADD ("hostile/poll-flood-and-long-status", "hostile", test_hostile);
+  ADD ("hostile/optional-marked-long-running", "hostile", test_long_running);
 
   return g_test_run ();
 }

@@ -46,6 +46,7 @@ typedef struct {
   GListStore *followed;   /* McpTask, every task followed on this client */
   GHashTable *by_id;      /* task id → Follow, those followed now */
   GHashTable *tokens;     /* progress token → McpTask */
+  GHashTable *long_running;  /* tools whose calls go as tasks when they may */
   guint       next_token;
   gboolean    listening;
 } TasksState;
@@ -84,6 +85,7 @@ tasks_state_free (TasksState *state)
   g_clear_object (&state->followed);
   g_clear_pointer (&state->by_id, g_hash_table_unref);
   g_clear_pointer (&state->tokens, g_hash_table_unref);
+  g_clear_pointer (&state->long_running, g_hash_table_unref);
   g_free (state);
 }
 
@@ -104,6 +106,7 @@ get_state (McpClient *self)
       state->followed = g_list_store_new (MCP_TYPE_TASK);
       state->by_id = g_hash_table_new (g_str_hash, g_str_equal);
       state->tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+      state->long_running = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       g_object_set_data_full (G_OBJECT (self), "mcp-tasks-state", state,
                               (GDestroyNotify) tasks_state_free);
     }
@@ -238,6 +241,42 @@ mcp_client_get_followed_tasks (McpClient *self)
   g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
 
   return G_LIST_MODEL (get_state (self)->followed);
+}
+
+/**
+ * mcp_client_set_long_running:
+ *
+ * Marks a tool's calls as long-running: from the next call on, a tool
+ * that allows tasks (2025-11-25 `taskSupport: "optional"`) is called as a
+ * task. A call already sent stays what it is: the protocol cannot turn a
+ * running request into a task, and sending it again would run the tool
+ * twice.
+ */
+void
+mcp_client_set_long_running (McpClient  *self,
+                             const char *tool_name,
+                             gboolean    long_running)
+{
+  TasksState *state;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (tool_name != NULL);
+
+  state = get_state (self);
+  if (long_running)
+    g_hash_table_add (state->long_running, g_strdup (tool_name));
+  else
+    g_hash_table_remove (state->long_running, tool_name);
+}
+
+gboolean
+mcp_client_get_long_running (McpClient  *self,
+                             const char *tool_name)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (tool_name != NULL, FALSE);
+
+  return g_hash_table_contains (get_state (self)->long_running, tool_name);
 }
 
 void
@@ -1221,7 +1260,9 @@ route_listed_cb (GObject      *object,
    * must. */
   tools = mcp_client_list_finish (self, result, &error);
 
-  if (mcp_client_tool_needs_task (self, data->name))
+  if (mcp_client_tool_needs_task (self, data->name) ||
+      (mcp_client_get_long_running (self, data->name) &&
+       mcp_client_tool_allows_task (self, data->name)))
     {
       call_as_task (self, data->name, data->arguments, TRUE, data->progress_func,
                     data->progress_data, destroy, g_task_get_cancellable (gtask),
@@ -1277,7 +1318,9 @@ mcp_client_tasks_route_call (McpClient           *self,
       return TRUE;
     }
 
-  if (!modern && !g_str_equal (mcp_tool_get_task_support (tool), "required"))
+  if (!modern && !g_str_equal (mcp_tool_get_task_support (tool), "required") &&
+      !(g_str_equal (mcp_tool_get_task_support (tool), "optional") &&
+        mcp_client_get_long_running (self, name)))
     return FALSE;
 
   call_as_task (self, name, arguments, !modern, progress_func, progress_data, progress_destroy,

@@ -15,6 +15,11 @@ gboolean        mcp_client_tool_needs_task         (McpClient            *self,
 gboolean        mcp_client_tool_allows_task        (McpClient            *self,
                                                     const char           *tool_name);
 GListModel     *mcp_client_get_followed_tasks      (McpClient            *self);
+void            mcp_client_set_long_running        (McpClient            *self,
+                                                    const char           *tool_name,
+                                                    gboolean              long_running);
+gboolean        mcp_client_get_long_running        (McpClient            *self,
+                                                    const char           *tool_name);
 
 void            mcp_client_start_task_async        (McpClient            *self,
                                                     const char           *name,

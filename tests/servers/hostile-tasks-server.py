@@ -10,7 +10,8 @@ every 0 ms, floods status notifications for tasks it never made and for
 the real one with a status that contradicts tasks/get, sends a status
 message of 200,000 characters, and after the task completed says it works
 again. The result tells how the client polled: how many times, and the
-shortest gap between two polls in milliseconds.
+shortest gap between two polls in milliseconds. A second tool, "maybe",
+allows a task without needing one, and says which way it was called.
 
 Only the standard library is used, so the tests run anywhere Python does.
 """
@@ -27,6 +28,13 @@ SPIN = {
     "description": "Spins, as a task.",
     "inputSchema": {"type": "object", "properties": {}},
     "execution": {"taskSupport": "required"},
+}
+
+MAYBE = {
+    "name": "maybe",
+    "description": "Runs at once, or as a task when asked.",
+    "inputSchema": {"type": "object", "properties": {}},
+    "execution": {"taskSupport": "optional"},
 }
 
 state = {"polls": [], "created": None}
@@ -65,7 +73,13 @@ def answer(request):
                 "capabilities": {"tools": {}, "tasks": {"list": {}, "cancel": {},
                                                         "requests": {"tools": {"call": {}}}}}}
     if method == "tools/list":
-        return {"tools": [SPIN]}
+        return {"tools": [SPIN, MAYBE]}
+    if method == "tools/call" and params.get("name") == "maybe":
+        if "task" not in params:
+            return {"content": [{"type": "text", "text": "maybe ran at once"}]}
+        return {"task": dict(task("completed", "done"), taskId="maybe-1", pollInterval=100)}
+    if method == "tasks/result" and params.get("taskId") == "maybe-1":
+        return {"content": [{"type": "text", "text": "maybe ran as a task"}]}
     if method == "tools/call":
         if "task" not in params:
             return {"error": {"code": -32601, "message": "spin runs only as a task"}}
