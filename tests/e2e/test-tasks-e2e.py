@@ -186,9 +186,13 @@ def finds_result_after_restart(s):
         a11y.activate(expander)
     a11y.find(row, "label", "counted to %d" % STEPS)
 
-    with open(s.journal) as f:
-        kept = [t for t in json.load(f)["tasks"] if t["taskId"] == s.task_id]
-    check(kept and kept[0]["status"] == "completed", "the journal says it completed: %r" % kept)
+    # The journal is written a moment after the change.
+    def completed():
+        with open(s.journal) as f:
+            kept = [t for t in json.load(f)["tasks"] if t["taskId"] == s.task_id]
+        return kept and kept[0]["status"] == "completed" and \
+            kept[0]["result"]["content"][0]["text"] == "counted to %d" % STEPS
+    a11y.wait_until("the journal to keep the task's end and result", completed)
 
 
 @step(finds_result_after_restart)
