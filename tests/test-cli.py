@@ -452,6 +452,63 @@ def unknown_prompt_exits_4():
     expect(r, 4, err="-32602")
 
 
+TASKS = ["node", os.path.join(HERE, "servers", "tasks-server.mjs"), "stdio"]
+
+
+@test
+def task_only_tool_runs_as_task():
+    # simulate-research-query runs only as a task: a plain call becomes one.
+    r = run("tools", "call", "simulate-research-query", "--args", '{"topic":"tides"}',
+            server=EVERYTHING)
+    expect(r, 0, out="# Research Report: tides")
+
+
+@test
+def tools_call_task_shows_status():
+    r = run("tools", "call", "simulate-research-query", "--task", "--args", '{"topic":"reefs"}',
+            server=EVERYTHING)
+    expect(r, 0, out="Research Report: reefs", err=["[task] started ", "[task] Gathering sources"])
+
+
+@test
+def tools_call_task_modern():
+    r = run("tools", "call", "count", "--task", "--args", '{"steps":3,"delayMs":100}',
+            server=TASKS)
+    expect(r, 0, out="counted to 3\n", err=["[task] started task-", "[task] Step 1 of 3"])
+
+
+@test
+def tools_call_task_refused_for_plain_tool():
+    r = run("tools", "call", "echo", "--task", "--args", '{"message":"hi"}', server=EVERYTHING)
+    expect(r, 4, err="the tool “echo” does not run as a task")
+
+
+@test
+def tasks_get_unknown_exits_4():
+    r = run("tasks", "get", "no-such-task", server=EVERYTHING)
+    expect(r, 4, err="-32602")
+
+
+@test
+def tasks_list_where_unsupported_exits_4():
+    r = run("tasks", "list", server=TASKS)
+    expect(r, 4, err="does not list its tasks")
+
+
+@test
+@offline
+def task_option_needs_tools_call():
+    r = run("tasks", "list", "--task", "--url", "http://127.0.0.1:9/mcp")
+    expect(r, 2, err="--task goes with `tools call`")
+
+
+@test
+@offline
+def tasks_needs_a_subcommand():
+    r = run("tasks", "--url", "http://127.0.0.1:9/mcp")
+    expect(r, 2, err="`tasks` is followed by list, get, cancel or result")
+
+
 @test
 def missing_command_exits_3():
     r = run("ping", server=["steward-no-such-command"])

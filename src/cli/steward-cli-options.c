@@ -30,6 +30,10 @@ static const struct {
   { { "complete", NULL },             NULL,       STEWARD_CLI_COMMAND_COMPLETE },
   { { "ping", NULL },                 NULL,       STEWARD_CLI_COMMAND_PING },
   { { "log-level", NULL },            "LEVEL",    STEWARD_CLI_COMMAND_LOG_LEVEL },
+  { { "tasks", "list" },              NULL,       STEWARD_CLI_COMMAND_TASKS_LIST },
+  { { "tasks", "get" },               "ID",       STEWARD_CLI_COMMAND_TASKS_GET },
+  { { "tasks", "cancel" },            "ID",       STEWARD_CLI_COMMAND_TASKS_CANCEL },
+  { { "tasks", "result" },            "ID",       STEWARD_CLI_COMMAND_TASKS_RESULT },
 };
 
 /* What GOption fills in, before it is checked. */
@@ -50,6 +54,7 @@ typedef struct {
   char     *sampling;
   char     *elicitation;
   char     *args;
+  gboolean  task;
   int       count;
   char     *prompt;
   char     *resource;
@@ -309,7 +314,7 @@ parse_command (StewardCliOptions  *options,
 
   if (n_words == 0)
     return usage_error (error, _("say what to do: info, tools, resources, prompts, complete, "
-                                 "ping or log-level"));
+                                 "ping, log-level or tasks"));
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
@@ -341,6 +346,8 @@ parse_command (StewardCliOptions  *options,
     return usage_error (error, _("`resources` is followed by list, templates, read or subscribe"));
   if (g_str_equal (words[0], "prompts"))
     return usage_error (error, _("`prompts` is followed by list or get"));
+  if (g_str_equal (words[0], "tasks"))
+    return usage_error (error, _("`tasks` is followed by list, get, cancel or result"));
 
   return usage_error (error, _("unknown command `%s`"), words[0]);
 }
@@ -480,6 +487,13 @@ apply_raw (StewardCliOptions  *options,
         return FALSE;
     }
 
+  if (raw->task)
+    {
+      if (command != STEWARD_CLI_COMMAND_TOOLS_CALL)
+        return usage_error (error, _("--task goes with `tools call`"));
+      options->task = TRUE;
+    }
+
   if (raw->count != -1)
     {
       if (!command_is_one_of (command, STEWARD_CLI_COMMAND_RESOURCES_SUBSCRIBE,
@@ -561,6 +575,8 @@ create_context (RawOptions *raw)
       N_("Answer elicitation requests: decline, accept-defaults, or manual"), N_("MODE") },
     { "args", 'a', 0, G_OPTION_ARG_STRING, &raw->args,
       N_("Arguments of `tools call` or `prompts get`, as a JSON object"), N_("JSON") },
+    { "task", 0, 0, G_OPTION_ARG_NONE, &raw->task,
+      N_("tools call: run the call as a task and follow it to its end"), NULL },
     { "count", 'n', 0, G_OPTION_ARG_INT, &raw->count,
       N_("Stop after N updates or log messages"), N_("N") },
     { "prompt", 0, 0, G_OPTION_ARG_STRING, &raw->prompt,
@@ -602,7 +618,9 @@ create_context (RawOptions *raw)
       "  info                       name, version, protocol revision, capabilities,\n"
       "                             instructions\n"
       "  tools list\n"
-      "  tools call NAME [--args JSON]\n"
+      "  tools call NAME [--args JSON] [--task]\n"
+      "                             --task runs it as a task (tools that only run\n"
+      "                             as tasks always do); Ctrl+C cancels the task\n"
       "  resources list\n"
       "  resources templates\n"
       "  resources read URI\n"
@@ -616,6 +634,10 @@ create_context (RawOptions *raw)
       "  log-level LEVEL [--count N]\n"
       "                             set the server's log level, then print its log\n"
       "                             messages until Ctrl+C or N messages\n"
+      "  tasks list\n"
+      "  tasks get ID | tasks cancel ID | tasks result ID\n"
+      "                             a task the server still keeps: its status,\n"
+      "                             cancel it, or wait for its result\n"
       "\n"
       "Protocol revisions: %s."),
     revisions);

@@ -35,6 +35,10 @@ typedef enum {
   STEWARD_CLI_COMMAND_COMPLETE,
   STEWARD_CLI_COMMAND_PING,
   STEWARD_CLI_COMMAND_LOG_LEVEL,
+  STEWARD_CLI_COMMAND_TASKS_LIST,
+  STEWARD_CLI_COMMAND_TASKS_GET,
+  STEWARD_CLI_COMMAND_TASKS_CANCEL,
+  STEWARD_CLI_COMMAND_TASKS_RESULT,
 } StewardCliCommand;
 
 typedef enum {
@@ -92,6 +96,8 @@ typedef struct {
   StewardCliElicitation   elicitation;
 
   JsonObject             *arguments;
+  /* tools call: as a task, followed to its end. */
+  gboolean                task;
   guint                   count;
 
   /* complete: "ref/prompt" or "ref/resource", and what it names. */

@@ -28,6 +28,7 @@
 #include "steward-cli-format.h"
 #include "steward-cli-output.h"
 #include "steward-cli-runner.h"
+#include "steward-cli-tasks.h"
 
 /**
  * StewardCliRunner:
@@ -767,6 +768,21 @@ print_info (StewardCliRunner *self)
 }
 
 static void
+tasks_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(StewardCliRunner) self = user_data;
+  g_autoptr(GError) error = NULL;
+  int code = steward_cli_tasks_run_finish (result, &error);
+
+  if (code < 0)
+    fail_request (self, error);
+  else
+    finish (self, code);
+}
+
+static void
 run_command (StewardCliRunner *self)
 {
   StewardCliOptions *options = self->options;
@@ -794,6 +810,12 @@ run_command (StewardCliRunner *self)
       break;
 
     case STEWARD_CLI_COMMAND_TOOLS_CALL:
+      if (options->task)
+        {
+          steward_cli_tasks_run_async (self->client, options, self->cancellable, tasks_cb,
+                                       g_object_ref (self));
+          break;
+        }
       mcp_client_call_tool_async (self->client, options->operand, options->arguments,
                                   progress_cb, self, NULL, self->cancellable, call_tool_cb,
                                   g_object_ref (self));
@@ -829,6 +851,14 @@ run_command (StewardCliRunner *self)
     case STEWARD_CLI_COMMAND_LOG_LEVEL:
       mcp_client_set_log_level_async (self->client, options->operand, self->cancellable,
                                       set_log_level_cb, g_object_ref (self));
+      break;
+
+    case STEWARD_CLI_COMMAND_TASKS_LIST:
+    case STEWARD_CLI_COMMAND_TASKS_GET:
+    case STEWARD_CLI_COMMAND_TASKS_CANCEL:
+    case STEWARD_CLI_COMMAND_TASKS_RESULT:
+      steward_cli_tasks_run_async (self->client, options, self->cancellable, tasks_cb,
+                                   g_object_ref (self));
       break;
 
     default:

@@ -102,6 +102,11 @@ mcp_client_call_tool_async (McpClient           *self,
       return;
     }
 
+  if (mcp_client_tasks_route_call (self, name, arguments, progress_func, progress_data,
+                                   progress_destroy, cancellable, mcp_client_call_tool_async,
+                                   callback, user_data))
+    return;
+
   params = json_object_new ();
   json_object_set_string_member (params, "name", name);
   json_object_set_object_member (params, "arguments",

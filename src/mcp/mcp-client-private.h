@@ -190,6 +190,22 @@ void        mcp_client_refresh_list        (McpClient           *self,
                                             ListKind             kind);
 void        mcp_client_open_subscriptions  (McpClient           *self);
 
+/* mcp-client-tasks.c */
+gboolean    mcp_client_tasks_take_progress (McpClient           *self,
+                                            JsonObject          *params);
+gboolean    mcp_client_tasks_route_call    (McpClient           *self,
+                                            const char          *name,
+                                            JsonObject          *arguments,
+                                            McpProgressFunc      progress_func,
+                                            gpointer             progress_data,
+                                            GDestroyNotify       progress_destroy,
+                                            GCancellable        *cancellable,
+                                            gpointer             source_tag,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+void        mcp_client_tasks_add_capabilities (McpClient        *self,
+                                            JsonObject          *capabilities);
+
 /* mcp-client-methods.c */
 gboolean    mcp_client_require_capability  (McpClient           *self,
                                             const char          *capability,

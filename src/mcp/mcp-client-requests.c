@@ -317,6 +317,8 @@ mcp_client_handle_response (McpClient  *self,
   /* No resultType is the handshake era's complete result. */
   if (result_type == NULL || g_str_equal (result_type, "complete"))
     mcp_client_pending_complete (pending, result, NULL);
+  else if (g_str_equal (result_type, "task") && g_str_equal (pending->method, "tools/call"))
+    mcp_client_pending_complete (pending, result, NULL);   /* followed in mcp-client-tasks.c */
   else if (g_str_equal (result_type, "input_required") &&
            (g_str_equal (pending->method, "tools/call") ||
             g_str_equal (pending->method, "prompts/get") ||
@@ -345,6 +347,9 @@ mcp_client_handle_progress (McpClient  *self,
       id = json_node_get_int (token);
       pending = g_hash_table_lookup (self->pending, &id);
     }
+
+  if (pending == NULL && mcp_client_tasks_take_progress (self, params))
+    return;
 
   if (pending == NULL || !mcp_json_has_number (params, "progress"))
     {

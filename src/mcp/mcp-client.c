@@ -262,6 +262,9 @@ build_capabilities (McpClient *self)
       json_object_set_object_member (capabilities, "elicitation", elicitation);
     }
 
+  if (self->modern)
+    mcp_client_tasks_add_capabilities (self, capabilities);
+
   return capabilities;
 }
 

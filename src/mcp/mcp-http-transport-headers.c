@@ -107,6 +107,10 @@ mcp_http_transport_apply_headers (McpHttpTransport *self,
         name = params != NULL ? mcp_json_get_string (params, "name") : NULL;
       else if (g_str_equal (method, "resources/read"))
         name = params != NULL ? mcp_json_get_string (params, "uri") : NULL;
+      /* The tasks extension names the task it is about. */
+      else if (g_str_equal (method, "tasks/get") || g_str_equal (method, "tasks/update") ||
+               g_str_equal (method, "tasks/cancel"))
+        name = params != NULL ? mcp_json_get_string (params, "taskId") : NULL;
 
       if (name != NULL)
         {

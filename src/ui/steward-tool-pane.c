@@ -5,6 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-client-tasks.h"
+
 #include "steward-item-row.h"
 #include "steward-schema-form.h"
 #include "steward-text.h"
@@ -29,6 +31,7 @@ struct _StewardToolPane
   AdwBin         *form_bin;
   GtkWidget      *call_button;
   GtkWidget      *cancel_button;
+  GtkCheckButton *task_check;
   GtkWidget      *progress_box;
   GtkProgressBar *progress_bar;
   GtkLabel       *progress_label;
@@ -194,6 +197,7 @@ call_action (GtkWidget  *widget,
   StewardToolPane *self = STEWARD_TOOL_PANE (widget);
   StewardSchemaForm *form = STEWARD_SCHEMA_FORM (self->form);
   g_autoptr(JsonObject) arguments = NULL;
+  McpClient *client;
 
   if (self->cancellable != NULL)
     return;
@@ -208,6 +212,13 @@ call_action (GtkWidget  *widget,
   arguments = steward_schema_form_dup_values (form);
   if (arguments == NULL)
     arguments = json_object_new ();
+
+  /* The choice holds for this call and the next: one already running
+   * cannot become a task. */
+  client = steward_server_get_client (self->server);
+  if (client != NULL && gtk_widget_get_visible (GTK_WIDGET (self->task_check)))
+    mcp_client_set_long_running (client, mcp_item_get_name (MCP_ITEM (self->tool)),
+                                 gtk_check_button_get_active (self->task_check));
 
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   show_result (self, NULL);
@@ -305,6 +316,7 @@ steward_tool_pane_class_init (StewardToolPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, header);
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, form_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, call_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardToolPane, task_check);
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, progress_box);
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, progress_bar);
@@ -327,6 +339,7 @@ steward_tool_pane_new (StewardServer *server,
   StewardToolPane *self;
   JsonObject *schema;
   g_autoptr(JsonObject) empty = NULL;
+  McpClient *client;
 
   g_return_val_if_fail (STEWARD_IS_SERVER (server), NULL);
   g_return_val_if_fail (MCP_IS_TOOL (tool), NULL);
@@ -345,6 +358,19 @@ steward_tool_pane_new (StewardServer *server,
     }
   self->form = steward_schema_form_new (schema);
   adw_bin_set_child (self->form_bin, self->form);
+
+  /* Only a tool that may run either way gets the choice: one that needs a
+   * task always runs as one, and in 2026-07-28 the server decides. */
+  client = steward_server_get_client (server);
+  if (client != NULL && mcp_client_supports_tasks (client) &&
+      g_str_equal (mcp_tool_get_task_support (tool), "optional") &&
+      !mcp_revision_is_stateless (mcp_client_get_revision (client)))
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->task_check), TRUE);
+      gtk_check_button_set_active (self->task_check,
+                                   mcp_client_get_long_running (client,
+                                                                mcp_item_get_name (MCP_ITEM (tool))));
+    }
 
   return GTK_WIDGET (self);
 }

@@ -11,6 +11,7 @@
 #include "steward-import-dialog.h"
 #include "steward-log-view.h"
 #include "steward-roots-page.h"
+#include "steward-tasks-page.h"
 #include "steward-server-dialog.h"
 #include "steward-server-page.h"
 #include "steward-server-row.h"
@@ -33,6 +34,7 @@ struct _StewardWindow
   GtkWidget            *log_view;
   GtkWidget            *chat_page;
   GtkWidget            *roots_page;
+  GtkWidget            *tasks_page;
   gboolean              show_sidebar;
   /* Set while the window changes a list's selection itself, so that the
    * selection handlers do not answer their own echo. */
@@ -53,6 +55,7 @@ struct _StewardWindow
   GtkListBoxRow        *chat_row;
   GtkListBoxRow        *logs_row;
   GtkListBoxRow        *roots_row;
+  GtkListBoxRow        *tasks_row;
   GtkWidget            *content;
   AdwWindowTitle       *content_title;
   GtkStack             *content_stack;
@@ -360,6 +363,26 @@ ensure_roots_page (StewardWindow *self)
   gtk_stack_add_named (self->content_stack, self->roots_page, "roots");
 }
 
+/* Made with the window: tasks journalled before are followed again at
+ * once, and a task that ends tells the desktop even before it is shown. */
+static void
+ensure_tasks_page (StewardWindow *self)
+{
+  if (self->tasks_page != NULL)
+    return;
+
+  self->tasks_page = steward_tasks_page_new (self->host);
+  gtk_stack_add_named (self->content_stack, self->tasks_page, "tasks");
+}
+
+static void
+show_tasks_page (StewardWindow *self)
+{
+  ensure_tasks_page (self);
+  gtk_stack_set_visible_child (self->content_stack, self->tasks_page);
+  set_title (self, _("Tasks"), NULL);
+}
+
 static void
 show_chat_page (StewardWindow *self)
 {
@@ -406,6 +429,8 @@ nav_row_selected_cb (StewardWindow *self,
     show_logs_page (self, NULL);
   else if (row == self->roots_row)
     show_roots_page (self);
+  else if (row == self->tasks_row)
+    show_tasks_page (self);
 }
 
 /* Drops the pages of servers that left the registry, or that it replaced
@@ -1004,6 +1029,7 @@ steward_window_constructed (GObject *object)
   g_signal_connect_object (registry, "items-changed",
                            G_CALLBACK (registry_items_changed_cb), self, G_CONNECT_SWAPPED);
   registry_items_changed_cb (self, 0, 0, 0, registry);
+  ensure_tasks_page (self);
 }
 
 static void
@@ -1015,6 +1041,7 @@ steward_window_dispose (GObject *object)
   self->log_view = NULL;
   self->chat_page = NULL;
   self->roots_page = NULL;
+  self->tasks_page = NULL;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_WINDOW);
 
@@ -1106,6 +1133,7 @@ steward_window_class_init (StewardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, chat_row);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, logs_row);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, roots_row);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, tasks_row);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_title);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_stack);
