@@ -410,7 +410,7 @@ test_read_resource (Fixture       *fixture,
 
     g_assert_cmpuint (all, >, 1);
     gtk_editable_set_text (search, uri);
-    wait_until (g_list_model_get_n_items (model) < all, 10);
+    test_loop_until (g_list_model_get_n_items (model) < all, 10);
     g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1);
     for (guint i = 0; i < g_list_model_get_n_items (model); i++)
       {
@@ -421,9 +421,9 @@ test_read_resource (Fixture       *fixture,
       }
 
     gtk_editable_set_text (search, "no resource is called this");
-    wait_until (g_list_model_get_n_items (model) == 0, 10);
+    test_loop_until (g_list_model_get_n_items (model) == 0, 10);
     gtk_editable_set_text (search, "");
-    wait_until (g_list_model_get_n_items (model) == all, 10);
+    test_loop_until (g_list_model_get_n_items (model) == all, 10);
   }
 }
 
@@ -550,7 +550,7 @@ test_narrow (Fixture       *fixture,
                                                                         STEWARD_TYPE_SERVER_PAGE,
                                                                         "view_stack"));
 
-  wait_until (steward_server_page_get_pane (page_of (fixture), "info") != NULL, 10);
+  test_loop_until (steward_server_page_get_pane (page_of (fixture), "info") != NULL, 10);
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
       int minimum = 0;
@@ -575,12 +575,12 @@ test_narrow (Fixture       *fixture,
 
     adw_view_stack_set_visible_child_name (stack, "tools");
     gtk_window_set_default_size (fixture->window, 360, 700);
-    wait_until (gtk_widget_get_width (fixture->page) == 360, 10);
-    wait_until (adw_leaflet_get_folded (leaflet), 10);
+    test_loop_until (gtk_widget_get_width (fixture->page) == 360, 10);
+    test_loop_until (adw_leaflet_get_folded (leaflet), 10);
     list_side = adw_leaflet_get_visible_child (leaflet);
     g_assert_false (gtk_widget_get_visible (back));
 
-    wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
+    test_loop_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
     g_assert_true (adw_leaflet_get_visible_child (leaflet) != list_side);
     g_assert_true (STEWARD_IS_TOOL_PANE (steward_server_page_get_pane (page_of (fixture), "tools")));
     g_assert_true (gtk_widget_is_ancestor (steward_server_page_get_pane (page_of (fixture),
