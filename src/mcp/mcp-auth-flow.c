@@ -1279,6 +1279,7 @@ refresh_discovered_cb (GObject      *object,
   const McpAuthToken *old = g_task_get_task_data (task);
   g_autoptr(GHashTable) form = new_form ();
   g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
   SoupMessage *msg;
 
   if (!mcp_auth_flow_discover_finish (self, result, &error))
@@ -1301,8 +1302,9 @@ refresh_discovered_cb (GObject      *object,
       return;
     }
 
-  send_json_async (self, msg, g_task_get_cancellable (task), refresh_cb,
-                   g_steal_pointer (&task));
+  /* The cancellable is read before the task is handed on. */
+  cancellable = g_task_get_cancellable (task);
+  send_json_async (self, msg, cancellable, refresh_cb, g_steal_pointer (&task));
 }
 
 /**
@@ -1388,6 +1390,7 @@ revoke_discovered_cb (GObject      *object,
   const McpAuthToken *token = g_object_get_data (G_OBJECT (task), "token");
   g_autoptr(GHashTable) form = new_form ();
   g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
   SoupMessage *msg;
 
   if (!mcp_auth_flow_discover_finish (self, result, &error))
@@ -1420,9 +1423,9 @@ revoke_discovered_cb (GObject      *object,
     }
 
   g_task_set_task_data (task, msg, g_object_unref);
-  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT,
-                                    g_task_get_cancellable (task), revoke_sent_cb,
-                                    g_steal_pointer (&task));
+  cancellable = g_task_get_cancellable (task);
+  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
+                                    revoke_sent_cb, g_steal_pointer (&task));
 }
 
 /**
