@@ -19,6 +19,13 @@
 /* Key-shaped, and unique enough to search for. */
 #define CANARY_KEY "sk-steward-test-9f8e7d6c5b4a39281706"
 
+static StewardSamplingSettings *
+settings_of (StewardSamplingBroker *broker,
+             const char            *server)
+{
+  return steward_sampling_broker_get_settings (broker, server);
+}
+
 static const char servers_json[] =
   "{\"mcpServers\": {"
   "  \"alpha\": {\"command\": \"true\", \"disabled\": true}"
@@ -734,7 +741,7 @@ test_server_models (void)
   g_assert_true (GTK_IS_SWITCH (local_switch));
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (local_switch)));
   gtk_switch_set_active (GTK_SWITCH (local_switch), TRUE);
-  g_assert_true (steward_sampling_broker_get_local_only (broker, "alpha"));
+  g_assert_true (steward_sampling_settings_get_local_only (settings_of (broker, "alpha")));
 
   /* Any model, until the person chooses. */
   any_switch = test_find_by_name (GTK_WIDGET (row), "any-model:alpha");
@@ -744,25 +751,25 @@ test_server_models (void)
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (any_switch)));
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
   g_assert_false (gtk_widget_get_sensitive (check));
-  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "alpha"));
+  g_assert_null (steward_sampling_settings_get_models (settings_of (broker, "alpha")));
 
   gtk_switch_set_active (GTK_SWITCH (any_switch), FALSE);
-  allowed = steward_sampling_broker_get_allowed_models (broker, "alpha");
+  allowed = steward_sampling_settings_get_models (settings_of (broker, "alpha"));
   g_assert_nonnull (allowed);
   g_assert_cmpuint (g_strv_length ((char **) allowed), ==, 2);
 
   /* Now the person chooses, model by model. */
   g_assert_true (gtk_widget_get_sensitive (check));
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), FALSE);
-  allowed = steward_sampling_broker_get_allowed_models (broker, "alpha");
+  allowed = steward_sampling_settings_get_models (settings_of (broker, "alpha"));
   g_assert_cmpuint (g_strv_length ((char **) allowed), ==, 1);
   g_assert_cmpstr (allowed[0], ==, "ollama/qwen2.5:7b");
 
   /* A change made elsewhere shows. */
-  steward_sampling_broker_set_allowed_models (broker, "alpha", NULL);
+  steward_sampling_settings_set_models (settings_of (broker, "alpha"), NULL);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (any_switch)));
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
-  steward_sampling_broker_set_local_only (broker, "alpha", FALSE);
+  steward_sampling_settings_set_local_only (settings_of (broker, "alpha"), FALSE);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (local_switch)));
 
   fixture_tear_down (&fixture);
@@ -814,17 +821,19 @@ test_sampling_defaults (void)
   /* A server Steward has not seen takes the defaults when the window opens. */
   fixture_set_up (&fixture, TRUE);
   broker = steward_host_get_sampling_broker (fixture.host);
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "alpha"), ==,
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "alpha")), ==,
                    STEWARD_SAMPLING_POLICY_DENY);
-  g_assert_cmpuint (steward_sampling_broker_get_max_tokens (broker, "alpha"), ==, 1024);
+  g_assert_cmpuint (steward_sampling_settings_get_max_tokens (settings_of (broker, "alpha")), ==,
+                    1024);
   seen = g_settings_get_strv (settings, "sampling-defaults-applied");
   g_assert_true (g_strv_contains ((const char * const *) seen, "alpha"));
 
   /* Once seen, the person's own choice for it stays. */
-  steward_sampling_broker_set_policy (broker, "alpha", STEWARD_SAMPLING_POLICY_ASK);
-  steward_sampling_broker_set_max_tokens (broker, "alpha", STEWARD_SAMPLING_DEFAULT_MAX_TOKENS);
+  steward_sampling_settings_set_policy (settings_of (broker, "alpha"), STEWARD_SAMPLING_POLICY_ASK);
+  steward_sampling_settings_set_max_tokens (settings_of (broker, "alpha"),
+                                            STEWARD_SAMPLING_DEFAULT_MAX_TOKENS);
   steward_preferences_window_apply_sampling_defaults (fixture.host, settings);
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "alpha"), ==,
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "alpha")), ==,
                    STEWARD_SAMPLING_POLICY_ASK);
 
   g_settings_reset (settings, "sampling-default-policy");

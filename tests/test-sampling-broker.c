@@ -144,6 +144,13 @@ result_text (JsonObject *result)
                                         "text");
 }
 
+static StewardSamplingSettings *
+settings_of (StewardSamplingBroker *broker,
+             const char            *server)
+{
+  return steward_sampling_broker_get_settings (broker, server);
+}
+
 static StewardSamplingBroker *
 new_broker (StewardApprovals *approvals,
             GFile            *policies,
@@ -308,7 +315,8 @@ test_deny (void)
   StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
   Call call = { 0, };
 
-  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_DENY);
+  steward_sampling_settings_set_policy (settings_of (broker, "everything"),
+                                        STEWARD_SAMPLING_POLICY_DENY);
   ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
   run_pending ();
 
@@ -316,7 +324,7 @@ test_deny (void)
   g_assert_cmpuint (n_approvals (approvals), ==, 0);
 
   /* Other servers keep the default. */
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "files"), ==,
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "files")), ==,
                    STEWARD_SAMPLING_POLICY_ASK);
 
   call_clear (&call);
@@ -484,7 +492,7 @@ test_always (void)
       StewardApproval *approval;
       Call call = { 0, };
 
-      steward_sampling_broker_set_policy (broker, "everything", policies[i]);
+      steward_sampling_settings_set_policy (settings_of (broker, "everything"), policies[i]);
       ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
       WAIT_UNTIL (n_approvals (approvals) == 1);
       approval = get_last (approvals);
@@ -580,7 +588,8 @@ test_rate_limit (void)
   StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
   Call call = { 0, };
 
-  g_assert_cmpuint (steward_sampling_broker_get_per_minute (broker, "everything"), ==, 5);
+  g_assert_cmpuint (steward_sampling_settings_get_per_minute (settings_of (broker, "everything")),
+                    ==, 5);
 
   for (guint i = 0; i < 5; i++)
     {
@@ -616,7 +625,7 @@ test_rate_limit (void)
 
   /* A lower limit applies at once. */
   fake_now += 2 * MINUTE;
-  steward_sampling_broker_set_per_minute (broker, "everything", 1);
+  steward_sampling_settings_set_per_minute (settings_of (broker, "everything"), 1);
   ask (broker, "everything", "Again", 100, NULL, &call);
   reject_open (approvals, &call);
   ask (broker, "everything", "Again", 100, NULL, &call);
@@ -694,7 +703,8 @@ test_clamp (void)
   JsonObject *request;
   Call call = { 0, };
 
-  g_assert_cmpuint (steward_sampling_broker_get_max_tokens (broker, "everything"), ==, 4096);
+  g_assert_cmpuint (steward_sampling_settings_get_max_tokens (settings_of (broker, "everything")),
+                    ==, 4096);
 
   ask (broker, "everything", "Write a book", 100000, NULL, &call);
   WAIT_UNTIL (n_approvals (approvals) == 1);
@@ -713,7 +723,7 @@ test_clamp (void)
   g_assert_finalize_object (approval);
 
   /* A lower cap of the server's own, and a request under it. */
-  steward_sampling_broker_set_max_tokens (broker, "everything", 1000);
+  steward_sampling_settings_set_max_tokens (settings_of (broker, "everything"), 1000);
   ask (broker, "everything", "Write a page", 500, NULL, &call);
   WAIT_UNTIL (n_approvals (approvals) == 1);
   approval = get_last (approvals);
@@ -766,8 +776,9 @@ test_budget (void)
   StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
   Call call = { 0, };
 
-  g_assert_cmpuint (steward_sampling_broker_get_daily_tokens (broker, "everything"), ==, 100000);
-  steward_sampling_broker_set_daily_tokens (broker, "everything", 30);
+  g_assert_cmpuint (steward_sampling_settings_get_daily_tokens (settings_of (broker, "everything")),
+                    ==, 100000);
+  steward_sampling_settings_set_daily_tokens (settings_of (broker, "everything"), 30);
   g_assert_cmpuint (steward_sampling_broker_get_tokens_used (broker, "everything"), ==, 0);
 
   /* No usage reported: ceil(chars / 4) of the prompt and the answer. The
@@ -945,7 +956,8 @@ test_provider (void)
   Call call = { 0, };
 
   steward_sampling_broker_set_provider (broker, &fake_provider_funcs, &fake);
-  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_settings_set_policy (settings_of (broker, "everything"),
+                                        STEWARD_SAMPLING_POLICY_ALWAYS);
 
   ask (broker, "everything", "What is 6 times 7?", 100, NULL, &call);
   WAIT_UNTIL (n_approvals (approvals) == 1);
@@ -1265,11 +1277,30 @@ save_and_wait (StewardSamplingBroker *broker)
 }
 
 static void
-changed_cb (StewardSamplingBroker *broker,
-            const char            *server,
-            GPtrArray             *log)
+changed_cb (StewardSamplingSettings *settings,
+            GParamSpec              *pspec,
+            GPtrArray               *log)
 {
-  g_ptr_array_add (log, g_strdup (server ? server : "(all)"));
+  g_ptr_array_add (log, g_strdup_printf ("%s:%s", steward_sampling_settings_get_server (settings),
+                                         pspec->name));
+}
+
+/* Logs each notify of @server's settings as "server:property". */
+static void
+watch (StewardSamplingBroker *broker,
+       const char            *server,
+       GPtrArray             *log)
+{
+  g_signal_connect (settings_of (broker, server), "notify", G_CALLBACK (changed_cb), log);
+}
+
+static void
+assert_log (GPtrArray          *log,
+            const char * const *expected)
+{
+  g_ptr_array_add (log, NULL);
+  g_assert_cmpstrv ((const char * const *) log->pdata, expected);
+  g_ptr_array_set_size (log, 0);
 }
 
 static void
@@ -1291,18 +1322,30 @@ test_policies_round_trip (void)
   g_assert_no_error (error);
   g_assert_true (steward_sampling_broker_get_policies (broker) == file);
 
-  g_signal_connect (broker, "policies-changed", G_CALLBACK (changed_cb), changes);
-  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
-  steward_sampling_broker_set_policy (broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
-  steward_sampling_broker_set_policy (broker, "files", STEWARD_SAMPLING_POLICY_DENY);
-  steward_sampling_broker_set_max_tokens (broker, "files", 1000);
-  steward_sampling_broker_set_per_minute (broker, "files", 2);
-  steward_sampling_broker_set_daily_tokens (broker, "files", 5000);
-  steward_sampling_broker_set_policy (broker, "memory", STEWARD_SAMPLING_POLICY_ALLOW_SESSION);
-  g_assert_cmpuint (changes->len, ==, 6);
-  g_assert_cmpstr (g_ptr_array_index (changes, 0), ==, "everything");
-  g_assert_cmpstr (g_ptr_array_index (changes, 5), ==, "memory");
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "memory"), ==,
+  watch (broker, "everything", changes);
+  watch (broker, "files", changes);
+  watch (broker, "memory", changes);
+  steward_sampling_settings_set_policy (settings_of (broker, "everything"),
+                                        STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_settings_set_policy (settings_of (broker, "everything"),
+                                        STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_settings_set_policy (settings_of (broker, "files"),
+                                        STEWARD_SAMPLING_POLICY_DENY);
+  steward_sampling_settings_set_max_tokens (settings_of (broker, "files"), 1000);
+  steward_sampling_settings_set_per_minute (settings_of (broker, "files"), 2);
+  steward_sampling_settings_set_daily_tokens (settings_of (broker, "files"), 5000);
+  steward_sampling_settings_set_policy (settings_of (broker, "memory"),
+                                        STEWARD_SAMPLING_POLICY_ALLOW_SESSION);
+  /* The same value twice notifies once; the first setter of a server
+   * makes it configured. */
+  assert_log (changes, (const char * const []) {
+    "everything:policy", "everything:configured",
+    "files:policy", "files:configured", "files:max-tokens", "files:per-minute",
+    "files:daily-tokens",
+    "memory:policy", "memory:configured",
+    NULL,
+  });
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "memory")), ==,
                    STEWARD_SAMPLING_POLICY_ALLOW_SESSION);
 
   /* The folder did not exist; the file is the person's alone. */
@@ -1319,30 +1362,41 @@ test_policies_round_trip (void)
 
   /* What a new session reads back. */
   broker = new_broker (approvals, file, NULL);
-  g_signal_connect (broker, "policies-changed", G_CALLBACK (changed_cb), changes);
+  watch (broker, "files", changes);
   steward_sampling_broker_load_async (broker, NULL, done_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (steward_sampling_broker_load_finish (broker, result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
-  g_assert_cmpstr (g_ptr_array_index (changes, changes->len - 1), ==, "(all)");
+  /* Whoever shows the settings sees what the load set. */
+  assert_log (changes, (const char * const []) {
+    "files:policy", "files:configured", "files:max-tokens", "files:per-minute",
+    "files:daily-tokens",
+    NULL,
+  });
+  g_assert_true (steward_sampling_settings_get_configured (settings_of (broker, "everything")));
+  g_assert_false (steward_sampling_settings_get_configured (settings_of (broker, "unknown")));
 
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "everything"), ==,
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "everything")), ==,
                    STEWARD_SAMPLING_POLICY_ALWAYS);
-  g_assert_cmpuint (steward_sampling_broker_get_max_tokens (broker, "everything"), ==, 4096);
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "files"), ==,
+  g_assert_cmpuint (steward_sampling_settings_get_max_tokens (settings_of (broker, "everything")),
+                    ==, 4096);
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "files")), ==,
                    STEWARD_SAMPLING_POLICY_DENY);
-  g_assert_cmpuint (steward_sampling_broker_get_max_tokens (broker, "files"), ==, 1000);
-  g_assert_cmpuint (steward_sampling_broker_get_per_minute (broker, "files"), ==, 2);
-  g_assert_cmpuint (steward_sampling_broker_get_daily_tokens (broker, "files"), ==, 5000);
+  g_assert_cmpuint (steward_sampling_settings_get_max_tokens (settings_of (broker, "files")), ==,
+                    1000);
+  g_assert_cmpuint (steward_sampling_settings_get_per_minute (settings_of (broker, "files")), ==,
+                    2);
+  g_assert_cmpuint (steward_sampling_settings_get_daily_tokens (settings_of (broker, "files")), ==,
+                    5000);
   /* "For this session" ended with the session. */
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "memory"), ==,
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "memory")), ==,
                    STEWARD_SAMPLING_POLICY_ASK);
-  g_assert_cmpint (steward_sampling_broker_get_policy (broker, "unknown"), ==,
+  g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "unknown")), ==,
                    STEWARD_SAMPLING_POLICY_ASK);
 
   /* Setters save by themselves; a save after it lets the writes settle. */
-  steward_sampling_broker_set_max_tokens (broker, "memory", 77);
+  steward_sampling_settings_set_max_tokens (settings_of (broker, "memory"), 77);
   WAIT_UNTIL (file_contains (file, "\"maxTokens\" : 77"));
   save_and_wait (broker);
   g_assert_finalize_object (broker);
@@ -1388,7 +1442,7 @@ test_policies_damaged (void)
       g_clear_object (&result);
 
       /* The defaults stay. */
-      g_assert_cmpint (steward_sampling_broker_get_policy (broker, "files"), ==,
+      g_assert_cmpint (steward_sampling_settings_get_policy (settings_of (broker, "files")), ==,
                        STEWARD_SAMPLING_POLICY_ASK);
       g_assert_finalize_object (broker);
     }
@@ -1437,7 +1491,8 @@ test_journal_redacted (void)
   Call call = { 0, };
 
   steward_redact_add_secret ("canary-91d4-journal");
-  steward_sampling_broker_set_policy (broker, "files", STEWARD_SAMPLING_POLICY_DENY);
+  steward_sampling_settings_set_policy (settings_of (broker, "files"),
+                                        STEWARD_SAMPLING_POLICY_DENY);
   ask (broker, "files", "Say canary-91d4-journal and sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
        100, NULL, &call);
   run_pending ();
@@ -1486,7 +1541,8 @@ test_journal (void)
   g_clear_pointer (&records, g_ptr_array_unref);
 
   /* Denied. */
-  steward_sampling_broker_set_policy (broker, "files", STEWARD_SAMPLING_POLICY_DENY);
+  steward_sampling_settings_set_policy (settings_of (broker, "files"),
+                                        STEWARD_SAMPLING_POLICY_DENY);
   ask (broker, "files", "Secret question", 100, NULL, &call);
   run_pending ();
   assert_rejected (&call);
@@ -1527,7 +1583,7 @@ test_journal (void)
   }
 
   /* Limited. */
-  steward_sampling_broker_set_per_minute (broker, "everything", 2);
+  steward_sampling_settings_set_per_minute (settings_of (broker, "everything"), 2);
   ask (broker, "everything", "Too many", 100, NULL, &call);
   run_pending ();
   g_assert_error (call.error, MCP_ERROR, MCP_ERROR_OVERLOADED);
@@ -1585,7 +1641,8 @@ test_journal (void)
   fputs ("[1, 2, 3]\n", append);
   fclose (append);
 
-  steward_sampling_broker_set_policy (broker, "memory", STEWARD_SAMPLING_POLICY_DENY);
+  steward_sampling_settings_set_policy (settings_of (broker, "memory"),
+                                        STEWARD_SAMPLING_POLICY_DENY);
   ask (broker, "memory", "After the damage", 100, NULL, &call);
   run_pending ();
   assert_rejected (&call);
@@ -1746,7 +1803,8 @@ test_budget_spent_before_start (void)
   broker = new_broker (approvals, policies, journal);
   g_assert_true (steward_sampling_broker_load (broker, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (steward_sampling_broker_get_daily_tokens (broker, "everything"), ==, 100);
+  g_assert_cmpuint (steward_sampling_settings_get_daily_tokens (settings_of (broker, "everything")),
+                    ==, 100);
   assert_spent_today (broker);
 
   /* 132 of 100 were spent before Steward started: refused at once. */
@@ -2075,7 +2133,7 @@ models_set_up (Models     *models,
 
   steward_sampling_broker_set_model_sources (models->broker, G_LIST_MODEL (models->providers),
                                              models->catalog);
-  steward_sampling_broker_set_per_minute (models->broker, "everything", 600);
+  steward_sampling_settings_set_per_minute (settings_of (models->broker, "everything"), 600);
 }
 
 static void
@@ -2149,9 +2207,10 @@ test_models_choice (void)
       models_set_up (&models, NULL, 0, NULL, 0);
       if (rows[i].allowed != NULL)
         allowed = *rows[i].allowed ? g_strsplit (rows[i].allowed, ",", -1) : g_new0 (char *, 1);
-      steward_sampling_broker_set_allowed_models (models.broker, "everything",
-                                                  (const char * const *) allowed);
-      steward_sampling_broker_set_local_only (models.broker, "everything", rows[i].local_only);
+      steward_sampling_settings_set_models (settings_of (models.broker, "everything"),
+                                            (const char * const *) allowed);
+      steward_sampling_settings_set_local_only (settings_of (models.broker, "everything"),
+                                                rows[i].local_only);
 
       params = g_strdup_printf ("{\"messages\": [{\"role\": \"user\", \"content\": "
                                 "{\"type\": \"text\", \"text\": \"Hi\"}}], \"maxTokens\": 10, "
@@ -2377,7 +2436,8 @@ test_models_regenerate (void)
   Call call = { 0, };
 
   models_set_up (&models, NULL, 0, remote_turns, G_N_ELEMENTS (remote_turns));
-  steward_sampling_broker_set_policy (models.broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_settings_set_policy (settings_of (models.broker, "everything"),
+                                        STEWARD_SAMPLING_POLICY_ALWAYS);
   ask_with (models.broker,
             "{\"messages\": [{\"role\": \"user\", \"content\": {\"type\": \"text\", "
             "\"text\": \"Tell me\"}}], \"maxTokens\": 100, "
@@ -2440,7 +2500,7 @@ test_models_error (void)
   Call call = { 0, };
 
   models_set_up (&models, local_turns, G_N_ELEMENTS (local_turns), NULL, 0);
-  steward_sampling_broker_set_local_only (models.broker, "everything", TRUE);
+  steward_sampling_settings_set_local_only (settings_of (models.broker, "everything"), TRUE);
   ask (models.broker, "everything", "What is 6 times 7?", 100, NULL, &call);
   WAIT_UNTIL (n_approvals (models.approvals) == 1);
   approval = get_last (models.approvals);
@@ -2490,10 +2550,10 @@ test_models_estimate (void)
   Call call = { 0, };
 
   models_set_up (&models, local_turns, G_N_ELEMENTS (local_turns), NULL, 0);
-  steward_sampling_broker_set_policy (models.broker, "everything", STEWARD_SAMPLING_POLICY_ALWAYS);
-  steward_sampling_broker_set_allowed_models (models.broker, "everything",
-                                              (const char * const []) { "ollama/qwen2.5:7b",
-                                                                        NULL });
+  steward_sampling_settings_set_policy (settings_of (models.broker, "everything"),
+                                        STEWARD_SAMPLING_POLICY_ALWAYS);
+  steward_sampling_settings_set_models (settings_of (models.broker, "everything"),
+                                        (const char * const []) { "ollama/qwen2.5:7b", NULL });
   ask (models.broker, "everything", "1234", 100, NULL, &call);
   WAIT_UNTIL (n_approvals (models.approvals) == 1);
   approval = get_last (models.approvals);
@@ -2734,7 +2794,7 @@ test_tool_loop_limit (void)
   StewardSamplingBroker *broker = new_broker (approvals, NULL, NULL);
   Call call = { 0, };
 
-  steward_sampling_broker_set_per_minute (broker, "everything", 600);
+  steward_sampling_settings_set_per_minute (settings_of (broker, "everything"), 600);
 
   ask_with (broker, tools_params, &call);
   reject_open (approvals, &call);
@@ -2828,17 +2888,25 @@ test_policies_models (void)
   StewardSamplingBroker *broker = new_broker (approvals, file, NULL);
   const char * const *models;
 
-  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "everything"));
-  g_assert_false (steward_sampling_broker_get_local_only (broker, "everything"));
+  g_assert_null (steward_sampling_settings_get_models (settings_of (broker, "everything")));
+  g_assert_false (steward_sampling_settings_get_local_only (settings_of (broker, "everything")));
 
-  g_signal_connect (broker, "policies-changed", G_CALLBACK (changed_cb), changes);
-  steward_sampling_broker_set_allowed_models (broker, "everything", allowed);
-  steward_sampling_broker_set_allowed_models (broker, "everything", allowed);
-  steward_sampling_broker_set_local_only (broker, "everything", TRUE);
-  steward_sampling_broker_set_local_only (broker, "everything", TRUE);
-  steward_sampling_broker_set_local_only (broker, "files", FALSE);
-  steward_sampling_broker_set_allowed_models (broker, "memory", (const char * const []) { NULL });
-  g_assert_cmpuint (changes->len, ==, 4);
+  watch (broker, "everything", changes);
+  watch (broker, "files", changes);
+  watch (broker, "memory", changes);
+  steward_sampling_settings_set_models (settings_of (broker, "everything"), allowed);
+  steward_sampling_settings_set_models (settings_of (broker, "everything"), allowed);
+  steward_sampling_settings_set_local_only (settings_of (broker, "everything"), TRUE);
+  steward_sampling_settings_set_local_only (settings_of (broker, "everything"), TRUE);
+  steward_sampling_settings_set_local_only (settings_of (broker, "files"), FALSE);
+  steward_sampling_settings_set_models (settings_of (broker, "memory"),
+                                        (const char * const []) { NULL });
+  assert_log (changes, (const char * const []) {
+    "everything:models", "everything:configured", "everything:local-only",
+    "files:configured",
+    "memory:models", "memory:configured",
+    NULL,
+  });
   save_and_wait (broker);
   g_assert_true (file_contains (file, "\"localOnly\" : true"));
   g_assert_finalize_object (broker);
@@ -2846,19 +2914,19 @@ test_policies_models (void)
   broker = new_broker (approvals, file, NULL);
   g_assert_true (steward_sampling_broker_load (broker, &error));
   g_assert_no_error (error);
-  models = steward_sampling_broker_get_allowed_models (broker, "everything");
+  models = steward_sampling_settings_get_models (settings_of (broker, "everything"));
   g_assert_nonnull (models);
   g_assert_true (g_strv_equal (models, allowed));
-  g_assert_true (steward_sampling_broker_get_local_only (broker, "everything"));
-  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "files"));
-  g_assert_false (steward_sampling_broker_get_local_only (broker, "files"));
-  models = steward_sampling_broker_get_allowed_models (broker, "memory");
+  g_assert_true (steward_sampling_settings_get_local_only (settings_of (broker, "everything")));
+  g_assert_null (steward_sampling_settings_get_models (settings_of (broker, "files")));
+  g_assert_false (steward_sampling_settings_get_local_only (settings_of (broker, "files")));
+  models = steward_sampling_settings_get_models (settings_of (broker, "memory"));
   g_assert_nonnull (models);
   g_assert_null (models[0]);
 
   /* Back to all models. */
-  steward_sampling_broker_set_allowed_models (broker, "everything", NULL);
-  g_assert_null (steward_sampling_broker_get_allowed_models (broker, "everything"));
+  steward_sampling_settings_set_models (settings_of (broker, "everything"), NULL);
+  g_assert_null (steward_sampling_settings_get_models (settings_of (broker, "everything")));
   save_and_wait (broker);
   g_assert_false (file_contains (file, "qwen"));
   g_assert_finalize_object (broker);

@@ -1387,48 +1387,53 @@ read_sampling_defaults (GSettings *settings)
 }
 
 static guint
-get_limit (StewardSamplingBroker *broker,
-           const char            *server,
-           Limit                  limit)
+get_limit (StewardSamplingSettings *sampling,
+           Limit                    limit)
 {
   switch (limit)
     {
     case LIMIT_MAX_TOKENS:
-      return steward_sampling_broker_get_max_tokens (broker, server);
+      return steward_sampling_settings_get_max_tokens (sampling);
     case LIMIT_PER_MINUTE:
-      return steward_sampling_broker_get_per_minute (broker, server);
+      return steward_sampling_settings_get_per_minute (sampling);
     case LIMIT_DAILY_TOKENS:
     default:
-      return steward_sampling_broker_get_daily_tokens (broker, server);
+      return steward_sampling_settings_get_daily_tokens (sampling);
     }
 }
 
 static void
-set_limit (StewardSamplingBroker *broker,
-           const char            *server,
-           Limit                  limit,
-           guint                  value)
+set_limit (StewardSamplingSettings *sampling,
+           Limit                    limit,
+           guint                    value)
 {
   switch (limit)
     {
     case LIMIT_MAX_TOKENS:
-      steward_sampling_broker_set_max_tokens (broker, server, value);
+      steward_sampling_settings_set_max_tokens (sampling, value);
       break;
     case LIMIT_PER_MINUTE:
-      steward_sampling_broker_set_per_minute (broker, server, value);
+      steward_sampling_settings_set_per_minute (sampling, value);
       break;
     case LIMIT_DAILY_TOKENS:
     default:
-      steward_sampling_broker_set_daily_tokens (broker, server, value);
+      steward_sampling_settings_set_daily_tokens (sampling, value);
       break;
     }
+}
+
+static StewardSamplingSettings *
+get_sampling (StewardPreferencesWindow *self,
+              const char               *server)
+{
+  return steward_sampling_broker_get_settings (self->broker, server);
 }
 
 static char *
 describe_server (StewardPreferencesWindow *self,
                  const char               *server)
 {
-  StewardSamplingPolicy policy = steward_sampling_broker_get_policy (self->broker, server);
+  StewardSamplingPolicy policy = steward_sampling_settings_get_policy (get_sampling (self, server));
   guint used = steward_sampling_broker_get_tokens_used (self->broker, server);
   const char *policy_label = (guint) policy < G_N_ELEMENTS (policy_labels) ?
                              _(policy_labels[policy]) : "";
@@ -1451,6 +1456,7 @@ sync_server_row (StewardPreferencesWindow *self,
   GtkSwitch *local_switch = g_object_get_data (G_OBJECT (row), "steward-local-switch");
   GtkSwitch *any_switch = g_object_get_data (G_OBJECT (row), "steward-any-switch");
   GPtrArray *checks = g_object_get_data (G_OBJECT (row), "steward-checks");
+  StewardSamplingSettings *sampling;
   const char * const *allowed;
   g_autofree char *subtitle = NULL;
   g_autofree char *used = NULL;
@@ -1459,10 +1465,10 @@ sync_server_row (StewardPreferencesWindow *self,
   if (server == NULL)
     return;
 
+  sampling = get_sampling (self, server);
   self->syncing = TRUE;
 
-  adw_combo_row_set_selected (policy_row,
-                              steward_sampling_broker_get_policy (self->broker, server));
+  adw_combo_row_set_selected (policy_row, steward_sampling_settings_get_policy (sampling));
   for (limit = LIMIT_MAX_TOKENS; limit <= LIMIT_DAILY_TOKENS; limit++)
     {
       static const char * const keys[] = {
@@ -1470,7 +1476,7 @@ sync_server_row (StewardPreferencesWindow *self,
       };
       GtkSpinButton *spin = g_object_get_data (G_OBJECT (row), keys[limit]);
 
-      gtk_spin_button_set_value (spin, get_limit (self->broker, server, limit));
+      gtk_spin_button_set_value (spin, get_limit (sampling, limit));
     }
 
   used = g_strdup_printf ("%u", steward_sampling_broker_get_tokens_used (self->broker, server));
@@ -1478,9 +1484,8 @@ sync_server_row (StewardPreferencesWindow *self,
   subtitle = describe_server (self, server);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
 
-  allowed = steward_sampling_broker_get_allowed_models (self->broker, server);
-  gtk_switch_set_active (local_switch, steward_sampling_broker_get_local_only (self->broker,
-                                                                               server));
+  allowed = steward_sampling_settings_get_models (sampling);
+  gtk_switch_set_active (local_switch, steward_sampling_settings_get_local_only (sampling));
   gtk_switch_set_active (any_switch, allowed == NULL);
   for (guint i = 0; i < checks->len; i++)
     {
@@ -1502,8 +1507,8 @@ local_only_cb (StewardPreferencesWindow *self,
   const char *server = g_object_get_data (G_OBJECT (widget), SERVER_KEY);
 
   if (!self->syncing)
-    steward_sampling_broker_set_local_only (self->broker, server,
-                                            gtk_switch_get_active (widget));
+    steward_sampling_settings_set_local_only (get_sampling (self, server),
+                                              gtk_switch_get_active (widget));
 }
 
 /* The models the server's checks allow, as they are now. */
@@ -1524,8 +1529,8 @@ apply_model_checks (StewardPreferencesWindow *self,
     }
 
   models = g_strv_builder_end (builder);
-  steward_sampling_broker_set_allowed_models (self->broker, server,
-                                              (const char * const *) models);
+  steward_sampling_settings_set_models (get_sampling (self, server),
+                                        (const char * const *) models);
 }
 
 static void
@@ -1542,7 +1547,7 @@ any_model_cb (StewardPreferencesWindow *self,
   /* Turned off, the list starts as every model there is now, and the
    * person takes away from it; models found later are not let in. */
   if (gtk_switch_get_active (widget))
-    steward_sampling_broker_set_allowed_models (self->broker, server, NULL);
+    steward_sampling_settings_set_models (get_sampling (self, server), NULL);
   else
     apply_model_checks (self, server, checks);
 }
@@ -1663,8 +1668,8 @@ policy_selected_cb (StewardPreferencesWindow *self,
   if (self->syncing || selected > STEWARD_SAMPLING_POLICY_ALWAYS)
     return;
 
-  if (steward_sampling_broker_get_policy (self->broker, server) != (StewardSamplingPolicy) selected)
-    steward_sampling_broker_set_policy (self->broker, server, selected);
+  if (steward_sampling_settings_get_policy (get_sampling (self, server)) != selected)
+    steward_sampling_settings_set_policy (get_sampling (self, server), selected);
 }
 
 static void
@@ -1678,8 +1683,8 @@ limit_changed_cb (StewardPreferencesWindow *self,
   if (self->syncing)
     return;
 
-  if (get_limit (self->broker, server, limit) != value)
-    set_limit (self->broker, server, limit, value);
+  if (get_limit (get_sampling (self, server), limit) != value)
+    set_limit (get_sampling (self, server), limit, value);
 }
 
 static char *
@@ -1739,6 +1744,17 @@ add_limit_row (StewardPreferencesWindow *self,
   return GTK_SPIN_BUTTON (spin);
 }
 
+static void
+sampling_notify_cb (StewardSamplingSettings *sampling,
+                    GParamSpec              *pspec,
+                    GtkWidget               *row)
+{
+  StewardPreferencesWindow *self = g_object_get_data (G_OBJECT (row), "steward-window");
+
+  if (self != NULL)
+    sync_server_row (self, row);
+}
+
 static GtkWidget *
 create_server_row (StewardPreferencesWindow *self,
                    const char               *server)
@@ -1782,6 +1798,10 @@ create_server_row (StewardPreferencesWindow *self,
 
   add_model_rows (self, ADW_EXPANDER_ROW (row), server);
 
+  /* A change made elsewhere (another window, a load) shows here. */
+  g_object_set_data (G_OBJECT (row), "steward-window", self);
+  g_signal_connect_object (get_sampling (self, server), "notify",
+                           G_CALLBACK (sampling_notify_cb), row, 0);
   sync_server_row (self, row);
 
   return row;
@@ -1822,22 +1842,6 @@ registry_items_changed_cb (StewardPreferencesWindow *self)
 {
   steward_preferences_window_apply_sampling_defaults (self->host, self->settings);
   rebuild_server_rows (self);
-}
-
-static void
-policies_changed_cb (StewardPreferencesWindow *self,
-                     const char               *server)
-{
-  guint i;
-
-  for (i = 0; i < self->server_rows->len; i++)
-    {
-      GtkWidget *row = g_ptr_array_index (self->server_rows, i);
-      const char *name = g_object_get_data (G_OBJECT (row), SERVER_KEY);
-
-      if (name != NULL && (server == NULL || g_str_equal (server, name)))
-        sync_server_row (self, row);
-    }
 }
 
 static void
@@ -1943,8 +1947,6 @@ steward_preferences_window_constructed (GObject *object)
 
   g_signal_connect_object (self->registry, "items-changed",
                            G_CALLBACK (registry_items_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->broker, "policies-changed",
-                           G_CALLBACK (policies_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->providers, "items-changed",
                            G_CALLBACK (rebuild_provider_rows), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->catalog, "items-changed",
@@ -2168,15 +2170,14 @@ steward_preferences_window_new (StewardHost *host)
 }
 
 static gboolean
-broker_has_builtin_values (StewardSamplingBroker *broker,
-                           const char            *server)
+has_builtin_values (StewardSamplingSettings *sampling)
 {
-  return steward_sampling_broker_get_policy (broker, server) == STEWARD_SAMPLING_POLICY_ASK &&
-         steward_sampling_broker_get_max_tokens (broker, server) ==
+  return steward_sampling_settings_get_policy (sampling) == STEWARD_SAMPLING_POLICY_ASK &&
+         steward_sampling_settings_get_max_tokens (sampling) ==
            STEWARD_SAMPLING_DEFAULT_MAX_TOKENS &&
-         steward_sampling_broker_get_per_minute (broker, server) ==
+         steward_sampling_settings_get_per_minute (sampling) ==
            STEWARD_SAMPLING_DEFAULT_PER_MINUTE &&
-         steward_sampling_broker_get_daily_tokens (broker, server) ==
+         steward_sampling_settings_get_daily_tokens (sampling) ==
            STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
 }
 
@@ -2208,6 +2209,7 @@ steward_preferences_window_apply_sampling_defaults (StewardHost *host,
     {
       g_autoptr(StewardServer) server = g_list_model_get_item (registry, i);
       const char *name = steward_server_get_name (server);
+      StewardSamplingSettings *sampling;
 
       if (g_strv_contains ((const char * const *) seen, name))
         continue;
@@ -2215,16 +2217,17 @@ steward_preferences_window_apply_sampling_defaults (StewardHost *host,
       /* The broker has no defaults of its own to set, so a server still on
        * the broker's built-in values gets these once; a server that already
        * has settings (from policies.json) keeps them. */
-      if (broker_has_builtin_values (broker, name))
+      sampling = steward_sampling_broker_get_settings (broker, name);
+      if (has_builtin_values (sampling))
         {
           if (defaults.policy != STEWARD_SAMPLING_POLICY_ASK)
-            steward_sampling_broker_set_policy (broker, name, defaults.policy);
+            steward_sampling_settings_set_policy (sampling, defaults.policy);
           if (defaults.max_tokens != STEWARD_SAMPLING_DEFAULT_MAX_TOKENS)
-            steward_sampling_broker_set_max_tokens (broker, name, defaults.max_tokens);
+            steward_sampling_settings_set_max_tokens (sampling, defaults.max_tokens);
           if (defaults.per_minute != STEWARD_SAMPLING_DEFAULT_PER_MINUTE)
-            steward_sampling_broker_set_per_minute (broker, name, defaults.per_minute);
+            steward_sampling_settings_set_per_minute (sampling, defaults.per_minute);
           if (defaults.daily_tokens != STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS)
-            steward_sampling_broker_set_daily_tokens (broker, name, defaults.daily_tokens);
+            steward_sampling_settings_set_daily_tokens (sampling, defaults.daily_tokens);
         }
 
       g_strv_builder_add (builder, name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mcp-json.h"
+#include "steward-file-store.h"
 
 #include "steward-model-catalog.h"
 
@@ -399,12 +400,7 @@ struct _StewardModelCatalog
   GFile      *file;
   GPtrArray  *models;       /* StewardModel, in the person's order */
   GHashTable *hints;        /* lowercase hint → model id */
-
-  /* Saves run one at a time on a worker. Saves asked for while one runs
-   * wait for the next write, which holds everything changed until then. */
-  gboolean    writing;
-  GPtrArray  *writing_tasks;
-  GPtrArray  *waiting_tasks;
+  StewardFileStore *store;  /* models.json, when there is a file */
 };
 
 enum {
@@ -723,99 +719,26 @@ parse (const char  *data,
   return TRUE;
 }
 
-typedef struct {
-  GFile  *file;
-  GBytes *bytes;
-} Write;
-
 static void
-write_free (Write *write)
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
-  g_object_unref (write->file);
-  g_bytes_unref (write->bytes);
-  g_free (write);
-}
-
-static void
-write_in_thread (GTask        *task,
-                 gpointer      source_object,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
-{
-  Write *write = task_data;
-  g_autoptr(GFile) parent = g_file_get_parent (write->file);
+  g_autoptr(GTask) task = user_data;
+  StewardFileStore *store = STEWARD_FILE_STORE (object);
   g_autoptr(GError) error = NULL;
-  gsize length;
-  const char *data = g_bytes_get_data (write->bytes, &length);
 
-  if (parent != NULL && !g_file_make_directory_with_parents (parent, NULL, &error) &&
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-    g_clear_error (&error);
-
-  /* A temporary file renamed over the old one: a crash leaves either. */
-  if (error == NULL)
-    g_file_replace_contents (write->file, data, length, NULL, FALSE,
-                             G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
-                             NULL, NULL, &error);
-
-  if (error != NULL)
+  if (!steward_file_store_save_finish (store, result, &error))
     {
-      g_autofree char *label = g_file_get_parse_name (write->file);
+      g_autofree char *label = g_file_get_parse_name (steward_file_store_get_file (store));
 
-      g_task_return_new_error (task, G_IO_ERROR, error->code,
+      g_task_return_new_error (task, G_IO_ERROR,
+                               error->domain == G_IO_ERROR ? error->code : G_IO_ERROR_FAILED,
                                _("Cannot save the models to %s: %s"), label, error->message);
       return;
     }
 
   g_task_return_boolean (task, TRUE);
-}
-
-static void start_write (StewardModelCatalog *self);
-
-/* The catalogue comes as user data, not as the task's source object: the
- * worker may drop the task's last reference, and the catalogue's must
- * never go on another thread. */
-static void
-write_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(StewardModelCatalog) self = user_data;
-  g_autoptr(GPtrArray) tasks = g_steal_pointer (&self->writing_tasks);
-  g_autoptr(GError) error = NULL;
-
-  g_task_propagate_boolean (G_TASK (result), &error);
-  self->writing = FALSE;
-
-  for (guint i = 0; i < tasks->len; i++)
-    {
-      GTask *task = g_ptr_array_index (tasks, i);
-
-      if (error != NULL)
-        g_task_return_error (task, g_error_copy (error));
-      else
-        g_task_return_boolean (task, TRUE);
-    }
-
-  if (self->waiting_tasks->len > 0)
-    start_write (self);
-}
-
-static void
-start_write (StewardModelCatalog *self)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, NULL, write_cb, g_object_ref (self));
-  Write *write = g_new0 (Write, 1);
-
-  self->writing = TRUE;
-  self->writing_tasks = g_steal_pointer (&self->waiting_tasks);
-  self->waiting_tasks = g_ptr_array_new_with_free_func (g_object_unref);
-
-  write->file = g_object_ref (self->file);
-  write->bytes = serialize (self);
-  g_task_set_source_tag (task, start_write);
-  g_task_set_task_data (task, write, (GDestroyNotify) write_free);
-  g_task_run_in_thread (task, write_in_thread);
 }
 
 /* GObject */
@@ -828,8 +751,7 @@ steward_model_catalog_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_pointer (&self->models, g_ptr_array_unref);
   g_clear_pointer (&self->hints, g_hash_table_unref);
-  g_clear_pointer (&self->writing_tasks, g_ptr_array_unref);
-  g_clear_pointer (&self->waiting_tasks, g_ptr_array_unref);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (steward_model_catalog_parent_class)->finalize (object);
 }
@@ -864,6 +786,9 @@ steward_model_catalog_set_property (GObject      *object,
     {
     case PROP_FILE:
       self->file = g_value_dup_object (value);
+      if (self->file != NULL)
+        self->store = steward_file_store_new (self->file, CATALOG_MAX_FILE_SIZE,
+                                              STEWARD_FILE_STORE_PRIVATE);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -904,7 +829,6 @@ steward_model_catalog_init (StewardModelCatalog *self)
 {
   self->models = g_ptr_array_new_with_free_func (g_object_unref);
   self->hints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->waiting_tasks = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 /* Public API */
@@ -1005,6 +929,7 @@ steward_model_catalog_save_async (StewardModelCatalog *self,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GBytes) bytes = NULL;
 
   g_return_if_fail (STEWARD_IS_MODEL_CATALOG (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -1018,9 +943,8 @@ steward_model_catalog_save_async (StewardModelCatalog *self,
       return;
     }
 
-  g_ptr_array_add (self->waiting_tasks, g_steal_pointer (&task));
-  if (!self->writing)
-    start_write (self);
+  bytes = serialize (self);
+  steward_file_store_save_async (self->store, bytes, NULL, saved_cb, g_steal_pointer (&task));
 }
 
 gboolean

@@ -8,6 +8,7 @@
 
 #include "mcp-json.h"
 #include "steward-anthropic-provider.h"
+#include "steward-file-store.h"
 #include "steward-manual-provider.h"
 #include "steward-openai-provider.h"
 #include "steward-provider-private.h"
@@ -43,10 +44,10 @@ struct _StewardProviders
   GCancellable   *cancellable;
   SoupSession    *detect_session;
 
-  gboolean        saving;
-  gboolean        dirty;
+  /* Writes run on the store's worker, one at a time, the newest list
+   * last; the error of a failed one waits here for the next flush. */
+  StewardFileStore *store;
   GError         *save_error;
-  GQueue          flush_tasks;
 };
 
 static void steward_providers_list_model_init (GListModelInterface *iface);
@@ -301,128 +302,33 @@ serialize (StewardProviders *self)
   return g_bytes_new_take (data, length);
 }
 
-typedef struct {
-  GFile  *file;
-  GBytes *bytes;
-} WriteData;
-
 static void
-write_data_free (WriteData *data)
+write_failed_cb (StewardProviders *self,
+                 const GError     *error)
 {
-  g_clear_object (&data->file);
-  g_clear_pointer (&data->bytes, g_bytes_unref);
-  g_free (data);
-}
+  g_autofree char *path = g_file_peek_path (self->file) != NULL
+                          ? g_strdup (g_file_peek_path (self->file))
+                          : g_file_get_uri (self->file);
 
-static void
-write_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  WriteData *data = task_data;
-  g_autoptr(GFile) parent = g_file_get_parent (data->file);
-  g_autoptr(GError) error = NULL;
-  gsize length;
-  const char *bytes = g_bytes_get_data (data->bytes, &length);
+  g_warning ("Could not save the providers to %s: %s", path, error->message);
 
-  if (parent != NULL &&
-      !g_file_make_directory_with_parents (parent, NULL, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_clear_error (&error);
-
-  /* Not cancellable: a write begun is finished, so that the file is never
-   * left older than what the person was told is saved. */
-  if (!g_file_replace_contents (data->file, bytes, length, NULL, FALSE,
-                                G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
-                                NULL, NULL, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
-}
-
-static void save_now (StewardProviders *self);
-
-static void
-complete_flushes (StewardProviders *self)
-{
-  GTask *task;
-
-  while ((task = g_queue_pop_head (&self->flush_tasks)) != NULL)
-    {
-      if (self->save_error != NULL)
-        g_task_return_error (task, g_error_copy (self->save_error));
-      else
-        g_task_return_boolean (task, TRUE);
-      g_object_unref (task);
-    }
+  /* Kept for the next flush, which tells the caller. */
   g_clear_error (&self->save_error);
-}
-
-static void
-written_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(StewardProviders) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->saving = FALSE;
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_autofree char *path = g_file_peek_path (self->file) != NULL
-                              ? g_strdup (g_file_peek_path (self->file))
-                              : g_file_get_uri (self->file);
-
-      g_warning ("Could not save the providers to %s: %s", path, error->message);
-      g_clear_error (&self->save_error);
-      self->save_error = g_error_new (error->domain, error->code,
-                                      _("The providers could not be saved to %s: %s"),
-                                      path, error->message);
-    }
-
-  if (self->dirty)
-    {
-      save_now (self);
-      return;
-    }
-
-  complete_flushes (self);
+  self->save_error = g_error_new (error->domain, error->code,
+                                  _("The providers could not be saved to %s: %s"),
+                                  path, error->message);
 }
 
 static void
 save_now (StewardProviders *self)
 {
-  g_autoptr(GTask) task = NULL;
-  WriteData *data;
+  g_autoptr(GBytes) bytes = NULL;
 
-  if (self->file == NULL)
+  if (self->store == NULL)
     return;
 
-  if (self->saving)
-    {
-      self->dirty = TRUE;
-      return;
-    }
-
-  self->saving = TRUE;
-  self->dirty = FALSE;
-
-  data = g_new0 (WriteData, 1);
-  data->file = g_object_ref (self->file);
-  data->bytes = serialize (self);
-
-  task = g_task_new (NULL, NULL, written_cb, g_object_ref (self));
-  g_task_set_source_tag (task, save_now);
-  g_task_set_task_data (task, data, (GDestroyNotify) write_data_free);
-  g_task_run_in_thread (task, write_thread);
+  bytes = serialize (self);
+  steward_file_store_save (self->store, bytes);
 }
 
 /* Reading */
@@ -671,8 +577,8 @@ steward_providers_finalize (GObject *object)
   StewardProviders *self = STEWARD_PROVIDERS (object);
 
   /* A flush holds a reference until the write ends, so none is left. */
-  g_assert (g_queue_is_empty (&self->flush_tasks));
 
+  g_clear_object (&self->store);
   g_clear_object (&self->file);
   g_clear_object (&self->secrets);
   g_clear_pointer (&self->entries, g_ptr_array_unref);
@@ -705,7 +611,6 @@ steward_providers_init (StewardProviders *self)
   g_ptr_array_add (self->entries, manual);
   self->kept = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->cancellable = g_cancellable_new ();
-  g_queue_init (&self->flush_tasks);
 }
 
 /* Public API */
@@ -726,6 +631,12 @@ steward_providers_new (GFile          *file,
 
   self = g_object_new (STEWARD_TYPE_PROVIDERS, NULL);
   self->file = file != NULL ? g_object_ref (file) : NULL;
+  if (file != NULL)
+    {
+      self->store = steward_file_store_new (file, FILE_MAX, STEWARD_FILE_STORE_PRIVATE);
+      g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
   self->secrets = secrets != NULL ? g_object_ref (secrets) : NULL;
 
   return self;
@@ -945,6 +856,24 @@ steward_providers_make_key_id (const char *id)
   return g_strconcat ("provider.", id, NULL);
 }
 
+static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StewardProviders *self = g_task_get_source_object (task);
+
+  /* A failed write is reported by its own handler, which keeps the error
+   * worded for the person; this write's result is that one. */
+  steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, NULL);
+
+  if (self->save_error != NULL)
+    g_task_return_error (task, g_steal_pointer (&self->save_error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
 void
 steward_providers_flush_async (StewardProviders    *self,
                                GCancellable        *cancellable,
@@ -958,9 +887,9 @@ steward_providers_flush_async (StewardProviders    *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_providers_flush_async);
 
-  if (self->saving)
+  if (self->store != NULL && steward_file_store_is_busy (self->store))
     {
-      g_queue_push_tail (&self->flush_tasks, g_steal_pointer (&task));
+      steward_file_store_flush_async (self->store, NULL, flushed_cb, g_steal_pointer (&task));
       return;
     }
 

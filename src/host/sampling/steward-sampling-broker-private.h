@@ -2,6 +2,9 @@
 #pragma once
 
 #include "steward-sampling-broker.h"
+#include "steward-sampling-file-queue.h"
+#include "steward-sampling-journal.h"
+#include "steward-sampling-json.h"
 
 G_BEGIN_DECLS
 
@@ -10,11 +13,8 @@ G_BEGIN_DECLS
  * nothing outside src/host and tests/ includes this.
  */
 
-/* The time the broker goes by, in wall-clock microseconds: the per-minute
- * windows, the local day of the token budget and the journal's "time".
- * Tests move it instead of waiting a minute or a day. */
-typedef gint64 (*StewardSamplingClock) (gpointer user_data);
-
+/* Tests move the clock (StewardSamplingClock, steward-sampling-journal.h)
+ * instead of waiting a minute or a day. */
 void steward_sampling_broker_set_clock (StewardSamplingBroker *self,
                                         StewardSamplingClock   clock,
                                         gpointer               user_data);
@@ -69,5 +69,70 @@ void steward_sampling_broker_set_model_sources (StewardSamplingBroker *self,
 void steward_sampling_broker_set_provider (StewardSamplingBroker              *self,
                                            const StewardSamplingProviderFuncs *funcs,
                                            gpointer                            provider);
+
+/*
+ * What the broker's files share (steward-sampling-broker*.c): the instance
+ * struct, the per-server state, the clock and the per-minute windows.
+ */
+
+typedef struct {
+  char                    *name;
+
+  /* What the person chose, saved to policies.json when it changes. */
+  StewardSamplingSettings *settings;
+
+  /* Requests in a row that carried tool results: a tool loop's rounds. */
+  guint                    tool_rounds;
+
+  /* When requests were let in, for the per-minute windows (gint64). */
+  GArray                  *sampling_times;
+  GArray                  *elicitation_times;
+
+  /* At most one sampling approval open; the rest wait, oldest first. */
+  GTask                   *open;
+  GQueue                   waiting;
+  gboolean                 pumping;
+
+  GTask                   *open_elicitation;
+} StewardSamplingServerState;
+
+struct _StewardSamplingBroker
+{
+  GObject                             parent_instance;
+
+  StewardApprovals                   *approvals;
+  GFile                              *policies;
+  StewardSamplingJournal             *journal;   /* and the daily budget */
+
+  GHashTable                         *servers;   /* name → StewardSamplingServerState */
+
+  const StewardSamplingProviderFuncs *provider_funcs;
+  gpointer                            provider;
+
+  /* Where answers come from once the person set up models. */
+  GListModel                         *model_providers;
+  StewardModelCatalog                *catalog;
+
+  /* policies.json is read and written here, in the order asked. */
+  StewardSamplingFileQueue           *queue;
+  guint                               save_source_id;
+  gboolean                            loading;   /* policies.json being applied */
+};
+
+gint64                      steward_sampling_broker_now              (StewardSamplingBroker *self);
+StewardSamplingServerState *steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
+                                                                      const char            *server);
+/* Saves policies.json soon, unless the change came from loading it. */
+void                        steward_sampling_broker_settings_changed (StewardSamplingBroker *self);
+
+/* How many of @times fall in the minute before @now, dropping the older
+ * ones; @oldest is the first of those left. */
+guint                       steward_sampling_window_count            (GArray                *times,
+                                                                      gint64                 now,
+                                                                      gint64                *oldest);
+guint                       steward_sampling_seconds_until_free      (gint64                 oldest,
+                                                                      gint64                 now);
+
+GError                     *steward_sampling_new_withdrawn           (void);
 
 G_END_DECLS

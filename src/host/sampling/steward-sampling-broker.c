@@ -8,6 +8,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json.h"
+#include "mcp-sampling-request.h"
 
 #include "steward-model-selector.h"
 #include "steward-redactor.h"
@@ -16,74 +17,13 @@
 #include "steward-sampling-notes.h"
 
 #define WINDOW_USEC               ((gint64) 60 * G_USEC_PER_SEC)
-#define ELICITATIONS_PER_MINUTE   10
 #define SUMMARY_CHARS             200
 #define CHARS_PER_TOKEN           4
 /* policies.json holds a few lines per server. */
 #define POLICIES_MAX_FILE_SIZE    (1024 * 1024)
-/* A record is a few hundred bytes; a longer line is damage, not a record. */
-#define JOURNAL_MAX_LINE          (64 * 1024)
 
 /* The words and code the specification shows for a refusal. */
 #define USER_REJECTED_MESSAGE     "User rejected sampling request"
-
-typedef struct {
-  char                  *name;
-
-  /* What the person chose; only servers with "configured" set are
-   * written to policies.json. */
-  gboolean               configured;
-  StewardSamplingPolicy  policy;
-  guint                  max_tokens;
-  guint                  per_minute;
-  guint                  daily_tokens;
-  char                 **models;      /* allowed model ids, NULL for all */
-  gboolean               local_only;
-
-  /* Requests in a row that carried tool results: a tool loop's rounds. */
-  guint                  tool_rounds;
-
-  /* When requests were let in, for the per-minute windows (gint64). */
-  GArray                *sampling_times;
-  GArray                *elicitation_times;
-
-  /* The local day "tokens_used" counts for, as YYYY-MM-DD. */
-  char                  *day;
-  guint                  tokens_used;
-
-  /* At most one sampling approval open; the rest wait, oldest first. */
-  GTask                 *open;
-  GQueue                 waiting;
-  gboolean               pumping;
-
-  GTask                 *open_elicitation;
-} ServerState;
-
-struct _StewardSamplingBroker
-{
-  GObject                             parent_instance;
-
-  StewardApprovals                   *approvals;
-  GFile                              *policies;
-  GFile                              *journal;
-
-  GHashTable                         *servers;   /* name → ServerState */
-
-  const StewardSamplingProviderFuncs *provider_funcs;
-  gpointer                            provider;
-
-  /* Where answers come from once the person set up models. */
-  GListModel                         *model_providers;
-  StewardModelCatalog                *catalog;
-
-  StewardSamplingClock                clock;
-  gpointer                            clock_data;
-
-  /* File work runs here, one job at a time, in the order asked: appends
-   * stay ordered and a read sees every write asked before it. */
-  GThreadPool                        *io_pool;
-  guint                               save_source_id;
-};
 
 enum {
   PROP_0,
@@ -95,20 +35,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
-  SIGNAL_POLICIES_CHANGED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 G_DEFINE_FINAL_TYPE (StewardSamplingBroker, steward_sampling_broker, G_TYPE_OBJECT)
-
-G_DEFINE_ENUM_TYPE (StewardSamplingPolicy, steward_sampling_policy,
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_DENY, "deny"),
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ASK, "ask"),
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ALLOW_SESSION, "allow-session"),
-  G_DEFINE_ENUM_VALUE (STEWARD_SAMPLING_POLICY_ALWAYS, "always"))
 
 /* The manual provider: no model, the person writes the answer. */
 
@@ -156,31 +83,21 @@ steward_sampling_answer_free (StewardSamplingAnswer *answer)
 
 /* Time */
 
-static gint64
-now_usec (StewardSamplingBroker *self)
+/* One clock for the windows here and the journal's budget and stamps. */
+gint64
+steward_sampling_broker_now (StewardSamplingBroker *self)
 {
-  if (self->clock != NULL)
-    return self->clock (self->clock_data);
-
-  return g_get_real_time ();
-}
-
-static char *
-format_day (gint64 usec)
-{
-  g_autoptr(GDateTime) datetime = g_date_time_new_from_unix_local (usec / G_USEC_PER_SEC);
-
-  return g_date_time_format (datetime, "%Y-%m-%d");
+  return steward_sampling_journal_now (self->journal);
 }
 
 /* Drops the times that left the window and says how many are in it; the
  * oldest one left tells when the window opens again. A time in the future
  * means the wall clock went back, and it is forgotten rather than letting
  * it hold the window shut. */
-static guint
-window_count (GArray *times,
-              gint64  now,
-              gint64 *oldest)
+guint
+steward_sampling_window_count (GArray *times,
+                               gint64  now,
+                               gint64 *oldest)
 {
   guint kept = 0;
 
@@ -199,9 +116,9 @@ window_count (GArray *times,
   return kept;
 }
 
-static guint
-seconds_until_free (gint64 oldest,
-                    gint64 now)
+guint
+steward_sampling_seconds_until_free (gint64 oldest,
+                                     gint64 now)
 {
   gint64 wait = oldest + WINDOW_USEC - now;
 
@@ -211,236 +128,39 @@ seconds_until_free (gint64 oldest,
 /* Per-server state */
 
 static void
-server_state_free (ServerState *state)
+server_state_free (StewardSamplingServerState *state)
 {
   g_free (state->name);
   g_array_unref (state->sampling_times);
   g_array_unref (state->elicitation_times);
-  g_free (state->day);
-  g_strfreev (state->models);
+  g_clear_object (&state->settings);
   g_clear_object (&state->open);
   g_queue_clear_full (&state->waiting, g_object_unref);
   g_clear_object (&state->open_elicitation);
   g_free (state);
 }
 
-static void
-server_state_reset_settings (ServerState *state)
+StewardSamplingServerState *
+steward_sampling_broker_get_server_state (StewardSamplingBroker *self,
+                                          const char            *server)
 {
-  state->configured = FALSE;
-  state->policy = STEWARD_SAMPLING_POLICY_ASK;
-  state->max_tokens = STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
-  state->per_minute = STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
-  state->daily_tokens = STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
-  g_clear_pointer (&state->models, g_strfreev);
-  state->local_only = FALSE;
-}
-
-static ServerState *
-get_state (StewardSamplingBroker *self,
-           const char            *server)
-{
-  ServerState *state = g_hash_table_lookup (self->servers, server);
+  StewardSamplingServerState *state = g_hash_table_lookup (self->servers, server);
 
   if (state != NULL)
     return state;
 
-  state = g_new0 (ServerState, 1);
+  state = g_new0 (StewardSamplingServerState, 1);
   state->name = g_strdup (server);
-  server_state_reset_settings (state);
+  state->settings = steward_sampling_settings_new (server);
+  g_signal_connect_object (state->settings, "notify",
+                           G_CALLBACK (steward_sampling_broker_settings_changed), self,
+                           G_CONNECT_SWAPPED);
   state->sampling_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   state->elicitation_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_queue_init (&state->waiting);
   g_hash_table_insert (self->servers, state->name, state);
 
   return state;
-}
-
-/* Starts a new budget when the local day changed. */
-static void
-roll_day (StewardSamplingBroker *self,
-          ServerState           *state)
-{
-  g_autofree char *today = format_day (now_usec (self));
-
-  if (g_strcmp0 (state->day, today) == 0)
-    return;
-
-  g_free (state->day);
-  state->day = g_steal_pointer (&today);
-  state->tokens_used = 0;
-}
-
-static void
-add_tokens (StewardSamplingBroker *self,
-            ServerState           *state,
-            gint64                 tokens)
-{
-  roll_day (self, state);
-  state->tokens_used = (guint) CLAMP ((gint64) state->tokens_used + MAX (tokens, 0), 0, G_MAXUINT);
-}
-
-/* JSON helpers. The params come from an untrusted server, so every read
- * checks the type first. */
-
-static JsonNode *
-deep_copy_node (JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *source = json_node_get_object (node);
-      g_autoptr(JsonObject) copy = json_object_new ();
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init_ordered (&iter, source);
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        json_object_set_member (copy, name, deep_copy_node (member));
-
-      return json_node_init_object (json_node_alloc (), copy);
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *source = json_node_get_array (node);
-      guint length = json_array_get_length (source);
-      g_autoptr(JsonArray) copy = json_array_sized_new (length);
-
-      for (guint i = 0; i < length; i++)
-        json_array_add_element (copy, deep_copy_node (json_array_get_element (source, i)));
-
-      return json_node_init_array (json_node_alloc (), copy);
-    }
-
-  return json_node_copy (node);
-}
-
-static JsonObject *
-deep_copy_object (JsonObject *object)
-{
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
-  g_autoptr(JsonNode) copy = deep_copy_node (node);
-
-  return json_object_ref (json_node_get_object (copy));
-}
-
-static gboolean
-objects_equal (JsonObject *a,
-               JsonObject *b)
-{
-  g_autoptr(JsonNode) node_a = json_node_init_object (json_node_alloc (), a);
-  g_autoptr(JsonNode) node_b = json_node_init_object (json_node_alloc (), b);
-
-  return json_node_equal (node_a, node_b);
-}
-
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
-}
-
-/* A whole number, also when written as 100.0. */
-static gboolean
-get_integer (JsonObject *object,
-             const char *member,
-             gint64     *value)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-  double d;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      *value = json_node_get_int (node);
-      return TRUE;
-
-    case G_TYPE_DOUBLE:
-      d = json_node_get_double (node);
-      if (!(d >= -9.0e15 && d <= 9.0e15) || d != (double) (gint64) d)
-        return FALSE;
-      *value = (gint64) d;
-      return TRUE;
-
-    default:
-      return FALSE;
-    }
-}
-
-/* The text blocks of a content, single or array; other blocks (images,
- * audio, tool use) count for nothing here. */
-static void
-append_content_text (GString  *out,
-                     JsonNode *content)
-{
-  if (content == NULL)
-    return;
-
-  if (JSON_NODE_HOLDS_ARRAY (content))
-    {
-      JsonArray *blocks = json_node_get_array (content);
-
-      for (guint i = 0; i < json_array_get_length (blocks); i++)
-        append_content_text (out, json_array_get_element (blocks, i));
-      return;
-    }
-
-  if (JSON_NODE_HOLDS_OBJECT (content))
-    {
-      JsonObject *block = json_node_get_object (content);
-      const char *text = get_string (block, "text");
-
-      if (g_strcmp0 (get_string (block, "type"), "text") == 0 && text != NULL)
-        {
-          if (out->len > 0)
-            g_string_append_c (out, '\n');
-          g_string_append (out, text);
-        }
-    }
-}
-
-static char *
-dup_content_text (JsonNode *content)
-{
-  GString *out = g_string_new (NULL);
-
-  append_content_text (out, content);
-  return g_string_free (out, FALSE);
 }
 
 static gint64
@@ -458,19 +178,20 @@ estimate_tokens (gint64 chars)
 static gint64
 count_prompt_chars (JsonObject *params)
 {
-  JsonArray *messages = get_array (params, "messages");
-  gint64 chars = count_chars (get_string (params, "systemPrompt"));
+  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
+  gint64 chars = count_chars (steward_sampling_json_get_string (params, "systemPrompt"));
 
   for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
     {
       JsonNode *message = json_array_get_element (messages, i);
       g_autofree char *text = NULL;
+      JsonNode *content;
 
       if (!JSON_NODE_HOLDS_OBJECT (message))
         continue;
 
-      text = dup_content_text (json_object_get_member (json_node_get_object (message),
-                                                       "content"));
+      content = json_object_get_member (json_node_get_object (message), "content");
+      text = mcp_sampling_content_dup_text (content);
       chars += count_chars (text);
     }
 
@@ -483,7 +204,7 @@ count_prompt_chars (JsonObject *params)
 static char *
 dup_summary (JsonObject *params)
 {
-  JsonArray *messages = get_array (params, "messages");
+  JsonArray *messages = steward_sampling_json_get_array (params, "messages");
 
   for (guint i = messages ? json_array_get_length (messages) : 0; i > 0; i--)
     {
@@ -495,277 +216,14 @@ dup_summary (JsonObject *params)
         continue;
 
       message = json_node_get_object (node);
-      if (g_strcmp0 (get_string (message, "role"), "user") != 0)
+      if (g_strcmp0 (steward_sampling_json_get_string (message, "role"), "user") != 0)
         continue;
 
-      text = dup_content_text (json_object_get_member (message, "content"));
+      text = mcp_sampling_content_dup_text (json_object_get_member (message, "content"));
       return g_utf8_substring (text, 0, MIN (count_chars (text), SUMMARY_CHARS));
     }
 
   return NULL;
-}
-
-/* Validation */
-
-/* A content is one block or an array of them (2025-11-25). */
-static guint
-count_blocks (JsonNode *content)
-{
-  if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
-    return json_array_get_length (json_node_get_array (content));
-
-  return content != NULL && JSON_NODE_HOLDS_OBJECT (content) ? 1 : 0;
-}
-
-static JsonObject *
-get_block (JsonNode *content,
-           guint     index)
-{
-  JsonNode *node = content;
-
-  if (JSON_NODE_HOLDS_ARRAY (content))
-    node = json_array_get_element (json_node_get_array (content), index);
-
-  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonNode *
-get_content (JsonArray *messages,
-             guint      index)
-{
-  JsonNode *node = json_array_get_element (messages, index);
-
-  return json_object_get_member (json_node_get_object (node), "content");
-}
-
-static gboolean
-has_tool_result (JsonNode   *content,
-                 const char *id)
-{
-  for (guint i = 0; i < count_blocks (content); i++)
-    {
-      JsonObject *block = get_block (content, i);
-
-      if (g_strcmp0 (get_string (block, "type"), "tool_result") == 0 &&
-          g_strcmp0 (get_string (block, "toolUseId"), id) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-/* Sampling with tools (2025-11-25): a user message with tool results
- * holds nothing else, and every tool use of an assistant message has its
- * result in the message after it. The errors are the specification's. */
-static gboolean
-validate_tool_messages (JsonArray  *messages,
-                        GError    **error)
-{
-  guint n_messages = json_array_get_length (messages);
-
-  for (guint i = 0; i < n_messages; i++)
-    {
-      JsonNode *content = get_content (messages, i);
-      gboolean user = g_strcmp0 (get_string (json_array_get_object_element (messages, i),
-                                             "role"), "user") == 0;
-      guint n_results = 0;
-      guint n_uses = 0;
-      guint n_blocks = count_blocks (content);
-
-      for (guint j = 0; j < n_blocks; j++)
-        {
-          JsonObject *block = get_block (content, j);
-          const char *type = get_string (block, "type");
-
-          if (g_strcmp0 (type, "tool_result") == 0)
-            {
-              if (get_string (block, "toolUseId") == NULL)
-                {
-                  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("A tool result in “messages[%u]” has no “toolUseId”"), i);
-                  return FALSE;
-                }
-              n_results++;
-            }
-          else if (g_strcmp0 (type, "tool_use") == 0)
-            {
-              if (get_string (block, "id") == NULL || get_string (block, "name") == NULL)
-                {
-                  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("A tool use in “messages[%u]” needs an “id” and a “name”"),
-                               i);
-                  return FALSE;
-                }
-              n_uses++;
-            }
-        }
-
-      if (n_results > 0 && (!user || n_results != n_blocks))
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("Tool results mixed with other content"));
-          return FALSE;
-        }
-
-      if (n_uses == 0 || user)
-        continue;
-
-      for (guint j = 0; j < n_blocks; j++)
-        {
-          JsonObject *block = get_block (content, j);
-
-          if (g_strcmp0 (get_string (block, "type"), "tool_use") != 0)
-            continue;
-
-          if (i + 1 >= n_messages ||
-              !has_tool_result (get_content (messages, i + 1), get_string (block, "id")))
-            {
-              g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                                   _("Tool result missing in request"));
-              return FALSE;
-            }
-        }
-    }
-
-  return TRUE;
-}
-
-static gboolean
-validate_tools (JsonObject  *params,
-                GError     **error)
-{
-  JsonNode *tools = json_object_get_member (params, "tools");
-  JsonNode *choice = json_object_get_member (params, "toolChoice");
-  const char *mode;
-
-  if (tools != NULL && !JSON_NODE_HOLDS_NULL (tools))
-    {
-      JsonArray *array = JSON_NODE_HOLDS_ARRAY (tools) ? json_node_get_array (tools) : NULL;
-
-      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-        {
-          JsonNode *tool = json_array_get_element (array, i);
-
-          if (!JSON_NODE_HOLDS_OBJECT (tool) ||
-              get_string (json_node_get_object (tool), "name") == NULL)
-            array = NULL;
-        }
-
-      if (array == NULL)
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("“tools” must be an array of tools, each with a “name”"));
-          return FALSE;
-        }
-    }
-
-  if (choice != NULL && !JSON_NODE_HOLDS_NULL (choice))
-    {
-      mode = JSON_NODE_HOLDS_OBJECT (choice) ? get_string (json_node_get_object (choice), "mode")
-                                             : NULL;
-      if (!JSON_NODE_HOLDS_OBJECT (choice) ||
-          (json_object_has_member (json_node_get_object (choice), "mode") &&
-           g_strcmp0 (mode, "auto") != 0 && g_strcmp0 (mode, "required") != 0 &&
-           g_strcmp0 (mode, "none") != 0))
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("“toolChoice” must be an object whose “mode” is “auto”, "
-                                 "“required” or “none”"));
-          return FALSE;
-        }
-    }
-
-  return TRUE;
-}
-
-static gboolean
-validate_params (JsonObject  *params,
-                 GError     **error)
-{
-  JsonArray *messages = get_array (params, "messages");
-  JsonNode *system_prompt;
-  gint64 max_tokens;
-
-  if (messages == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The sampling request has no “messages” array"));
-      return FALSE;
-    }
-
-  if (json_array_get_length (messages) == 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The sampling request’s “messages” array is empty"));
-      return FALSE;
-    }
-
-  for (guint i = 0; i < json_array_get_length (messages); i++)
-    {
-      JsonNode *node = json_array_get_element (messages, i);
-      JsonObject *message;
-      const char *role;
-      JsonNode *content;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                       _("“messages[%u]” must be an object"), i);
-          return FALSE;
-        }
-
-      message = json_node_get_object (node);
-      role = get_string (message, "role");
-      if (g_strcmp0 (role, "user") != 0 && g_strcmp0 (role, "assistant") != 0)
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                       _("“messages[%u].role” must be “user” or “assistant”"), i);
-          return FALSE;
-        }
-
-      content = json_object_get_member (message, "content");
-      if (content == NULL || !(JSON_NODE_HOLDS_OBJECT (content) || JSON_NODE_HOLDS_ARRAY (content)))
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                       _("“messages[%u].content” must be a content block or an array of them"),
-                       i);
-          return FALSE;
-        }
-    }
-
-  if (!get_integer (params, "maxTokens", &max_tokens) || max_tokens <= 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“maxTokens” must be a whole number greater than 0"));
-      return FALSE;
-    }
-
-  system_prompt = json_object_get_member (params, "systemPrompt");
-  if (system_prompt != NULL && !JSON_NODE_HOLDS_NULL (system_prompt) &&
-      get_string (params, "systemPrompt") == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“systemPrompt” must be a string"));
-      return FALSE;
-    }
-
-  return validate_tool_messages (messages, error) && validate_tools (params, error);
-}
-
-/* Whether the request's last message brings tool results: a round of a
- * tool loop the server runs through sampling. */
-static gboolean
-is_tool_round (JsonObject *params)
-{
-  JsonArray *messages = get_array (params, "messages");
-  guint n = json_array_get_length (messages);
-  JsonNode *content = get_content (messages, n - 1);
-
-  for (guint i = 0; i < count_blocks (content); i++)
-    if (g_strcmp0 (get_string (get_block (content, i), "type"), "tool_result") == 0)
-      return TRUE;
-
-  return FALSE;
 }
 
 /* Returns a copy of @params with maxTokens at most @cap, and what the
@@ -777,13 +235,13 @@ clamp_params (JsonObject *params,
               guint       cap,
               guint      *requested)
 {
-  JsonObject *copy = deep_copy_object (params);
+  JsonObject *copy = steward_sampling_json_copy_object (params);
   gint64 max_tokens = 0;
 
   if (json_object_has_member (copy, "_steward"))
     json_object_remove_member (copy, "_steward");
 
-  get_integer (copy, "maxTokens", &max_tokens);
+  steward_sampling_json_get_integer (copy, "maxTokens", &max_tokens);
   *requested = 0;
   if (max_tokens > (gint64) cap)
     {
@@ -794,534 +252,17 @@ clamp_params (JsonObject *params,
   return copy;
 }
 
-static gboolean
-validate_result (JsonObject  *result,
-                 GError     **error)
-{
-  JsonNode *content = json_object_get_member (result, "content");
-  gboolean valid = FALSE;
-
-  if (g_strcmp0 (get_string (result, "role"), "assistant") != 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INTERNAL_ERROR,
-                           _("The answer must have the role “assistant”"));
-      return FALSE;
-    }
-
-  if (content != NULL && JSON_NODE_HOLDS_OBJECT (content))
-    valid = get_string (json_node_get_object (content), "type") != NULL;
-  else if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
-    {
-      JsonArray *blocks = json_node_get_array (content);
-
-      valid = json_array_get_length (blocks) > 0;
-      for (guint i = 0; valid && i < json_array_get_length (blocks); i++)
-        {
-          JsonNode *block = json_array_get_element (blocks, i);
-
-          valid = JSON_NODE_HOLDS_OBJECT (block) &&
-                  get_string (json_node_get_object (block), "type") != NULL;
-        }
-    }
-
-  if (!valid)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INTERNAL_ERROR,
-                           _("The answer has no content to send"));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-validate_elicitation (JsonObject  *params,
-                      gboolean    *url_mode,
-                      GError     **error)
-{
-  const char *mode = get_string (params, "mode");
-  JsonNode *mode_node = params ? json_object_get_member (params, "mode") : NULL;
-  JsonObject *schema;
-
-  if (params == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request has no params"));
-      return FALSE;
-    }
-
-  if (get_string (params, "message") == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request has no “message” string"));
-      return FALSE;
-    }
-
-  if (mode_node != NULL && mode == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request’s “mode” must be a string"));
-      return FALSE;
-    }
-
-  if (g_strcmp0 (mode, "url") == 0)
-    {
-      *url_mode = TRUE;
-      if (get_string (params, "url") == NULL)
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("The URL elicitation request has no “url” string"));
-          return FALSE;
-        }
-      if (get_string (params, "elicitationId") == NULL)
-        {
-          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                               _("The URL elicitation request has no “elicitationId” string"));
-          return FALSE;
-        }
-      return TRUE;
-    }
-
-  if (mode != NULL && !g_str_equal (mode, "form"))
-    {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                   _("The elicitation mode “%s” is not one Steward knows"), mode);
-      return FALSE;
-    }
-
-  *url_mode = FALSE;
-  schema = get_object (params, "requestedSchema");
-  if (schema == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("The elicitation request has no “requestedSchema” object"));
-      return FALSE;
-    }
-
-  if (g_strcmp0 (get_string (schema, "type"), "object") != 0)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“requestedSchema.type” must be “object”"));
-      return FALSE;
-    }
-
-  if (get_object (schema, "properties") == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS,
-                           _("“requestedSchema.properties” must be an object"));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 static GError *
 new_rejection (void)
 {
   return mcp_error_new_rpc (MCP_ERROR_USER_REJECTED, USER_REJECTED_MESSAGE, NULL);
 }
 
-static GError *
-new_withdrawn (void)
+GError *
+steward_sampling_new_withdrawn (void)
 {
   return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                               _("The server withdrew the request"));
-}
-
-/* File work on the I/O thread */
-
-typedef enum {
-  JOB_WRITE,
-  JOB_APPEND,
-  JOB_READ_JOURNAL,
-  JOB_READ_POLICIES,
-  JOB_SCAN_JOURNAL,
-} JobKind;
-
-typedef struct {
-  JobKind         kind;
-  GFile          *file;
-  GBytes         *bytes;
-  GTask          *task;          /* NULL for appends: nobody waits for them */
-  GMainContext   *context;
-  char           *day;           /* the local day a scan counts, as YYYY-MM-DD */
-
-  /* What the worker found, handed back on the main context. */
-  GError         *error;
-  gpointer        result;
-  GDestroyNotify  result_free;
-} Job;
-
-static void
-job_free (Job *job)
-{
-  g_clear_object (&job->file);
-  g_clear_pointer (&job->bytes, g_bytes_unref);
-  g_clear_object (&job->task);
-  g_clear_pointer (&job->context, g_main_context_unref);
-  g_free (job->day);
-  g_clear_error (&job->error);
-  if (job->result != NULL && job->result_free != NULL)
-    job->result_free (job->result);
-  g_free (job);
-}
-
-static gboolean
-ensure_parent (GFile   *file,
-               GError **error)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autoptr(GError) local_error = NULL;
-
-  if (parent == NULL)
-    return TRUE;
-
-  if (!g_file_make_directory_with_parents (parent, NULL, &local_error) &&
-      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static char *
-dup_file_label (GFile *file)
-{
-  return g_file_get_parse_name (file);
-}
-
-static void
-run_write (Job *job)
-{
-  g_autoptr(GError) error = NULL;
-  gsize length;
-  const char *data = g_bytes_get_data (job->bytes, &length);
-
-  if (ensure_parent (job->file, &error))
-    g_file_replace_contents (job->file, data, length, NULL, FALSE,
-                             G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
-                             NULL, NULL, &error);
-
-  if (error != NULL)
-    {
-      g_autofree char *label = dup_file_label (job->file);
-
-      job->error = g_error_new (G_IO_ERROR, error->code,
-                                _("Cannot save the sampling policies to %s: %s"),
-                                label, error->message);
-    }
-}
-
-static void
-run_append (Job *job)
-{
-  g_autoptr(GFileOutputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize length;
-  const char *data = g_bytes_get_data (job->bytes, &length);
-
-  if (ensure_parent (job->file, &error))
-    stream = g_file_append_to (job->file, G_FILE_CREATE_PRIVATE, NULL, &error);
-
-  if (stream != NULL &&
-      g_output_stream_write_all (G_OUTPUT_STREAM (stream), data, length, NULL, NULL, &error))
-    g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error);
-
-  if (error != NULL)
-    {
-      g_autofree char *label = dup_file_label (job->file);
-
-      job->error = g_error_new (G_IO_ERROR, error->code,
-                                "Cannot write the sampling journal %s: %s",
-                                label, error->message);
-    }
-}
-
-typedef void (*RecordFunc) (JsonObject *record,
-                            gpointer    user_data);
-
-/* Calls @func for each record of the journal, oldest first. A line that is
- * not a JSON object is damage, skipped and counted; a missing journal has
- * no records. */
-static gboolean
-foreach_record (GFile         *file,
-                GCancellable  *cancellable,
-                RecordFunc     func,
-                gpointer       user_data,
-                guint         *damaged,
-                GError       **error)
-{
-  g_autoptr(GFileInputStream) file_stream = NULL;
-  g_autoptr(GDataInputStream) stream = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  file_stream = g_file_read (file, cancellable, &local_error);
-  if (file_stream != NULL)
-    {
-      stream = g_data_input_stream_new (G_INPUT_STREAM (file_stream));
-      g_data_input_stream_set_newline_type (stream, G_DATA_STREAM_NEWLINE_TYPE_LF);
-    }
-
-  while (stream != NULL)
-    {
-      g_autofree char *line = NULL;
-      g_autoptr(JsonNode) node = NULL;
-      gsize length;
-
-      line = g_data_input_stream_read_line (stream, &length, cancellable, &local_error);
-      if (line == NULL)
-        break;
-
-      if (length == 0)
-        continue;
-
-      if (length <= JOURNAL_MAX_LINE && g_utf8_validate (line, length, NULL))
-        node = mcp_json_parse (line, length, NULL);
-
-      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-        {
-          (*damaged)++;
-          continue;
-        }
-
-      func (json_node_get_object (node), user_data);
-    }
-
-  /* No journal yet is an empty one. */
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    g_clear_error (&local_error);
-
-  if (local_error != NULL)
-    {
-      g_autofree char *label = dup_file_label (file);
-
-      g_set_error (error, G_IO_ERROR, local_error->code,
-                   _("Cannot read the sampling journal %s: %s"), label, local_error->message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-collect_record (JsonObject *record,
-                gpointer    user_data)
-{
-  g_ptr_array_add (user_data, json_object_ref (record));
-}
-
-static void
-run_read_journal (Job *job)
-{
-  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  guint damaged = 0;
-
-  if (!foreach_record (job->file, g_task_get_cancellable (job->task), collect_record, records,
-                       &damaged, &job->error))
-    return;
-
-  if (damaged > 0)
-    g_debug ("Skipped %u damaged lines of the sampling journal", damaged);
-
-  job->result = g_steal_pointer (&records);
-  job->result_free = (GDestroyNotify) g_ptr_array_unref;
-}
-
-typedef struct {
-  const char *day;
-  GTimeZone  *utc;
-  GHashTable *used;      /* server → guint64 tokens */
-  guint       skipped;
-} Scan;
-
-/* A count of tokens as written; anything else counts for nothing. */
-static guint64
-get_tokens (JsonObject *record,
-            const char *member)
-{
-  gint64 tokens = 0;
-
-  if (!get_integer (record, member, &tokens) || tokens < 0)
-    return 0;
-
-  return (guint64) tokens;
-}
-
-static void
-scan_record (JsonObject *record,
-             gpointer    user_data)
-{
-  Scan *scan = user_data;
-  const char *server = get_string (record, "server");
-  const char *time = get_string (record, "time");
-  g_autoptr(GDateTime) stamp = NULL;
-  g_autoptr(GDateTime) local = NULL;
-  g_autofree char *day = NULL;
-  guint64 *used;
-
-  /* Stamps are written in UTC; one without a zone is read as UTC too. */
-  if (server != NULL && time != NULL)
-    stamp = g_date_time_new_from_iso8601 (time, scan->utc);
-  if (stamp == NULL)
-    {
-      scan->skipped++;
-      return;
-    }
-
-  /* The budget is for the person's day, so the record counts on the local
-   * day it was written, which is not always its day in UTC. */
-  local = g_date_time_to_local (stamp);
-  day = local ? g_date_time_format (local, "%Y-%m-%d") : NULL;
-  if (g_strcmp0 (day, scan->day) != 0)
-    return;
-
-  used = g_hash_table_lookup (scan->used, server);
-  if (used == NULL)
-    {
-      used = g_new0 (guint64, 1);
-      g_hash_table_insert (scan->used, g_strdup (server), used);
-    }
-
-  /* A sum of two counts read from a file stops at the top, never wraps. */
-  *used = MIN (*used + MIN (get_tokens (record, "inputTokens"), G_MAXUINT32)
-                     + MIN (get_tokens (record, "outputTokens"), G_MAXUINT32),
-               (guint64) G_MAXUINT);
-}
-
-/* Sums the tokens of the day's records per server: what the budget had
- * spent when Steward last quit. */
-static void
-run_scan_journal (Job *job)
-{
-  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
-  Scan scan = { job->day, utc, NULL, 0 };
-  guint damaged = 0;
-
-  scan.used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (!foreach_record (job->file, g_task_get_cancellable (job->task), scan_record, &scan,
-                       &damaged, &job->error))
-    {
-      g_hash_table_unref (scan.used);
-      return;
-    }
-
-  if (damaged + scan.skipped > 0)
-    g_debug ("Counting today’s sampling tokens, skipped %u damaged lines and %u records "
-             "without a server or a readable time", damaged, scan.skipped);
-
-  job->result = scan.used;
-  job->result_free = (GDestroyNotify) g_hash_table_unref;
-}
-
-static void
-run_read_policies (Job *job)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  /* A missing file leaves the result NULL: the defaults apply. */
-  if (!g_file_load_contents (job->file, g_task_get_cancellable (job->task), &contents, &length,
-                             NULL, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        job->error = g_steal_pointer (&error);
-      return;
-    }
-
-  job->result = g_bytes_new_take (g_steal_pointer (&contents), length);
-  job->result_free = (GDestroyNotify) g_bytes_unref;
-}
-
-/* Back on the main context. The task is returned and let go of here, never
- * on the worker, so that the last reference to the broker is never dropped
- * on another thread. */
-static gboolean
-job_complete_cb (gpointer data)
-{
-  Job *job = data;
-
-  if (job->task == NULL)
-    g_warning ("%s", job->error->message);
-  else if (job->error != NULL)
-    g_task_return_error (job->task, g_steal_pointer (&job->error));
-  else if (job->kind == JOB_WRITE)
-    g_task_return_boolean (job->task, TRUE);
-  else
-    g_task_return_pointer (job->task, g_steal_pointer (&job->result), job->result_free);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-io_job_run (gpointer data,
-            gpointer user_data)
-{
-  Job *job = data;
-  g_autoptr(GSource) source = NULL;
-
-  switch (job->kind)
-    {
-    case JOB_WRITE:
-      run_write (job);
-      break;
-    case JOB_APPEND:
-      run_append (job);
-      break;
-    case JOB_READ_JOURNAL:
-      run_read_journal (job);
-      break;
-    case JOB_SCAN_JOURNAL:
-      run_scan_journal (job);
-      break;
-    case JOB_READ_POLICIES:
-    default:
-      run_read_policies (job);
-      break;
-    }
-
-  /* A journal line written needs no answer. */
-  if (job->task == NULL && job->error == NULL)
-    {
-      job_free (job);
-      return;
-    }
-
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, job_complete_cb, job, (GDestroyNotify) job_free);
-  g_source_set_static_name (source, "[steward] sampling broker file work");
-  g_source_attach (source, job->context);
-}
-
-static Job *
-job_new (JobKind  kind,
-         GFile   *file,
-         GBytes  *bytes,
-         GTask   *task)
-{
-  Job *job = g_new0 (Job, 1);
-
-  job->kind = kind;
-  job->file = g_object_ref (file);
-  job->bytes = bytes ? g_bytes_ref (bytes) : NULL;
-  job->task = task ? g_object_ref (task) : NULL;
-  job->context = task ? g_main_context_ref (g_task_get_context (task))
-                      : g_main_context_ref_thread_default ();
-
-  return job;
-}
-
-static void
-push_job (StewardSamplingBroker *self,
-          JobKind                kind,
-          GFile                 *file,
-          GBytes                *bytes,
-          GTask                 *task)
-{
-  g_thread_pool_push (self->io_pool, job_new (kind, file, bytes, task), NULL);
 }
 
 /* policies.json */
@@ -1341,13 +282,13 @@ serialize_policies (StewardSamplingBroker *self)
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   GHashTableIter iter;
-  ServerState *state;
+  StewardSamplingServerState *state;
   gsize length;
   char *text;
 
   g_hash_table_iter_init (&iter, self->servers);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
-    if (state->configured)
+    if (steward_sampling_settings_get_configured (state->settings))
       g_ptr_array_add (names, state->name);
   /* Sorted, so that a file under version control changes little. */
   g_ptr_array_sort (names, compare_names);
@@ -1357,33 +298,38 @@ serialize_policies (StewardSamplingBroker *self)
   json_builder_begin_object (builder);
   for (guint i = 0; i < names->len; i++)
     {
+      StewardSamplingSettings *settings;
       StewardSamplingPolicy policy;
+      const char * const *models;
 
       state = g_hash_table_lookup (self->servers, g_ptr_array_index (names, i));
+      settings = state->settings;
+      models = steward_sampling_settings_get_models (settings);
       /* "Allow for this session" ends with the session: it is kept as
        * "ask", what the server gets when Steward starts again. */
-      policy = state->policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION ? STEWARD_SAMPLING_POLICY_ASK
-                                                                       : state->policy;
+      policy = steward_sampling_settings_get_policy (settings);
+      if (policy == STEWARD_SAMPLING_POLICY_ALLOW_SESSION)
+        policy = STEWARD_SAMPLING_POLICY_ASK;
 
       json_builder_set_member_name (builder, state->name);
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "sampling");
       json_builder_add_string_value (builder, steward_sampling_policy_to_string (policy));
       json_builder_set_member_name (builder, "maxTokens");
-      json_builder_add_int_value (builder, state->max_tokens);
+      json_builder_add_int_value (builder, steward_sampling_settings_get_max_tokens (settings));
       json_builder_set_member_name (builder, "perMinute");
-      json_builder_add_int_value (builder, state->per_minute);
+      json_builder_add_int_value (builder, steward_sampling_settings_get_per_minute (settings));
       json_builder_set_member_name (builder, "dailyTokens");
-      json_builder_add_int_value (builder, state->daily_tokens);
-      if (state->models != NULL)
+      json_builder_add_int_value (builder, steward_sampling_settings_get_daily_tokens (settings));
+      if (models != NULL)
         {
           json_builder_set_member_name (builder, "models");
           json_builder_begin_array (builder);
-          for (guint j = 0; state->models[j] != NULL; j++)
-            json_builder_add_string_value (builder, state->models[j]);
+          for (guint j = 0; models[j] != NULL; j++)
+            json_builder_add_string_value (builder, models[j]);
           json_builder_end_array (builder);
         }
-      if (state->local_only)
+      if (steward_sampling_settings_get_local_only (settings))
         {
           json_builder_set_member_name (builder, "localOnly");
           json_builder_add_boolean_value (builder, TRUE);
@@ -1498,7 +444,7 @@ read_setting (JsonObject  *object,
   if (!json_object_has_member (object, member))
     return TRUE;
 
-  if (!get_integer (object, member, &number) || number < minimum || number > G_MAXUINT)
+  if (!steward_sampling_json_get_integer (object, member, &number) || number < minimum || number > G_MAXUINT)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("server `%s`: “%s” must be a whole number from %u to %u"),
@@ -1584,7 +530,7 @@ parse_policies (const char  *data,
 
       if (json_object_has_member (object, "sampling"))
         {
-          policy = get_string (object, "sampling");
+          policy = steward_sampling_json_get_string (object, "sampling");
           if (policy == NULL || !steward_sampling_policy_from_string (policy, &entry->policy))
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -1617,12 +563,12 @@ apply_policies (StewardSamplingBroker  *self,
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) local_error = NULL;
   GHashTableIter iter;
-  ServerState *state;
+  StewardSamplingServerState *state;
 
   entries = parse_policies (data, length, &local_error);
   if (entries == NULL)
     {
-      g_autofree char *label = dup_file_label (self->policies);
+      g_autofree char *label = g_file_get_parse_name (self->policies);
 
       g_set_error (error, local_error->domain, local_error->code,
                    "%s: %s", label, local_error->message);
@@ -1630,25 +576,26 @@ apply_policies (StewardSamplingBroker  *self,
     }
 
   /* The file says everything: a server it leaves out has the defaults. */
+  self->loading = TRUE;
   g_hash_table_iter_init (&iter, self->servers);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
-    server_state_reset_settings (state);
+    steward_sampling_settings_reset (state->settings);
 
   for (guint i = 0; i < entries->len; i++)
     {
       Entry *entry = g_ptr_array_index (entries, i);
+      StewardSamplingSettings *settings;
 
-      state = get_state (self, entry->name);
-      state->configured = TRUE;
-      state->policy = entry->policy;
-      state->max_tokens = entry->max_tokens;
-      state->per_minute = entry->per_minute;
-      state->daily_tokens = entry->daily_tokens;
-      state->models = g_steal_pointer (&entry->models);
-      state->local_only = entry->local_only;
+      settings = steward_sampling_broker_get_settings (self, entry->name);
+      steward_sampling_settings_set_policy (settings, entry->policy);
+      steward_sampling_settings_set_max_tokens (settings, entry->max_tokens);
+      steward_sampling_settings_set_per_minute (settings, entry->per_minute);
+      steward_sampling_settings_set_daily_tokens (settings, entry->daily_tokens);
+      steward_sampling_settings_set_models (settings, (const char * const *) entry->models);
+      steward_sampling_settings_set_local_only (settings, entry->local_only);
     }
+  self->loading = FALSE;
 
-  g_signal_emit (self, signals[SIGNAL_POLICIES_CHANGED], 0, NULL);
   return TRUE;
 }
 
@@ -1670,7 +617,7 @@ write_policies (StewardSamplingBroker *self,
   g_autoptr(GBytes) bytes = serialize_policies (self);
 
   g_clear_handle_id (&self->save_source_id, g_source_remove);
-  push_job (self, JOB_WRITE, self->policies, bytes, task);
+  steward_sampling_file_queue_write (self->queue, self->policies, bytes, task);
 }
 
 static gboolean
@@ -1687,50 +634,49 @@ autosave_cb (gpointer user_data)
 }
 
 /* Changes made together are written together, once the main loop is idle.
- * The source holds the broker so that no change is lost when it goes. */
-static void
-settings_changed (StewardSamplingBroker *self,
-                  ServerState           *state)
+ * The source holds the broker so that no change is lost when it goes. What
+ * a load sets came from the file, and is not written back. */
+void
+steward_sampling_broker_settings_changed (StewardSamplingBroker *self)
 {
-  state->configured = TRUE;
+  if (self->loading)
+    return;
 
   if (self->policies != NULL && self->save_source_id == 0)
     self->save_source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autosave_cb,
                                             g_object_ref (self), g_object_unref);
-
-  g_signal_emit (self, signals[SIGNAL_POLICIES_CHANGED], 0, state->name);
 }
 
 /* The audit journal */
 
 typedef struct {
-  ServerState      *state;
-  char             *server;
-  char             *cause;
-  JsonObject       *params;        /* clamped, and as edited by the person */
-  guint             max_tokens_requested;
-  char             *model;
-  char             *model_reason;
-  StewardModel     *chosen;        /* NULL: the person writes the answer */
-  char             *provider_id;   /* the chosen model's, "manual", or NULL */
-  char             *include_context; /* what the approval says of it, or NULL */
+  StewardSamplingServerState *state;
+  char                       *server;
+  char                       *cause;
+  JsonObject                 *params;        /* clamped, and as edited by the person */
+  guint                       max_tokens_requested;
+  char                       *model;
+  char                       *model_reason;
+  StewardModel               *chosen;        /* NULL: the person writes the answer */
+  char                       *provider_id;   /* the chosen model's, "manual", or NULL */
+  char                       *include_context; /* what the approval says of it, or NULL */
 
-  StewardApproval  *approval;
-  gulong            responded_id;
-  GSource          *cancel_source;
+  StewardApproval            *approval;
+  gulong                      responded_id;
+  GSource                    *cancel_source;
 
-  GCancellable     *generation;    /* the provider's answer under way */
-  char             *produced;      /* what the provider produced, NULL if nothing */
-  char             *produced_by;   /* the model that says it produced it */
-  char             *produced_stop; /* its stopReason */
-  JsonArray        *tool_uses;     /* the model's tool calls, NULL if none */
-  gint64            input_tokens;  /* as the provider reported them, or -1 */
-  gint64            output_tokens;
+  GCancellable               *generation;    /* the provider's answer under way */
+  char                       *produced;      /* what the provider produced, NULL if nothing */
+  char                       *produced_by;   /* the model that says it produced it */
+  char                       *produced_stop; /* its stopReason */
+  JsonArray                  *tool_uses;     /* the model's tool calls, NULL if none */
+  gint64                      input_tokens;  /* as the provider reported them, or -1 */
+  gint64                      output_tokens;
   /* What every answer of this request spent, as reported. */
-  gint64            spent_input;
-  gint64            spent_output;
-  gboolean          edited;
-  gboolean          done;
+  gint64                      spent_input;
+  gint64                      spent_output;
+  gboolean                    edited;
+  gboolean                    done;
 } Request;
 
 static void
@@ -1770,30 +716,25 @@ journal_append (StewardSamplingBroker *self,
                 gint64                 output_tokens)
 {
   g_autoptr(JsonBuilder) builder = NULL;
-  g_autoptr(JsonGenerator) generator = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GDateTime) datetime = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *text = NULL;
   g_autofree char *stamp = NULL;
   g_autofree char *summary = NULL;
   g_autofree char *answer = NULL;
-  g_autofree char *generated = NULL;
   JsonArray *messages;
   gint64 max_tokens = 0;
   const char *model;
-  gsize length;
 
-  if (self->journal == NULL)
+  if (steward_sampling_journal_get_file (self->journal) == NULL)
     return;
 
   builder = json_builder_new ();
-  datetime = g_date_time_new_from_unix_utc (now_usec (self) / G_USEC_PER_SEC);
+  datetime = g_date_time_new_from_unix_utc (steward_sampling_broker_now (self) / G_USEC_PER_SEC);
   stamp = g_date_time_format_iso8601 (datetime);
-  messages = get_array (request->params, "messages");
-  get_integer (request->params, "maxTokens", &max_tokens);
+  messages = steward_sampling_json_get_array (request->params, "messages");
+  steward_sampling_json_get_integer (request->params, "maxTokens", &max_tokens);
   summary = dup_summary (request->params);
-  model = result ? get_string (result, "model") : NULL;
+  model = result ? steward_sampling_json_get_string (result, "model") : NULL;
   if (model == NULL)
     model = request->model;
 
@@ -1837,7 +778,7 @@ journal_append (StewardSamplingBroker *self,
   json_builder_add_int_value (builder, count_prompt_chars (request->params));
   if (result != NULL)
     {
-      answer = dup_content_text (json_object_get_member (result, "content"));
+      answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
       json_builder_set_member_name (builder, "answerChars");
       json_builder_add_int_value (builder, count_chars (answer));
     }
@@ -1855,131 +796,13 @@ journal_append (StewardSamplingBroker *self,
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  generator = json_generator_new ();
-  json_generator_set_root (generator, root);
-
-  /* The generator escapes newlines in strings, so a record is one line;
-   * a secret echoed in the summary or the reason is redacted. */
-  generated = json_generator_to_data (generator, NULL);
-  text = steward_redact (generated);
-  length = strlen (text);
-  text = g_realloc (text, length + 2);
-  text[length++] = '\n';
-  text[length] = '\0';
-  bytes = g_bytes_new_take (g_steal_pointer (&text), length);
-
-  push_job (self, JOB_APPEND, self->journal, bytes, NULL);
-}
-
-/* The day's budget, counted again from the journal */
-
-/* Starts each server's budget where the journal left it. The counters may
- * hold tokens spent since this broker started, which the journal holds
- * too or is about to: the larger count is kept, never the sum. */
-static void
-seed_tokens_used (StewardSamplingBroker *self,
-                  const char            *day,
-                  GHashTable            *used)
-{
-  g_autofree char *today = format_day (now_usec (self));
-  GHashTableIter iter;
-  gpointer name;
-  gpointer tokens;
-
-  /* Midnight passed while the journal was read: those were yesterday's. */
-  if (!g_str_equal (today, day))
-    return;
-
-  g_hash_table_iter_init (&iter, used);
-  while (g_hash_table_iter_next (&iter, &name, &tokens))
-    {
-      ServerState *state = get_state (self, name);
-      guint64 sum = *(guint64 *) tokens;
-
-      roll_day (self, state);
-      state->tokens_used = MAX (state->tokens_used, (guint) MIN (sum, (guint64) G_MAXUINT));
-    }
-}
-
-static void
-rebuild_budget_async (StewardSamplingBroker *self,
-                      GCancellable          *cancellable,
-                      GAsyncReadyCallback    callback,
-                      gpointer               user_data)
-{
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_autofree char *day = format_day (now_usec (self));
-  Job *job;
-
-  g_task_set_source_tag (task, rebuild_budget_async);
-  g_task_set_task_data (task, g_strdup (day), g_free);
-
-  /* On the worker, after every journal line asked for before. */
-  job = job_new (JOB_SCAN_JOURNAL, self->journal, NULL, task);
-  job->day = g_steal_pointer (&day);
-  g_thread_pool_push (self->io_pool, job, NULL);
-}
-
-/* Fails only when cancelled. A journal that cannot be read leaves the
- * budgets as they are: the policies still apply, and a warning says why
- * the count starts again. */
-static gboolean
-rebuild_budget_finish (StewardSamplingBroker  *self,
-                       GAsyncResult           *result,
-                       GError                **error)
-{
-  g_autoptr(GHashTable) used = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  used = g_task_propagate_pointer (G_TASK (result), &local_error);
-  if (used != NULL)
-    {
-      seed_tokens_used (self, g_task_get_task_data (G_TASK (result)), used);
-      return TRUE;
-    }
-
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  g_warning ("%s; the daily token budgets count from zero", local_error->message);
-  return TRUE;
-}
-
-static void
-rebuild_budget_sync_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-/* The synchronous load waits for the worker on a context of its own, so
- * that the read stays in line with the journal's appends and nothing else
- * of the caller's runs meanwhile. */
-static void
-rebuild_budget_sync (StewardSamplingBroker *self)
-{
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(GAsyncResult) result = NULL;
-
-  g_main_context_push_thread_default (context);
-  rebuild_budget_async (self, NULL, rebuild_budget_sync_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (context, TRUE);
-  g_main_context_pop_thread_default (context);
-
-  rebuild_budget_finish (self, result, NULL);
+  steward_sampling_journal_append (self->journal, json_node_get_object (root));
 }
 
 /* Sampling requests */
 
-static void pump (StewardSamplingBroker *self,
-                  ServerState           *state);
+static void pump (StewardSamplingBroker      *self,
+                  StewardSamplingServerState *state);
 
 static StewardProvider *
 find_provider (StewardSamplingBroker *self,
@@ -2001,11 +824,12 @@ find_provider (StewardSamplingBroker *self,
 /* The models @state's server may use whose provider is set up: a model
  * whose provider was removed cannot answer. */
 static char **
-dup_usable_models (StewardSamplingBroker *self,
-                   ServerState           *state)
+dup_usable_models (StewardSamplingBroker      *self,
+                   StewardSamplingServerState *state)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
+  const char * const *models = steward_sampling_settings_get_models (state->settings);
 
   for (guint i = 0; i < n; i++)
     {
@@ -2013,7 +837,7 @@ dup_usable_models (StewardSamplingBroker *self,
       g_autoptr(StewardProvider) provider = NULL;
       const char *id = steward_model_get_id (model);
 
-      if (state->models != NULL && !g_strv_contains ((const char * const *) state->models, id))
+      if (models != NULL && !g_strv_contains (models, id))
         continue;
 
       provider = find_provider (self, steward_model_get_provider (model));
@@ -2027,9 +851,9 @@ dup_usable_models (StewardSamplingBroker *self,
 /* The model for a request, and the sentence that says why: from the test
  * seam when one is set, else from the person's models, else the person. */
 static void
-choose_model (StewardSamplingBroker *self,
-              ServerState           *state,
-              Request               *request)
+choose_model (StewardSamplingBroker      *self,
+              StewardSamplingServerState *state,
+              Request                    *request)
 {
   g_auto(GStrv) usable = NULL;
   StewardModel *chosen;
@@ -2045,8 +869,9 @@ choose_model (StewardSamplingBroker *self,
 
   usable = dup_usable_models (self, state);
   chosen = steward_model_selector_select (self->catalog,
-                                          get_object (request->params, "modelPreferences"),
-                                          (const char * const *) usable, state->local_only,
+                                          steward_sampling_json_get_object (request->params, "modelPreferences"),
+                                          (const char * const *) usable,
+                                          steward_sampling_settings_get_local_only (state->settings),
                                           &request->model_reason);
   if (chosen == NULL)
     {
@@ -2073,7 +898,7 @@ request_complete (StewardSamplingBroker *self,
 {
   g_autoptr(GTask) owned = NULL;
   Request *request = g_task_get_task_data (task);
-  ServerState *state = request->state;
+  StewardSamplingServerState *state = request->state;
   gboolean was_open = FALSE;
 
   if (request->done)
@@ -2172,7 +997,7 @@ annotate (Request *request)
   if (request->include_context == NULL && request->tool_uses == NULL)
     return json_object_ref (request->params);
 
-  shown = deep_copy_object (request->params);
+  shown = steward_sampling_json_copy_object (request->params);
   notes = json_object_new ();
   if (request->include_context != NULL)
     json_object_set_string_member (notes, "includeContext", request->include_context);
@@ -2180,7 +1005,7 @@ annotate (Request *request)
     {
       g_autoptr(JsonNode) uses = json_node_init_array (json_node_alloc (), request->tool_uses);
 
-      json_object_set_member (notes, "toolUse", deep_copy_node (uses));
+      json_object_set_member (notes, "toolUse", steward_sampling_json_copy_node (uses));
     }
   json_object_set_object_member (shown, "_steward", notes);
 
@@ -2206,7 +1031,8 @@ count_reported_tokens (StewardSamplingBroker *self,
 
   request->spent_input += request->input_tokens;
   request->spent_output += request->output_tokens;
-  add_tokens (self, request->state, request->input_tokens + request->output_tokens);
+  steward_sampling_journal_add_tokens (self->journal, request->server,
+                                       request->input_tokens + request->output_tokens);
 }
 
 static void
@@ -2258,7 +1084,7 @@ copy_member (JsonObject *to,
   JsonNode *node = json_object_get_member (from, member);
 
   if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-    json_object_set_member (to, member, deep_copy_node (node));
+    json_object_set_member (to, member, steward_sampling_json_copy_node (node));
 }
 
 /* The request in the providers' neutral shape, which is sampling's own:
@@ -2296,12 +1122,12 @@ stream_event_cb (StewardProviderEvent  event,
   switch (event)
     {
     case STEWARD_PROVIDER_EVENT_TEXT:
-      steward_approval_append_answer (request->approval, get_string (data, "text"));
+      steward_approval_append_answer (request->approval, steward_sampling_json_get_string (data, "text"));
       break;
 
     case STEWARD_PROVIDER_EVENT_USAGE:
-      if (get_integer (data, "inputTokens", &input_tokens) &&
-          get_integer (data, "outputTokens", &output_tokens))
+      if (steward_sampling_json_get_integer (data, "inputTokens", &input_tokens) &&
+          steward_sampling_json_get_integer (data, "outputTokens", &output_tokens))
         {
           request->input_tokens = MAX (input_tokens, 0);
           request->output_tokens = MAX (output_tokens, 0);
@@ -2340,10 +1166,10 @@ stream_cb (GObject      *object,
   steward_approval_set_generating (request->approval, FALSE);
 
   /* The answer's own count is the last word on what it spent. */
-  usage = get_object (answer, "usage");
-  if (get_integer (usage, "inputTokens", &tokens))
+  usage = steward_sampling_json_get_object (answer, "usage");
+  if (steward_sampling_json_get_integer (usage, "inputTokens", &tokens))
     request->input_tokens = MAX (tokens, 0);
-  if (get_integer (usage, "outputTokens", &tokens))
+  if (steward_sampling_json_get_integer (usage, "outputTokens", &tokens))
     request->output_tokens = MAX (tokens, 0);
   count_reported_tokens (self, request);
 
@@ -2354,28 +1180,28 @@ stream_cb (GObject      *object,
     }
 
   content = json_object_get_member (answer, "content");
-  text = dup_content_text (content);
+  text = mcp_sampling_content_dup_text (content);
   tool_uses = json_array_new ();
-  for (guint i = 0; i < count_blocks (content); i++)
+  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
     {
-      JsonObject *block = get_block (content, i);
+      JsonObject *block = mcp_sampling_content_get_block (content, i);
 
-      if (g_strcmp0 (get_string (block, "type"), "tool_use") == 0)
+      if (g_strcmp0 (steward_sampling_json_get_string (block, "type"), "tool_use") == 0)
         {
           g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), block);
 
-          json_array_add_element (tool_uses, deep_copy_node (node));
+          json_array_add_element (tool_uses, steward_sampling_json_copy_node (node));
         }
     }
 
   g_free (request->produced);
   request->produced = g_strdup (text);
   g_free (request->produced_by);
-  request->produced_by = g_strdup (get_string (answer, "model"));
+  request->produced_by = g_strdup (steward_sampling_json_get_string (answer, "model"));
   if (request->produced_by == NULL)
     request->produced_by = g_strdup (steward_model_get_name (request->chosen));
   g_free (request->produced_stop);
-  request->produced_stop = g_strdup (get_string (answer, "stopReason"));
+  request->produced_stop = g_strdup (steward_sampling_json_get_string (answer, "stopReason"));
   if (json_array_get_length (tool_uses) > 0)
     {
       request->tool_uses = g_steal_pointer (&tool_uses);
@@ -2472,24 +1298,24 @@ add_tool_uses (JsonObject *result,
   JsonNode *content = json_object_get_member (result, "content");
   g_autoptr(JsonArray) blocks = json_array_new ();
 
-  for (guint i = 0; i < count_blocks (content); i++)
+  for (guint i = 0; i < mcp_sampling_content_get_n_blocks (content); i++)
     {
-      JsonObject *block = get_block (content, i);
-      const char *type = get_string (block, "type");
+      JsonObject *block = mcp_sampling_content_get_block (content, i);
+      const char *type = steward_sampling_json_get_string (block, "type");
 
       /* Already there: the answer was built with them. */
       if (g_strcmp0 (type, "tool_use") == 0)
         return;
 
       if (block == NULL ||
-          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (get_string (block, "text"), "") == 0))
+          (g_strcmp0 (type, "text") == 0 && g_strcmp0 (steward_sampling_json_get_string (block, "text"), "") == 0))
         continue;
 
       json_array_add_object_element (blocks, json_object_ref (block));
     }
 
   for (guint i = 0; i < json_array_get_length (tool_uses); i++)
-    json_array_add_element (blocks, deep_copy_node (json_array_get_element (tool_uses, i)));
+    json_array_add_element (blocks, steward_sampling_json_copy_node (json_array_get_element (tool_uses, i)));
 
   json_object_set_array_member (result, "content", g_steal_pointer (&blocks));
   json_object_set_string_member (result, "stopReason", "toolUse");
@@ -2509,7 +1335,7 @@ send_answer (StewardSamplingBroker *self,
   gboolean changed;
 
   if (data != NULL)
-    result = deep_copy_object (data);
+    result = steward_sampling_json_copy_object (data);
   else
     {
       JsonObject *content = json_object_new ();
@@ -2523,7 +1349,7 @@ send_answer (StewardSamplingBroker *self,
       json_object_set_string_member (result, "stopReason", "endTurn");
     }
 
-  answer = dup_content_text (json_object_get_member (result, "content"));
+  answer = mcp_sampling_content_dup_text (json_object_get_member (result, "content"));
 
   /* With the manual provider nothing was produced to edit: the answer is
    * the person's own, and only the request's edits count. */
@@ -2531,7 +1357,7 @@ send_answer (StewardSamplingBroker *self,
   if (changed)
     request->edited = TRUE;
 
-  stop_reason = get_string (result, "stopReason");
+  stop_reason = steward_sampling_json_get_string (result, "stopReason");
   if (request->tool_uses != NULL)
     add_tool_uses (result, request->tool_uses);
   else if (request->produced_stop != NULL && !changed &&
@@ -2539,7 +1365,7 @@ send_answer (StewardSamplingBroker *self,
     /* Sent as the model wrote it, the answer ends as the model said. */
     json_object_set_string_member (result, "stopReason", request->produced_stop);
 
-  if (!validate_result (result, &error))
+  if (!mcp_sampling_result_validate (result, &error))
     {
       request_fail (self, task, "failed", g_steal_pointer (&error));
       return;
@@ -2547,7 +1373,7 @@ send_answer (StewardSamplingBroker *self,
 
   /* The result names the model that wrote the answer, as it named itself,
    * unless the person named another. */
-  model = get_string (result, "model");
+  model = steward_sampling_json_get_string (result, "model");
   if (request->produced_by != NULL &&
       (model == NULL || g_str_equal (model, request->model) || g_str_equal (model, "manual")))
     json_object_set_string_member (result, "model", request->produced_by);
@@ -2562,7 +1388,8 @@ send_answer (StewardSamplingBroker *self,
 
       request->spent_input += input_tokens;
       request->spent_output += output_tokens;
-      add_tokens (self, request->state, input_tokens + output_tokens);
+      steward_sampling_journal_add_tokens (self->journal, request->server,
+                                           input_tokens + output_tokens);
     }
 
   request_complete (self, task, "sent", result, NULL, request->spent_input,
@@ -2585,7 +1412,7 @@ continue_request (StewardSamplingBroker *self,
       return;
     }
 
-  if (data != NULL && !validate_params (data, &error))
+  if (data != NULL && !mcp_sampling_request_validate (data, &error))
     {
       /* The person can fix the edit; the request stays at stage 1. */
       steward_approval_set_error_text (request->approval, error->message);
@@ -2594,8 +1421,10 @@ continue_request (StewardSamplingBroker *self,
 
   if (data != NULL)
     {
-      params = clamp_params (data, request->state->max_tokens, &requested);
-      if (!objects_equal (params, request->params))
+      guint cap = steward_sampling_settings_get_max_tokens (request->state->settings);
+
+      params = clamp_params (data, cap, &requested);
+      if (!steward_sampling_json_equal (params, request->params))
         request->edited = TRUE;
       g_clear_pointer (&request->params, json_object_unref);
       request->params = json_object_ref (params);
@@ -2673,7 +1502,7 @@ request_cancelled_cb (GCancellable *cancellable,
       steward_approval_withdraw (request->approval);
     }
 
-  request_fail (self, task, "cancelled", new_withdrawn ());
+  request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
 
   return G_SOURCE_REMOVE;
 }
@@ -2684,12 +1513,13 @@ request_begin (StewardSamplingBroker *self,
                GTask                 *task)
 {
   Request *request = g_task_get_task_data (task);
-  StewardSamplingPolicy policy = request->state->policy;
+  StewardSamplingSettings *settings = request->state->settings;
+  StewardSamplingPolicy policy = steward_sampling_settings_get_policy (settings);
   g_autoptr(JsonObject) shown = NULL;
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
-      request_fail (self, task, "cancelled", new_withdrawn ());
+      request_fail (self, task, "cancelled", steward_sampling_new_withdrawn ());
       return;
     }
 
@@ -2707,15 +1537,17 @@ request_begin (StewardSamplingBroker *self,
   steward_approval_set_model (request->approval, request->model, request->model_reason);
   steward_approval_set_max_tokens_requested (request->approval, request->max_tokens_requested);
   steward_approval_set_policy_text (request->approval, steward_sampling_describe_policy (policy));
-  steward_approval_set_budget (request->approval, request->state->daily_tokens,
-                               request->state->tokens_used);
+  steward_approval_set_budget (request->approval,
+                               steward_sampling_settings_get_daily_tokens (settings),
+                               steward_sampling_journal_get_tokens_used (self->journal,
+                                                                         request->server));
   if (request->chosen != NULL && self->catalog != NULL)
     {
       g_auto(GStrv) usable = dup_usable_models (self, request->state);
       g_autoptr(JsonArray) choices = NULL;
 
       choices = steward_sampling_model_choices_new (self->catalog, (const char * const *) usable,
-                                                    request->state->local_only);
+                                                    steward_sampling_settings_get_local_only (settings));
       steward_approval_set_model_choices (request->approval, choices);
     }
   if (policy != STEWARD_SAMPLING_POLICY_ASK)
@@ -2732,8 +1564,8 @@ request_begin (StewardSamplingBroker *self,
 
 /* Gives the turn to the oldest waiting request while none is open. */
 static void
-pump (StewardSamplingBroker *self,
-      ServerState           *state)
+pump (StewardSamplingBroker      *self,
+      StewardSamplingServerState *state)
 {
   if (state->pumping)
     return;
@@ -2745,115 +1577,6 @@ pump (StewardSamplingBroker *self,
       request_begin (self, state->open);
     }
   state->pumping = FALSE;
-}
-
-/* Elicitation */
-
-typedef struct {
-  ServerState      *state;
-  StewardApproval  *approval;
-  gulong            responded_id;
-  GSource          *cancel_source;
-  gboolean          url_mode;
-} Elicitation;
-
-static void
-elicitation_free (Elicitation *elicitation)
-{
-  if (elicitation->approval != NULL)
-    g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
-  g_clear_object (&elicitation->approval);
-  if (elicitation->cancel_source != NULL)
-    g_source_destroy (elicitation->cancel_source);
-  g_clear_pointer (&elicitation->cancel_source, g_source_unref);
-  g_free (elicitation);
-}
-
-static void
-elicitation_complete (GTask      *task,
-                      const char *action,
-                      JsonObject *content,
-                      GError     *error)
-{
-  Elicitation *elicitation = g_task_get_task_data (task);
-  g_autoptr(GTask) owned = g_steal_pointer (&elicitation->state->open_elicitation);
-  g_autoptr(JsonObject) result = NULL;
-
-  g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
-  if (elicitation->cancel_source != NULL)
-    g_source_destroy (elicitation->cancel_source);
-
-  if (error != NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  result = json_object_new ();
-  json_object_set_string_member (result, "action", action);
-  if (content != NULL)
-    json_object_set_object_member (result, "content", json_object_ref (content));
-
-  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) json_object_unref);
-}
-
-static void
-elicitation_responded_cb (StewardApproval       *approval,
-                          StewardApprovalAction  action,
-                          JsonObject            *data,
-                          gpointer               user_data)
-{
-  GTask *task = user_data;
-  Elicitation *elicitation = g_task_get_task_data (task);
-  g_autoptr(JsonObject) empty = NULL;
-
-  switch (action)
-    {
-    case STEWARD_APPROVAL_ACTION_ACCEPT:
-      /* A URL elicitation's answer is that the person went there. */
-      if (elicitation->url_mode)
-        elicitation_complete (task, "accept", NULL, NULL);
-      else if (data != NULL)
-        elicitation_complete (task, "accept", data, NULL);
-      else
-        {
-          empty = json_object_new ();
-          elicitation_complete (task, "accept", empty, NULL);
-        }
-      break;
-
-    case STEWARD_APPROVAL_ACTION_DECLINE:
-    case STEWARD_APPROVAL_ACTION_REJECT:
-    case STEWARD_APPROVAL_ACTION_DENY:
-      elicitation_complete (task, "decline", NULL, NULL);
-      break;
-
-    case STEWARD_APPROVAL_ACTION_CONTINUE:
-    case STEWARD_APPROVAL_ACTION_REGENERATE:
-      g_debug ("Ignoring a sampling action for an elicitation");
-      break;
-
-    case STEWARD_APPROVAL_ACTION_CANCEL:
-    case STEWARD_APPROVAL_ACTION_SEND:
-    case STEWARD_APPROVAL_ACTION_ALLOW:
-    default:
-      elicitation_complete (task, "cancel", NULL, NULL);
-      break;
-    }
-}
-
-static gboolean
-elicitation_cancelled_cb (GCancellable *cancellable,
-                          gpointer      user_data)
-{
-  GTask *task = user_data;
-  Elicitation *elicitation = g_task_get_task_data (task);
-
-  g_clear_signal_handler (&elicitation->responded_id, elicitation->approval);
-  steward_approval_withdraw (elicitation->approval);
-  elicitation_complete (task, NULL, NULL, new_withdrawn ());
-
-  return G_SOURCE_REMOVE;
 }
 
 /* GObject */
@@ -2877,7 +1600,7 @@ steward_sampling_broker_finalize (GObject *object)
   StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
 
   /* Appends still queued go on without us: they hold all they need. */
-  g_thread_pool_free (self->io_pool, FALSE, FALSE);
+  g_clear_pointer (&self->queue, steward_sampling_file_queue_free);
   g_clear_pointer (&self->servers, g_hash_table_unref);
   g_clear_object (&self->policies);
   g_clear_object (&self->journal);
@@ -2902,7 +1625,7 @@ steward_sampling_broker_get_property (GObject    *object,
       g_value_set_object (value, self->policies);
       break;
     case PROP_JOURNAL:
-      g_value_set_object (value, self->journal);
+      g_value_set_object (value, steward_sampling_journal_get_file (self->journal));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2926,7 +1649,7 @@ steward_sampling_broker_set_property (GObject      *object,
       self->policies = g_value_dup_object (value);
       break;
     case PROP_JOURNAL:
-      self->journal = g_value_dup_object (value);
+      self->journal = steward_sampling_journal_new (g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2954,19 +1677,6 @@ steward_sampling_broker_class_init (StewardSamplingBrokerClass *klass)
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * StewardSamplingBroker::policies-changed:
-   * @server: (nullable): the server whose settings changed, or %NULL when
-   *   all may have (after a load)
-   */
-  signals[SIGNAL_POLICIES_CHANGED] =
-    g_signal_new ("policies-changed",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -2975,7 +1685,7 @@ steward_sampling_broker_init (StewardSamplingBroker *self)
   self->servers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                          (GDestroyNotify) server_state_free);
   self->provider_funcs = &manual_provider;
-  self->io_pool = g_thread_pool_new (io_job_run, NULL, 1, FALSE, NULL);
+  self->queue = steward_sampling_file_queue_new ();
 }
 
 /* Public API */
@@ -3020,7 +1730,7 @@ load_policies_sync (StewardSamplingBroker  *self,
       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         return apply_policies (self, "{}", 2, error);
 
-      label = dup_file_label (self->policies);
+      label = g_file_get_parse_name (self->policies);
       g_set_error (error, G_IO_ERROR, local_error->code,
                    _("Cannot read the sampling policies %s: %s"), label, local_error->message);
       return FALSE;
@@ -3041,8 +1751,7 @@ steward_sampling_broker_load (StewardSamplingBroker  *self,
 
   /* Damaged policies leave the defaults, and today's spending counts
    * against those too. */
-  if (self->journal != NULL)
-    rebuild_budget_sync (self);
+  steward_sampling_journal_recount (self->journal);
 
   return loaded;
 }
@@ -3067,7 +1776,8 @@ load_budget_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!rebuild_budget_finish (STEWARD_SAMPLING_BROKER (object), result, &error))
+  if (!steward_sampling_journal_recount_finish (STEWARD_SAMPLING_JOURNAL (object), result,
+                                               &error))
     g_task_return_error (task, g_steal_pointer (&error));
   else
     load_return (task);
@@ -3076,17 +1786,10 @@ load_budget_cb (GObject      *object,
 static void
 load_budget (GTask *task)
 {
-  g_autoptr(GTask) owned = task;
   StewardSamplingBroker *self = g_task_get_source_object (task);
 
-  if (self->journal == NULL)
-    {
-      load_return (owned);
-      return;
-    }
-
-  rebuild_budget_async (self, g_task_get_cancellable (task), load_budget_cb,
-                        g_steal_pointer (&owned));
+  steward_sampling_journal_recount_async (self->journal, g_task_get_cancellable (task),
+                                          load_budget_cb, task);
 }
 
 static void
@@ -3111,7 +1814,7 @@ load_read_cb (GObject      *object,
 
   if (error != NULL)
     {
-      g_autofree char *label = dup_file_label (self->policies);
+      g_autofree char *label = g_file_get_parse_name (self->policies);
 
       policies_error = g_error_new (G_IO_ERROR, error->code,
                                     _("Cannot read the sampling policies %s: %s"),
@@ -3156,8 +1859,8 @@ steward_sampling_broker_load_async (StewardSamplingBroker *self,
     }
 
   read = g_task_new (self, cancellable, load_read_cb, g_steal_pointer (&task));
-  g_task_set_source_tag (read, run_read_policies);
-  push_job (self, JOB_READ_POLICIES, self->policies, NULL, read);
+  g_task_set_source_tag (read, load_read_cb);
+  steward_sampling_file_queue_read (self->queue, self->policies, read);
 }
 
 gboolean
@@ -3230,229 +1933,32 @@ steward_sampling_broker_get_journal (StewardSamplingBroker *self)
 {
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
 
-  return self->journal;
-}
-
-StewardSamplingPolicy
-steward_sampling_broker_get_policy (StewardSamplingBroker *self,
-                                    const char            *server)
-{
-  ServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), STEWARD_SAMPLING_POLICY_DENY);
-  g_return_val_if_fail (server != NULL, STEWARD_SAMPLING_POLICY_DENY);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->policy : STEWARD_SAMPLING_POLICY_ASK;
-}
-
-void
-steward_sampling_broker_set_policy (StewardSamplingBroker *self,
-                                    const char            *server,
-                                    StewardSamplingPolicy  policy)
-{
-  ServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-  g_return_if_fail (policy <= STEWARD_SAMPLING_POLICY_ALWAYS);
-
-  state = get_state (self, server);
-  if (state->configured && state->policy == policy)
-    return;
-
-  state->policy = policy;
-  settings_changed (self, state);
-}
-
-guint
-steward_sampling_broker_get_max_tokens (StewardSamplingBroker *self,
-                                        const char            *server)
-{
-  ServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
-  g_return_val_if_fail (server != NULL, 0);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->max_tokens : STEWARD_SAMPLING_DEFAULT_MAX_TOKENS;
-}
-
-void
-steward_sampling_broker_set_max_tokens (StewardSamplingBroker *self,
-                                        const char            *server,
-                                        guint                  max_tokens)
-{
-  ServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-  g_return_if_fail (max_tokens > 0);
-
-  state = get_state (self, server);
-  if (state->configured && state->max_tokens == max_tokens)
-    return;
-
-  state->max_tokens = max_tokens;
-  settings_changed (self, state);
-}
-
-guint
-steward_sampling_broker_get_per_minute (StewardSamplingBroker *self,
-                                        const char            *server)
-{
-  ServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
-  g_return_val_if_fail (server != NULL, 0);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->per_minute : STEWARD_SAMPLING_DEFAULT_PER_MINUTE;
-}
-
-/* 0 lets no request through. */
-void
-steward_sampling_broker_set_per_minute (StewardSamplingBroker *self,
-                                        const char            *server,
-                                        guint                  per_minute)
-{
-  ServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  state = get_state (self, server);
-  if (state->configured && state->per_minute == per_minute)
-    return;
-
-  state->per_minute = per_minute;
-  settings_changed (self, state);
-}
-
-guint
-steward_sampling_broker_get_daily_tokens (StewardSamplingBroker *self,
-                                          const char            *server)
-{
-  ServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
-  g_return_val_if_fail (server != NULL, 0);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->daily_tokens : STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS;
-}
-
-void
-steward_sampling_broker_set_daily_tokens (StewardSamplingBroker *self,
-                                          const char            *server,
-                                          guint                  daily_tokens)
-{
-  ServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  state = get_state (self, server);
-  if (state->configured && state->daily_tokens == daily_tokens)
-    return;
-
-  state->daily_tokens = daily_tokens;
-  settings_changed (self, state);
+  return steward_sampling_journal_get_file (self->journal);
 }
 
 /**
- * steward_sampling_broker_get_allowed_models:
+ * steward_sampling_broker_get_settings:
  *
- * Returns: (transfer none) (nullable) (array zero-terminated=1): the
- *   model ids @server may use, or %NULL for all
+ * Returns: (transfer none): @server's settings
  */
-const char * const *
-steward_sampling_broker_get_allowed_models (StewardSamplingBroker *self,
-                                            const char            *server)
+StewardSamplingSettings *
+steward_sampling_broker_get_settings (StewardSamplingBroker *self,
+                                      const char            *server)
 {
-  ServerState *state;
-
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
   g_return_val_if_fail (server != NULL, NULL);
 
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? (const char * const *) state->models : NULL;
-}
-
-/**
- * steward_sampling_broker_set_allowed_models:
- * @models: (nullable) (array zero-terminated=1): model ids, or %NULL for
- *   all
- */
-void
-steward_sampling_broker_set_allowed_models (StewardSamplingBroker *self,
-                                            const char            *server,
-                                            const char * const    *models)
-{
-  ServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  state = get_state (self, server);
-  if (state->configured &&
-      ((models == NULL && state->models == NULL) ||
-       (models != NULL && state->models != NULL &&
-        g_strv_equal (models, (const char * const *) state->models))))
-    return;
-
-  g_strfreev (state->models);
-  state->models = g_strdupv ((char **) models);
-  settings_changed (self, state);
-}
-
-gboolean
-steward_sampling_broker_get_local_only (StewardSamplingBroker *self,
-                                        const char            *server)
-{
-  ServerState *state;
-
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), FALSE);
-  g_return_val_if_fail (server != NULL, FALSE);
-
-  state = g_hash_table_lookup (self->servers, server);
-  return state ? state->local_only : FALSE;
-}
-
-void
-steward_sampling_broker_set_local_only (StewardSamplingBroker *self,
-                                        const char            *server,
-                                        gboolean               local_only)
-{
-  ServerState *state;
-
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-
-  local_only = !!local_only;
-  state = get_state (self, server);
-  if (state->configured && state->local_only == local_only)
-    return;
-
-  state->local_only = local_only;
-  settings_changed (self, state);
+  return steward_sampling_broker_get_server_state (self, server)->settings;
 }
 
 guint
 steward_sampling_broker_get_tokens_used (StewardSamplingBroker *self,
                                          const char            *server)
 {
-  ServerState *state;
-
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), 0);
   g_return_val_if_fail (server != NULL, 0);
 
-  state = g_hash_table_lookup (self->servers, server);
-  if (state == NULL)
-    return 0;
-
-  roll_day (self, state);
-  return state->tokens_used;
+  return steward_sampling_journal_get_tokens_used (self->journal, server);
 }
 
 void
@@ -3467,10 +1973,13 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) empty = NULL;
-  ServerState *state;
+  StewardSamplingServerState *state;
+  StewardSamplingSettings *settings;
   Request *request;
   gint64 now;
   gint64 oldest;
+  guint per_minute;
+  guint daily_tokens;
   guint n_open;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
@@ -3480,8 +1989,8 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_sampling_broker_create_message_async);
 
-  state = get_state (self, server);
-  now = now_usec (self);
+  state = steward_sampling_broker_get_server_state (self, server);
+  now = steward_sampling_broker_now (self);
 
   request = g_new0 (Request, 1);
   request->state = state;
@@ -3494,18 +2003,20 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
   if (params == NULL)
     params = empty = json_object_new ();
 
-  if (!validate_params (params, &error))
+  if (!mcp_sampling_request_validate (params, &error))
     {
-      request->params = deep_copy_object (params);
+      request->params = steward_sampling_json_copy_object (params);
       request_fail (self, task, "failed", g_steal_pointer (&error));
       return;
     }
 
-  request->params = clamp_params (params, state->max_tokens, &request->max_tokens_requested);
+  settings = state->settings;
+  request->params = clamp_params (params, steward_sampling_settings_get_max_tokens (settings),
+                                  &request->max_tokens_requested);
   request->include_context = steward_sampling_describe_include_context (request->params);
   choose_model (self, state, request);
 
-  if (state->policy == STEWARD_SAMPLING_POLICY_DENY)
+  if (steward_sampling_settings_get_policy (settings) == STEWARD_SAMPLING_POLICY_DENY)
     {
       request_fail (self, task, "denied", new_rejection ());
       return;
@@ -3513,7 +2024,10 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
 
   /* A server that runs tools through sampling asks again with their
    * results; a loop of those ends after so many rounds. */
-  state->tool_rounds = is_tool_round (request->params) ? state->tool_rounds + 1 : 0;
+  if (mcp_sampling_request_is_tool_round (request->params))
+    state->tool_rounds++;
+  else
+    state->tool_rounds = 0;
   if (state->tool_rounds > STEWARD_SAMPLING_MAX_TOOL_ROUNDS)
     {
       error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
@@ -3525,9 +2039,10 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
       return;
     }
 
-  if (window_count (state->sampling_times, now, &oldest) >= state->per_minute)
+  per_minute = steward_sampling_settings_get_per_minute (settings);
+  if (steward_sampling_window_count (state->sampling_times, now, &oldest) >= per_minute)
     {
-      guint seconds = seconds_until_free (oldest, now);
+      guint seconds = steward_sampling_seconds_until_free (oldest, now);
 
       error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
                            g_dngettext (GETTEXT_PACKAGE,
@@ -3536,18 +2051,18 @@ steward_sampling_broker_create_message_async (StewardSamplingBroker *self,
                                         "Server `%s` asked for sampling more than %u times a "
                                         "minute. It can ask again in %u seconds.",
                                         seconds),
-                           server, state->per_minute, seconds);
+                           server, per_minute, seconds);
       request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
 
-  roll_day (self, state);
-  if (state->tokens_used >= state->daily_tokens)
+  daily_tokens = steward_sampling_settings_get_daily_tokens (settings);
+  if (steward_sampling_journal_get_tokens_used (self->journal, server) >= daily_tokens)
     {
       error = g_error_new (MCP_ERROR, MCP_ERROR_OVERLOADED,
                            _("Server `%s` has used its sampling budget of %u tokens for today. "
                              "It can ask again tomorrow."),
-                           server, state->daily_tokens);
+                           server, daily_tokens);
       request_fail (self, task, "limited", g_steal_pointer (&error));
       return;
     }
@@ -3595,100 +2110,21 @@ steward_sampling_broker_create_message_finish (StewardSamplingBroker  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-void
-steward_sampling_broker_elicit_async (StewardSamplingBroker *self,
-                                      const char            *server,
-                                      JsonObject            *params,
-                                      GCancellable          *cancellable,
-                                      GAsyncReadyCallback    callback,
-                                      gpointer               user_data)
+static void
+read_journal_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
-  Elicitation *elicitation;
-  ServerState *state;
-  gint64 now;
-  gint64 oldest;
-  gboolean url_mode = FALSE;
+  GPtrArray *records;
 
-  g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
-  g_return_if_fail (server != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_sampling_broker_elicit_async);
-
-  if (!validate_elicitation (params, &url_mode, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  state = get_state (self, server);
-  now = now_usec (self);
-
-  if (state->open_elicitation != NULL)
-    {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_OVERLOADED,
-                               _("Server `%s` already has a question open. It can ask again "
-                                 "once the person has answered it."),
-                               server);
-      return;
-    }
-
-  if (window_count (state->elicitation_times, now, &oldest) >= ELICITATIONS_PER_MINUTE)
-    {
-      guint seconds = seconds_until_free (oldest, now);
-
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_OVERLOADED,
-                               g_dngettext (GETTEXT_PACKAGE,
-                                            "Server `%s` asked more than %u questions a minute. "
-                                            "It can ask again in %u second.",
-                                            "Server `%s` asked more than %u questions a minute. "
-                                            "It can ask again in %u seconds.",
-                                            seconds),
-                               server, ELICITATIONS_PER_MINUTE, seconds);
-      return;
-    }
-
-  g_array_append_val (state->elicitation_times, now);
-
-  elicitation = g_new0 (Elicitation, 1);
-  elicitation->state = state;
-  elicitation->url_mode = url_mode;
-  elicitation->approval = steward_approval_new (STEWARD_APPROVAL_KIND_ELICITATION, server,
-                                                params);
-  g_task_set_task_data (task, elicitation, (GDestroyNotify) elicitation_free);
-
-  elicitation->responded_id = g_signal_connect (elicitation->approval, "responded",
-                                                G_CALLBACK (elicitation_responded_cb), task);
-  if (cancellable != NULL)
-    {
-      elicitation->cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (elicitation->cancel_source,
-                             G_SOURCE_FUNC (elicitation_cancelled_cb), task, NULL);
-      g_source_attach (elicitation->cancel_source, g_task_get_context (task));
-    }
-
-  state->open_elicitation = g_object_ref (task);
-  steward_approvals_add (self->approvals, elicitation->approval);
-}
-
-/**
- * steward_sampling_broker_elicit_finish:
- *
- * Returns: (transfer full): the ElicitResult to send back
- */
-JsonObject *
-steward_sampling_broker_elicit_finish (StewardSamplingBroker  *self,
-                                       GAsyncResult           *result,
-                                       GError                **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        steward_sampling_broker_elicit_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  records = steward_sampling_journal_read_finish (STEWARD_SAMPLING_JOURNAL (object), result,
+                                                  &error);
+  if (records == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, records, (GDestroyNotify) g_ptr_array_unref);
 }
 
 void
@@ -3705,15 +2141,8 @@ steward_sampling_broker_read_journal_async (StewardSamplingBroker *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_sampling_broker_read_journal_async);
 
-  if (self->journal == NULL)
-    {
-      g_task_return_pointer (task,
-                             g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref),
-                             (GDestroyNotify) g_ptr_array_unref);
-      return;
-    }
-
-  push_job (self, JOB_READ_JOURNAL, self->journal, NULL, task);
+  steward_sampling_journal_read_async (self->journal, cancellable, read_journal_cb,
+                                       g_steal_pointer (&task));
 }
 
 /**
@@ -3734,46 +2163,6 @@ steward_sampling_broker_read_journal_finish (StewardSamplingBroker  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-const char *
-steward_sampling_policy_to_string (StewardSamplingPolicy policy)
-{
-  switch (policy)
-    {
-    case STEWARD_SAMPLING_POLICY_DENY:
-      return "deny";
-    case STEWARD_SAMPLING_POLICY_ALLOW_SESSION:
-      return "allow-session";
-    case STEWARD_SAMPLING_POLICY_ALWAYS:
-      return "always";
-    case STEWARD_SAMPLING_POLICY_ASK:
-    default:
-      return "ask";
-    }
-}
-
-gboolean
-steward_sampling_policy_from_string (const char            *string,
-                                     StewardSamplingPolicy *policy)
-{
-  static const StewardSamplingPolicy all[] = {
-    STEWARD_SAMPLING_POLICY_DENY,
-    STEWARD_SAMPLING_POLICY_ASK,
-    STEWARD_SAMPLING_POLICY_ALLOW_SESSION,
-    STEWARD_SAMPLING_POLICY_ALWAYS,
-  };
-
-  g_return_val_if_fail (policy != NULL, FALSE);
-
-  for (guint i = 0; string != NULL && i < G_N_ELEMENTS (all); i++)
-    if (g_str_equal (string, steward_sampling_policy_to_string (all[i])))
-      {
-        *policy = all[i];
-        return TRUE;
-      }
-
-  return FALSE;
-}
-
 void
 steward_sampling_broker_set_clock (StewardSamplingBroker *self,
                                    StewardSamplingClock   clock,
@@ -3781,8 +2170,7 @@ steward_sampling_broker_set_clock (StewardSamplingBroker *self,
 {
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
 
-  self->clock = clock;
-  self->clock_data = user_data;
+  steward_sampling_journal_set_clock (self->journal, clock, user_data);
 }
 
 void

@@ -7,6 +7,7 @@
 #include "steward-approvals.h"
 #include "steward-model-catalog.h"
 #include "steward-providers.h"
+#include "steward-sampling-settings.h"
 
 G_BEGIN_DECLS
 
@@ -59,27 +60,17 @@ G_BEGIN_DECLS
  * are MCP_ERROR_OVERLOADED errors, which McpClient answers as -32603 with
  * the same message; a rejection is MCP_ERROR_USER_REJECTED (-1, "User
  * rejected sampling request"); a request withdrawn by the server ends with
- * G_IO_ERROR_CANCELLED. "policies-changed" (server, or NULL for all after a
- * load) is emitted whenever a setting changed.
+ * G_IO_ERROR_CANCELLED.
+ *
+ * Each server's settings are a StewardSamplingSettings
+ * (steward_sampling_broker_get_settings): a change to any of its
+ * properties is saved to policies.json by itself, and a load sets them
+ * all, so that whoever shows them follows their notify signals.
  */
 
-typedef enum {
-  STEWARD_SAMPLING_POLICY_DENY,
-  STEWARD_SAMPLING_POLICY_ASK,            /* the default */
-  STEWARD_SAMPLING_POLICY_ALLOW_SESSION,  /* stage 1 skipped until Steward quits */
-  STEWARD_SAMPLING_POLICY_ALWAYS,         /* stage 1 skipped, remembered */
-} StewardSamplingPolicy;
-
-#define STEWARD_SAMPLING_DEFAULT_MAX_TOKENS   4096
-#define STEWARD_SAMPLING_DEFAULT_PER_MINUTE   5
-#define STEWARD_SAMPLING_DEFAULT_DAILY_TOKENS 100000
 #define STEWARD_SAMPLING_QUEUE_SIZE           3   /* waiting per server besides the open one */
 /* Requests in a row whose last message holds tool results. */
 #define STEWARD_SAMPLING_MAX_TOOL_ROUNDS      10
-
-#define STEWARD_TYPE_SAMPLING_POLICY (steward_sampling_policy_get_type ())
-
-GType steward_sampling_policy_get_type (void) G_GNUC_CONST;
 
 #define STEWARD_TYPE_SAMPLING_BROKER (steward_sampling_broker_get_type ())
 
@@ -119,38 +110,9 @@ gboolean               steward_sampling_broker_save_finish      (StewardSampling
 GFile                 *steward_sampling_broker_get_policies     (StewardSamplingBroker  *self);
 GFile                 *steward_sampling_broker_get_journal      (StewardSamplingBroker  *self);
 
-StewardSamplingPolicy  steward_sampling_broker_get_policy       (StewardSamplingBroker  *self,
+/* @server's settings, made with the defaults when first asked for. */
+StewardSamplingSettings *steward_sampling_broker_get_settings   (StewardSamplingBroker  *self,
                                                                  const char             *server);
-void                   steward_sampling_broker_set_policy       (StewardSamplingBroker  *self,
-                                                                 const char             *server,
-                                                                 StewardSamplingPolicy   policy);
-guint                  steward_sampling_broker_get_max_tokens   (StewardSamplingBroker  *self,
-                                                                 const char             *server);
-void                   steward_sampling_broker_set_max_tokens   (StewardSamplingBroker  *self,
-                                                                 const char             *server,
-                                                                 guint                   max_tokens);
-guint                  steward_sampling_broker_get_per_minute   (StewardSamplingBroker  *self,
-                                                                 const char             *server);
-void                   steward_sampling_broker_set_per_minute   (StewardSamplingBroker  *self,
-                                                                 const char             *server,
-                                                                 guint                   per_minute);
-guint                  steward_sampling_broker_get_daily_tokens (StewardSamplingBroker  *self,
-                                                                 const char             *server);
-void                   steward_sampling_broker_set_daily_tokens (StewardSamplingBroker  *self,
-                                                                 const char             *server,
-                                                                 guint                   daily_tokens);
-/* The model ids @server's requests may use, or NULL for all; an empty
- * list lets none answer (the person writes the answer). */
-const char * const    *steward_sampling_broker_get_allowed_models (StewardSamplingBroker *self,
-                                                                   const char            *server);
-void                   steward_sampling_broker_set_allowed_models (StewardSamplingBroker *self,
-                                                                   const char            *server,
-                                                                   const char * const    *models);
-gboolean               steward_sampling_broker_get_local_only   (StewardSamplingBroker  *self,
-                                                                 const char             *server);
-void                   steward_sampling_broker_set_local_only   (StewardSamplingBroker  *self,
-                                                                 const char             *server,
-                                                                 gboolean                local_only);
 /* Where answers come from; until it is called, the person writes them. */
 void                   steward_sampling_broker_set_models       (StewardSamplingBroker  *self,
                                                                  StewardProviders       *providers,
@@ -196,9 +158,5 @@ void                   steward_sampling_broker_read_journal_async    (StewardSam
 GPtrArray             *steward_sampling_broker_read_journal_finish   (StewardSamplingBroker *self,
                                                                       GAsyncResult          *result,
                                                                       GError               **error);
-
-const char            *steward_sampling_policy_to_string   (StewardSamplingPolicy policy);
-gboolean               steward_sampling_policy_from_string (const char           *string,
-                                                            StewardSamplingPolicy *policy);
 
 G_END_DECLS

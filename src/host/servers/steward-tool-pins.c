@@ -9,6 +9,7 @@
 #include "mcp-json.h"
 
 #include "steward-chat-private.h"
+#include "steward-file-store.h"
 #include "steward-tool-pins.h"
 
 /* pins.json holds definitions, so it may be large, but not without end. */
@@ -42,15 +43,12 @@ struct _StewardToolPins
   GFile        *file;
   GHashTable   *servers;   /* name → ServerPins */
 
-  /* Saving: every change counts; a write records the count it holds, and
-   * save_async waits for the count at its call. */
+  /* Saving: every change counts, and the count handed to the store last
+   * tells whether there is something left to write. */
+  StewardFileStore *store;
   guint64       changes;
-  guint64       written;
-  guint64       writing_count;
+  guint64       handed;
   guint         save_source;
-  GList        *waiters;   /* GTask, target count in the task data */
-
-  guint         writing : 1;
 };
 
 enum {
@@ -546,113 +544,31 @@ load_thread (GTask        *task,
 
 /* Saving */
 
-static void save_now (StewardToolPins *self);
-
 static void
-wake_waiters (StewardToolPins *self,
-              const GError    *error)
+write_failed_cb (StewardToolPins *self,
+                 const GError    *error)
 {
-  GList *waiters = self->waiters;
+  g_message ("Tool pins could not be saved: %s", error->message);
 
-  self->waiters = NULL;
-  for (GList *l = waiters; l != NULL; l = l->next)
-    {
-      GTask *task = l->data;
-      guint64 target = GPOINTER_TO_SIZE (g_task_get_task_data (task));
-
-      if (error != NULL)
-        g_task_return_error (task, g_error_copy (error));
-      else if (target <= self->written)
-        g_task_return_boolean (task, TRUE);
-      else
-        {
-          self->waiters = g_list_append (self->waiters, task);
-          continue;
-        }
-      g_object_unref (task);
-    }
-  g_list_free (waiters);
+  /* The next save writes again, even with no change since. */
+  self->handed = 0;
 }
 
-typedef struct {
-  GFile *file;
-  char  *data;
-} Write;
-
-static void
-write_free (Write *write)
-{
-  g_clear_object (&write->file);
-  g_free (write->data);
-  g_free (write);
-}
-
-/* Worker tasks have no source object: the worker's reference to its task
- * may be dropped after the callback ran, and must not keep the pins
- * alive then. The callback holds them instead. */
-static void
-write_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  Write *write = task_data;
-  GError *error = NULL;
-
-  if (!steward_chat_write_atomic (write->file, write->data, strlen (write->data), &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-write_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(StewardToolPins) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->writing = FALSE;
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_message ("Tool pins could not be saved: %s", error->message);
-      wake_waiters (self, error);
-      return;
-    }
-
-  self->written = self->writing_count;
-  wake_waiters (self, NULL);
-
-  if (self->written < self->changes && self->save_source == 0)
-    save_now (self);
-}
-
+/* Hands the pins as they are now to the store, which writes them on its
+ * worker after any write under way. */
 static void
 save_now (StewardToolPins *self)
 {
-  g_autoptr(GTask) task = NULL;
-  Write *write;
+  char *data;
 
   g_clear_handle_id (&self->save_source, g_source_remove);
 
-  if (self->writing || self->file == NULL)
+  if (self->store == NULL || self->handed >= self->changes)
     return;
 
-  self->writing = TRUE;
-  self->writing_count = self->changes;
-
-  write = g_new0 (Write, 1);
-  write->file = g_object_ref (self->file);
-  write->data = serialize (self);
-
-  /* The pins stay alive until the write is done: a change made just
-   * before quitting must reach the disk. */
-  task = g_task_new (NULL, NULL, write_cb, g_object_ref (self));
-  g_task_set_source_tag (task, save_now);
-  g_task_set_task_data (task, write, (GDestroyNotify) write_free);
-  g_task_run_in_thread (task, write_thread);
+  self->handed = self->changes;
+  data = serialize (self);
+  steward_file_store_save (self->store, g_bytes_new_take (data, strlen (data)));
 }
 
 static gboolean
@@ -721,6 +637,7 @@ steward_tool_pins_finalize (GObject *object)
   StewardToolPins *self = STEWARD_TOOL_PINS (object);
 
   g_clear_handle_id (&self->save_source, g_source_remove);
+  g_clear_object (&self->store);
   g_clear_object (&self->file);
   g_clear_pointer (&self->servers, g_hash_table_unref);
 
@@ -765,6 +682,12 @@ steward_tool_pins_new (GFile *file)
 
   self = g_object_new (STEWARD_TYPE_TOOL_PINS, NULL);
   g_set_object (&self->file, file);
+  if (file != NULL)
+    {
+      self->store = steward_file_store_new (file, MAX_FILE_SIZE, STEWARD_FILE_STORE_PRIVATE);
+      g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
 
   return self;
 }
@@ -874,6 +797,20 @@ steward_tool_pins_load_finish (StewardToolPins  *self,
   return TRUE;
 }
 
+static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
 void
 steward_tool_pins_save_async (StewardToolPins     *self,
                               GCancellable        *cancellable,
@@ -888,15 +825,14 @@ steward_tool_pins_save_async (StewardToolPins     *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_tool_pins_save_async);
 
-  if (self->file == NULL || self->written >= self->changes)
+  if (self->store == NULL)
     {
       g_task_return_boolean (task, TRUE);
       return;
     }
 
-  g_task_set_task_data (task, GSIZE_TO_POINTER (self->changes), NULL);
-  self->waiters = g_list_append (self->waiters, g_steal_pointer (&task));
   save_now (self);
+  steward_file_store_flush_async (self->store, NULL, flushed_cb, g_steal_pointer (&task));
 }
 
 gboolean

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mcp-json.h"
+#include "steward-file-store.h"
 
 #include "steward-roots.h"
 
@@ -55,10 +56,7 @@ struct _StewardRoots
 
   /* One write at a time, in order: a change during a write asks for one
    * more write of the newest state once it is done. */
-  gboolean      saving;
-  gboolean      save_again;
-  GQueue        save_waiters;   /* GTasks of save_async() */
-  GError       *save_error;     /* of the last write */
+  StewardFileStore *store;
 };
 
 enum {
@@ -679,140 +677,52 @@ serialize (StewardRoots *self)
   return g_bytes_new_take (g_strconcat (data, "\n", NULL), length + 1);
 }
 
-typedef struct
+/* The store's error, worded for the shared folders. */
+static GError *
+save_error_new (StewardRoots *self,
+                const GError *error)
 {
-  GFile  *file;
-  GBytes *bytes;
-} SaveData;
+  g_autofree char *label = g_file_get_parse_name (self->file);
 
-static void
-save_data_free (SaveData *data)
-{
-  g_clear_object (&data->file);
-  g_clear_pointer (&data->bytes, g_bytes_unref);
-  g_free (data);
+  return g_error_new (STEWARD_ROOTS_ERROR, STEWARD_ROOTS_ERROR_SAVE,
+                      _("%s: the shared folders could not be saved: %s"),
+                      label, error->message);
 }
 
 static void
-save_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
+write_failed_cb (StewardRoots *self,
+                 const GError *error)
 {
-  SaveData *save = task_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) parent = g_file_get_parent (save->file);
-  g_autofree char *path = g_file_get_path (save->file);
-  gsize length;
-  const char *data = g_bytes_get_data (save->bytes, &length);
-  gboolean ok;
+  g_autoptr(GError) reported = save_error_new (self, error);
 
-  if (parent != NULL &&
-      !g_file_make_directory_with_parents (parent, NULL, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-    {
-      ok = FALSE;
-    }
-  else
-    {
-      g_clear_error (&error);
-
-      /* For a local file, write a temporary file, sync it and rename it
-       * over the old one, so that a crash leaves one or the other. */
-      if (path != NULL)
-        ok = g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT,
-                                       0600, &error);
-      else
-        ok = g_file_replace_contents (save->file, data, length, NULL, FALSE,
-                                      G_FILE_CREATE_PRIVATE | G_FILE_CREATE_REPLACE_DESTINATION,
-                                      NULL, NULL, &error);
-    }
-
-  if (ok)
-    {
-      g_task_return_boolean (task, TRUE);
-    }
-  else
-    {
-      g_autofree char *label = g_file_get_parse_name (save->file);
-
-      g_task_return_new_error (task, STEWARD_ROOTS_ERROR, STEWARD_ROOTS_ERROR_SAVE,
-                               _("%s: the shared folders could not be saved: %s"),
-                               label, error->message);
-    }
+  g_signal_emit (self, signals[SAVE_FAILED], 0, reported);
 }
 
-static void start_save (StewardRoots *self);
-
 static void
-save_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
-  g_autoptr(StewardRoots) self = user_data;
+  g_autoptr(GTask) task = user_data;
+  StewardRoots *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
-  g_task_propagate_boolean (G_TASK (result), &error);
-
-  self->saving = FALSE;
-  g_clear_error (&self->save_error);
-
-  if (error != NULL)
-    {
-      self->save_error = g_error_copy (error);
-      g_signal_emit (self, signals[SAVE_FAILED], 0, error);
-    }
-
-  if (self->save_again)
-    {
-      start_save (self);
-      return;
-    }
-
-  while (!g_queue_is_empty (&self->save_waiters))
-    {
-      g_autoptr(GTask) waiter = g_queue_pop_head (&self->save_waiters);
-
-      if (self->save_error != NULL)
-        g_task_return_error (waiter, g_error_copy (self->save_error));
-      else
-        g_task_return_boolean (waiter, TRUE);
-    }
-}
-
-static void
-start_save (StewardRoots *self)
-{
-  g_autoptr(GTask) task = NULL;
-  SaveData *save;
-
-  self->saving = TRUE;
-  self->save_again = FALSE;
-
-  /* The worker gets only what it writes, so that the roots are never
-   * released on it; the callback holds them until the write is done. The
-   * write is not cancellable: one half done must finish to keep the file
-   * whole. */
-  save = g_new0 (SaveData, 1);
-  save->file = g_object_ref (self->file);
-  save->bytes = serialize (self);
-
-  task = g_task_new (NULL, NULL, save_done_cb, g_object_ref (self));
-  g_task_set_source_tag (task, start_save);
-  g_task_set_task_data (task, save, (GDestroyNotify) save_data_free);
-  g_task_run_in_thread (task, save_thread);
+  if (!steward_file_store_save_finish (STEWARD_FILE_STORE (object), result, &error))
+    g_task_return_error (task, save_error_new (self, error));
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 static void
 schedule_save (StewardRoots *self)
 {
-  if (self->file == NULL)
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (self->store == NULL)
     return;
 
-  if (self->saving)
-    self->save_again = TRUE;
-  else
-    start_save (self);
+  bytes = serialize (self);
+  steward_file_store_save (self->store, bytes);
 }
 
 /* Loading ---------------------------------------------------------------- */
@@ -1057,7 +967,7 @@ steward_roots_finalize (GObject *object)
   StewardRoots *self = STEWARD_ROOTS (object);
 
   g_clear_pointer (&self->roots, g_ptr_array_unref);
-  g_clear_error (&self->save_error);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (steward_roots_parent_class)->finalize (object);
 }
@@ -1093,6 +1003,13 @@ steward_roots_set_property (GObject      *object,
     {
     case PROP_FILE:
       self->file = g_value_dup_object (value);
+      if (self->file != NULL)
+        {
+          self->store = steward_file_store_new (self->file, MAX_FILE_SIZE,
+                                                STEWARD_FILE_STORE_PRIVATE);
+          g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb),
+                                   self, G_CONNECT_SWAPPED);
+        }
       break;
 
     default:
@@ -1150,7 +1067,6 @@ steward_roots_init (StewardRoots *self)
 {
   self->roots = g_ptr_array_new_with_free_func (g_object_unref);
   self->cancellable = g_cancellable_new ();
-  g_queue_init (&self->save_waiters);
 }
 
 /* Public API ------------------------------------------------------------- */
@@ -1239,6 +1155,7 @@ steward_roots_save_async (StewardRoots        *self,
                           gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GBytes) bytes = NULL;
 
   g_return_if_fail (STEWARD_IS_ROOTS (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -1252,13 +1169,8 @@ steward_roots_save_async (StewardRoots        *self,
       return;
     }
 
-  /* Completed by save_done_cb once a write that started after this call
-   * is done. */
-  g_queue_push_tail (&self->save_waiters, g_steal_pointer (&task));
-  if (self->saving)
-    self->save_again = TRUE;
-  else
-    start_save (self);
+  bytes = serialize (self);
+  steward_file_store_save_async (self->store, bytes, NULL, saved_cb, g_steal_pointer (&task));
 }
 
 gboolean
