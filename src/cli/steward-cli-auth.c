@@ -21,16 +21,21 @@
  * Signing steward-cli in to a remote server that answers `401` with a
  * Bearer challenge, or `403 insufficient_scope`: the person through the
  * browser (or an address printed for them), or the client itself with the
- * client credentials grant. The token lives as long as the run; the
- * redactor learns it, so that no output shows it.
+ * client credentials grant. For a server of the servers file the token
+ * is kept in the keyring (StewardAuthStore) and used, or refreshed, by the
+ * next run; for a bare --url it lives as long as the run. The redactor
+ * learns every token, so that no output shows it.
  */
 struct _StewardCliAuth
 {
   GObject             parent_instance;
 
   McpAuthFlow        *flow;
+  StewardAuthStore   *store;
   StewardCliAuthorize mode;
   guint               n_authorizations;
+  /* The stored token was offered once; a 401 after it asks for a new one. */
+  gboolean            tried_stored;
 };
 
 G_DEFINE_FINAL_TYPE (StewardCliAuth, steward_cli_auth, G_TYPE_OBJECT)
@@ -103,6 +108,7 @@ steward_cli_auth_dispose (GObject *object)
   StewardCliAuth *self = STEWARD_CLI_AUTH (object);
 
   g_clear_object (&self->flow);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (steward_cli_auth_parent_class)->dispose (object);
 }
@@ -217,11 +223,45 @@ steward_cli_auth_get_challenge (StewardCliAuth *self,
 }
 
 static void
+finish_with (GTask              *task,
+             const McpAuthToken *token)
+{
+  steward_redact_add_secret (token->access_token);
+  if (token->refresh_token != NULL)
+    steward_redact_add_secret (token->refresh_token);
+
+  g_task_return_pointer (task, g_strconcat ("Bearer ", token->access_token, NULL), g_free);
+}
+
+static void
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The sign-in still works for this run; the next one asks again. */
+  if (!steward_auth_store_save_finish (STEWARD_AUTH_STORE (object), result, &error))
+    steward_cli_complain (_("the sign-in could not be kept in the keyring: %s"),
+                          error->message);
+}
+
+/* Keeps @token for the next run, where there is a keyring to keep it in. */
+static void
+remember (StewardCliAuth     *self,
+          const McpAuthToken *token)
+{
+  if (self->store != NULL)
+    steward_auth_store_save_async (self->store, token, NULL, saved_cb, NULL);
+}
+
+static void
 authorize_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  StewardCliAuth *self = g_task_get_source_object (task);
   g_autoptr(McpAuthToken) token = NULL;
   GError *error = NULL;
 
@@ -232,18 +272,117 @@ authorize_cb (GObject      *object,
       return;
     }
 
-  steward_redact_add_secret (token->access_token);
-  if (token->refresh_token != NULL)
-    steward_redact_add_secret (token->refresh_token);
+  remember (self, token);
+  finish_with (task, token);
+}
 
-  g_task_return_pointer (task, g_strconcat ("Bearer ", token->access_token, NULL), g_free);
+/* Takes @task. */
+static void
+sign_in (StewardCliAuth *self,
+         GTask          *task)
+{
+  const char *challenge = g_task_get_task_data (task);
+
+  self->n_authorizations++;
+  mcp_auth_flow_authorize_async (self->flow, challenge, g_task_get_cancellable (task),
+                                 authorize_cb, task);
+}
+
+static void
+refreshed_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GTask *task = user_data;
+  StewardCliAuth *self = g_task_get_source_object (task);
+  g_autoptr(McpAuthToken) token = NULL;
+
+  token = mcp_auth_flow_refresh_finish (MCP_AUTH_FLOW (object), result, NULL);
+  if (token == NULL)
+    {
+      /* A refresh token that no longer works: the person signs in. */
+      sign_in (self, task);
+      return;
+    }
+
+  remember (self, token);
+  finish_with (task, token);
+  g_object_unref (task);
+}
+
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  StewardCliAuth *self = g_task_get_source_object (task);
+  g_autoptr(McpAuthToken) token = NULL;
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+
+  token = steward_auth_store_load_finish (STEWARD_AUTH_STORE (object), result, NULL);
+  if (token != NULL && !mcp_auth_token_expires_within (token, now, 60))
+    {
+      finish_with (task, token);
+      g_object_unref (task);
+      return;
+    }
+
+  /* Expired, or about to: renewed without the person where it can be. */
+  if (token != NULL && token->refresh_token != NULL)
+    {
+      mcp_auth_flow_refresh_async (self->flow, token, g_task_get_cancellable (task),
+                                   refreshed_cb, task);
+      return;
+    }
+
+  sign_in (self, task);
+}
+
+static void
+discovered_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  StewardCliAuth *self = g_task_get_source_object (task);
+  const McpAuthServerMetadata *metadata;
+  GError *error = NULL;
+
+  if (!mcp_auth_flow_discover_finish (self->flow, result, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  /* Only the tokens of this authorization server for this resource. */
+  metadata = mcp_auth_flow_get_server_metadata (self->flow);
+  steward_auth_store_load_async (self->store, metadata->issuer,
+                                 mcp_auth_flow_get_resource (self->flow),
+                                 g_task_get_cancellable (task), loaded_cb, task);
+}
+
+/**
+ * steward_cli_auth_set_store:
+ * @store: (nullable): where to keep tokens between runs
+ */
+void
+steward_cli_auth_set_store (StewardCliAuth   *self,
+                            StewardAuthStore *store)
+{
+  g_return_if_fail (STEWARD_IS_CLI_AUTH (self));
+
+  g_set_object (&self->store, store);
 }
 
 /**
  * steward_cli_auth_authorize_async:
  * @challenge: what steward_cli_auth_get_challenge() gave
  *
- * Signs in, for the value of an `Authorization` header.
+ * Signs in, for the value of an `Authorization` header: with the token
+ * the keyring holds for this server the first time, renewed if it ran
+ * out, else through the person or the client credentials.
  */
 void
 steward_cli_auth_authorize_async (StewardCliAuth      *self,
@@ -258,8 +397,16 @@ steward_cli_auth_authorize_async (StewardCliAuth      *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_cli_auth_authorize_async);
-  self->n_authorizations++;
-  mcp_auth_flow_authorize_async (self->flow, challenge, cancellable, authorize_cb, task);
+  g_task_set_task_data (task, g_strdup (challenge), g_free);
+
+  if (self->store != NULL && !self->tried_stored)
+    {
+      self->tried_stored = TRUE;
+      mcp_auth_flow_discover_async (self->flow, challenge, cancellable, discovered_cb, task);
+      return;
+    }
+
+  sign_in (self, task);
 }
 
 /**

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "steward-auth-store.h"
 #include "steward-cli-options.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,8 @@ G_DECLARE_FINAL_TYPE (StewardCliAuth, steward_cli_auth, STEWARD, CLI_AUTH, GObje
 StewardCliAuth *steward_cli_auth_new              (StewardCliOptions    *options,
                                                    const char           *url,
                                                    GError              **error);
+void            steward_cli_auth_set_store        (StewardCliAuth       *self,
+                                                   StewardAuthStore     *store);
 char           *steward_cli_auth_get_challenge    (StewardCliAuth       *self,
                                                    const GError         *error);
 void            steward_cli_auth_authorize_async  (StewardCliAuth       *self,

@@ -1500,6 +1500,15 @@ steward_cli_runner_run (StewardCliRunner *self)
           steward_cli_complain ("%s", error->message);
           return STEWARD_CLI_EXIT_USAGE;
         }
+
+      /* A server of the servers file stays signed in between runs. */
+      if (options->server_name != NULL)
+        {
+          g_autoptr(StewardSecrets) secrets = steward_secrets_new ();
+          g_autoptr(StewardAuthStore) store = steward_auth_store_new (secrets);
+
+          steward_cli_auth_set_store (self->auth, store);
+        }
     }
 
   if (self->url != NULL)

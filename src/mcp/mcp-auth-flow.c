@@ -1153,6 +1153,20 @@ mcp_auth_flow_get_server_metadata (McpAuthFlow *self)
   return self->server_metadata;
 }
 
+/**
+ * mcp_auth_flow_get_resource:
+ *
+ * Returns: (nullable): the resource tokens are asked for (RFC 8707), once
+ *   discovered: the protected resource metadata's, or the server's URL
+ */
+const char *
+mcp_auth_flow_get_resource (McpAuthFlow *self)
+{
+  g_return_val_if_fail (MCP_IS_AUTH_FLOW (self), NULL);
+
+  return self->resource;
+}
+
 static GTask *
 new_run_task (McpAuthFlow         *self,
               const char          *www_authenticate,

@@ -82,6 +82,7 @@ void          mcp_auth_flow_set_open_func          (McpAuthFlow          *self,
                                                     GDestroyNotify        destroy);
 const McpAuthServerMetadata *
               mcp_auth_flow_get_server_metadata    (McpAuthFlow          *self);
+const char   *mcp_auth_flow_get_resource           (McpAuthFlow          *self);
 
 void          mcp_auth_flow_discover_async         (McpAuthFlow          *self,
                                                     const char           *www_authenticate,
