@@ -5,17 +5,21 @@
 # oauth-server.py), which echoes the token it gets back in a tool result:
 # once with the address printed and followed here as a browser would, once
 # through a stand-in OpenURI portal on a private bus, the Flatpak path. The
-# token must never be shown, on stdout or in the verbose stderr.
+# token must never be shown, on stdout or in the verbose stderr. Then a
+# server of the servers file, run twice: the second run uses the token the
+# first kept in the session's keyring and opens nothing.
 #
 #   test-cli-auth.py STEWARD-CLI
 #
 # Prints TAP.
 
 import os
+import json
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import urllib.request
 
@@ -45,6 +49,44 @@ def check_secret_never_shown(out, err):
     assert "you sent Bearer [redacted]" in out, "the echoed token was not redacted: %r" % out
     assert "canary" not in out and "canary" not in err, \
         "the token reached the output:\n%s\n%s" % (out, err)
+
+
+def run_following(argv):
+    """Runs steward-cli, opening every address it prints as a browser
+    would. Returns the exit status, stdout, stderr and the addresses."""
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    err = []
+    followers = []
+    for line in process.stderr:
+        err.append(line)
+        match = ADDRESS.match(line.rstrip("\n"))
+        if match:
+            follower = threading.Thread(target=follow, args=(match.group(1),))
+            follower.start()
+            followers.append(follower)
+    out = process.stdout.read()
+    code = process.wait(timeout=TIMEOUT)
+    for follower in followers:
+        follower.join()
+    return code, out, "".join(err), len(followers)
+
+
+def test_keyring(cli, url):
+    if not os.environ.get("STEWARD_IN_SESSION"):
+        return "not in a session with a keyring (tests/run-in-session)"
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "servers.json")
+        with open(path, "w") as f:
+            json.dump({"mcpServers": {"signed": {"url": url}}}, f)
+        argv = [cli, "--authorize", "print", "--timeout", "15000", "--server", "signed",
+                "--config", path, "tools", "call", "whoami"]
+        first = run_following(argv)
+        assert first[0] == 0 and first[3] == 1, "the first run did not sign in: %r" % (first,)
+        second = run_following(argv)
+        assert second[0] == 0, "the second run failed: %r" % (second,)
+        assert second[3] == 0, "the second run asked to sign in again:\n%s" % second[2]
+        check_secret_never_shown(second[1], second[2])
+    return None
 
 
 def test_print(cli, url):
@@ -97,7 +139,8 @@ def test_portal(cli, url):
 def main():
     cli = sys.argv[1]
     tests = [("signs in with the address printed, token never shown", test_print),
-             ("signs in through the OpenURI portal, token never shown", test_portal)]
+             ("signs in through the OpenURI portal, token never shown", test_portal),
+             ("keeps a servers-file entry signed in between runs", test_keyring)]
     print("1..%d" % len(tests), flush=True)
     server, url = start_server()
     failed = 0
