@@ -263,6 +263,29 @@ test_network_remote (void)
   g_assert_finalize_object (dialog);
 }
 
+/* A remote server without headers is not told it will get some. */
+static void
+test_remote_wording (void)
+{
+  g_autoptr(StewardApproval) bare = NULL;
+  g_autoptr(StewardApproval) with_headers = NULL;
+  GtkWidget *dialog;
+
+  bare = approval_from_json ("{\"url\": \"https://mcp.example.com/mcp\"}");
+  dialog = present_dialog (bare);
+  g_assert_false (test_any_label_contains (dialog, "headers"));
+  g_assert_nonnull (test_find_label_containing (dialog, "Steward will connect to this server."));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_finalize_object (dialog);
+
+  with_headers = approval_from_json ("{\"url\": \"https://mcp.example.com/mcp\","
+                                     " \"headers\": [\"Authorization\"]}");
+  dialog = present_dialog (with_headers);
+  g_assert_nonnull (test_find_label_containing (dialog, "send it the headers named below"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_finalize_object (dialog);
+}
+
 /* Where bubblewrap cannot run, the dialog says so before anything starts;
  * full access, chosen for the server, says what it gives away. */
 static void
@@ -383,6 +406,7 @@ main (int   argc,
   g_test_add_func ("/steward/consent-dialog/sandbox-unavailable", test_sandbox_unavailable);
   g_test_add_func ("/steward/consent-dialog/network-choice", test_network_choice);
   g_test_add_func ("/steward/consent-dialog/network-remote", test_network_remote);
+  g_test_add_func ("/steward/consent-dialog/remote-wording", test_remote_wording);
 
   return g_test_run ();
 }

@@ -412,6 +412,39 @@ test_private_and_links (Fixture       *fixture,
   g_assert_finalize_object (g_steal_pointer (&store));
 }
 
+static void
+test_move_aside (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GFile) file = child_file (fixture, "state.json");
+  g_autoptr(GFile) first = NULL;
+  g_autoptr(GFile) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first_name = NULL;
+  g_autofree char *second_name = NULL;
+  g_autofree char *kept = NULL;
+
+  /* A second damaged file never replaces the first one kept aside. */
+  put_file (file, "{ damaged");
+  first = steward_file_store_move_aside (file, NULL, &error);
+  g_assert_no_error (error);
+  put_file (file, "{ damaged again");
+  second = steward_file_store_move_aside (file, NULL, &error);
+  g_assert_no_error (error);
+
+  first_name = g_file_get_basename (first);
+  second_name = g_file_get_basename (second);
+  g_assert_cmpstr (first_name, ==, "state.json.damaged");
+  g_assert_cmpstr (second_name, ==, "state.json.damaged-1");
+  kept = read_file (first);
+  g_assert_cmpstr (kept, ==, "{ damaged");
+  g_assert_false (g_file_query_exists (file, NULL));
+
+  /* Nothing to move is an error, not a crash. */
+  g_assert_null (steward_file_store_move_aside (file, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -429,6 +462,7 @@ main (int   argc,
   ADD ("waiters", test_waiters);
   ADD ("failure", test_failure);
   ADD ("private-and-links", test_private_and_links);
+  ADD ("move-aside", test_move_aside);
 
 #undef ADD
 

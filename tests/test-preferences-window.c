@@ -8,8 +8,11 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
+#include "steward-accessible.h"
+#include "steward-error-row.h"
 #include "steward-openai-provider.h"
 #include "steward-preferences-window-private.h"
+#include "steward-provider-row.h"
 #include "test-widgets.h"
 
 #define WAIT_TIMEOUT_S 20
@@ -298,6 +301,13 @@ get_catalog (Fixture *fixture)
   return steward_host_get_model_catalog (fixture->host);
 }
 
+/* Where the Models page's own actions are activated. */
+static GtkWidget *
+models_page (Fixture *fixture)
+{
+  return GTK_WIDGET (steward_preferences_window_get_models_page (fixture->window));
+}
+
 static gboolean
 config_file_contains (Fixture       *fixture,
                       gconstpointer  data)
@@ -333,7 +343,7 @@ provider_key_id (Fixture    *fixture,
   StewardProvider *provider = steward_providers_lookup (get_providers (fixture), id);
 
   g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
-  return steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider));
+  return steward_http_provider_get_key_id (STEWARD_HTTP_PROVIDER (provider));
 }
 
 static gboolean
@@ -519,9 +529,9 @@ test_settings (void)
 
   provider = steward_providers_lookup (get_providers (&fixture), "openai-compatible");
   g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
-  g_assert_cmpstr (steward_openai_provider_get_base_url (STEWARD_OPENAI_PROVIDER (provider)), ==,
+  g_assert_cmpstr (steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider)), ==,
                    "http://localhost:8080/v1");
-  g_assert_cmpstr (steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider)), ==,
+  g_assert_cmpstr (steward_http_provider_get_key_id (STEWARD_HTTP_PROVIDER (provider)), ==,
                    "provider.openai-compatible");
   left = g_settings_get_user_value (settings, "provider-openai-base-url");
   g_assert_null (left);
@@ -538,6 +548,9 @@ test_settings (void)
 
 /* A fake Ollama on loopback: the tags detection asks for, and the models
  * the OpenAI-compatible API lists. */
+/* While set, the fake Ollama answers every request with 503. */
+static gboolean ollama_down;
+
 static void
 ollama_cb (SoupServer        *server,
            SoupServerMessage *message,
@@ -546,6 +559,12 @@ ollama_cb (SoupServer        *server,
            gpointer           user_data)
 {
   const char *body;
+
+  if (ollama_down)
+    {
+      soup_server_message_set_status (message, SOUP_STATUS_SERVICE_UNAVAILABLE, NULL);
+      return;
+    }
 
   if (g_str_equal (path, "/api/tags"))
     body = "{\"models\": [{\"name\": \"qwen2.5:7b\"}, {\"name\": \"llama3.1:70b\"}]}";
@@ -693,19 +712,19 @@ test_models (void)
   g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (hint_model)), ==, 2);
   gtk_editable_set_text (GTK_EDITABLE (hint_entry), " Sonnet ");
   adw_combo_row_set_selected (hint_model, 1);
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.add-hint", NULL);
+  gtk_widget_activate_action (models_page (&fixture), "prefs.add-hint", NULL);
   g_assert_cmpstr (g_hash_table_lookup (steward_model_catalog_get_hints (catalog), "sonnet"), ==,
                    "anthropic/claude-sonnet-4");
   g_assert_nonnull (steward_preferences_window_get_hint_row (fixture.window, "sonnet"));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (hint_entry)), ==, "");
   wait_until (&fixture, hint_saved, "\"sonnet\" : \"anthropic/claude-sonnet-4\"");
 
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-hint", "s", "sonnet");
+  gtk_widget_activate_action (models_page (&fixture), "prefs.remove-hint", "s", "sonnet");
   g_assert_null (steward_preferences_window_get_hint_row (fixture.window, "sonnet"));
   g_assert_cmpuint (g_hash_table_size (steward_model_catalog_get_hints (catalog)), ==, 0);
 
   /* Removing a model removes its row. */
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-model", "s",
+  gtk_widget_activate_action (models_page (&fixture), "prefs.remove-model", "s",
                               "anthropic/claude-sonnet-4");
   g_assert_null (steward_preferences_window_get_model_row (fixture.window,
                                                            "anthropic/claude-sonnet-4"));
@@ -842,6 +861,242 @@ test_sampling_defaults (void)
   fixture_tear_down (&fixture);
 }
 
+/* Errors a person must act on */
+
+static gboolean
+shown (Fixture       *fixture,
+       gconstpointer  data)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (data));
+}
+
+static gboolean
+hidden (Fixture       *fixture,
+        gconstpointer  data)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (data));
+}
+
+static gboolean
+refresh_error_shown (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GtkWidget *row = steward_preferences_window_get_refresh_error_row (fixture->window, data);
+
+  return row != NULL && gtk_widget_get_visible (row);
+}
+
+static gboolean
+timer_fired (Fixture       *fixture,
+             gconstpointer  data)
+{
+  return *(const gboolean *) data;
+}
+
+static gboolean
+set_flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static StewardProviderRow *
+provider_row (Fixture    *fixture,
+              const char *id)
+{
+  AdwExpanderRow *row = steward_preferences_window_get_provider_row (fixture->window, id);
+
+  g_assert_true (STEWARD_IS_PROVIDER_ROW (row));
+  return STEWARD_PROVIDER_ROW (row);
+}
+
+/* The row shows the whole message, wrapped, never cut to a line. */
+static void
+assert_error_in_full (GtkWidget  *row,
+                      const char *needle)
+{
+  const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+
+  g_assert_true (gtk_widget_get_visible (row));
+  g_assert_nonnull (strstr (subtitle, needle));
+  g_assert_cmpint (adw_action_row_get_subtitle_lines (ADW_ACTION_ROW (row)), ==, 0);
+  g_assert_cmpint (adw_action_row_get_title_lines (ADW_ACTION_ROW (row)), ==, 0);
+  g_assert_nonnull (test_find_label (row, subtitle));
+}
+
+static void
+edit_url (Fixture    *fixture,
+          const char *id,
+          const char *url)
+{
+  AdwEntryRow *url_row = steward_provider_row_get_url_row (provider_row (fixture, id));
+
+  gtk_editable_set_text (GTK_EDITABLE (url_row), url);
+  g_signal_emit_by_name (url_row, "apply");
+}
+
+static void
+test_provider_error (void)
+{
+  Fixture fixture = { 0 };
+  SoupServer *server = start_fake_ollama ();
+  const char *fake_url = g_getenv ("STEWARD_OLLAMA_URL");
+  g_autofree char *good_url = g_strconcat (fake_url, "/v1", NULL);
+  const char * const ending = "Check that it is running and that its base URL in "
+                              "Preferences → Providers is right.";
+  gboolean toast_gone = FALSE;
+  StewardModel *model;
+  StewardProvider *provider;
+  GtkWidget *error_row;
+  GtkWidget *inline_row;
+
+  fixture_set_up (&fixture, FALSE);
+  add_provider (&fixture, 0, "Local", NO_OLLAMA_URL "/v1");
+  g_assert_nonnull (steward_providers_lookup (get_providers (&fixture), "local"));
+  error_row = steward_preferences_window_get_refresh_error_row (fixture.window, "local");
+  g_assert_nonnull (error_row);
+  g_assert_false (gtk_widget_get_visible (error_row));
+
+  /* Nothing listens: the error stays on both pages, in full. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.refresh-models", "s", "local");
+  wait_until (&fixture, refresh_error_shown, "local");
+  error_row = steward_preferences_window_get_refresh_error_row (fixture.window, "local");
+  assert_error_in_full (error_row, ending);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (error_row)),
+                            "Could not reach “Local”"));
+  inline_row = steward_provider_row_get_error_row (provider_row (&fixture, "local"));
+  assert_error_in_full (inline_row, ending);
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (provider_row (&fixture,
+                                                                                "local"))));
+
+  /* Longer than a toast lasts (five seconds), it is still there. */
+  g_timeout_add_seconds (6, set_flag_cb, &toast_gone);
+  wait_until (&fixture, timer_fired, &toast_gone);
+  g_assert_true (gtk_widget_get_visible (error_row));
+  g_assert_true (gtk_widget_get_visible (inline_row));
+
+  /* A model of it, with a score the person gave. */
+  steward_model_catalog_add (get_catalog (&fixture), "local", "kept-model", TRUE);
+  steward_model_catalog_set_scores (get_catalog (&fixture), "local/kept-model", 0.75, 0.5, 0.5);
+
+  /* Edited, it keeps its id, kind and models; the old error goes. */
+  edit_url (&fixture, "local", good_url);
+  provider = steward_providers_lookup (get_providers (&fixture), "local");
+  g_assert_nonnull (provider);
+  g_assert_cmpstr (steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider)), ==,
+                   good_url);
+  g_assert_cmpstr (steward_provider_get_display_name (provider), ==, "Local");
+  g_assert_cmpint (steward_providers_get_kind (get_providers (&fixture), "local"), ==,
+                   STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE);
+  g_assert_null (steward_providers_lookup (get_providers (&fixture), "local-2"));
+  model = steward_model_catalog_lookup (get_catalog (&fixture), "local/kept-model");
+  g_assert_nonnull (model);
+  g_assert_cmpfloat (steward_model_get_cost (model), ==, 0.75);
+  error_row = steward_preferences_window_get_refresh_error_row (fixture.window, "local");
+  g_assert_false (gtk_widget_get_visible (error_row));
+  g_assert_false (gtk_widget_get_visible (
+    steward_provider_row_get_error_row (provider_row (&fixture, "local"))));
+
+  /* Refreshed, it lists its models; no error comes back. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.refresh-models", "s", "local");
+  wait_until (&fixture, catalog_has, "local/qwen2.5:7b");
+  g_assert_false (refresh_error_shown (&fixture, "local"));
+
+  /* Broken again, then dismissed: gone from both pages. */
+  edit_url (&fixture, "local", NO_OLLAMA_URL "/v1");
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.refresh-models", "s", "local");
+  wait_until (&fixture, refresh_error_shown, "local");
+  error_row = steward_preferences_window_get_refresh_error_row (fixture.window, "local");
+  g_signal_emit_by_name (steward_accessible_find_button (error_row, "window-close-symbolic", NULL),
+                         "clicked");
+  g_assert_false (gtk_widget_get_visible (error_row));
+  g_assert_false (gtk_widget_get_visible (
+    steward_provider_row_get_error_row (provider_row (&fixture, "local"))));
+
+  /* A provider that fails for a while: the error stays until trying
+   * again with the row's own button works. */
+  edit_url (&fixture, "local", good_url);
+  ollama_down = TRUE;
+  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.refresh-models", "s", "local");
+  wait_until (&fixture, refresh_error_shown, "local");
+  error_row = steward_preferences_window_get_refresh_error_row (fixture.window, "local");
+  assert_error_in_full (error_row, "“Local”");
+  ollama_down = FALSE;
+  g_signal_emit_by_name (find_button (error_row, "_Retry"), "clicked");
+  wait_until (&fixture, hidden, error_row);
+  g_assert_false (gtk_widget_get_visible (
+    steward_provider_row_get_error_row (provider_row (&fixture, "local"))));
+
+  fixture_tear_down (&fixture);
+  g_assert_finalize_object (server);
+  g_setenv ("STEWARD_OLLAMA_URL", NO_OLLAMA_URL, TRUE);
+}
+
+static void
+test_form_errors (void)
+{
+  Fixture fixture = { 0 };
+  GtkWidget *add_error = NULL;
+  GtkWidget *hint_error = NULL;
+  AdwEntryRow *hint_entry;
+  AdwComboRow *hint_model;
+  AdwComboRow *kind_row;
+  AdwEntryRow *name_row;
+  AdwEntryRow *url_row;
+
+  fixture_set_up (&fixture, FALSE);
+  add_error = steward_preferences_window_get_add_error_row (fixture.window);
+  hint_error = steward_preferences_window_get_hint_error_row (fixture.window);
+  g_assert_false (gtk_widget_get_visible (add_error));
+
+  /* An OpenAI-compatible provider needs its address: said where the
+   * person is, until they change the form. */
+  add_provider (&fixture, 0, "Nowhere", "");
+  wait_until (&fixture, shown, add_error);
+  assert_error_in_full (add_error, "https://api.openai.com/v1");
+  g_assert_null (steward_providers_lookup (get_providers (&fixture), "nowhere"));
+  steward_preferences_window_get_add_rows (fixture.window, &kind_row, &name_row, &url_row);
+  gtk_editable_set_text (GTK_EDITABLE (url_row), "http://127.0.0.1:9/v1");
+  g_assert_false (gtk_widget_get_visible (add_error));
+
+  /* A hint with no model to go to. */
+  steward_preferences_window_get_hint_rows (fixture.window, &hint_entry, &hint_model);
+  gtk_editable_set_text (GTK_EDITABLE (hint_entry), "sonnet");
+  gtk_widget_activate_action (models_page (&fixture), "prefs.add-hint", NULL);
+  assert_error_in_full (hint_error, "There is no model to send the hint to yet");
+  gtk_editable_set_text (GTK_EDITABLE (hint_entry), "opus");
+  g_assert_false (gtk_widget_get_visible (hint_error));
+
+  fixture_tear_down (&fixture);
+}
+
+/* The provider rows are built from their template, not in code. */
+static void
+test_provider_row_template (void)
+{
+  Fixture fixture = { 0 };
+  StewardProviderRow *row;
+
+  fixture_set_up (&fixture, FALSE);
+  add_provider (&fixture, 1, "Claude", "");
+  row = provider_row (&fixture, "claude");
+  g_assert_true (gtk_widget_get_template_child (GTK_WIDGET (row), STEWARD_TYPE_PROVIDER_ROW,
+                                                "key_row") ==
+                 G_OBJECT (steward_provider_row_get_key_row (row)));
+  g_assert_cmpstr (adw_preferences_row_get_title (
+                     ADW_PREFERENCES_ROW (steward_provider_row_get_key_row (row))), ==,
+                   "API Key");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (steward_provider_row_get_name_row (row))),
+                   ==, "Claude");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (steward_provider_row_get_url_row (row))),
+                   ==, "https://api.anthropic.com");
+  g_assert_true (STEWARD_IS_ERROR_ROW (steward_provider_row_get_error_row (row)));
+  g_assert_true (STEWARD_IS_ERROR_ROW (steward_preferences_window_get_add_error_row (
+                   fixture.window)));
+
+  fixture_tear_down (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -857,6 +1112,10 @@ main (int   argc,
   g_test_add_func ("/steward/preferences-window/ollama", test_ollama);
   g_test_add_func ("/steward/preferences-window/models", test_models);
   g_test_add_func ("/steward/preferences-window/server-models", test_server_models);
+  g_test_add_func ("/steward/preferences-window/provider-error", test_provider_error);
+  g_test_add_func ("/steward/preferences-window/form-errors", test_form_errors);
+  g_test_add_func ("/steward/preferences-window/provider-row-template",
+                   test_provider_row_template);
 
   return g_test_run ();
 }

@@ -1620,7 +1620,7 @@ test_store (void)
                                     "Ollama", "http://localhost:11434/v1/", NULL, &error);
   g_assert_no_error (error);
   g_assert_true (STEWARD_IS_OPENAI_PROVIDER (provider));
-  g_assert_cmpstr (steward_openai_provider_get_base_url (STEWARD_OPENAI_PROVIDER (provider)), ==,
+  g_assert_cmpstr (steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider)), ==,
                    "http://localhost:11434/v1");
   provider = steward_providers_put (providers, "openai", STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE,
                                     "OpenAI", "https://api.openai.com/v1", key_id, &error);
@@ -1628,7 +1628,7 @@ test_store (void)
   provider = steward_providers_put (providers, "claude", STEWARD_PROVIDER_KIND_ANTHROPIC,
                                     "Claude", NULL, "provider.claude", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (steward_anthropic_provider_get_base_url (STEWARD_ANTHROPIC_PROVIDER (provider)),
+  g_assert_cmpstr (steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider)),
                    ==, "https://api.anthropic.com");
   /* Replaced in place. */
   provider = steward_providers_put (providers, "ollama", STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE,
@@ -1680,9 +1680,9 @@ test_store (void)
       g_assert_true (G_OBJECT_TYPE (a) == G_OBJECT_TYPE (b));
     }
   provider = steward_providers_lookup (again, "openai");
-  g_assert_cmpstr (steward_openai_provider_get_key_id (STEWARD_OPENAI_PROVIDER (provider)), ==,
+  g_assert_cmpstr (steward_http_provider_get_key_id (STEWARD_HTTP_PROVIDER (provider)), ==,
                    "provider.openai");
-  g_assert_cmpstr (steward_openai_provider_get_base_url (STEWARD_OPENAI_PROVIDER (provider)), ==,
+  g_assert_cmpstr (steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider)), ==,
                    "https://api.openai.com/v1");
   g_assert_finalize_object (g_steal_pointer (&again));
 

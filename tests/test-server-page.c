@@ -11,6 +11,7 @@
 #include "steward-host.h"
 #include "steward-sandbox-profile.h"
 #include "steward-info-view.h"
+#include "steward-markdown-view.h"
 #include "steward-prompt-view.h"
 #include "steward-resource-view.h"
 #include "steward-schema-form-private.h"
@@ -287,6 +288,24 @@ test_info (Fixture       *fixture,
   g_assert_nonnull (strstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "capabilities"),
                             "tools"));
   g_assert_true (shows_text (info, mcp_client_get_protocol_version (client)));
+  /* The server's instructions are Markdown, and read as such. */
+  g_assert_nonnull (mcp_client_get_instructions (client));
+  g_assert_nonnull (find_one (info, STEWARD_TYPE_MARKDOWN_VIEW));
+  g_assert_cmpstr (steward_info_view_get_fact (STEWARD_INFO_VIEW (info), "instructions"), ==,
+                   mcp_client_get_instructions (client));
+  /* The switch that starts the server with the app says what it is. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+    GtkLabel *label = NULL;
+
+    collect (fixture->page, GTK_TYPE_LABEL, labels);
+    for (guint i = 0; i < labels->len && label == NULL; i++)
+      if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), "Enabled"))
+        label = g_ptr_array_index (labels, i);
+    g_assert_nonnull (label);
+    g_assert_true (gtk_widget_is_visible (GTK_WIDGET (label)));
+    g_assert_true (GTK_IS_SWITCH (gtk_label_get_mnemonic_widget (label)));
+  }
   /* The server logs, so its level can be chosen. */
   g_assert_nonnull (find_one (info, GTK_TYPE_DROP_DOWN));
 
@@ -433,6 +452,33 @@ test_read_resource (Fixture       *fixture,
 
   /* The server offers subscriptions: the switch is there. */
   g_assert_nonnull (find_one (pane, GTK_TYPE_SWITCH));
+
+  /* The search box keeps the resources whose address or name holds its
+   * text, as the tools' does. */
+  {
+    GtkEditable *search = GTK_EDITABLE (gtk_widget_get_template_child (fixture->page,
+                                                                        STEWARD_TYPE_SERVER_PAGE,
+                                                                        "resource_search"));
+    guint all = g_list_model_get_n_items (model);
+    g_autofree char *uri = g_strdup (mcp_resource_get_uri (resource));
+
+    g_assert_cmpuint (all, >, 1);
+    gtk_editable_set_text (search, uri);
+    wait_until (g_list_model_get_n_items (model) < all, 10);
+    g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1);
+    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(McpItem) item = g_list_model_get_item (model, i);
+
+        g_assert_true (MCP_IS_RESOURCE (item));
+        g_assert_nonnull (strstr (mcp_resource_get_uri (MCP_RESOURCE (item)), uri));
+      }
+
+    gtk_editable_set_text (search, "no resource is called this");
+    wait_until (g_list_model_get_n_items (model) == 0, 10);
+    gtk_editable_set_text (search, "");
+    wait_until (g_list_model_get_n_items (model) == all, 10);
+  }
 }
 
 static void
@@ -470,6 +516,20 @@ test_template (Fixture       *fixture,
   g_assert_cmpstr (steward_resource_view_get_uri (STEWARD_RESOURCE_VIEW (view)), ==, uri);
 }
 
+static GtkLabel *
+test_label_for (GtkWidget  *root,
+                const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), text))
+      return g_ptr_array_index (labels, i);
+
+  return NULL;
+}
+
 static void
 test_get_prompt (Fixture       *fixture,
                  gconstpointer  data)
@@ -484,6 +544,22 @@ test_get_prompt (Fixture       *fixture,
 
   city = steward_prompt_view_get_entry (STEWARD_PROMPT_VIEW (pane), "city");
   g_assert_nonnull (city);
+  /* Laid out as the tool form: the name as a heading above its entry, in
+   * the same column. */
+  {
+    GtkWidget *grid = gtk_widget_get_parent (city);
+    GtkLabel *heading = test_label_for (pane, "city *");
+    int entry_column, entry_row, heading_column, heading_row;
+
+    g_assert_true (GTK_IS_GRID (grid));
+    g_assert_nonnull (heading);
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (heading), "heading"));
+    gtk_grid_query_child (GTK_GRID (grid), city, &entry_column, &entry_row, NULL, NULL);
+    gtk_grid_query_child (GTK_GRID (grid), GTK_WIDGET (heading), &heading_column, &heading_row,
+                          NULL, NULL);
+    g_assert_cmpint (entry_column, ==, heading_column);
+    g_assert_cmpint (heading_row, <, entry_row);
+  }
   /* city is required: Get waits for it. */
   g_assert_false (gtk_widget_activate_action (pane, "prompt.get", NULL) &&
                   steward_prompt_view_get_loading (STEWARD_PROMPT_VIEW (pane)));
@@ -517,6 +593,63 @@ test_stop_start (Fixture       *fixture,
   wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
 }
 
+/* The page fits a phone-sized window, 360 px wide, in every view: the
+ * lists fold over their panes and the header's buttons wrap. */
+static void
+test_narrow (Fixture       *fixture,
+             gconstpointer  data)
+{
+  const char *views[] = { "info", "tools", "resources", "prompts" };
+  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (fixture->page,
+                                                                        STEWARD_TYPE_SERVER_PAGE,
+                                                                        "view_stack"));
+
+  wait_until (steward_server_page_get_pane (page_of (fixture), "info") != NULL, 10);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      int minimum = 0;
+
+      adw_view_stack_set_visible_child_name (stack, views[i]);
+      gtk_widget_measure (fixture->page, GTK_ORIENTATION_HORIZONTAL, -1,
+                          &minimum, NULL, NULL, NULL);
+      g_test_message ("%s: at least %d px wide", views[i], minimum);
+      g_assert_cmpint (minimum, <=, 360);
+    }
+
+  /* At 360 px the tools fold over their pane: choosing one shows it, with
+   * a way back. */
+  {
+    AdwLeaflet *leaflet = ADW_LEAFLET (gtk_widget_get_template_child (fixture->page,
+                                                                       STEWARD_TYPE_SERVER_PAGE,
+                                                                       "tool_leaflet"));
+    GtkWidget *back = GTK_WIDGET (gtk_widget_get_template_child (fixture->page,
+                                                                  STEWARD_TYPE_SERVER_PAGE,
+                                                                  "back_button"));
+    GtkWidget *list_side;
+
+    adw_view_stack_set_visible_child_name (stack, "tools");
+    gtk_window_set_default_size (fixture->window, 360, 700);
+    wait_until (gtk_widget_get_width (fixture->page) == 360, 10);
+    wait_until (adw_leaflet_get_folded (leaflet), 10);
+    list_side = adw_leaflet_get_visible_child (leaflet);
+    g_assert_false (gtk_widget_get_visible (back));
+
+    wait_until (steward_server_page_select (page_of (fixture), "tools", "echo"), 20);
+    g_assert_true (adw_leaflet_get_visible_child (leaflet) != list_side);
+    g_assert_true (STEWARD_IS_TOOL_PANE (steward_server_page_get_pane (page_of (fixture), "tools")));
+    g_assert_true (gtk_widget_is_ancestor (steward_server_page_get_pane (page_of (fixture),
+                                                                         "tools"),
+                                           adw_leaflet_get_visible_child (leaflet)));
+    g_assert_true (gtk_widget_get_visible (back));
+
+    g_signal_emit_by_name (back, "clicked");
+    g_assert_true (adw_leaflet_get_visible_child (leaflet) == list_side);
+    g_assert_false (gtk_widget_get_visible (back));
+    /* Nothing is wider than the window. */
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (leaflet)), <=, 360);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -534,6 +667,7 @@ main (int   argc,
   ADD ("get-prompt", test_get_prompt);
   ADD ("stop-start", test_stop_start);
   ADD ("network-switch", test_network_switch);
+  ADD ("narrow", test_narrow);
 
   return g_test_run ();
 }

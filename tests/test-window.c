@@ -267,6 +267,111 @@ test_failing_server (Fixture       *fixture,
   close_window (window);
 }
 
+static GtkWidget *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (toplevel, type))
+        return toplevel;
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_toplevel (gpointer data)
+{
+  return find_toplevel (GPOINTER_TO_SIZE (data)) != NULL;
+}
+
+static gboolean
+shows_undo (gpointer data)
+{
+  GtkLabel *label = test_find_label (data, "Undo");
+
+  return label != NULL && gtk_widget_is_visible (GTK_WIDGET (label));
+}
+
+static gboolean
+undo_gone (gpointer data)
+{
+  return !shows_undo (data);
+}
+
+static gboolean
+has_broken (gpointer data)
+{
+  return steward_config_lookup (data, "broken", NULL) != NULL;
+}
+
+static gboolean
+list_is_empty (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (data)) == 0;
+}
+
+static gboolean
+lacks_broken (gpointer data)
+{
+  return !has_broken (data);
+}
+
+static gboolean
+servers_shown (gpointer data)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (data), "servers") == 0;
+}
+
+/* Removing a server says so in a toast that offers Undo, and Undo puts the
+ * same entry back: in the servers file and in the list. */
+static void
+test_undo_remove (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  StewardServerRegistry *registry = steward_host_get_registry (fixture->host);
+  StewardConfig *config = steward_host_get_config (fixture->host);
+  g_autoptr(StewardServerConfig) before = NULL;
+  GtkWidget *window;
+  GtkWidget *dialog;
+  GtkWidget *undo;
+
+  test_wait_until (has_server, registry, 10000);
+  before = g_object_ref (steward_config_lookup (config, "broken", NULL));
+  window = open_window (fixture);
+
+  gtk_widget_activate_action (window, "win.server-remove", "s", "broken");
+  test_wait_until (has_toplevel, GSIZE_TO_POINTER (ADW_TYPE_MESSAGE_DIALOG), 10000);
+  dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "remove");
+  /* What a click on the button would also do. */
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  test_wait_until (lacks_broken, config, 10000);
+  test_wait_until (shows_undo, window, 10000);
+  test_wait_until (list_is_empty, registry, 10000);
+  g_assert_nonnull (test_find_label_containing (window, "Removed “broken”"));
+  undo = gtk_widget_get_ancestor (GTK_WIDGET (test_find_label (window, "Undo")),
+                                  GTK_TYPE_BUTTON);
+  g_assert_nonnull (undo);
+  gtk_widget_activate (undo);
+
+  test_wait_until (has_broken, config, 10000);
+  g_assert_true (steward_server_config_equal (steward_config_lookup (config, "broken", NULL),
+                                              before));
+  /* Only once it is saved does the list take it back. */
+  test_wait_until (has_server, registry, 10000);
+  test_wait_until (servers_shown, child (window, "sidebar_stack"), 10000);
+  /* Undo also takes the toast away. */
+  test_wait_until (undo_gone, window, 10000);
+
+  close_window (window);
+}
+
 /* The status pages show the app's symbolic icon, which must be found when
  * nothing is installed: GtkApplication adds its resource base path's
  * "icons" folder to the icon theme, and the icons are there. */
@@ -384,6 +489,9 @@ main (int   argc,
               "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\","
               "                               \"args\": [\"--stdio\"]}}}",
               fixture_set_up, test_failing_server, fixture_tear_down);
+  g_test_add ("/steward/window/undo-remove", Fixture,
+              "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\"}}}",
+              fixture_set_up, test_undo_remove, fixture_tear_down);
   g_test_add ("/steward/window/waiting-requests", Fixture,
               "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\"}}}",
               fixture_set_up, test_waiting_requests, fixture_tear_down);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mcp-json.h"
 #include "steward-cli-form.h"
 #include "steward-cli-format.h"
 #include "steward-cli-options.h"
@@ -15,37 +16,6 @@ typedef struct {
   const char *value;
   const char *title;
 } Choice;
-
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  return node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  return node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
 
 static gboolean
 node_is_number (JsonNode *node)
@@ -64,19 +34,17 @@ get_number (JsonObject *object,
             const char *member,
             double     *out)
 {
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (!node_is_number (node))
+  if (!mcp_json_has_number (object, member))
     return FALSE;
 
-  *out = json_node_get_double (node);
+  *out = mcp_json_get_number (object, member, 0);
   return TRUE;
 }
 
 static const char *
 field_type (JsonObject *field)
 {
-  const char *type = get_string (field, "type");
+  const char *type = mcp_json_get_string (field, "type");
 
   return type ? type : "string";
 }
@@ -93,16 +61,16 @@ get_choices (JsonObject *field)
   JsonArray *titled;
 
   if (g_str_equal (field_type (field), "array"))
-    source = get_object (field, "items");
+    source = mcp_json_get_object (field, "items");
 
-  values = get_array (source, "enum");
-  titled = get_array (source, "oneOf");
+  values = mcp_json_get_array (source, "enum");
+  titled = mcp_json_get_array (source, "oneOf");
   if (titled == NULL)
-    titled = get_array (source, "anyOf");
+    titled = mcp_json_get_array (source, "anyOf");
 
   if (values != NULL)
     {
-      JsonArray *names = get_array (field, "enumNames");
+      JsonArray *names = mcp_json_get_array (field, "enumNames");
 
       for (guint i = 0; i < json_array_get_length (values); i++)
         {
@@ -133,8 +101,8 @@ get_choices (JsonObject *field)
           if (!JSON_NODE_HOLDS_OBJECT (entry))
             continue;
 
-          choice.value = get_string (json_node_get_object (entry), "const");
-          choice.title = get_string (json_node_get_object (entry), "title");
+          choice.value = mcp_json_get_string (json_node_get_object (entry), "const");
+          choice.title = mcp_json_get_string (json_node_get_object (entry), "title");
           if (choice.value != NULL)
             g_array_append_val (choices, choice);
         }
@@ -211,7 +179,7 @@ JsonObject *
 steward_cli_form_dup_defaults (JsonObject *requested_schema)
 {
   JsonObject *content = json_object_new ();
-  JsonObject *properties = get_object (requested_schema, "properties");
+  JsonObject *properties = mcp_json_get_object (requested_schema, "properties");
   JsonObjectIter iter;
   const char *name;
   JsonNode *field;
@@ -239,7 +207,7 @@ gboolean
 steward_cli_form_is_required (JsonObject *requested_schema,
                               const char *name)
 {
-  JsonArray *required = get_array (requested_schema, "required");
+  JsonArray *required = mcp_json_get_array (requested_schema, "required");
 
   for (guint i = 0; required != NULL && i < json_array_get_length (required); i++)
     {
@@ -315,9 +283,9 @@ steward_cli_form_describe_field (const char *name,
 {
   GString *out = g_string_new (NULL);
   const char *type = field_type (field);
-  const char *title = get_string (field, "title");
-  const char *description = get_string (field, "description");
-  const char *format = get_string (field, "format");
+  const char *title = mcp_json_get_string (field, "title");
+  const char *description = mcp_json_get_string (field, "description");
+  const char *format = mcp_json_get_string (field, "format");
   g_autoptr(GArray) choices = get_choices (field);
   g_autoptr(JsonNode) fallback = steward_cli_form_get_default (field);
   GString *limits = g_string_new (NULL);
@@ -657,7 +625,7 @@ steward_cli_form_parse_value (JsonObject  *field,
       invalid (error, _("expected at most %g characters"), limit);
       return NULL;
     }
-  if (!check_format (get_string (field, "format"), text, error))
+  if (!check_format (mcp_json_get_string (field, "format"), text, error))
     return NULL;
 
   return json_node_init_string (json_node_alloc (), text);

@@ -3,24 +3,10 @@
 
 #include <json-glib/json-glib.h>
 
+#include "mcp-json.h"
+
 G_BEGIN_DECLS
 
-/* Typed reads of members a peer sent: a member that is missing or of the
- * wrong type reads as absent, never as a crash or a critical. */
-const char  *mcp_json_get_string  (JsonObject  *object,
-                                   const char  *member);
-JsonObject  *mcp_json_get_object  (JsonObject  *object,
-                                   const char  *member);
-JsonArray   *mcp_json_get_array   (JsonObject  *object,
-                                   const char  *member);
-gboolean     mcp_json_get_boolean (JsonObject  *object,
-                                   const char  *member,
-                                   gboolean     default_value);
-double       mcp_json_get_number  (JsonObject  *object,
-                                   const char  *member,
-                                   double       default_value);
-gboolean     mcp_json_has_number  (JsonObject  *object,
-                                   const char  *member);
 void         mcp_json_append      (GString     *out,
                                    JsonNode    *node,
                                    gboolean     pretty);

@@ -27,6 +27,14 @@ get_value (JsonObject *object,
   return node;
 }
 
+/**
+ * mcp_json_get_string:
+ * @object: (nullable): an object
+ * @member: a member's name
+ *
+ * Returns: (transfer none) (nullable): the member's string, or %NULL when
+ *   it is missing or not a string
+ */
 const char *
 mcp_json_get_string (JsonObject *object,
                      const char *member)
@@ -34,6 +42,25 @@ mcp_json_get_string (JsonObject *object,
   JsonNode *node = get_value (object, member, G_TYPE_STRING);
 
   return node ? json_node_get_string (node) : NULL;
+}
+
+/**
+ * mcp_json_get_string_or:
+ * @object: (nullable): an object
+ * @member: a member's name
+ * @fallback: (nullable): what a missing member or one of another type
+ *   reads as
+ *
+ * Returns: (transfer none) (nullable): the member's string, or @fallback
+ */
+const char *
+mcp_json_get_string_or (JsonObject *object,
+                        const char *member,
+                        const char *fallback)
+{
+  const char *value = mcp_json_get_string (object, member);
+
+  return value != NULL ? value : fallback;
 }
 
 JsonObject *
@@ -70,6 +97,53 @@ mcp_json_has_number (JsonObject *object,
 {
   return get_value (object, member, G_TYPE_INT64) != NULL ||
          get_value (object, member, G_TYPE_DOUBLE) != NULL;
+}
+
+/**
+ * mcp_json_get_int64:
+ * @object: (nullable): an object
+ * @member: a member's name
+ * @min: the smallest value allowed
+ * @max: the largest value allowed
+ * @value: (out) (optional): where the value goes; untouched when %FALSE
+ *   is returned
+ *
+ * Reads a whole number. A number with a fraction, one outside @min and
+ * @max, and a member of another type read as absent.
+ *
+ * Returns: whether the member is a whole number between @min and @max
+ */
+gboolean
+mcp_json_get_int64 (JsonObject *object,
+                    const char *member,
+                    gint64      min,
+                    gint64      max,
+                    gint64     *value)
+{
+  JsonNode *node;
+  gint64 number;
+
+  if ((node = get_value (object, member, G_TYPE_INT64)) != NULL)
+    number = json_node_get_int (node);
+  else if ((node = get_value (object, member, G_TYPE_DOUBLE)) != NULL)
+    {
+      double d = json_node_get_double (node);
+
+      /* 3.0 is the whole number some writers send for 3; the bounds keep
+       * the cast defined. */
+      if (!isfinite (d) || d != floor (d) || d < -9.2e18 || d > 9.2e18)
+        return FALSE;
+      number = (gint64) d;
+    }
+  else
+    return FALSE;
+
+  if (number < min || number > max)
+    return FALSE;
+
+  if (value != NULL)
+    *value = number;
+  return TRUE;
 }
 
 double

@@ -9,6 +9,7 @@
 #include "steward-application.h"
 #include "steward-consent-dialog.h"
 #include "steward-elicitation-dialog.h"
+#include "steward-hyphenation.h"
 #include "steward-preferences-window.h"
 #include "steward-sampling-dialog.h"
 #include "steward-tool-approval-dialog.h"
@@ -549,6 +550,13 @@ steward_application_startup (GApplication *application)
   guint n_items;
 
   G_APPLICATION_CLASS (steward_application_parent_class)->startup (application);
+
+  /* A selectable label that takes the first focus of a window or a page
+   * would open with its whole text selected, as if the person had chosen
+   * it; text is selected by the person, with the pointer or the keys. */
+  g_object_set (gtk_settings_get_default (), "gtk-label-select-on-focus", FALSE, NULL);
+
+  steward_hyphenation_turn_off ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);

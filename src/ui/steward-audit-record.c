@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mcp-json.h"
 #include "steward-audit-record.h"
 
 struct _StewardAuditRecord
@@ -25,47 +26,12 @@ struct _StewardAuditRecord
 
 G_DEFINE_FINAL_TYPE (StewardAuditRecord, steward_audit_record, G_TYPE_OBJECT)
 
-static const char *
-get_string (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static gboolean
-get_number (JsonObject *object,
-            const char *name,
-            gint64     *number)
-{
-  JsonNode *node = json_object_get_member (object, name);
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *number = json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *number = (gint64) json_node_get_double (node);
-  else
-    return FALSE;
-
-  return TRUE;
-}
-
 /* The journal writes ISO 8601; numbers are read as seconds, milliseconds
  * or microseconds since the epoch by their size. */
 static char *
 format_time (JsonObject *object)
 {
-  const char *text = get_string (object, "time");
+  const char *text = mcp_json_get_string (object, "time");
   g_autoptr(GDateTime) utc = NULL;
   g_autoptr(GDateTime) local = NULL;
   gint64 number;
@@ -78,7 +44,7 @@ format_time (JsonObject *object)
       if (utc == NULL)
         return g_strdup (text);
     }
-  else if (get_number (object, "time", &number))
+  else if (mcp_json_get_int64 (object, "time", G_MININT64, G_MAXINT64, &number))
     {
       if (number > G_GINT64_CONSTANT (100000000000000))
         number /= G_USEC_PER_SEC;
@@ -122,8 +88,10 @@ format_tokens (JsonObject *object)
 {
   gint64 input = 0;
   gint64 output = 0;
-  gboolean has_input = get_number (object, "inputTokens", &input);
-  gboolean has_output = get_number (object, "outputTokens", &output);
+  gboolean has_input = mcp_json_get_int64 (object, "inputTokens", G_MININT64, G_MAXINT64,
+                                           &input);
+  gboolean has_output = mcp_json_get_int64 (object, "outputTokens", G_MININT64, G_MAXINT64,
+                                            &output);
 
   if (!has_input && !has_output)
     return g_strdup ("");
@@ -137,9 +105,9 @@ static char *
 format_summary (JsonObject *object,
                 const char *decision)
 {
-  const char *summary = get_string (object, "summary");
-  const char *reason = get_string (object, "reason");
-  const char *cause = get_string (object, "cause");
+  const char *summary = mcp_json_get_string (object, "summary");
+  const char *reason = mcp_json_get_string (object, "reason");
+  const char *cause = mcp_json_get_string (object, "cause");
   g_autoptr(GString) text = g_string_new (NULL);
 
   /* A refusal's reason says more than the prompt it refused. */
@@ -207,11 +175,11 @@ steward_audit_record_new (JsonObject *object)
   self = g_object_new (STEWARD_TYPE_AUDIT_RECORD, NULL);
   self->object = json_object_ref (object);
 
-  decision = get_string (object, "decision");
+  decision = mcp_json_get_string (object, "decision");
   self->time_text = format_time (object);
-  self->server = g_strdup (get_string (object, "server") ? get_string (object, "server") : "");
+  self->server = g_strdup (mcp_json_get_string (object, "server") ? mcp_json_get_string (object, "server") : "");
   self->decision = format_decision (decision);
-  self->model = g_strdup (get_string (object, "model") ? get_string (object, "model") : "");
+  self->model = g_strdup (mcp_json_get_string (object, "model") ? mcp_json_get_string (object, "model") : "");
   self->tokens = format_tokens (object);
   self->summary = format_summary (object, decision);
 

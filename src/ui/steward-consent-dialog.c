@@ -13,8 +13,9 @@
 
 struct _StewardConsentDialog
 {
-  AdwWindow        parent_instance;
+  StewardApprovalDialog parent_instance;
 
+  /* Borrowed from the base, which holds the reference. */
   StewardApproval *approval;
 
   GtkLabel        *heading_label;
@@ -34,15 +35,7 @@ struct _StewardConsentDialog
   GtkWidget       *allow_button;
 };
 
-enum {
-  PROP_0,
-  PROP_APPROVAL,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (StewardConsentDialog, steward_consent_dialog, ADW_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (StewardConsentDialog, steward_consent_dialog, STEWARD_TYPE_APPROVAL_DIALOG)
 
 static GtkWidget *
 value_label_new (const char *text)
@@ -534,47 +527,25 @@ build_changes (StewardConsentDialog *self,
 }
 
 static void
-finished_cb (StewardConsentDialog *self)
+allow_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
 {
-  if (steward_approval_get_finished (self->approval))
-    gtk_window_destroy (GTK_WINDOW (self));
-}
-
-static void
-respond (StewardConsentDialog  *self,
-         StewardApprovalAction  action)
-{
-  g_autoptr(StewardConsentDialog) hold = g_object_ref (self);
+  StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (widget);
   g_autoptr(JsonObject) data = NULL;
 
   /* The network as the switch stands: the host writes it into the entry
    * when it differs from what the entry gives. */
-  if (action == STEWARD_APPROVAL_ACTION_ALLOW && gtk_widget_get_visible (self->network_list))
+  if (gtk_widget_get_visible (self->network_list))
     {
       data = json_object_new ();
       json_object_set_boolean_member (data, "network",
                                       gtk_switch_get_active (self->network_switch));
     }
 
-  if (!steward_approval_get_finished (self->approval))
-    steward_approval_respond (self->approval, action, data);
-  gtk_window_destroy (GTK_WINDOW (self));
-}
-
-static void
-allow_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  respond (STEWARD_CONSENT_DIALOG (widget), STEWARD_APPROVAL_ACTION_ALLOW);
-}
-
-static void
-deny_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  respond (STEWARD_CONSENT_DIALOG (widget), STEWARD_APPROVAL_ACTION_DENY);
+  /* The answer finishes the approval, which closes the dialog. */
+  steward_approval_dialog_respond (STEWARD_APPROVAL_DIALOG (self),
+                                   STEWARD_APPROVAL_ACTION_ALLOW, data);
 }
 
 /* Without a keyring the answer cannot be sealed (steward-consent-store.h):
@@ -601,11 +572,15 @@ static void
 steward_consent_dialog_constructed (GObject *object)
 {
   StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
-  JsonObject *request = steward_approval_get_request (self->approval);
-  const char *server = steward_approval_get_server (self->approval);
+  JsonObject *request;
+  const char *server;
   g_autofree char *heading = NULL;
 
   G_OBJECT_CLASS (steward_consent_dialog_parent_class)->constructed (object);
+
+  self->approval = steward_approval_dialog_get_approval (STEWARD_APPROVAL_DIALOG (self));
+  request = steward_approval_get_request (self->approval);
+  server = steward_approval_get_server (self->approval);
 
   /* Translators: %s is a server's name. */
   heading = g_strdup_printf (_("Start “%s”?"), server);
@@ -613,9 +588,14 @@ steward_consent_dialog_constructed (GObject *object)
 
   if (is_remote (request))
     {
+      g_autoptr(GPtrArray) headers = get_names (request, "headers");
+
       gtk_label_set_text (self->intro_label,
-                          _("Steward will connect to this server and send it the headers "
-                            "named below. Allow it only if you trust the server."));
+                          headers->len > 0
+                          ? _("Steward will connect to this server and send it the headers "
+                              "named below. Allow it only if you trust the server.")
+                          : _("Steward will connect to this server. Allow it only if you "
+                              "trust the server."));
       gtk_label_set_text (self->command_heading, _("Server"));
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->command_list),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server"),
@@ -633,12 +613,13 @@ steward_consent_dialog_constructed (GObject *object)
   build_permissions (self, request);
   build_changes (self, request);
   add_memory_note (self, request);
+}
 
-  g_signal_connect_object (self->approval, "notify::finished",
-                           G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
-
-  /* Enter on the first focus must not start a program by accident. */
-  gtk_window_set_focus (GTK_WINDOW (self), self->deny_button);
+/* Enter on the first focus must not start a program by accident. */
+static GtkWidget *
+steward_consent_dialog_initial_focus (StewardApprovalDialog *dialog)
+{
+  return STEWARD_CONSENT_DIALOG (dialog)->deny_button;
 }
 
 static void
@@ -647,45 +628,9 @@ steward_consent_dialog_dispose (GObject *object)
   StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_CONSENT_DIALOG);
-  g_clear_object (&self->approval);
+  self->approval = NULL;
 
   G_OBJECT_CLASS (steward_consent_dialog_parent_class)->dispose (object);
-}
-
-static void
-steward_consent_dialog_get_property (GObject    *object,
-                                     guint       prop_id,
-                                     GValue     *value,
-                                     GParamSpec *pspec)
-{
-  StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_APPROVAL:
-      g_value_set_object (value, self->approval);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_consent_dialog_set_property (GObject      *object,
-                                     guint         prop_id,
-                                     const GValue *value,
-                                     GParamSpec   *pspec)
-{
-  StewardConsentDialog *self = STEWARD_CONSENT_DIALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_APPROVAL:
-      self->approval = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -693,19 +638,15 @@ steward_consent_dialog_class_init (StewardConsentDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  StewardApprovalDialogClass *dialog_class = STEWARD_APPROVAL_DIALOG_CLASS (klass);
 
   object_class->constructed = steward_consent_dialog_constructed;
   object_class->dispose = steward_consent_dialog_dispose;
-  object_class->get_property = steward_consent_dialog_get_property;
-  object_class->set_property = steward_consent_dialog_set_property;
 
-  properties[PROP_APPROVAL] =
-    g_param_spec_object ("approval", NULL, NULL,
-                         STEWARD_TYPE_APPROVAL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  dialog_class->initial_focus = steward_consent_dialog_initial_focus;
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* Closing answers nothing (no dismiss action): the server keeps
+   * waiting, and its row offers to review the command again. */
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-consent-dialog.ui");
@@ -726,11 +667,8 @@ steward_consent_dialog_class_init (StewardConsentDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardConsentDialog, allow_button);
 
   gtk_widget_class_install_action (widget_class, "consent.allow", NULL, allow_action);
-  gtk_widget_class_install_action (widget_class, "consent.deny", NULL, deny_action);
-
-  /* Escape closes without answering: the server keeps waiting, and its
-   * row offers to review the command again. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  steward_approval_dialog_class_install_answer (dialog_class, "consent.deny",
+                                                STEWARD_APPROVAL_ACTION_DENY);
 }
 
 static void

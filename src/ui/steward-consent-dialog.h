@@ -3,13 +3,14 @@
 
 #include <adwaita.h>
 
-#include "steward-approval.h"
+#include "steward-approval-dialog.h"
 
 G_BEGIN_DECLS
 
 #define STEWARD_TYPE_CONSENT_DIALOG (steward_consent_dialog_get_type ())
 
-G_DECLARE_FINAL_TYPE (StewardConsentDialog, steward_consent_dialog, STEWARD, CONSENT_DIALOG, AdwWindow)
+G_DECLARE_FINAL_TYPE (StewardConsentDialog, steward_consent_dialog, STEWARD, CONSENT_DIALOG,
+                      StewardApprovalDialog)
 
 /* Consent to start a server: the exact command, untruncated. */
 GtkWidget *steward_consent_dialog_new (StewardApproval *approval);

@@ -6,6 +6,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mcp-json.h"
+#include "steward-hyphenation.h"
 #include "steward-text.h"
 #include "steward-url.h"
 
@@ -54,19 +56,6 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (StewardContentView, steward_content_view, ADW_TYPE_BIN)
 
-static const char *
-json_string (JsonObject *object,
-             const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 static char *
 dup_visible (const char *text)
 {
@@ -101,7 +90,9 @@ show_text (StewardContentView *self,
     }
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), visible, length);
-  gtk_text_view_set_monospace (self->text_view, monospace);
+  /* A text long enough for the scrolled view is a file, a listing or a
+   * log far more often than prose, and reads best in columns. */
+  gtk_text_view_set_monospace (self->text_view, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->text_scroller), TRUE);
 }
 
@@ -358,7 +349,7 @@ static void
 show_link (StewardContentView *self)
 {
   const char *name = mcp_content_get_name (self->content);
-  const char *description = json_string (mcp_content_get_json (self->content), "description");
+  const char *description = mcp_json_get_string (mcp_content_get_json (self->content), "description");
   g_autofree char *why = NULL;
 
   show_kind (self, _("Link"));
@@ -784,4 +775,13 @@ steward_content_view_set_show_uri_func (StewardContentView        *self,
 
   self->show_uri = func != NULL ? func : show_uri_default;
   self->show_uri_data = user_data;
+}
+
+void
+steward_content_view_set_text_height (StewardContentView *self,
+                                      int                 height)
+{
+  g_return_if_fail (STEWARD_IS_CONTENT_VIEW (self));
+
+  gtk_scrolled_window_set_max_content_height (self->text_scroller, MAX (height, 120));
 }

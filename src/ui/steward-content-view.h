@@ -19,5 +19,8 @@ G_DECLARE_FINAL_TYPE (StewardContentView, steward_content_view, STEWARD, CONTENT
  * only), unknown blocks as pretty JSON. */
 GtkWidget  *steward_content_view_new         (McpContent         *content);
 McpContent *steward_content_view_get_content (StewardContentView *self);
+/* The most a long text takes before it scrolls; 480 px unless set. */
+void        steward_content_view_set_text_height (StewardContentView *self,
+                                                  int                 height);
 
 G_END_DECLS

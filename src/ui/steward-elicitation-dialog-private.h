@@ -26,7 +26,8 @@ GtkLabel          *steward_elicitation_dialog_get_message_label (StewardElicitat
 GtkLabel          *steward_elicitation_dialog_get_url_label     (StewardElicitationDialog *self);
 /* The warnings shown, one a line, or NULL when there are none. */
 char              *steward_elicitation_dialog_dup_warnings      (StewardElicitationDialog *self);
-/* "decline", "cancel", "accept" or "open". */
+/* "decline", "cancel", "accept", "open", or "problem": the button beside
+ * them that names the first unacceptable field. */
 GtkWidget         *steward_elicitation_dialog_get_button        (StewardElicitationDialog *self,
                                                                  const char               *name);
 

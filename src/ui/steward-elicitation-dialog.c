@@ -19,8 +19,9 @@
 
 struct _StewardElicitationDialog
 {
-  AdwWindow           parent_instance;
+  StewardApprovalDialog parent_instance;
 
+  GtkScrolledWindow  *scrolled;
   GtkStack           *stack;
   GtkLabel           *intro_label;
   GtkLabel           *message_label;
@@ -31,28 +32,23 @@ struct _StewardElicitationDialog
   GtkWidget          *cancel_button;
   GtkWidget          *accept_button;
   GtkWidget          *open_button;
+  GtkWidget          *problem_button;
+  GtkLabel           *problem_label;
 
+  /* Borrowed from the base, which holds the reference. */
   StewardApproval    *approval;
   StewardSchemaForm  *form;
   char               *url;
   gboolean            url_mode;
   gboolean            known_mode;
   gboolean            can_open;
-  gboolean            answered;
 
   StewardShowUriFunc  show_uri;
   gpointer            show_uri_data;
 };
 
-enum {
-  PROP_0,
-  PROP_APPROVAL,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (StewardElicitationDialog, steward_elicitation_dialog, ADW_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (StewardElicitationDialog, steward_elicitation_dialog,
+                     STEWARD_TYPE_APPROVAL_DIALOG)
 
 static const char *
 member_string (JsonObject *object,
@@ -101,9 +97,10 @@ add_warning (StewardElicitationDialog *self,
 }
 
 static void
-update_actions (StewardElicitationDialog *self)
+steward_elicitation_dialog_update_actions (StewardApprovalDialog *dialog)
 {
-  gboolean open = !self->answered && !steward_approval_get_finished (self->approval);
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (dialog);
+  gboolean open = steward_approval_dialog_is_open (dialog);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "elicitation.decline", open);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "elicitation.cancel", open);
@@ -119,16 +116,70 @@ respond (StewardElicitationDialog *self,
          StewardApprovalAction     action,
          JsonObject               *data)
 {
-  self->answered = TRUE;
-  update_actions (self);
-  steward_approval_respond (self->approval, action, data);
+  steward_approval_dialog_respond (STEWARD_APPROVAL_DIALOG (self), action, data);
+}
+
+/* Brings the field the form finds wrong into view, with its title above
+ * and its message below, so that the reason Accept stays disabled is not
+ * left scrolled away. */
+static void
+scroll_to_problem (StewardElicitationDialog *self,
+                   gboolean                  focus)
+{
+  GtkWidget *control = steward_schema_form_get_problem_widget (self->form);
+  GtkWidget *viewport = gtk_scrolled_window_get_child (self->scrolled);
+  GtkWidget *content = GTK_IS_VIEWPORT (viewport)
+                       ? gtk_viewport_get_child (GTK_VIEWPORT (viewport)) : NULL;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scrolled);
+  GtkWidget *field;
+  graphene_rect_t bounds;
+
+  if (control == NULL || content == NULL)
+    return;
+
+  if (focus && !gtk_widget_grab_focus (control))
+    gtk_widget_child_focus (control, GTK_DIR_TAB_FORWARD);
+
+  /* The field's box: its title, the control and the message. */
+  field = gtk_widget_get_ancestor (gtk_widget_get_parent (control), GTK_TYPE_BOX);
+  if (field == NULL || !gtk_widget_compute_bounds (field, content, &bounds))
+    return;
+
+  gtk_adjustment_clamp_page (adjustment, bounds.origin.y,
+                             bounds.origin.y + bounds.size.height);
 }
 
 static void
-finished_cb (StewardElicitationDialog *self)
+problem_changed_cb (StewardElicitationDialog *self)
 {
-  if (steward_approval_get_finished (self->approval))
-    gtk_window_close (GTK_WINDOW (self));
+  g_autofree char *problem = steward_schema_form_dup_problem (self->form);
+
+  gtk_label_set_text (self->problem_label, problem != NULL ? problem : "");
+  gtk_widget_set_visible (self->problem_button, problem != NULL);
+}
+
+static void
+valid_changed_cb (StewardElicitationDialog *self)
+{
+  steward_approval_dialog_update_actions (STEWARD_APPROVAL_DIALOG (self));
+
+  /* A value that just became wrong: show where, unless the person is in
+   * that field already. */
+  if (!steward_schema_form_get_valid (self->form))
+    {
+      GtkWidget *control = steward_schema_form_get_problem_widget (self->form);
+      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+
+      if (control != NULL && (focus == NULL || !gtk_widget_is_ancestor (focus, control)) &&
+          focus != control)
+        scroll_to_problem (self, FALSE);
+    }
+}
+
+static void
+problem_clicked_cb (StewardElicitationDialog *self)
+{
+  scroll_to_problem (self, TRUE);
 }
 
 /* Labels that can stand for other letters: IDN (xn--) labels, any
@@ -266,8 +317,7 @@ build (StewardElicitationDialog *self)
   JsonObject *request = steward_approval_get_request (self->approval);
   const char *mode = member_string (request, "mode");
   const char *message = member_string (request, "message");
-  const char *name = steward_approval_get_server (self->approval);
-  g_autofree char *server = steward_text_make_visible_capped (name, 256, NULL);
+  g_autofree char *server = steward_approval_dialog_dup_server_name (STEWARD_APPROVAL_DIALOG (self));
   g_autofree char *visible_message = steward_text_for_display (message != NULL ? message : "");
   g_autofree char *title = NULL;
   g_autofree char *intro = NULL;
@@ -296,6 +346,10 @@ build (StewardElicitationDialog *self)
       gtk_stack_set_visible_child_name (self->stack, "url");
       self->url = g_strdup (member_string (request, "url"));
       build_url (self);
+      /* Enter never opens a page. After a warning, opening is not the
+       * suggested answer either: the button stays, plain. */
+      if (gtk_widget_get_visible (GTK_WIDGET (self->warnings_box)) || !self->can_open)
+        gtk_widget_remove_css_class (self->open_button, "suggested-action");
     }
   else if (self->known_mode)
     {
@@ -312,7 +366,10 @@ build (StewardElicitationDialog *self)
       gtk_widget_set_visible (GTK_WIDGET (self->form_bin),
                               steward_schema_form_get_n_fields (self->form) > 0);
       g_signal_connect_object (self->form, "notify::valid",
-                               G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
+                               G_CALLBACK (valid_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->form, "notify::problem",
+                               G_CALLBACK (problem_changed_cb), self, G_CONNECT_SWAPPED);
+      problem_changed_cb (self);
 
       if (schema_asks_for_secret (schema))
         {
@@ -374,62 +431,35 @@ open_action (GtkWidget  *widget,
 }
 
 static void
-decline_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  respond (STEWARD_ELICITATION_DIALOG (widget), STEWARD_APPROVAL_ACTION_DECLINE, NULL);
-}
-
-static void
-cancel_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  respond (STEWARD_ELICITATION_DIALOG (widget), STEWARD_APPROVAL_ACTION_CANCEL, NULL);
-}
-
-static gboolean
-steward_elicitation_dialog_close_request (GtkWindow *window)
-{
-  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (window);
-
-  /* Dismissed is "cancel" in the protocol's words. */
-  if (!self->answered && !steward_approval_get_finished (self->approval))
-    respond (self, STEWARD_APPROVAL_ACTION_CANCEL, NULL);
-
-  return GTK_WINDOW_CLASS (steward_elicitation_dialog_parent_class)->close_request (window);
-}
-
-static void
 steward_elicitation_dialog_constructed (GObject *object)
 {
   StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
 
   G_OBJECT_CLASS (steward_elicitation_dialog_parent_class)->constructed (object);
 
+  self->approval = steward_approval_dialog_get_approval (STEWARD_APPROVAL_DIALOG (self));
   g_return_if_fail (self->approval != NULL);
 
   build (self);
 
-  g_signal_connect_object (self->approval, "notify::finished",
-                           G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
-
-  update_actions (self);
+  steward_approval_dialog_update_actions (STEWARD_APPROVAL_DIALOG (self));
 }
 
-/* A selectable label would take the first focus and show its text all
- * selected; start in the first field of the form instead, where the
- * person begins. */
-static void
-steward_elicitation_dialog_map (GtkWidget *widget)
+/* The person begins in the first field of the form. A page to open starts
+ * on Cancel, which is what closing does: neither Enter nor Space opens a
+ * page the person has not looked at. */
+static GtkWidget *
+steward_elicitation_dialog_initial_focus (StewardApprovalDialog *dialog)
 {
-  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (widget);
+  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (dialog);
 
-  GTK_WIDGET_CLASS (steward_elicitation_dialog_parent_class)->map (widget);
+  if (self->url_mode)
+    return self->cancel_button;
 
-  if (gtk_window_get_focus (GTK_WINDOW (self)) == NULL && self->form != NULL)
-    gtk_widget_child_focus (GTK_WIDGET (self->form), GTK_DIR_TAB_FORWARD);
+  if (self->form != NULL && gtk_widget_child_focus (GTK_WIDGET (self->form), GTK_DIR_TAB_FORWARD))
+    return gtk_window_get_focus (GTK_WINDOW (self));
+
+  return NULL;
 }
 
 static void
@@ -438,7 +468,7 @@ steward_elicitation_dialog_dispose (GObject *object)
   StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
 
   self->form = NULL;
-  g_clear_object (&self->approval);
+  self->approval = NULL;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_ELICITATION_DIALOG);
 
@@ -456,81 +486,33 @@ steward_elicitation_dialog_finalize (GObject *object)
 }
 
 static void
-steward_elicitation_dialog_get_property (GObject    *object,
-                                         guint       prop_id,
-                                         GValue     *value,
-                                         GParamSpec *pspec)
-{
-  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_APPROVAL:
-      g_value_set_object (value, self->approval);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_elicitation_dialog_set_property (GObject      *object,
-                                         guint         prop_id,
-                                         const GValue *value,
-                                         GParamSpec   *pspec)
-{
-  StewardElicitationDialog *self = STEWARD_ELICITATION_DIALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_APPROVAL:
-      g_set_object (&self->approval, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 steward_elicitation_dialog_class_init (StewardElicitationDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+  StewardApprovalDialogClass *dialog_class = STEWARD_APPROVAL_DIALOG_CLASS (klass);
 
   object_class->constructed = steward_elicitation_dialog_constructed;
   object_class->dispose = steward_elicitation_dialog_dispose;
   object_class->finalize = steward_elicitation_dialog_finalize;
-  object_class->get_property = steward_elicitation_dialog_get_property;
-  object_class->set_property = steward_elicitation_dialog_set_property;
 
-  widget_class->map = steward_elicitation_dialog_map;
+  dialog_class->update_actions = steward_elicitation_dialog_update_actions;
+  dialog_class->initial_focus = steward_elicitation_dialog_initial_focus;
 
-  window_class->close_request = steward_elicitation_dialog_close_request;
+  /* Dismissed is "cancel" in the protocol's words. */
+  steward_approval_dialog_class_set_dismiss_action (dialog_class,
+                                                    STEWARD_APPROVAL_ACTION_CANCEL);
 
-  /**
-   * StewardElicitationDialog:approval:
-   *
-   * The elicitation approval the dialog presents and answers.
-   */
-  properties[PROP_APPROVAL] =
-    g_param_spec_object ("approval", NULL, NULL,
-                         STEWARD_TYPE_APPROVAL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  gtk_widget_class_install_action (widget_class, "elicitation.decline", NULL, decline_action);
-  gtk_widget_class_install_action (widget_class, "elicitation.cancel", NULL, cancel_action);
+  steward_approval_dialog_class_install_answer (dialog_class, "elicitation.decline",
+                                                STEWARD_APPROVAL_ACTION_DECLINE);
+  steward_approval_dialog_class_install_answer (dialog_class, "elicitation.cancel",
+                                                STEWARD_APPROVAL_ACTION_CANCEL);
   gtk_widget_class_install_action (widget_class, "elicitation.accept", NULL, accept_action);
   gtk_widget_class_install_action (widget_class, "elicitation.open", NULL, open_action);
 
-  /* Escape dismisses, which the protocol calls cancel. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
-
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-elicitation-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, scrolled);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, intro_label);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, message_label);
@@ -541,6 +523,9 @@ steward_elicitation_dialog_class_init (StewardElicitationDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, accept_button);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, open_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, problem_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, problem_label);
+  gtk_widget_class_bind_template_callback (widget_class, problem_clicked_cb);
 }
 
 static void
@@ -647,6 +632,8 @@ steward_elicitation_dialog_get_button (StewardElicitationDialog *self,
     return self->accept_button;
   if (g_strcmp0 (name, "open") == 0)
     return self->open_button;
+  if (g_strcmp0 (name, "problem") == 0)
+    return self->problem_button;
 
   return NULL;
 }

@@ -8,6 +8,7 @@
 #include "steward-accessible.h"
 #include "steward-command-text.h"
 #include "steward-config-import.h"
+#include "steward-hyphenation.h"
 #include "steward-import-dialog.h"
 
 struct _StewardImportDialog
@@ -107,15 +108,13 @@ detail_label_new (const char *text,
                   const char *style)
 {
   GtkWidget *label = gtk_label_new (NULL);
-  g_autoptr(PangoAttrList) attrs = pango_attr_list_new ();
 
   gtk_label_set_text (GTK_LABEL (label), text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   /* Commands, paths and names wrapped with hyphens read as different ones. */
-  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
-  gtk_label_set_attributes (GTK_LABEL (label), attrs);
+  steward_label_keep_words (GTK_LABEL (label));
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (style != NULL)
     gtk_widget_add_css_class (label, style);

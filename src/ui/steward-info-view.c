@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "steward-accessible.h"
+#include "steward-markdown-view.h"
 #include "steward-text.h"
 #include "steward-ui-call.h"
 
@@ -35,7 +36,7 @@ struct _StewardInfoView
   GtkLabel      *level_status;
   GtkWidget     *instructions_box;
   GtkWidget     *instructions_warning;
-  GtkLabel      *instructions_value;
+  StewardMarkdownView *instructions_view;
 };
 
 G_DEFINE_FINAL_TYPE (StewardInfoView, steward_info_view, ADW_TYPE_BIN)
@@ -204,7 +205,7 @@ update (StewardInfoView *self)
     {
       g_autofree char *visible = steward_text_for_display (instructions);
 
-      gtk_label_set_text (self->instructions_value, visible);
+      steward_markdown_view_set_text (self->instructions_view, visible);
       gtk_widget_set_visible (self->instructions_warning, steward_text_has_hidden (instructions));
     }
 }
@@ -232,6 +233,7 @@ steward_info_view_class_init (StewardInfoViewClass *klass)
 
   object_class->dispose = steward_info_view_dispose;
 
+  g_type_ensure (STEWARD_TYPE_MARKDOWN_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-info-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardInfoView, name_value);
@@ -245,7 +247,7 @@ steward_info_view_class_init (StewardInfoViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardInfoView, level_status);
   gtk_widget_class_bind_template_child (widget_class, StewardInfoView, instructions_box);
   gtk_widget_class_bind_template_child (widget_class, StewardInfoView, instructions_warning);
-  gtk_widget_class_bind_template_child (widget_class, StewardInfoView, instructions_value);
+  gtk_widget_class_bind_template_child (widget_class, StewardInfoView, instructions_view);
 }
 
 static void
@@ -293,10 +295,12 @@ steward_info_view_get_fact (StewardInfoView *self,
     { "revision", G_STRUCT_OFFSET (StewardInfoView, revision_value) },
     { "transport", G_STRUCT_OFFSET (StewardInfoView, transport_value) },
     { "capabilities", G_STRUCT_OFFSET (StewardInfoView, capabilities_value) },
-    { "instructions", G_STRUCT_OFFSET (StewardInfoView, instructions_value) },
   };
 
   g_return_val_if_fail (STEWARD_IS_INFO_VIEW (self), NULL);
+
+  if (g_str_equal (key, "instructions"))
+    return steward_markdown_view_get_text (self->instructions_view);
 
   for (guint i = 0; i < G_N_ELEMENTS (facts); i++)
     if (g_str_equal (facts[i].key, key))

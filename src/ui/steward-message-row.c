@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-json.h"
 #include "steward-text.h"
 
 #include "steward-markdown-view.h"
@@ -136,19 +137,6 @@ update_note_and_error (StewardMessageRow *self)
   set_optional_label (self->error_label, steward_chat_message_get_error (self->message));
 }
 
-static const char *
-block_string (JsonObject *block,
-              const char *name)
-{
-  JsonNode *node = json_object_get_member (block, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* What the person attached: resources by their address, images and
  * audio by their kind; their contents went to the model. */
 static void
@@ -178,12 +166,12 @@ update_attachments (StewardMessageRow *self)
         continue;
 
       block = json_node_get_object (node);
-      type = block_string (block, "type");
+      type = mcp_json_get_string (block, "type");
       if (g_strcmp0 (type, "resource") == 0)
         {
           JsonNode *resource = json_object_get_member (block, "resource");
           const char *uri = resource != NULL && JSON_NODE_HOLDS_OBJECT (resource)
-                            ? block_string (json_node_get_object (resource), "uri") : NULL;
+                            ? mcp_json_get_string (json_node_get_object (resource), "uri") : NULL;
           g_autofree char *visible = steward_text_make_visible_capped (uri ? uri : "", 1024,
                                                                        NULL);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "steward-models-page.h"
 #include "steward-preferences-window.h"
 
 G_BEGIN_DECLS
@@ -31,6 +32,19 @@ AdwActionRow     *steward_preferences_window_get_hint_row  (StewardPreferencesWi
 AdwExpanderRow   *steward_preferences_window_get_server_row
                                                           (StewardPreferencesWindow *self,
                                                            const char               *server);
+/* The error under a provider's refresh row on the Models page, by id;
+ * the errors of the "Add a Provider" and "Hint Map" forms. */
+GtkWidget        *steward_preferences_window_get_refresh_error_row
+                                                          (StewardPreferencesWindow *self,
+                                                           const char               *id);
+GtkWidget        *steward_preferences_window_get_add_error_row
+                                                          (StewardPreferencesWindow *self);
+GtkWidget        *steward_preferences_window_get_hint_error_row
+                                                          (StewardPreferencesWindow *self);
+/* The Models page, whose actions ("prefs.add-hint", "prefs.remove-hint",
+ * "prefs.remove-model") are its own. */
+StewardModelsPage *steward_preferences_window_get_models_page
+                                                          (StewardPreferencesWindow *self);
 /* The rows of the "Add a Provider" and "Hint Map" forms. */
 void              steward_preferences_window_get_add_rows  (StewardPreferencesWindow  *self,
                                                            AdwComboRow              **kind,

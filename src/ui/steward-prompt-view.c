@@ -228,13 +228,20 @@ add_argument (StewardPromptView *self,
                                                    mcp_item_get_name (MCP_ITEM (self->prompt)),
                                                    name);
   GtkEditable *editable = steward_completion_entry_get_editable (STEWARD_COMPLETION_ENTRY (entry));
-  int row = index * 2;
+  /* Laid out as the tool form lays out a field: the name as a heading,
+   * its description under it, then the entry, in one column that narrows
+   * with the window. */
+  int row = index * 3;
 
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (label, "heading");
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (editable));
   gtk_widget_set_hexpand (entry, TRUE);
+  gtk_widget_set_margin_bottom (entry, 6);
   gtk_grid_attach (self->arguments_grid, label, 0, row, 1, 1);
-  gtk_grid_attach (self->arguments_grid, entry, 1, row, 1, 1);
+  gtk_grid_attach (self->arguments_grid, entry, 0, row + 2, 1, 1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (editable),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, visible,
                                   GTK_ACCESSIBLE_PROPERTY_REQUIRED, required,
@@ -252,7 +259,7 @@ add_argument (StewardPromptView *self,
       gtk_label_set_wrap_mode (GTK_LABEL (hint), PANGO_WRAP_WORD_CHAR);
       gtk_widget_add_css_class (hint, "caption");
       gtk_widget_add_css_class (hint, "dim-label");
-      gtk_grid_attach (self->arguments_grid, hint, 1, row + 1, 1, 1);
+      gtk_grid_attach (self->arguments_grid, hint, 0, row + 1, 1, 1);
       gtk_accessible_update_property (GTK_ACCESSIBLE (editable),
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, shown, -1);
     }

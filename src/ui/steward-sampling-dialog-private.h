@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 
 struct _StewardSamplingDialog
 {
-  AdwWindow         parent_instance;
+  StewardApprovalDialog parent_instance;
 
   GtkStack         *stack;
   GtkLabel         *intro_label;
@@ -53,6 +53,7 @@ struct _StewardSamplingDialog
   GtkWidget        *continue_button;
   GtkWidget        *send_button;
 
+  /* Borrowed from the base, which holds the reference. */
   StewardApproval  *approval;
   GPtrArray        *blocks;
   GPtrArray        *cards;
@@ -60,7 +61,6 @@ struct _StewardSamplingDialog
   char             *system_shown;
   char             *answer_shown;
   gboolean          continued;
-  gboolean          answered;
   gboolean          filling_models;
 };
 

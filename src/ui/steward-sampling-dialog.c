@@ -34,15 +34,7 @@ typedef struct {
   GtkTextBuffer *buffer;
 } TextBlock;
 
-enum {
-  PROP_0,
-  PROP_APPROVAL,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (StewardSamplingDialog, steward_sampling_dialog, ADW_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (StewardSamplingDialog, steward_sampling_dialog, STEWARD_TYPE_APPROVAL_DIALOG)
 
 static void
 text_block_free (gpointer data)
@@ -58,43 +50,6 @@ text_block_free (gpointer data)
 /* json_node_copy() shares objects and arrays; the edited request must not
  * change the one the approval holds. The request was parsed with a depth
  * limit, so the recursion is bounded. */
-static JsonNode *
-deep_copy (JsonNode *node)
-{
-  JsonNode *copy;
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *object = json_object_new ();
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init_ordered (&iter, json_node_get_object (node));
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        json_object_set_member (object, name, deep_copy (member));
-
-      copy = json_node_init_object (json_node_alloc (), object);
-      json_object_unref (object);
-      return copy;
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *source = json_node_get_array (node);
-      JsonArray *array = json_array_sized_new (json_array_get_length (source));
-
-      for (guint i = 0; i < json_array_get_length (source); i++)
-        json_array_add_element (array, deep_copy (json_array_get_element (source, i)));
-
-      copy = json_node_init_array (json_node_alloc (), array);
-      json_array_unref (array);
-      return copy;
-    }
-
-  return json_node_copy (node);
-}
-
 static char *
 dup_buffer_text (GtkTextBuffer *buffer)
 {
@@ -153,7 +108,7 @@ static void
 update_actions (StewardSamplingDialog *self)
 {
   StewardApprovalStage stage = steward_approval_get_stage (self->approval);
-  gboolean open = !self->answered && !steward_approval_get_finished (self->approval);
+  gboolean open = steward_approval_dialog_is_open (STEWARD_APPROVAL_DIALOG (self));
   gboolean generating = steward_approval_get_generating (self->approval);
   gboolean responding = open && stage == STEWARD_APPROVAL_STAGE_RESPONSE && !generating;
   GtkTextIter start, end;
@@ -295,22 +250,11 @@ update_stage (StewardSamplingDialog *self)
 }
 
 static void
-finished_cb (StewardSamplingDialog *self)
-{
-  if (steward_approval_get_finished (self->approval))
-    gtk_window_close (GTK_WINDOW (self));
-}
-
-static void
 respond (StewardSamplingDialog *self,
          StewardApprovalAction  action,
          JsonObject            *data)
 {
-  if (steward_approval_action_is_final (action))
-    self->answered = TRUE;
-
-  update_actions (self);
-  steward_approval_respond (self->approval, action, data);
+  steward_approval_dialog_respond (STEWARD_APPROVAL_DIALOG (self), action, data);
 }
 
 static gboolean
@@ -552,8 +496,7 @@ build_request (StewardSamplingDialog *self)
   JsonArray *messages = member_array (request, "messages");
   const char *system = member_string (request, "systemPrompt");
   const char *cause = steward_approval_get_cause (self->approval);
-  const char *name = steward_approval_get_server (self->approval);
-  g_autofree char *server = steward_text_make_visible_capped (name, 256, NULL);
+  g_autofree char *server = steward_approval_dialog_dup_server_name (STEWARD_APPROVAL_DIALOG (self));
   g_autofree char *title = NULL;
   g_autofree char *intro = NULL;
   g_autofree char *answer_intro = NULL;
@@ -642,7 +585,7 @@ dup_edited_request (StewardSamplingDialog *self)
     return json_object_new ();
 
   wrapper = json_node_init_object (json_node_alloc (), request);
-  node = deep_copy (wrapper);
+  node = steward_approval_dialog_copy_json (wrapper);
   params = json_node_get_object (node);
 
   system = dup_edited (gtk_text_view_get_buffer (self->system_view),
@@ -686,22 +629,6 @@ continue_action (GtkWidget  *widget,
 }
 
 static void
-reject_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  respond (STEWARD_SAMPLING_DIALOG (widget), STEWARD_APPROVAL_ACTION_REJECT, NULL);
-}
-
-static void
-regenerate_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  respond (STEWARD_SAMPLING_DIALOG (widget), STEWARD_APPROVAL_ACTION_REGENERATE, NULL);
-}
-
-static void
 send_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
@@ -729,16 +656,10 @@ send_action (GtkWidget  *widget,
   respond (self, STEWARD_APPROVAL_ACTION_SEND, result);
 }
 
-static gboolean
-steward_sampling_dialog_close_request (GtkWindow *window)
+static void
+steward_sampling_dialog_update_actions (StewardApprovalDialog *dialog)
 {
-  StewardSamplingDialog *self = STEWARD_SAMPLING_DIALOG (window);
-
-  /* Dismissing the dialog is a refusal. */
-  if (!self->answered && !steward_approval_get_finished (self->approval))
-    respond (self, STEWARD_APPROVAL_ACTION_REJECT, NULL);
-
-  return GTK_WINDOW_CLASS (steward_sampling_dialog_parent_class)->close_request (window);
+  update_actions (STEWARD_SAMPLING_DIALOG (dialog));
 }
 
 static void
@@ -748,6 +669,7 @@ steward_sampling_dialog_constructed (GObject *object)
 
   G_OBJECT_CLASS (steward_sampling_dialog_parent_class)->constructed (object);
 
+  self->approval = steward_approval_dialog_get_approval (STEWARD_APPROVAL_DIALOG (self));
   g_return_if_fail (self->approval != NULL);
 
   build_request (self);
@@ -772,8 +694,6 @@ steward_sampling_dialog_constructed (GObject *object)
   g_signal_connect_object (self->approval, "notify::max-tokens-requested",
                            G_CALLBACK (steward_sampling_dialog_update_max_tokens), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->approval, "notify::finished",
-                           G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->approval, "notify::request",
                            G_CALLBACK (request_changed_cb), self, G_CONNECT_SWAPPED);
 
@@ -782,19 +702,17 @@ steward_sampling_dialog_constructed (GObject *object)
   update_stage (self);
 }
 
-/* A selectable label would take the first focus and show its text all
- * selected; start in the first message instead, which the person reads and
- * may edit, or in the system prompt when there is none. */
-static void
-steward_sampling_dialog_map (GtkWidget *widget)
+/* Start in the first message, which the person reads and may edit, or in
+ * the system prompt when there is none. */
+static GtkWidget *
+steward_sampling_dialog_initial_focus (StewardApprovalDialog *dialog)
 {
-  StewardSamplingDialog *self = STEWARD_SAMPLING_DIALOG (widget);
+  StewardSamplingDialog *self = STEWARD_SAMPLING_DIALOG (dialog);
 
-  GTK_WIDGET_CLASS (steward_sampling_dialog_parent_class)->map (widget);
+  if (gtk_widget_child_focus (GTK_WIDGET (self->messages_box), GTK_DIR_TAB_FORWARD))
+    return gtk_window_get_focus (GTK_WINDOW (self));
 
-  if (gtk_window_get_focus (GTK_WINDOW (self)) == NULL &&
-      !gtk_widget_child_focus (GTK_WIDGET (self->messages_box), GTK_DIR_TAB_FORWARD))
-    gtk_widget_grab_focus (GTK_WIDGET (self->system_view));
+  return GTK_WIDGET (self->system_view);
 }
 
 static void
@@ -804,7 +722,7 @@ steward_sampling_dialog_dispose (GObject *object)
 
   g_clear_pointer (&self->blocks, g_ptr_array_unref);
   g_clear_pointer (&self->cards, g_ptr_array_unref);
-  g_clear_object (&self->approval);
+  self->approval = NULL;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_SAMPLING_DIALOG);
 
@@ -824,78 +742,28 @@ steward_sampling_dialog_finalize (GObject *object)
 }
 
 static void
-steward_sampling_dialog_get_property (GObject    *object,
-                                      guint       prop_id,
-                                      GValue     *value,
-                                      GParamSpec *pspec)
-{
-  StewardSamplingDialog *self = STEWARD_SAMPLING_DIALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_APPROVAL:
-      g_value_set_object (value, self->approval);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_sampling_dialog_set_property (GObject      *object,
-                                      guint         prop_id,
-                                      const GValue *value,
-                                      GParamSpec   *pspec)
-{
-  StewardSamplingDialog *self = STEWARD_SAMPLING_DIALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_APPROVAL:
-      g_set_object (&self->approval, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 steward_sampling_dialog_class_init (StewardSamplingDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+  StewardApprovalDialogClass *dialog_class = STEWARD_APPROVAL_DIALOG_CLASS (klass);
 
   object_class->constructed = steward_sampling_dialog_constructed;
   object_class->dispose = steward_sampling_dialog_dispose;
   object_class->finalize = steward_sampling_dialog_finalize;
-  object_class->get_property = steward_sampling_dialog_get_property;
-  object_class->set_property = steward_sampling_dialog_set_property;
 
-  widget_class->map = steward_sampling_dialog_map;
+  dialog_class->update_actions = steward_sampling_dialog_update_actions;
+  dialog_class->initial_focus = steward_sampling_dialog_initial_focus;
 
-  window_class->close_request = steward_sampling_dialog_close_request;
+  /* Dismissing the dialog is a refusal. */
+  steward_approval_dialog_class_set_dismiss_action (dialog_class, STEWARD_APPROVAL_ACTION_REJECT);
 
-  /**
-   * StewardSamplingDialog:approval:
-   *
-   * The sampling approval the dialog presents and answers.
-   */
-  properties[PROP_APPROVAL] =
-    g_param_spec_object ("approval", NULL, NULL,
-                         STEWARD_TYPE_APPROVAL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  gtk_widget_class_install_action (widget_class, "sampling.reject", NULL, reject_action);
+  steward_approval_dialog_class_install_answer (dialog_class, "sampling.reject",
+                                                STEWARD_APPROVAL_ACTION_REJECT);
   gtk_widget_class_install_action (widget_class, "sampling.continue", NULL, continue_action);
-  gtk_widget_class_install_action (widget_class, "sampling.regenerate", NULL, regenerate_action);
+  steward_approval_dialog_class_install_answer (dialog_class, "sampling.regenerate",
+                                                STEWARD_APPROVAL_ACTION_REGENERATE);
   gtk_widget_class_install_action (widget_class, "sampling.send", NULL, send_action);
-
-  /* Escape dismisses, which is a refusal (see close_request). */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-sampling-dialog.ui");

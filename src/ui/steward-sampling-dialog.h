@@ -3,13 +3,14 @@
 
 #include <adwaita.h>
 
-#include "steward-approval.h"
+#include "steward-approval-dialog.h"
 
 G_BEGIN_DECLS
 
 #define STEWARD_TYPE_SAMPLING_DIALOG (steward_sampling_dialog_get_type ())
 
-G_DECLARE_FINAL_TYPE (StewardSamplingDialog, steward_sampling_dialog, STEWARD, SAMPLING_DIALOG, AdwWindow)
+G_DECLARE_FINAL_TYPE (StewardSamplingDialog, steward_sampling_dialog, STEWARD, SAMPLING_DIALOG,
+                      StewardApprovalDialog)
 
 /* The two-stage sampling dialog for one approval of kind SAMPLING. */
 GtkWidget *steward_sampling_dialog_new (StewardApproval *approval);

@@ -17,4 +17,8 @@ GtkWidget  *steward_schema_form_get_field_widget (StewardSchemaForm *self,
 const char *steward_schema_form_get_field_error  (StewardSchemaForm *self,
                                                   const char        *name);
 
+/* The control of the field steward_schema_form_dup_problem() names, or
+ * NULL when every field is acceptable. */
+GtkWidget  *steward_schema_form_get_problem_widget (StewardSchemaForm *self);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "steward-accessible.h"
 #include "steward-text.h"
 
+#include "steward-schema-form-field.h"
 #include "steward-schema-form-private.h"
 #include "steward-schema-form.h"
 
@@ -20,70 +21,6 @@
 #define MAX_CHOICES     1000
 #define MAX_LABEL_BYTES 4096
 
-typedef enum {
-  FIELD_STRING,
-  FIELD_NUMBER,
-  FIELD_INTEGER,
-  FIELD_BOOLEAN,
-  FIELD_CHOICE,
-  FIELD_MULTI,
-  FIELD_JSON,
-} FieldKind;
-
-typedef enum {
-  FORMAT_NONE,
-  FORMAT_EMAIL,
-  FORMAT_URI,
-  FORMAT_DATE,
-  FORMAT_DATE_TIME,
-} StringFormat;
-
-typedef struct {
-  JsonNode *value;
-  char     *title;
-} Choice;
-
-typedef struct {
-  StewardSchemaForm *form;
-  char              *name;
-  char              *title;
-  char              *description;
-  FieldKind          kind;
-  gboolean           required;
-  gboolean           has_default;
-  gboolean           touched;
-  gboolean           valid;
-  char              *message;
-
-  /* strings */
-  StringFormat       format;
-  gint64             min_length;
-  gint64             max_length;
-  GRegex            *pattern;
-  char              *pattern_text;
-
-  /* numbers */
-  gboolean           has_minimum;
-  gboolean           has_maximum;
-  gboolean           exclusive_minimum;
-  gboolean           exclusive_maximum;
-  double             minimum;
-  double             maximum;
-
-  /* choices */
-  GPtrArray         *choices;
-  guint              first_choice;
-  gint64             min_items;
-  gint64             max_items;
-  GPtrArray         *checks;
-
-  /* JSON text: the expected type, NULL for any */
-  char              *json_type;
-  gboolean           nullable;
-
-  GtkWidget         *control;
-  GtkWidget         *error_label;
-} Field;
 
 struct _StewardSchemaForm
 {
@@ -98,12 +35,14 @@ struct _StewardSchemaForm
   gboolean    building;
   gboolean    show_errors;
   gboolean    valid;
+  Field      *problem;
 };
 
 enum {
   PROP_0,
   PROP_SCHEMA,
   PROP_VALID,
+  PROP_PROBLEM,
   N_PROPS
 };
 
@@ -198,13 +137,6 @@ member_number (JsonObject *object,
   return isfinite (*out);
 }
 
-/* Whether @value is a whole number that a double holds exactly. */
-static gboolean
-is_whole (double value)
-{
-  return value >= -9007199254740992.0 && value <= 9007199254740992.0 &&
-         value == (double) (gint64) value;
-}
 
 /* A count such as minLength: a non-negative whole number, -1 when absent. */
 static gint64
@@ -262,25 +194,6 @@ schema_type (JsonObject *schema,
   return found;
 }
 
-static char *
-format_double (double value)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  /* The shortest text that reads back as the same number: 0.1, not
-   * 0.10000000000000001. */
-  for (int precision = 1; precision <= 17; precision++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buffer, sizeof buffer, format, value);
-      if (g_ascii_strtod (buffer, NULL) == value)
-        break;
-    }
-
-  return g_strdup (buffer);
-}
 
 static char *
 node_to_text (JsonNode *node)
@@ -299,7 +212,7 @@ node_to_text (JsonNode *node)
   if (type == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
   if (type == G_TYPE_DOUBLE)
-    return format_double (json_node_get_double (node));
+    return steward_schema_format_double (json_node_get_double (node));
   if (type == G_TYPE_BOOLEAN)
     return g_strdup (json_node_get_boolean (node) ? "true" : "false");
 
@@ -409,477 +322,6 @@ choices_from_schema (JsonObject *schema)
   return list != NULL ? choices_from_titled (list) : NULL;
 }
 
-/* Validation of what a person typed. */
-
-static gboolean
-has_space_or_control (const char *text)
-{
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_isspace (c) || g_unichar_iscntrl (c))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static gboolean
-is_email (const char *text)
-{
-  const char *at = strchr (text, '@');
-  const char *dot;
-
-  if (at == NULL || at == text || strchr (at + 1, '@') != NULL || has_space_or_control (text))
-    return FALSE;
-
-  dot = strchr (at + 1, '.');
-  return dot != NULL && dot != at + 1 && text[strlen (text) - 1] != '.';
-}
-
-static gboolean
-is_uri (const char *text)
-{
-  return !has_space_or_control (text) && g_uri_is_valid (text, G_URI_FLAGS_NONE, NULL);
-}
-
-static gboolean
-read_digits (const char *text,
-             guint       count,
-             guint      *value)
-{
-  *value = 0;
-
-  for (guint i = 0; i < count; i++)
-    {
-      if (!g_ascii_isdigit (text[i]))
-        return FALSE;
-      *value = *value * 10 + (guint) (text[i] - '0');
-    }
-
-  return TRUE;
-}
-
-/* YYYY-MM-DD at the start of @text (RFC 3339 full-date). */
-static gboolean
-read_date (const char *text)
-{
-  guint year, month, day;
-
-  return read_digits (text, 4, &year) && text[4] == '-' &&
-         read_digits (text + 5, 2, &month) && text[7] == '-' &&
-         read_digits (text + 8, 2, &day) &&
-         year >= 1 && month >= 1 && month <= 12 && day >= 1 &&
-         g_date_valid_dmy ((GDateDay) day, (GDateMonth) month, (GDateYear) year);
-}
-
-static gboolean
-is_date (const char *text)
-{
-  return strlen (text) == 10 && read_date (text);
-}
-
-/* RFC 3339 date-time: full-date "T" HH:MM:SS[.frac] (Z | ±HH:MM). */
-static gboolean
-is_date_time (const char *text)
-{
-  guint hour, minute, second;
-  const char *p;
-
-  if (strlen (text) < 20 || !read_date (text) || strchr ("Tt ", text[10]) == NULL)
-    return FALSE;
-
-  p = text + 11;
-  if (!read_digits (p, 2, &hour) || p[2] != ':' || !read_digits (p + 3, 2, &minute) ||
-      p[5] != ':' || !read_digits (p + 6, 2, &second) ||
-      hour > 23 || minute > 59 || second > 60)
-    return FALSE;
-
-  p += 8;
-  if (*p == '.')
-    {
-      p++;
-      if (!g_ascii_isdigit (*p))
-        return FALSE;
-      while (g_ascii_isdigit (*p))
-        p++;
-    }
-
-  if ((*p == 'Z' || *p == 'z') && p[1] == '\0')
-    return TRUE;
-
-  if (*p == '+' || *p == '-')
-    return read_digits (p + 1, 2, &hour) && p[3] == ':' && read_digits (p + 4, 2, &minute) &&
-           hour <= 23 && minute <= 59 && p[6] == '\0';
-
-  return FALSE;
-}
-
-/* A number as a person writes it in JSON: no hex, no "inf", no "nan". An
- * integer literal stays an integer, so that 3 is sent as 3, not 3.0. */
-static JsonNode *
-parse_number (const char *text,
-              gboolean    integer)
-{
-  g_autofree char *copy = g_strstrip (g_strdup (text));
-  gint64 whole;
-  double value;
-  char *end = NULL;
-
-  if (*copy == '\0')
-    return NULL;
-
-  for (const char *p = copy; *p != '\0'; p++)
-    {
-      if (!g_ascii_isdigit (*p) && strchr ("+-.eE", *p) == NULL)
-        return NULL;
-    }
-
-  if (g_ascii_string_to_signed (copy, 10, G_MININT64, G_MAXINT64, &whole, NULL))
-    return json_node_init_int (json_node_alloc (), whole);
-
-  value = g_ascii_strtod (copy, &end);
-  if (end == copy || *end != '\0' || !isfinite (value))
-    return NULL;
-
-  if (integer)
-    {
-      if (!is_whole (value))
-        return NULL;
-      return json_node_init_int (json_node_alloc (), (gint64) value);
-    }
-
-  return json_node_init_double (json_node_alloc (), value);
-}
-
-static const char *
-json_type_name (JsonNode *node)
-{
-  GType type;
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      return "object";
-    case JSON_NODE_ARRAY:
-      return "array";
-    case JSON_NODE_NULL:
-      return "null";
-    case JSON_NODE_VALUE:
-    default:
-      break;
-    }
-
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_STRING)
-    return "string";
-  if (type == G_TYPE_BOOLEAN)
-    return "boolean";
-  if (type == G_TYPE_INT64)
-    return "integer";
-  return "number";
-}
-
-static gboolean
-json_matches_type (JsonNode   *node,
-                   const char *expected,
-                   gboolean    nullable)
-{
-  const char *actual = json_type_name (node);
-
-  if (expected == NULL)
-    return TRUE;
-  if (nullable && g_str_equal (actual, "null"))
-    return TRUE;
-  if (g_str_equal (expected, "number") && g_str_equal (actual, "integer"))
-    return TRUE;
-  if (g_str_equal (expected, "integer") && g_str_equal (actual, "number"))
-    {
-      double value = json_node_get_double (node);
-
-      return is_whole (value);
-    }
-
-  return g_str_equal (expected, actual);
-}
-
-static char *
-json_type_message (const char *expected)
-{
-  if (g_str_equal (expected, "object"))
-    return g_strdup (_("Enter a JSON object, such as {\"key\": \"value\"}"));
-  if (g_str_equal (expected, "array"))
-    return g_strdup (_("Enter a JSON array, such as [1, 2]"));
-  if (g_str_equal (expected, "string"))
-    return g_strdup (_("Enter a JSON string, in double quotes"));
-  if (g_str_equal (expected, "boolean"))
-    return g_strdup (_("Enter true or false"));
-  if (g_str_equal (expected, "null"))
-    return g_strdup (_("Enter null"));
-  if (g_str_equal (expected, "integer"))
-    return g_strdup (_("Enter a whole number"));
-  return g_strdup (_("Enter a number"));
-}
-
-/* The index of the chosen value in field->choices, or -1. */
-static int
-field_get_choice (Field *field)
-{
-  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (field->control));
-
-  if (selected == GTK_INVALID_LIST_POSITION || selected < field->first_choice ||
-      selected - field->first_choice >= field->choices->len)
-    return -1;
-
-  return (int) (selected - field->first_choice);
-}
-
-static guint
-field_count_checked (Field *field)
-{
-  guint count = 0;
-
-  for (guint i = 0; i < field->checks->len; i++)
-    {
-      if (gtk_check_button_get_active (g_ptr_array_index (field->checks, i)))
-        count++;
-    }
-
-  return count;
-}
-
-static char *
-field_dup_text (Field *field)
-{
-  GtkTextBuffer *buffer;
-  GtkTextIter start, end;
-
-  if (GTK_IS_EDITABLE (field->control))
-    return g_strdup (gtk_editable_get_text (GTK_EDITABLE (field->control)));
-
-  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->control));
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
-}
-
-static char *
-check_string (Field      *field,
-              const char *text)
-{
-  glong length = g_utf8_strlen (text, -1);
-
-  if (field->min_length >= 0 && length < field->min_length)
-    return g_strdup_printf (ngettext ("Use at least %u character",
-                                      "Use at least %u characters",
-                                      (gulong) field->min_length),
-                            (guint) field->min_length);
-
-  if (field->max_length >= 0 && length > field->max_length)
-    return g_strdup_printf (ngettext ("Use at most %u character",
-                                      "Use at most %u characters",
-                                      (gulong) field->max_length),
-                            (guint) field->max_length);
-
-  switch (field->format)
-    {
-    case FORMAT_EMAIL:
-      if (!is_email (text))
-        return g_strdup (_("Enter an email address, such as name@example.com"));
-      break;
-    case FORMAT_URI:
-      if (!is_uri (text))
-        return g_strdup (_("Enter a full address, such as https://example.com/"));
-      break;
-    case FORMAT_DATE:
-      if (!is_date (text))
-        return g_strdup (_("Enter a date as YYYY-MM-DD, such as 2025-06-18"));
-      break;
-    case FORMAT_DATE_TIME:
-      if (!is_date_time (text))
-        return g_strdup (_("Enter a date and time as YYYY-MM-DDTHH:MM:SSZ, "
-                           "such as 2025-06-18T09:30:00Z"));
-      break;
-    case FORMAT_NONE:
-    default:
-      break;
-    }
-
-  if (field->pattern != NULL && !g_regex_match (field->pattern, text, 0, NULL))
-    /* Translators: %s is a regular expression from the server. */
-    return g_strdup_printf (_("Use text that matches the pattern %s"), field->pattern_text);
-
-  return NULL;
-}
-
-static char *
-check_number (Field      *field,
-              const char *text)
-{
-  g_autoptr(JsonNode) node = parse_number (text, field->kind == FIELD_INTEGER);
-  double value;
-
-  if (node == NULL)
-    return g_strdup (field->kind == FIELD_INTEGER ? _("Enter a whole number")
-                                                  : _("Enter a number"));
-
-  value = json_node_get_double (node);
-
-  if (field->has_minimum &&
-      (field->exclusive_minimum ? value <= field->minimum : value < field->minimum))
-    {
-      g_autofree char *bound = format_double (field->minimum);
-
-      return g_strdup_printf (field->exclusive_minimum ? _("Enter a number greater than %s")
-                                                       : _("Enter a number no less than %s"),
-                              bound);
-    }
-
-  if (field->has_maximum &&
-      (field->exclusive_maximum ? value >= field->maximum : value > field->maximum))
-    {
-      g_autofree char *bound = format_double (field->maximum);
-
-      return g_strdup_printf (field->exclusive_maximum ? _("Enter a number less than %s")
-                                                       : _("Enter a number no greater than %s"),
-                              bound);
-    }
-
-  return NULL;
-}
-
-static char *
-check_json (Field      *field,
-            const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = mcp_json_parse (text, -1, &error);
-
-  if (node == NULL)
-    return g_strdup_printf (_("This is not valid JSON: %s"), error->message);
-
-  if (!json_matches_type (node, field->json_type, field->nullable))
-    return json_type_message (field->json_type);
-
-  return NULL;
-}
-
-/* Returns the message to show when the field's value is not acceptable,
- * or NULL when it is. */
-static char *
-field_check (Field *field)
-{
-  g_autofree char *text = NULL;
-  guint count;
-
-  switch (field->kind)
-    {
-    case FIELD_STRING:
-    case FIELD_NUMBER:
-    case FIELD_INTEGER:
-    case FIELD_JSON:
-      text = field_dup_text (field);
-      if (field->kind != FIELD_STRING)
-        g_strstrip (text);
-      if (*text == '\0')
-        return field->required ? g_strdup (_("This field is required")) : NULL;
-      if (field->kind == FIELD_STRING)
-        return check_string (field, text);
-      if (field->kind == FIELD_JSON)
-        return check_json (field, text);
-      return check_number (field, text);
-
-    case FIELD_CHOICE:
-      if (field_get_choice (field) < 0 && field->required)
-        return g_strdup (_("Choose one of the values"));
-      return NULL;
-
-    case FIELD_MULTI:
-      count = field_count_checked (field);
-      if (count == 0 && !field->required)
-        return NULL;
-      if (field->min_items >= 0 && count < field->min_items)
-        return g_strdup_printf (ngettext ("Choose at least %u value",
-                                          "Choose at least %u values",
-                                          (gulong) field->min_items),
-                                (guint) field->min_items);
-      if (field->max_items >= 0 && count > field->max_items)
-        return g_strdup_printf (ngettext ("Choose at most %u value",
-                                          "Choose at most %u values",
-                                          (gulong) field->max_items),
-                                (guint) field->max_items);
-      return NULL;
-
-    case FIELD_BOOLEAN:
-    default:
-      return NULL;
-    }
-}
-
-/* The value to send, or NULL when the field is left out. */
-static JsonNode *
-field_dup_value (Field *field)
-{
-  g_autofree char *text = NULL;
-  gboolean active;
-  JsonNode *node;
-  int index;
-
-  switch (field->kind)
-    {
-    case FIELD_STRING:
-      text = field_dup_text (field);
-      if (*text == '\0')
-        return NULL;
-      return json_node_init_string (json_node_alloc (), text);
-
-    case FIELD_NUMBER:
-    case FIELD_INTEGER:
-      text = field_dup_text (field);
-      return parse_number (text, field->kind == FIELD_INTEGER);
-
-    case FIELD_BOOLEAN:
-      /* An unticked box nobody touched says nothing, unless the schema
-       * needs an answer or offered one. */
-      if (!field->required && !field->has_default && !field->touched)
-        return NULL;
-      active = gtk_check_button_get_active (GTK_CHECK_BUTTON (field->control));
-      return json_node_init_boolean (json_node_alloc (), active);
-
-    case FIELD_CHOICE:
-      index = field_get_choice (field);
-      if (index < 0)
-        return NULL;
-      return json_node_copy (((Choice *) g_ptr_array_index (field->choices, index))->value);
-
-    case FIELD_MULTI:
-      if (field_count_checked (field) == 0 && !field->required && !field->has_default)
-        return NULL;
-      {
-        JsonArray *array = json_array_new ();
-
-        for (guint i = 0; i < field->checks->len; i++)
-          {
-            Choice *choice = g_ptr_array_index (field->choices, i);
-
-            if (gtk_check_button_get_active (g_ptr_array_index (field->checks, i)))
-              json_array_add_element (array, json_node_copy (choice->value));
-          }
-
-        node = json_node_init_array (json_node_alloc (), array);
-        json_array_unref (array);
-        return node;
-      }
-
-    case FIELD_JSON:
-    default:
-      text = field_dup_text (field);
-      g_strstrip (text);
-      if (*text == '\0')
-        return NULL;
-      return mcp_json_parse (text, -1, NULL);
-    }
-}
 
 static void
 field_update_accessible (Field   *field,
@@ -908,6 +350,26 @@ field_update_accessible (Field   *field,
                                -1);
 }
 
+/* The first field in the form's order that holds an unacceptable value;
+ * a dialog names it beside the button it keeps disabled. */
+static void
+form_update_problem (StewardSchemaForm *self)
+{
+  Field *problem = NULL;
+
+  for (guint i = 0; i < self->fields->len && problem == NULL; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+
+      if (!field->valid)
+        problem = field;
+    }
+
+  self->problem = problem;
+  if (!self->building)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEM]);
+}
+
 static void
 form_update_valid (StewardSchemaForm *self)
 {
@@ -919,6 +381,9 @@ form_update_valid (StewardSchemaForm *self)
 
       valid = valid && field->valid;
     }
+
+  /* The message may change while the form stays invalid. */
+  form_update_problem (self);
 
   if (valid == self->valid)
     return;
@@ -935,7 +400,7 @@ field_refresh (Field *field)
   gboolean shown;
 
   g_clear_pointer (&field->message, g_free);
-  field->message = field_check (field);
+  field->message = steward_schema_field_check (field);
   field->valid = field->message == NULL;
 
   shown = !field->valid && (field->touched || self->show_errors);
@@ -1254,7 +719,7 @@ field_accepts_default (Field    *field,
     case FIELD_NUMBER:
       return node_is_number (value);
     case FIELD_INTEGER:
-      return node_is_number (value) && is_whole (json_node_get_double (value));
+      return node_is_number (value) && steward_schema_is_whole (json_node_get_double (value));
     case FIELD_BOOLEAN:
       return JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_BOOLEAN;
     case FIELD_CHOICE:
@@ -1268,7 +733,7 @@ field_accepts_default (Field    *field,
       return JSON_NODE_HOLDS_ARRAY (value);
     case FIELD_JSON:
     default:
-      return json_matches_type (value, field->json_type, field->nullable);
+      return steward_schema_json_matches_type (value, field->json_type, field->nullable);
     }
 }
 
@@ -1490,6 +955,7 @@ steward_schema_form_dispose (GObject *object)
       else
         g_signal_handlers_disconnect_by_data (control, field);
     }
+  self->problem = NULL;
   g_ptr_array_set_size (self->fields, 0);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_SCHEMA_FORM);
@@ -1523,6 +989,9 @@ steward_schema_form_get_property (GObject    *object,
       break;
     case PROP_VALID:
       g_value_set_boolean (value, self->valid);
+      break;
+    case PROP_PROBLEM:
+      g_value_take_string (value, steward_schema_form_dup_problem (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1580,6 +1049,17 @@ steward_schema_form_class_init (StewardSchemaFormClass *klass)
     g_param_spec_boolean ("valid", NULL, NULL,
                           FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * StewardSchemaForm:problem:
+   *
+   * The first unacceptable field and what is wrong with it, as
+   * steward_schema_form_dup_problem() says it; notified on every change.
+   */
+  properties[PROP_PROBLEM] =
+    g_param_spec_string ("problem", NULL, NULL,
+                         NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1685,7 +1165,7 @@ steward_schema_form_dup_values (StewardSchemaForm *self)
   for (guint i = 0; i < self->fields->len; i++)
     {
       Field *field = g_ptr_array_index (self->fields, i);
-      JsonNode *value = field_dup_value (field);
+      JsonNode *value = steward_schema_field_dup_value (field);
 
       if (value != NULL)
         json_object_set_member (values, field->name, value);
@@ -1729,4 +1209,33 @@ steward_schema_form_get_field_error (StewardSchemaForm *self,
     return NULL;
 
   return gtk_label_get_text (GTK_LABEL (field->error_label));
+}
+
+/**
+ * steward_schema_form_dup_problem:
+ * @self: a #StewardSchemaForm
+ *
+ * Returns: (transfer full) (nullable): the first field that holds an
+ *   unacceptable value, named with what is wrong ("Email: Enter an email
+ *   address…"), or %NULL when every field is acceptable
+ */
+char *
+steward_schema_form_dup_problem (StewardSchemaForm *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), NULL);
+
+  if (self->problem == NULL || self->problem->message == NULL)
+    return NULL;
+
+  /* Translators: a form field's title, then what is wrong with its value,
+   * shown beside the button that stays disabled until it is fixed. */
+  return g_strdup_printf (_("%s: %s"), self->problem->title, self->problem->message);
+}
+
+GtkWidget *
+steward_schema_form_get_problem_widget (StewardSchemaForm *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SCHEMA_FORM (self), NULL);
+
+  return self->problem != NULL ? self->problem->control : NULL;
 }

@@ -21,6 +21,8 @@ GtkWidget  *steward_schema_form_new        (JsonObject        *schema);
 gboolean    steward_schema_form_get_valid  (StewardSchemaForm *self);
 /* Shows every field's message and returns FALSE when one is invalid. */
 gboolean    steward_schema_form_validate   (StewardSchemaForm *self);
+/* The first unacceptable field named with what is wrong, NULL when none. */
+char       *steward_schema_form_dup_problem (StewardSchemaForm *self);
 /* The values as the object to send (absent optional fields left out). */
 JsonObject *steward_schema_form_dup_values (StewardSchemaForm *self);
 

@@ -8,6 +8,7 @@
 
 #include "steward-sandbox-profile.h"
 #include "steward-sandbox.h"
+#include "steward-server-secrets.h"
 
 #include "steward-server-dialog.h"
 
@@ -775,64 +776,6 @@ show_failure (StewardServerDialog *self,
 }
 
 static void
-collect_ids (GHashTable *ids,
-             GHashTable *values)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  if (values == NULL)
-    return;
-
-  g_hash_table_iter_init (&iter, values);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      char *id = steward_secret_reference_get_id (value);
-
-      if (id != NULL)
-        g_hash_table_add (ids, id);
-    }
-}
-
-static void
-secret_cleared_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!steward_secrets_clear_finish (STEWARD_SECRETS (object), result, &error))
-    g_debug ("Forgetting a secret no longer used: %s", error->message);
-}
-
-/* Secrets the old entry referred to and the new one does not. */
-static void
-forget_unused_secrets (StewardServerDialog *self,
-                       StewardServerConfig *config)
-{
-  g_autoptr(GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  StewardSecrets *secrets = steward_host_get_secrets (self->host);
-  GHashTableIter iter;
-  gpointer id;
-
-  if (self->original == NULL)
-    return;
-
-  collect_ids (before, steward_server_config_get_env (self->original));
-  collect_ids (before, steward_server_config_get_headers (self->original));
-  collect_ids (after, steward_server_config_get_env (config));
-  collect_ids (after, steward_server_config_get_headers (config));
-
-  g_hash_table_iter_init (&iter, before);
-  while (g_hash_table_iter_next (&iter, &id, NULL))
-    {
-      if (!g_hash_table_contains (after, id))
-        steward_secrets_clear_async (secrets, id, NULL, secret_cleared_cb, NULL);
-    }
-}
-
-static void
 config_saved_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -850,7 +793,10 @@ config_saved_cb (GObject      *object,
     }
 
   steward_server_registry_sync (steward_host_get_registry (self->host), TRUE);
-  forget_unused_secrets (self, data->config);
+  /* Secrets the old entry referred to and the new one does not. */
+  if (self->original != NULL)
+    steward_secrets_forget_unused_async (steward_host_get_secrets (self->host), self->original,
+                                         data->config, NULL, NULL, NULL);
 
   g_signal_emit (self, signals[SAVED], 0, data->config);
   gtk_window_destroy (GTK_WINDOW (self));

@@ -38,6 +38,7 @@ struct _StewardServerPage
 
   GtkFilterListModel *tool_model;
   GtkCustomFilter    *tool_filter;
+  GtkCustomFilter    *resource_filter;
   GtkSingleSelection *tool_selection;
   GListStore         *resource_models;
   GtkSingleSelection *resource_selection;
@@ -53,12 +54,17 @@ struct _StewardServerPage
   GtkWidget          *network_list;
   GtkSwitch          *network_switch;
   gboolean            setting_network;
-  GtkLabel           *detail_label;
+  GtkTextView        *detail_view;
   GtkStack           *content_stack;
   AdwStatusPage      *status_page;
   AdwViewStack       *view_stack;
   AdwBin             *info_bin;
   GtkSearchEntry     *tool_search;
+  GtkSearchEntry     *resource_search;
+  GtkWidget          *back_button;
+  AdwLeaflet         *tool_leaflet;
+  AdwLeaflet         *resource_leaflet;
+  AdwLeaflet         *prompt_leaflet;
   GtkListView        *tool_list;
   AdwBin             *tool_bin;
   GtkListView        *resource_list;
@@ -188,6 +194,47 @@ bin_for_selection (StewardServerPage  *self,
   return self->prompt_bin;
 }
 
+/* The leaflet of the view in sight, or NULL for the Info view. */
+static AdwLeaflet *
+visible_leaflet (StewardServerPage *self)
+{
+  GtkWidget *child = adw_view_stack_get_visible_child (self->view_stack);
+
+  return ADW_IS_LEAFLET (child) ? ADW_LEAFLET (child) : NULL;
+}
+
+/* In a narrow window each list folds over its pane: choosing an item shows
+ * the pane, and Back (or the back gesture) the list again. */
+static void
+leaflet_changed_cb (StewardServerPage *self)
+{
+  AdwLeaflet *leaflet = visible_leaflet (self);
+
+  gtk_widget_set_visible (self->back_button,
+                          leaflet != NULL && adw_leaflet_get_folded (leaflet) &&
+                          adw_leaflet_get_adjacent_child (leaflet,
+                                                          ADW_NAVIGATION_DIRECTION_BACK) != NULL);
+}
+
+static void
+back_clicked_cb (StewardServerPage *self)
+{
+  AdwLeaflet *leaflet = visible_leaflet (self);
+
+  if (leaflet != NULL)
+    adw_leaflet_navigate (leaflet, ADW_NAVIGATION_DIRECTION_BACK);
+}
+
+static void
+show_pane_of (AdwBin *bin)
+{
+  GtkWidget *leaflet = gtk_widget_get_ancestor (GTK_WIDGET (bin), ADW_TYPE_LEAFLET);
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (bin), GTK_TYPE_SCROLLED_WINDOW);
+
+  if (leaflet != NULL && scroller != NULL && adw_leaflet_get_folded (ADW_LEAFLET (leaflet)))
+    adw_leaflet_set_visible_child (ADW_LEAFLET (leaflet), scroller);
+}
+
 static void
 selection_changed_cb (StewardServerPage  *self,
                       GParamSpec         *pspec,
@@ -195,6 +242,9 @@ selection_changed_cb (StewardServerPage  *self,
 {
   McpItem *item = gtk_single_selection_get_selected_item (selection);
   AdwBin *bin = bin_for_selection (self, selection);
+
+  if (item != NULL && self->client != NULL)
+    show_pane_of (bin);
 
   /* A list refresh drops the selection; the pane stays, and so does a
    * call running in it. */
@@ -229,14 +279,15 @@ selection_items_changed_cb (StewardServerPage  *self,
     }
 }
 
+/* Whether @item's name, title, description or address holds what @search
+ * holds, ignoring case. */
 static gboolean
-tool_filter_cb (gpointer item,
-                gpointer user_data)
+item_matches (gpointer        item,
+              GtkSearchEntry *search)
 {
-  StewardServerPage *self = user_data;
-  const char *query = gtk_editable_get_text (GTK_EDITABLE (self->tool_search));
+  const char *query = gtk_editable_get_text (GTK_EDITABLE (search));
   g_autofree char *needle = NULL;
-  const char *fields[3];
+  const char *fields[4];
 
   if (query == NULL || *query == '\0')
     return TRUE;
@@ -245,6 +296,12 @@ tool_filter_cb (gpointer item,
   fields[0] = mcp_item_get_name (item);
   fields[1] = mcp_item_get_title (item);
   fields[2] = mcp_item_get_description (item);
+  if (MCP_IS_RESOURCE (item))
+    fields[3] = mcp_resource_get_uri (item);
+  else if (MCP_IS_RESOURCE_TEMPLATE (item))
+    fields[3] = mcp_resource_template_get_uri_template (item);
+  else
+    fields[3] = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
@@ -261,10 +318,34 @@ tool_filter_cb (gpointer item,
   return FALSE;
 }
 
+static gboolean
+tool_filter_cb (gpointer item,
+                gpointer user_data)
+{
+  StewardServerPage *self = user_data;
+
+  return item_matches (item, self->tool_search);
+}
+
 static void
 tool_search_changed_cb (StewardServerPage *self)
 {
   gtk_filter_changed (GTK_FILTER (self->tool_filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static gboolean
+resource_filter_cb (gpointer item,
+                    gpointer user_data)
+{
+  StewardServerPage *self = user_data;
+
+  return item_matches (item, self->resource_search);
+}
+
+static void
+resource_search_changed_cb (StewardServerPage *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->resource_filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 static void
@@ -397,7 +478,7 @@ update_status (StewardServerPage *self)
     {
       g_autofree char *visible = steward_text_for_display (detail);
 
-      gtk_label_set_text (self->detail_label, visible);
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->detail_view), visible, -1);
     }
 
   gtk_widget_set_visible (self->review_button, status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
@@ -575,6 +656,7 @@ steward_server_page_dispose (GObject *object)
   g_clear_object (&self->tool_selection);
   g_clear_object (&self->tool_model);
   g_clear_object (&self->tool_filter);
+  g_clear_object (&self->resource_filter);
   g_clear_object (&self->resource_selection);
   g_clear_object (&self->resource_models);
   g_clear_object (&self->prompt_selection);
@@ -655,12 +737,17 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, permissions_label);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, network_list);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, network_switch);
-  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_view);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, status_page);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, info_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_search);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_search);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, back_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_leaflet);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_leaflet);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, prompt_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_list);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_list);
@@ -670,6 +757,9 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, review_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, logs_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, tool_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, resource_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, leaflet_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, back_clicked_cb);
 }
 
 static GtkSingleSelection *
@@ -698,6 +788,7 @@ static void
 steward_server_page_init (StewardServerPage *self)
 {
   GtkFlattenListModel *flat;
+  GtkFilterListModel *filtered;
 
   self->cancellable = g_cancellable_new ();
 
@@ -711,7 +802,10 @@ steward_server_page_init (StewardServerPage *self)
 
   self->resource_models = g_list_store_new (G_TYPE_LIST_MODEL);
   flat = gtk_flatten_list_model_new (g_object_ref (G_LIST_MODEL (self->resource_models)));
-  self->resource_selection = new_selection (self, G_LIST_MODEL (flat), self->resource_list);
+  self->resource_filter = gtk_custom_filter_new (resource_filter_cb, self, NULL);
+  filtered = gtk_filter_list_model_new (G_LIST_MODEL (flat),
+                                        g_object_ref (GTK_FILTER (self->resource_filter)));
+  self->resource_selection = new_selection (self, G_LIST_MODEL (filtered), self->resource_list);
 
   self->prompt_selection = new_selection (self, NULL, self->prompt_list);
 

@@ -15,7 +15,7 @@
 
 struct _StewardToolApprovalDialog
 {
-  AdwWindow          parent_instance;
+  StewardApprovalDialog parent_instance;
 
   GtkLabel          *intro_label;
   GtkLabel          *title_label;
@@ -36,25 +36,25 @@ struct _StewardToolApprovalDialog
   GtkWidget         *deny_button;
   GtkWidget         *allow_button;
 
+  /* Borrowed from the base, which holds the reference. */
   StewardApproval   *approval;
   StewardToolPins   *pins;
   McpTool           *tool;
   StewardSchemaForm *form;
   gboolean           risky;
   gboolean           show_diff;
-  gboolean           answered;
 };
 
 enum {
   PROP_0,
-  PROP_APPROVAL,
   PROP_PINS,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (StewardToolApprovalDialog, steward_tool_approval_dialog, ADW_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (StewardToolApprovalDialog, steward_tool_approval_dialog,
+                     STEWARD_TYPE_APPROVAL_DIALOG)
 
 static JsonObject *
 member_object (JsonObject *object,
@@ -106,9 +106,10 @@ get_arguments (StewardToolApprovalDialog *self)
 }
 
 static void
-update_actions (StewardToolApprovalDialog *self)
+steward_tool_approval_dialog_update_actions (StewardApprovalDialog *dialog)
 {
-  gboolean open = !self->answered && !steward_approval_get_finished (self->approval);
+  StewardToolApprovalDialog *self = STEWARD_TOOL_APPROVAL_DIALOG (dialog);
+  gboolean open = steward_approval_dialog_is_open (dialog);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "tool-approval.deny", open);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "tool-approval.allow",
@@ -117,21 +118,11 @@ update_actions (StewardToolApprovalDialog *self)
 }
 
 static void
-finished_cb (StewardToolApprovalDialog *self)
-{
-  update_actions (self);
-  if (steward_approval_get_finished (self->approval))
-    gtk_window_close (GTK_WINDOW (self));
-}
-
-static void
 respond (StewardToolApprovalDialog *self,
          StewardApprovalAction      action,
          JsonObject                *data)
 {
-  self->answered = TRUE;
-  update_actions (self);
-  steward_approval_respond (self->approval, action, data);
+  steward_approval_dialog_respond (STEWARD_APPROVAL_DIALOG (self), action, data);
 }
 
 static void
@@ -243,44 +234,6 @@ build_diff (StewardToolApprovalDialog *self,
 
 /* json_node_copy() shares objects and arrays; the schema is changed
  * below, and the request's own must stay as the server sent it. */
-static JsonNode *
-deep_copy (JsonNode *node)
-{
-  JsonNode *copy;
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *object = json_object_new ();
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, &name, &member))
-        json_object_set_member (object, name, deep_copy (member));
-
-      copy = json_node_init_object (json_node_alloc (), object);
-      json_object_unref (object);
-      return copy;
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *source = json_node_get_array (node);
-      guint length = json_array_get_length (source);
-      JsonArray *array = json_array_sized_new (length);
-
-      for (guint i = 0; i < length; i++)
-        json_array_add_element (array, deep_copy (json_array_get_element (source, i)));
-
-      copy = json_node_init_array (json_node_alloc (), array);
-      json_array_unref (array);
-      return copy;
-    }
-
-  return json_node_copy (node);
-}
-
 /* The tool's input schema with the model's arguments as defaults, and no
  * other defaults, so that the form starts as exactly what the model
  * asked for. */
@@ -289,7 +242,7 @@ schema_with_arguments (JsonObject *schema,
                        JsonObject *arguments)
 {
   g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), schema);
-  g_autoptr(JsonNode) copy = deep_copy (root);
+  g_autoptr(JsonNode) copy = steward_approval_dialog_copy_json (root);
   JsonObject *result = json_node_get_object (copy);
   JsonObject *fields = member_object (result, "properties");
   JsonObjectIter iter;
@@ -309,8 +262,12 @@ schema_with_arguments (JsonObject *schema,
 
       field_schema = json_node_get_object (field);
       if (arguments != NULL && json_object_has_member (arguments, name))
-        json_object_set_member (field_schema, "default",
-                                deep_copy (json_object_get_member (arguments, name)));
+        {
+          JsonNode *argument = json_object_get_member (arguments, name);
+
+          json_object_set_member (field_schema, "default",
+                                  steward_approval_dialog_copy_json (argument));
+        }
       else if (json_object_has_member (field_schema, "default"))
         json_object_remove_member (field_schema, "default");
     }
@@ -367,7 +324,8 @@ try_form (StewardToolApprovalDialog *self,
   /* Owned here, as it answers for the values even when it is not shown. */
   self->form = STEWARD_SCHEMA_FORM (form);
   g_signal_connect_object (self->form, "notify::valid",
-                           G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (steward_approval_dialog_update_actions), self,
+                           G_CONNECT_SWAPPED);
   gtk_stack_set_visible_child_name (self->arguments_stack, "form");
 
   if (steward_schema_form_get_n_fields (self->form) > 0)
@@ -561,42 +519,21 @@ allow_action (GtkWidget  *widget,
 }
 
 static void
-deny_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  respond (STEWARD_TOOL_APPROVAL_DIALOG (widget), STEWARD_APPROVAL_ACTION_DENY, NULL);
-}
-
-static gboolean
-steward_tool_approval_dialog_close_request (GtkWindow *window)
-{
-  StewardToolApprovalDialog *self = STEWARD_TOOL_APPROVAL_DIALOG (window);
-
-  /* Closing without an answer is a no: the tool does not run. */
-  if (!self->answered && !steward_approval_get_finished (self->approval))
-    respond (self, STEWARD_APPROVAL_ACTION_DENY, NULL);
-
-  return GTK_WINDOW_CLASS (steward_tool_approval_dialog_parent_class)->close_request (window);
-}
-
-static void
 steward_tool_approval_dialog_constructed (GObject *object)
 {
   StewardToolApprovalDialog *self = STEWARD_TOOL_APPROVAL_DIALOG (object);
 
   G_OBJECT_CLASS (steward_tool_approval_dialog_parent_class)->constructed (object);
 
+  self->approval = steward_approval_dialog_get_approval (STEWARD_APPROVAL_DIALOG (self));
   g_return_if_fail (self->approval != NULL);
 
   build (self);
 
-  g_signal_connect_object (self->approval, "notify::finished",
-                           G_CALLBACK (finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->always_check, "toggled",
                            G_CALLBACK (always_toggled_cb), self, G_CONNECT_SWAPPED);
 
-  update_actions (self);
+  steward_approval_dialog_update_actions (STEWARD_APPROVAL_DIALOG (self));
 }
 
 static void
@@ -609,7 +546,7 @@ steward_tool_approval_dialog_dispose (GObject *object)
   g_clear_object (&self->form);
   g_clear_object (&self->tool);
   g_clear_object (&self->pins);
-  g_clear_object (&self->approval);
+  self->approval = NULL;
 
   G_OBJECT_CLASS (steward_tool_approval_dialog_parent_class)->dispose (object);
 }
@@ -624,9 +561,6 @@ steward_tool_approval_dialog_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_APPROVAL:
-      g_value_set_object (value, self->approval);
-      break;
     case PROP_PINS:
       g_value_set_object (value, self->pins);
       break;
@@ -645,9 +579,6 @@ steward_tool_approval_dialog_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_APPROVAL:
-      g_set_object (&self->approval, g_value_get_object (value));
-      break;
     case PROP_PINS:
       g_set_object (&self->pins, g_value_get_object (value));
       break;
@@ -661,20 +592,17 @@ steward_tool_approval_dialog_class_init (StewardToolApprovalDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+  StewardApprovalDialogClass *dialog_class = STEWARD_APPROVAL_DIALOG_CLASS (klass);
 
   object_class->constructed = steward_tool_approval_dialog_constructed;
   object_class->dispose = steward_tool_approval_dialog_dispose;
   object_class->get_property = steward_tool_approval_dialog_get_property;
   object_class->set_property = steward_tool_approval_dialog_set_property;
 
-  window_class->close_request = steward_tool_approval_dialog_close_request;
+  dialog_class->update_actions = steward_tool_approval_dialog_update_actions;
 
-  properties[PROP_APPROVAL] =
-    g_param_spec_object ("approval", NULL, NULL,
-                         STEWARD_TYPE_APPROVAL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Closing without an answer is a no: the tool does not run. */
+  steward_approval_dialog_class_set_dismiss_action (dialog_class, STEWARD_APPROVAL_ACTION_DENY);
 
   properties[PROP_PINS] =
     g_param_spec_object ("pins", NULL, NULL,
@@ -684,10 +612,9 @@ steward_tool_approval_dialog_class_init (StewardToolApprovalDialogClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "tool-approval.deny", NULL, deny_action);
+  steward_approval_dialog_class_install_answer (dialog_class, "tool-approval.deny",
+                                                STEWARD_APPROVAL_ACTION_DENY);
   gtk_widget_class_install_action (widget_class, "tool-approval.allow", NULL, allow_action);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-tool-approval-dialog.ui");

@@ -3,14 +3,15 @@
 
 #include <adwaita.h>
 
-#include "steward-approval.h"
+#include "steward-approval-dialog.h"
 #include "steward-tool-pins.h"
 
 G_BEGIN_DECLS
 
 #define STEWARD_TYPE_TOOL_APPROVAL_DIALOG (steward_tool_approval_dialog_get_type ())
 
-G_DECLARE_FINAL_TYPE (StewardToolApprovalDialog, steward_tool_approval_dialog, STEWARD, TOOL_APPROVAL_DIALOG, AdwWindow)
+G_DECLARE_FINAL_TYPE (StewardToolApprovalDialog, steward_tool_approval_dialog, STEWARD,
+                      TOOL_APPROVAL_DIALOG, StewardApprovalDialog)
 
 /* Asks the person whether a model's tool call may run: the server, the
  * tool's title and description (hidden characters shown), badges for its

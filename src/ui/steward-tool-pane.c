@@ -45,6 +45,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* What a result shows above and around its text: the kind line, margins. */
+#define RESULT_CHROME_HEIGHT 48
+
 G_DEFINE_FINAL_TYPE (StewardToolPane, steward_tool_pane, ADW_TYPE_BIN)
 
 static gboolean
@@ -109,11 +112,56 @@ progress_cb (double      progress,
     }
 }
 
+/* Once the result has its place, the pane scrolls so that it starts at the
+ * top: a person who pressed Call wants to read what came back, not the form
+ * they just filled in. */
+static gboolean
+scroll_to_result_tick (GtkWidget     *widget,
+                       GdkFrameClock *frame_clock,
+                       gpointer       user_data)
+{
+  StewardToolPane *self = STEWARD_TOOL_PANE (widget);
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *view = adw_bin_get_child (self->result_bin);
+  GtkWidget *viewport;
+  GtkAdjustment *adjustment;
+  double x, y;
+
+  if (scroller == NULL || view == NULL)
+    return G_SOURCE_REMOVE;
+  if (gtk_widget_get_height (view) == 0)
+    return G_SOURCE_CONTINUE;
+
+  viewport = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  if (gtk_widget_translate_coordinates (view, viewport, 0, 0, &x, &y))
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + y);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 show_result (StewardToolPane *self,
              GtkWidget       *view)
 {
+  GtkWidget *scroller;
+
   adw_bin_set_child (self->result_bin, view);
+  if (view == NULL)
+    return;
+
+  /* A long text in the result gets the whole height of the pane. */
+  scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  if (scroller != NULL)
+    {
+      GtkAdjustment *adjustment;
+
+      adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+      steward_tool_result_view_set_text_height (STEWARD_TOOL_RESULT_VIEW (view),
+                                                (int) gtk_adjustment_get_page_size (adjustment)
+                                                - RESULT_CHROME_HEIGHT);
+    }
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_result_tick, NULL, NULL);
 }
 
 static void

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "steward-content-view.h"
+#include "steward-hyphenation.h"
 #include "steward-text.h"
 
 #include "steward-tool-result-view.h"
@@ -20,8 +21,9 @@ struct _StewardToolResultView
   GtkLabel      *error_title;
   GtkLabel      *error_label;
   GtkWidget     *content_box;
-  GtkWidget     *structured_title;
-  GtkLabel      *structured_label;
+  GtkExpander   *structured_expander;
+  GtkWidget     *structured_scroller;
+  GtkTextView   *structured_view;
   GtkWidget     *empty_label;
 };
 
@@ -78,9 +80,10 @@ show_result (StewardToolResultView *self)
       json_generator_set_root (generator, structured);
       json = json_generator_to_data (generator, NULL);
       visible = steward_text_for_display (json);
-      gtk_label_set_text (self->structured_label, visible);
-      gtk_widget_set_visible (self->structured_title, TRUE);
-      gtk_widget_set_visible (GTK_WIDGET (self->structured_label), TRUE);
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->structured_view), visible, -1);
+      /* Collapsed: the content blocks say the same for a person, and a
+       * large object would push them out of sight. */
+      gtk_widget_set_visible (GTK_WIDGET (self->structured_expander), TRUE);
       shown++;
     }
 
@@ -112,8 +115,9 @@ steward_tool_result_view_class_init (StewardToolResultViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, error_title);
   gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, error_label);
   gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, content_box);
-  gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, structured_title);
-  gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, structured_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, structured_expander);
+  gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, structured_scroller);
+  gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, structured_view);
   gtk_widget_class_bind_template_child (widget_class, StewardToolResultView, empty_label);
 }
 
@@ -121,6 +125,7 @@ static void
 steward_tool_result_view_init (StewardToolResultView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  steward_text_view_keep_words (self->structured_view);
 }
 
 GtkWidget *
@@ -162,4 +167,43 @@ steward_tool_result_view_get_result (StewardToolResultView *self)
   g_return_val_if_fail (STEWARD_IS_TOOL_RESULT_VIEW (self), NULL);
 
   return self->result;
+}
+
+/**
+ * steward_tool_result_view_set_text_height:
+ * @height: the height of the visible part of the pane, in pixels
+ *
+ * Lets each long text in the result, and the structured content, take up to
+ * @height, so that a large result fills the pane it is read in instead of a
+ * small box.
+ */
+void
+steward_tool_result_view_set_text_height (StewardToolResultView *self,
+                                          int                    height)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_RESULT_VIEW (self));
+
+  height = MAX (height, 120);
+  for (GtkWidget *child = gtk_widget_get_first_child (self->content_box);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (STEWARD_IS_CONTENT_VIEW (child))
+        steward_content_view_set_text_height (STEWARD_CONTENT_VIEW (child), height);
+    }
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->structured_scroller),
+                                              height);
+}
+
+/**
+ * steward_tool_result_view_get_structured_expander:
+ *
+ * Returns: (transfer none): the expander that holds the structured content
+ */
+GtkWidget *
+steward_tool_result_view_get_structured_expander (StewardToolResultView *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_RESULT_VIEW (self), NULL);
+
+  return GTK_WIDGET (self->structured_expander);
 }

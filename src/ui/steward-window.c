@@ -14,6 +14,7 @@
 #include "steward-server-dialog.h"
 #include "steward-server-page.h"
 #include "steward-server-row.h"
+#include "steward-server-secrets.h"
 #include "steward-tool-change-dialog.h"
 #include "steward-tool-review-dialog.h"
 #include "steward-window.h"
@@ -766,52 +767,79 @@ server_review_action (GtkWidget  *widget,
 
 typedef struct
 {
-  StewardWindow *self;
-  char          *name;
-  GHashTable    *secret_ids;
+  StewardWindow       *self;      /* until the removal is saved */
+  GWeakRef             window;    /* once the toast holds this */
+  StewardHost         *host;
+  char                *name;
+  StewardServerConfig *server;
+  gboolean             forget_secrets;
+  gboolean             undone;
 } RemoveData;
 
 static void
 remove_data_free (RemoveData *data)
 {
   g_clear_object (&data->self);
+  g_weak_ref_clear (&data->window);
+  g_clear_object (&data->host);
   g_free (data->name);
-  g_clear_pointer (&data->secret_ids, g_hash_table_unref);
+  g_clear_object (&data->server);
   g_free (data);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RemoveData, remove_data_free)
 
 static void
-collect_secret_ids (GHashTable *ids,
-                    GHashTable *values)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  if (values == NULL)
-    return;
-
-  g_hash_table_iter_init (&iter, values);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      char *id = steward_secret_reference_get_id (value);
-
-      if (id != NULL)
-        g_hash_table_add (ids, id);
-    }
-}
-
 static void
-secret_cleared_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+restored_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
+  g_autoptr(StewardWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  /* A secret that is gone already is what we wanted. */
-  if (!steward_secrets_clear_finish (STEWARD_SECRETS (object), result, &error))
-    g_debug ("Forgetting a secret: %s", error->message);
+  if (!steward_config_save_finish (STEWARD_CONFIG (object), result, &error))
+    {
+      /* Translators: %s says why the servers file could not be written. */
+      g_autofree char *text = g_strdup_printf (_("Could not restore the server: %s"),
+                                               error->message);
+
+      show_toast (self, text);
+      return;
+    }
+
+  steward_server_registry_sync (get_registry (self), TRUE);
+}
+
+/* Undo puts the very entry back, its consent and secret references with
+ * it, which is why the secrets are kept until the toast has gone. */
+static void
+undo_removal_cb (AdwToast   *toast,
+                 RemoveData *data)
+{
+  StewardConfig *config = steward_host_get_config (data->host);
+  g_autoptr(StewardWindow) self = g_weak_ref_get (&data->window);
+
+  if (data->undone || self == NULL)
+    return;
+
+  data->undone = TRUE;
+  steward_config_put_server (config, data->server);
+  steward_config_save_async (config, NULL, restored_cb, g_steal_pointer (&self));
+}
+
+/* Once the toast has gone without Undo, the secrets only the removed entry
+ * used are forgotten; until then Undo needs them. */
+static void
+removal_dismissed_cb (AdwToast   *toast,
+                      RemoveData *data)
+{
+  if (data->undone || !data->forget_secrets)
+    return;
+
+  data->forget_secrets = FALSE;
+  steward_secrets_forget_unused_async (steward_host_get_secrets (data->host), data->server,
+                                       NULL, NULL, NULL, NULL);
 }
 
 static void
@@ -820,34 +848,37 @@ removal_saved_cb (GObject      *object,
                   gpointer      user_data)
 {
   g_autoptr(RemoveData) data = user_data;
+  g_autoptr(StewardWindow) self = g_steal_pointer (&data->self);
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *escaped = NULL;
+  AdwToast *toast;
 
   if (!steward_config_save_finish (STEWARD_CONFIG (object), result, &error))
     {
       /* Translators: the first %s is a server's name, the second why the
        * servers file could not be written. */
       text = g_strdup_printf (_("Could not remove “%s”: %s"), data->name, error->message);
-      show_toast (data->self, text);
+      show_toast (self, text);
       return;
     }
 
-  steward_server_registry_sync (get_registry (data->self), TRUE);
-
-  if (data->secret_ids != NULL)
-    {
-      StewardSecrets *secrets = steward_host_get_secrets (data->self->host);
-      GHashTableIter iter;
-      gpointer id;
-
-      g_hash_table_iter_init (&iter, data->secret_ids);
-      while (g_hash_table_iter_next (&iter, &id, NULL))
-        steward_secrets_clear_async (secrets, id, NULL, secret_cleared_cb, NULL);
-    }
+  steward_server_registry_sync (get_registry (self), TRUE);
 
   /* Translators: %s is a server's name. */
   text = g_strdup_printf (_("Removed “%s”"), data->name);
-  show_toast (data->self, text);
+  escaped = g_markup_escape_text (text, -1);
+  toast = adw_toast_new (escaped);
+  /* Translators: the button of the toast that says a server was removed. */
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  g_signal_connect (toast, "button-clicked", G_CALLBACK (undo_removal_cb), data);
+  /* The toast holds the removal, and only a weak reference to the window
+   * that holds the toast. */
+  g_signal_connect (toast, "dismissed", G_CALLBACK (removal_dismissed_cb), data);
+  g_object_set_data_full (G_OBJECT (toast), "steward-removal", g_steal_pointer (&data),
+                          (GDestroyNotify) remove_data_free);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 static void
@@ -864,13 +895,11 @@ remove_server (StewardWindow *self,
 
   data = g_new0 (RemoveData, 1);
   data->self = g_object_ref (self);
+  g_weak_ref_init (&data->window, self);
+  data->host = g_object_ref (self->host);
   data->name = g_strdup (name);
-  if (forget_secrets)
-    {
-      data->secret_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      collect_secret_ids (data->secret_ids, steward_server_config_get_env (server));
-      collect_secret_ids (data->secret_ids, steward_server_config_get_headers (server));
-    }
+  data->server = g_object_ref (server);
+  data->forget_secrets = forget_secrets;
 
   steward_config_remove_server (config, name);
   steward_config_save_async (config, NULL, removal_saved_cb, data);

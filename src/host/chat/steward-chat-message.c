@@ -84,8 +84,8 @@ is_text_block (JsonNode *node)
     return FALSE;
 
   block = json_node_get_object (node);
-  return g_strcmp0 (steward_chat_json_string (block, "type"), "text") == 0 &&
-         steward_chat_json_string (block, "text") != NULL;
+  return g_strcmp0 (mcp_json_get_string (block, "type"), "text") == 0 &&
+         mcp_json_get_string (block, "text") != NULL;
 }
 
 /* Writes the streamed tail into its block. */
@@ -114,7 +114,7 @@ rebuild_text (StewardChatMessage *self)
       if (self->text->len > 0)
         g_string_append (self->text, "\n\n");
       g_string_append (self->text,
-                       steward_chat_json_string (json_node_get_object (node), "text"));
+                       mcp_json_get_string (json_node_get_object (node), "text"));
     }
 }
 
@@ -273,58 +273,6 @@ steward_chat_message_init (StewardChatMessage *self)
 
 /* Internal API: JSON */
 
-const char *
-steward_chat_json_string (JsonObject *object,
-                          const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, member)) == NULL)
-    return NULL;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-JsonObject *
-steward_chat_json_object (JsonObject *object,
-                          const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, member)) == NULL)
-    return NULL;
-
-  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-JsonArray *
-steward_chat_json_array (JsonObject *object,
-                         const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, member)) == NULL)
-    return NULL;
-
-  return JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-gboolean
-steward_chat_json_boolean (JsonObject *object,
-                           const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, member)) == NULL)
-    return FALSE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return FALSE;
-
-  return json_node_get_boolean (node);
-}
-
 /**
  * steward_chat_json_copy:
  *
@@ -416,78 +364,6 @@ steward_chat_time_from_string (const char *stamp)
   return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
 }
 
-/* How many numbered names a damaged file may take before giving up. */
-#define MAX_DAMAGED_COPIES 100
-
-GFile *
-steward_chat_move_aside (GFile   *file,
-                         GError **error)
-{
-  g_autofree char *basename = g_file_get_basename (file);
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-
-  for (guint attempt = 0; attempt < MAX_DAMAGED_COPIES; attempt++)
-    {
-      g_autofree char *name = NULL;
-      g_autoptr(GFile) target = NULL;
-      g_autoptr(GError) local_error = NULL;
-
-      if (attempt == 0)
-        name = g_strconcat (basename, ".damaged", NULL);
-      else
-        name = g_strdup_printf ("%s.damaged-%u", basename, attempt);
-
-      target = g_file_get_child (parent, name);
-      if (g_file_move (file, target, G_FILE_COPY_NOFOLLOW_SYMLINKS, NULL, NULL, NULL,
-                       &local_error))
-        return g_steal_pointer (&target);
-
-      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-    }
-
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-               _("Too many damaged copies of %s are kept already"), basename);
-  return NULL;
-}
-
-gboolean
-steward_chat_write_atomic (GFile       *file,
-                           const char  *data,
-                           gsize        length,
-                           GError     **error)
-{
-  g_autofree char *path = g_file_get_path (file);
-  g_autofree char *folder = NULL;
-
-  if (path == NULL)
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s is not a local file"), name);
-      return FALSE;
-    }
-
-  folder = g_path_get_dirname (path);
-  if (g_mkdir_with_parents (folder, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("The folder %s could not be made: %s"), folder, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  return g_file_set_contents_full (path, data, length,
-                                   G_FILE_SET_CONTENTS_CONSISTENT |
-                                   G_FILE_SET_CONTENTS_ONLY_EXISTING,
-                                   0600, error);
-}
-
 /* Internal API: the file */
 
 /**
@@ -501,10 +377,10 @@ StewardChatMessage *
 steward_chat_message_new_from_json (JsonObject  *json,
                                     GError     **error)
 {
-  const char *role_name = steward_chat_json_string (json, "role");
-  JsonArray *content = steward_chat_json_array (json, "content");
-  JsonArray *calls = steward_chat_json_array (json, "toolCalls");
-  JsonObject *usage = steward_chat_json_object (json, "usage");
+  const char *role_name = mcp_json_get_string (json, "role");
+  JsonArray *content = mcp_json_get_array (json, "content");
+  JsonArray *calls = mcp_json_get_array (json, "toolCalls");
+  JsonObject *usage = mcp_json_get_object (json, "usage");
   StewardChatMessage *self;
   StewardChatRole role;
 
@@ -527,10 +403,10 @@ steward_chat_message_new_from_json (JsonObject  *json,
     }
 
   self = steward_chat_message_new (role, content);
-  self->model = g_strdup (steward_chat_json_string (json, "model"));
-  self->error = g_strdup (steward_chat_json_string (json, "error"));
-  self->note = g_strdup (steward_chat_json_string (json, "note"));
-  self->time = steward_chat_time_from_string (steward_chat_json_string (json, "time"));
+  self->model = g_strdup (mcp_json_get_string (json, "model"));
+  self->error = g_strdup (mcp_json_get_string (json, "error"));
+  self->note = g_strdup (mcp_json_get_string (json, "note"));
+  self->time = steward_chat_time_from_string (mcp_json_get_string (json, "time"));
   if (usage != NULL)
     self->usage = json_object_ref (usage);
 
@@ -753,7 +629,7 @@ steward_chat_message_append_text (StewardChatMessage *self,
           JsonObject *last = json_array_get_object_element (self->content, length - 1);
 
           self->tail_block = json_object_ref (last);
-          g_string_assign (self->tail, steward_chat_json_string (last, "text"));
+          g_string_assign (self->tail, mcp_json_get_string (last, "text"));
         }
       else
         {

@@ -4,6 +4,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "mcp-json.h"
+
 #include "steward-chat-message.h"
 #include "steward-conversation.h"
 #include "steward-tool-call.h"
@@ -11,20 +13,35 @@
 G_BEGIN_DECLS
 
 /*
- * What the chat's objects share among themselves: typed reads of JSON
- * that may be damaged, copies that share nothing (so that a worker can own
- * a snapshot while the main thread goes on changing the original), and the
- * conversation file's shape (steward-conversation-store.h).
+ * What the chat's objects share among themselves: copies of JSON that
+ * share nothing (so that a worker can own a snapshot while the main
+ * thread goes on changing the original), and the conversation file's
+ * shape (steward-conversation-store.h).
  */
 
-const char          *steward_chat_json_string          (JsonObject          *object,
-                                                        const char          *member);
-JsonObject          *steward_chat_json_object          (JsonObject          *object,
-                                                        const char          *member);
-JsonArray           *steward_chat_json_array           (JsonObject          *object,
-                                                        const char          *member);
-gboolean             steward_chat_json_boolean         (JsonObject          *object,
-                                                        const char          *member);
+/* Typed reads are mcp_json_get_*(); these forward to them for the chat
+ * engine until it calls them itself. */
+static inline const char *
+steward_chat_json_string (JsonObject *object,
+                          const char *member)
+{
+  return mcp_json_get_string (object, member);
+}
+
+static inline JsonObject *
+steward_chat_json_object (JsonObject *object,
+                          const char *member)
+{
+  return mcp_json_get_object (object, member);
+}
+
+static inline JsonArray *
+steward_chat_json_array (JsonObject *object,
+                         const char *member)
+{
+  return mcp_json_get_array (object, member);
+}
+
 JsonNode            *steward_chat_json_copy            (JsonNode            *node);
 JsonObject          *steward_chat_json_copy_object     (JsonObject          *object);
 JsonArray           *steward_chat_json_copy_array      (JsonArray           *array);
@@ -33,20 +50,6 @@ JsonArray           *steward_chat_json_copy_array      (JsonArray           *arr
  * the stamp is missing or not one). */
 char                *steward_chat_time_to_string       (gint64               time);
 gint64               steward_chat_time_from_string     (const char          *stamp);
-
-/* Renames a damaged @file to FILE.damaged, or FILE.damaged-N when that is
- * taken, so that it is never written over; blocking, for workers.
- * Returns the new name, or NULL with @error set. */
-GFile               *steward_chat_move_aside           (GFile               *file,
-                                                        GError             **error);
-
-/* Writes @data to @file atomically (a new file renamed over the old one,
- * synced first), making the folders on the way, readable by the person
- * only; blocking, for workers. */
-gboolean             steward_chat_write_atomic         (GFile               *file,
-                                                        const char          *data,
-                                                        gsize                length,
-                                                        GError             **error);
 
 StewardToolCall     *steward_tool_call_new_from_json   (JsonObject          *json);
 JsonObject          *steward_tool_call_to_json         (StewardToolCall     *self);

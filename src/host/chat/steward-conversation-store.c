@@ -9,6 +9,7 @@
 #include "mcp-json.h"
 
 #include "steward-chat-private.h"
+#include "steward-file-store.h"
 #include "steward-conversation-store.h"
 
 /* A change is written this long after the last one… */
@@ -29,6 +30,7 @@
 
 typedef struct {
   StewardConversation *conversation;
+  StewardFileStore    *store;         /* made at the first write */
   /* Change numbers (the store counts every change): the last change, and
    * what the last finished and the running write hold. */
   guint64              changed;
@@ -115,6 +117,7 @@ static void
 save_free (Save *save)
 {
   g_clear_object (&save->conversation);
+  g_clear_object (&save->store);
   g_free (save);
 }
 
@@ -249,40 +252,6 @@ job_free (Job *job)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Job, job_free)
 
-typedef struct {
-  GFile      *file;
-  JsonObject *snapshot;
-} Write;
-
-static void
-write_free (Write *write)
-{
-  g_clear_object (&write->file);
-  g_clear_pointer (&write->snapshot, json_object_unref);
-  g_free (write);
-}
-
-static void
-write_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  Write *write = task_data;
-  g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), write->snapshot);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *data = NULL;
-  gsize length;
-  GError *error = NULL;
-
-  json_generator_set_root (generator, root);
-  data = json_generator_to_data (generator, &length);
-  if (!steward_chat_write_atomic (write->file, data, length, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
 static void
 delete_thread (GTask        *task,
                gpointer      source_object,
@@ -338,13 +307,14 @@ write_cb (GObject      *object,
   StewardConversationStore *self = job->self;
   g_autoptr(GError) error = NULL;
   Save *save = g_hash_table_lookup (self->saves, job->id);
+  gboolean ok = steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, &error);
 
   if (save == NULL)
     return;
 
   save->writing = FALSE;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!ok)
     {
       if (self->flush_error == NULL)
         self->flush_error = g_error_copy (error);
@@ -380,9 +350,8 @@ static void
 write_save (StewardConversationStore *self,
             Save                     *save)
 {
-  g_autoptr(GTask) task = NULL;
   const char *id = steward_conversation_get_id (save->conversation);
-  Write *write;
+  g_autoptr(JsonNode) root = NULL;
 
   if (save->writing || save->deleted || save->written >= save->changed)
     return;
@@ -390,16 +359,19 @@ write_save (StewardConversationStore *self,
   save->writing = TRUE;
   save->writing_count = save->changed;
 
-  /* The snapshot shares nothing with the conversation, which goes on
-   * changing while the worker writes. */
-  write = g_new0 (Write, 1);
-  write->file = file_for (self, id);
-  write->snapshot = steward_conversation_to_json (save->conversation);
+  if (save->store == NULL)
+    {
+      g_autoptr(GFile) file = file_for (self, id);
 
-  task = g_task_new (NULL, NULL, write_cb, job_new (self, id));
-  g_task_set_source_tag (task, write_save);
-  g_task_set_task_data (task, write, (GDestroyNotify) write_free);
-  g_task_run_in_thread (task, write_thread);
+      save->store = steward_file_store_new (file, MAX_FILE_SIZE, STEWARD_FILE_STORE_PRIVATE);
+    }
+
+  /* The snapshot shares nothing with the conversation, which goes on
+   * changing while the store's worker turns it into text. */
+  root = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (root, steward_conversation_to_json (save->conversation));
+  steward_file_store_save_json (save->store, root);
+  steward_file_store_flush_async (save->store, NULL, write_cb, job_new (self, id));
 }
 
 static void
@@ -627,7 +599,7 @@ load_thread (GTask        *task,
 
       {
         g_autoptr(GError) move_error = NULL;
-        g_autoptr(GFile) aside = steward_chat_move_aside (child, &move_error);
+        g_autoptr(GFile) aside = steward_file_store_move_aside (child, NULL, &move_error);
         g_autofree char *aside_name = aside != NULL ? g_file_get_parse_name (aside) : NULL;
 
         g_ptr_array_add (load->failed_files, g_object_ref (child));

@@ -252,8 +252,8 @@ steward_conversation_new_from_json (JsonObject  *json,
                                     GError     **error)
 {
   g_autoptr(StewardConversation) self = NULL;
-  const char *id = steward_chat_json_string (json, "id");
-  JsonArray *messages = steward_chat_json_array (json, "messages");
+  const char *id = mcp_json_get_string (json, "id");
+  JsonArray *messages = mcp_json_get_array (json, "messages");
 
   if (id == NULL || *id == '\0')
     {
@@ -269,10 +269,10 @@ steward_conversation_new_from_json (JsonObject  *json,
     }
 
   self = steward_conversation_new (id);
-  self->title = g_strdup (steward_chat_json_string (json, "title"));
-  self->model = g_strdup (steward_chat_json_string (json, "model"));
-  self->created = steward_chat_time_from_string (steward_chat_json_string (json, "created"));
-  self->updated = steward_chat_time_from_string (steward_chat_json_string (json, "updated"));
+  self->title = g_strdup (mcp_json_get_string (json, "title"));
+  self->model = g_strdup (mcp_json_get_string (json, "model"));
+  self->created = steward_chat_time_from_string (mcp_json_get_string (json, "created"));
+  self->updated = steward_chat_time_from_string (mcp_json_get_string (json, "updated"));
 
   for (guint i = 0; i < json_array_get_length (messages); i++)
     {

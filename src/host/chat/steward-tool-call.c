@@ -199,20 +199,20 @@ StewardToolCall *
 steward_tool_call_new_from_json (JsonObject *json)
 {
   StewardToolCall *self;
-  JsonObject *arguments = steward_chat_json_object (json, "arguments");
-  JsonArray *result = steward_chat_json_array (json, "result");
+  JsonObject *arguments = mcp_json_get_object (json, "arguments");
+  JsonArray *result = mcp_json_get_array (json, "result");
   g_autoptr(JsonObject) empty = NULL;
   StewardToolCallState state = STEWARD_TOOL_CALL_FAILED;
 
   if (arguments == NULL)
     arguments = empty = json_object_new ();
 
-  self = steward_tool_call_new (steward_chat_json_string (json, "id"),
-                                steward_chat_json_string (json, "server"),
-                                steward_chat_json_string (json, "tool"),
+  self = steward_tool_call_new (mcp_json_get_string (json, "id"),
+                                mcp_json_get_string (json, "server"),
+                                mcp_json_get_string (json, "tool"),
                                 arguments);
 
-  steward_tool_call_state_from_string (steward_chat_json_string (json, "state"), &state);
+  steward_tool_call_state_from_string (mcp_json_get_string (json, "state"), &state);
   if (state == STEWARD_TOOL_CALL_WAITING || state == STEWARD_TOOL_CALL_RUNNING)
     {
       state = STEWARD_TOOL_CALL_FAILED;
@@ -220,13 +220,13 @@ steward_tool_call_new_from_json (JsonObject *json)
     }
   else
     {
-      self->error = g_strdup (steward_chat_json_string (json, "error"));
+      self->error = g_strdup (mcp_json_get_string (json, "error"));
     }
   self->state = state;
 
   if (result != NULL)
     self->result = json_array_ref (result);
-  self->is_error = steward_chat_json_boolean (json, "isError");
+  self->is_error = mcp_json_get_boolean (json, "isError", FALSE);
 
   return self;
 }

@@ -18,54 +18,19 @@
  */
 struct _StewardAnthropicProvider
 {
-  GObject         parent_instance;
-
-  char           *id;
-  char           *name;
-  char           *base_url;
-  char           *key_id;
-  StewardSecrets *secrets;
-  SoupSession    *session;
+  StewardHttpProvider parent_instance;
 };
 
-static void steward_anthropic_provider_iface_init (StewardProviderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (StewardAnthropicProvider, steward_anthropic_provider,
-                               G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (STEWARD_TYPE_PROVIDER,
-                                                      steward_anthropic_provider_iface_init))
-
-enum {
-  PROP_0,
-  PROP_ID,
-  PROP_DISPLAY_NAME,
-  PROP_BASE_URL,
-  PROP_KEY_ID,
-  PROP_SECRETS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (StewardAnthropicProvider, steward_anthropic_provider,
+                     STEWARD_TYPE_HTTP_PROVIDER)
 
 #define API_VERSION "2023-06-01"
 /* The API requires a limit; this one is what the sampling broker caps at
  * by default. */
 #define DEFAULT_MAX_TOKENS 4096
 #define MAX_BLOCKS 256
-#define MAX_MODELS 10000
-#define MAX_MODEL_PAGES 10
 
 /* The request */
-
-static GError *
-unsupported (const char *name,
-             const char *what)
-{
-  return g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_UNSUPPORTED,
-                      /* Translators: the first %s is a kind of content ("audio"),
-                       * the second the provider's name. */
-                      _("Messages with %s cannot be sent to “%s”."), what, name);
-}
 
 static JsonObject *
 translate_image (JsonObject  *block,
@@ -79,8 +44,9 @@ translate_image (JsonObject  *block,
 
   if (data == NULL || data[0] == '\0' || type == NULL || !g_str_has_prefix (type, "image/"))
     {
-      g_propagate_error (error, unsupported (name, _("an image that is not base64 data of an "
-                                                     "image type")));
+      g_propagate_error (error,
+                         steward_provider_unsupported (name, _("an image that is not base64 data "
+                                                               "of an image type")));
       return NULL;
     }
 
@@ -112,8 +78,9 @@ translate_tool_result (JsonObject  *block,
 
   if (id == NULL)
     {
-      g_propagate_error (error, unsupported (name, _("a tool result without the id of its "
-                                                     "call")));
+      g_propagate_error (error,
+                         steward_provider_unsupported (name, _("a tool result without the id of "
+                                                               "its call")));
       return NULL;
     }
 
@@ -178,8 +145,9 @@ translate_block (JsonObject  *block,
 
       if (id == NULL || tool == NULL)
         {
-          g_propagate_error (error, unsupported (name, _("a tool call without an id or a "
-                                                         "name")));
+          g_propagate_error (error,
+                             steward_provider_unsupported (name, _("a tool call without an id or "
+                                                                   "a name")));
           return NULL;
         }
 
@@ -197,52 +165,67 @@ translate_block (JsonObject  *block,
 
   if (g_strcmp0 (type, "audio") == 0)
     /* Translators: completes "Messages with %s cannot be sent to “%s”." */
-    g_propagate_error (error, unsupported (name, _("audio")));
+    g_propagate_error (error, steward_provider_unsupported (name, _("audio")));
   else
     {
       g_autofree char *what = g_strdup_printf (_("“%s” content"), type != NULL ? type : "?");
 
-      g_propagate_error (error, unsupported (name, what));
+      g_propagate_error (error, steward_provider_unsupported (name, what));
     }
 
   return NULL;
 }
 
-static JsonArray *
-translate_tools (JsonArray *tools)
+static JsonObject *
+make_tool (const char *tool_name,
+           const char *description,
+           JsonObject *schema)
 {
-  JsonArray *out = json_array_new ();
+  JsonObject *entry = json_object_new ();
 
-  for (guint i = 0; i < json_array_get_length (tools); i++)
+  json_object_set_string_member (entry, "name", tool_name);
+  if (description != NULL)
+    json_object_set_string_member (entry, "description", description);
+  json_object_set_object_member (entry, "input_schema", schema);
+  return entry;
+}
+
+static gboolean
+add_message (JsonArray   *messages,
+             const char  *role,
+             JsonArray   *content,
+             const char  *name,
+             GError     **error)
+{
+  g_autoptr(JsonArray) blocks = json_array_new ();
+  JsonObject *out;
+
+  for (guint j = 0; j < json_array_get_length (content); j++)
     {
-      JsonNode *node = json_array_get_element (tools, i);
-      JsonObject *tool = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *tool_name = steward_provider_json_string (tool, "name");
-      const char *description = steward_provider_json_string (tool, "description");
-      JsonObject *schema = steward_provider_json_object (tool, "inputSchema");
-      JsonObject *entry;
+      JsonNode *block_node = json_array_get_element (content, j);
+      JsonObject *block;
 
-      if (tool_name == NULL)
+      if (!JSON_NODE_HOLDS_OBJECT (block_node))
         continue;
-
-      entry = json_object_new ();
-      json_object_set_string_member (entry, "name", tool_name);
-      if (description != NULL)
-        json_object_set_string_member (entry, "description", description);
-      if (schema != NULL)
-        json_object_set_object_member (entry, "input_schema", json_object_ref (schema));
-      else
+      block = translate_block (json_node_get_object (block_node), FALSE, name, error);
+      if (block == NULL)
         {
-          JsonObject *empty = json_object_new ();
-
-          json_object_set_string_member (empty, "type", "object");
-          json_object_set_object_member (empty, "properties", json_object_new ());
-          json_object_set_object_member (entry, "input_schema", empty);
+          if (error != NULL && *error != NULL)
+            return FALSE;
+          continue;
         }
-      json_array_add_object_element (out, entry);
+      json_array_add_object_element (blocks, block);
     }
 
-  return out;
+  /* The API refuses a message with nothing in it. */
+  if (json_array_get_length (blocks) == 0)
+    return TRUE;
+
+  out = json_object_new ();
+  json_object_set_string_member (out, "role", role);
+  json_object_set_array_member (out, "content", g_steal_pointer (&blocks));
+  json_array_add_object_element (messages, out);
+  return TRUE;
 }
 
 static JsonNode *
@@ -252,13 +235,10 @@ anthropic_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *input = steward_provider_json_array (request, "messages");
   JsonArray *tools = steward_provider_json_array (request, "tools");
-  JsonArray *stop = steward_provider_json_array (request, "stopSequences");
   JsonObject *tool_choice = steward_provider_json_object (request, "toolChoice");
   const char *model = steward_provider_json_string (request, "model");
   const char *system_prompt = steward_provider_json_string (request, "systemPrompt");
-  JsonNode *temperature = json_object_get_member (request, "temperature");
   gint64 max_tokens = steward_provider_json_count (request, "maxTokens");
 
   if (model != NULL)
@@ -268,53 +248,8 @@ anthropic_build_body (JsonObject  *request,
   if (system_prompt != NULL && system_prompt[0] != '\0')
     json_object_set_string_member (body, "system", system_prompt);
 
-  for (guint i = 0; input != NULL && i < json_array_get_length (input); i++)
-    {
-      JsonNode *node = json_array_get_element (input, i);
-      JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *role = steward_provider_json_string (message, "role");
-      g_autoptr(JsonArray) content = steward_provider_dup_content (message);
-      g_autoptr(JsonArray) blocks = json_array_new ();
-      JsonObject *out;
-
-      if (g_strcmp0 (role, "user") != 0 && g_strcmp0 (role, "assistant") != 0)
-        {
-          g_propagate_error (error, unsupported (name, _("a role other than user or "
-                                                         "assistant")));
-          return NULL;
-        }
-      if (content == NULL)
-        {
-          g_propagate_error (error, unsupported (name, _("a message without content")));
-          return NULL;
-        }
-
-      for (guint j = 0; j < json_array_get_length (content); j++)
-        {
-          JsonNode *block_node = json_array_get_element (content, j);
-          JsonObject *block;
-
-          if (!JSON_NODE_HOLDS_OBJECT (block_node))
-            continue;
-          block = translate_block (json_node_get_object (block_node), FALSE, name, error);
-          if (block == NULL)
-            {
-              if (error != NULL && *error != NULL)
-                return NULL;
-              continue;
-            }
-          json_array_add_object_element (blocks, block);
-        }
-
-      /* The API refuses a message with nothing in it. */
-      if (json_array_get_length (blocks) == 0)
-        continue;
-
-      out = json_object_new ();
-      json_object_set_string_member (out, "role", role);
-      json_object_set_array_member (out, "content", g_steal_pointer (&blocks));
-      json_array_add_object_element (messages, out);
-    }
+  if (!steward_provider_add_messages (request, name, add_message, messages, error))
+    return NULL;
   json_object_set_array_member (body, "messages", g_steal_pointer (&messages));
 
   if (tools != NULL && json_array_get_length (tools) > 0)
@@ -322,7 +257,7 @@ anthropic_build_body (JsonObject  *request,
       const char *mode = steward_provider_json_string (tool_choice, "mode");
       const char *type = NULL;
 
-      json_object_set_array_member (body, "tools", translate_tools (tools));
+      json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
       if (g_strcmp0 (mode, "auto") == 0)
         type = "auto";
       else if (g_strcmp0 (mode, "required") == 0)
@@ -339,24 +274,7 @@ anthropic_build_body (JsonObject  *request,
         }
     }
 
-  if (temperature != NULL && JSON_NODE_HOLDS_VALUE (temperature) &&
-      (json_node_get_value_type (temperature) == G_TYPE_DOUBLE ||
-       json_node_get_value_type (temperature) == G_TYPE_INT64))
-    json_object_set_double_member (body, "temperature", json_node_get_double (temperature));
-
-  if (stop != NULL && json_array_get_length (stop) > 0)
-    {
-      JsonArray *out = json_array_new ();
-
-      for (guint i = 0; i < json_array_get_length (stop); i++)
-        {
-          JsonNode *node = json_array_get_element (stop, i);
-
-          if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-            json_array_add_string_element (out, json_node_get_string (node));
-        }
-      json_object_set_array_member (body, "stop_sequences", out);
-    }
+  steward_provider_copy_sampling (request, body, "stop_sequences");
 
   json_object_set_boolean_member (body, "stream", TRUE);
 
@@ -365,43 +283,31 @@ anthropic_build_body (JsonObject  *request,
 
 /* {base}/v1/PATH, whether or not the base already ends in /v1. */
 static char *
-endpoint (StewardAnthropicProvider *self,
-          const char               *path)
+endpoint (StewardHttpProvider *provider,
+          const char          *path)
 {
-  if (g_str_has_suffix (self->base_url, "/v1"))
-    return g_strconcat (self->base_url, "/", path, NULL);
+  const char *base_url = steward_http_provider_get_base_url (provider);
 
-  return g_strconcat (self->base_url, "/v1/", path, NULL);
+  if (g_str_has_suffix (base_url, "/v1"))
+    return g_strconcat (base_url, "/", path, NULL);
+
+  return g_strconcat (base_url, "/v1/", path, NULL);
 }
 
 static void
-apply_headers (SoupMessage *message,
-               const char  *key,
-               const char  *accept)
+anthropic_add_headers (StewardHttpProvider *provider,
+                       SoupMessageHeaders  *headers,
+                       const char          *key)
 {
-  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
-
-  soup_message_headers_replace (headers, "Accept", accept);
   soup_message_headers_replace (headers, "anthropic-version", API_VERSION);
   if (key != NULL)
     soup_message_headers_replace (headers, "x-api-key", key);
 }
 
-static SoupMessage *
-anthropic_new_message (StewardProvider *provider,
-                       GBytes          *body,
-                       const char      *key)
+static char *
+anthropic_chat_url (StewardHttpProvider *provider)
 {
-  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (provider);
-  g_autofree char *url = endpoint (self, "messages");
-  SoupMessage *message = soup_message_new (SOUP_METHOD_POST, url);
-
-  if (message == NULL)
-    return NULL;
-
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
-  apply_headers (message, key, "text/event-stream, application/json");
-  return message;
+  return endpoint (provider, "messages");
 }
 
 /* The answer */
@@ -746,19 +652,10 @@ anthropic_event (StewardProviderChat  *chat,
                  gboolean             *done,
                  GError              **error)
 {
-  g_autoptr(JsonObject) object = NULL;
-  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(JsonObject) object = steward_provider_chat_parse_event (chat, event, error);
 
-  object = steward_provider_json_parse_object (event->data, event->data_length, &parse_error);
   if (object == NULL)
-    {
-      g_autofree char *why = steward_provider_clean_text (parse_error->message, NULL);
-
-      *error = g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
-                            _("“%s” sent an event that is not a JSON object: %s"),
-                            steward_provider_chat_get_name (chat), why);
-      return FALSE;
-    }
+    return FALSE;
 
   return handle_event (chat, state, object, event->type, done, error);
 }
@@ -859,9 +756,7 @@ anthropic_answer (StewardProviderChat  *chat,
 
   if (!complete && answer->stop_reason == NULL)
     {
-      g_set_error (error, STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_NETWORK,
-                   _("The answer from “%s” broke off before it was complete."),
-                   steward_provider_chat_get_name (chat));
+      steward_provider_chat_set_broken_off (chat, error);
       return NULL;
     }
 
@@ -899,7 +794,6 @@ anthropic_answer (StewardProviderChat  *chat,
 
 static const StewardProviderWire anthropic_wire = {
   .build_body = anthropic_build_body,
-  .new_message = anthropic_new_message,
   .state_new = answer_new,
   .state_free = answer_free,
   .event = anthropic_event,
@@ -907,379 +801,76 @@ static const StewardProviderWire anthropic_wire = {
   .answer = anthropic_answer,
 };
 
-/* StewardProvider */
+/* Listing models, a page at a time */
 
-static const char *
-steward_anthropic_provider_get_id (StewardProvider *provider)
+static char *
+anthropic_models_url (StewardHttpProvider *provider)
 {
-  return STEWARD_ANTHROPIC_PROVIDER (provider)->id;
-}
+  g_autofree char *base = endpoint (provider, "models");
 
-static const char *
-steward_anthropic_provider_get_display_name (StewardProvider *provider)
-{
-  return STEWARD_ANTHROPIC_PROVIDER (provider)->name;
+  return g_strconcat (base, "?limit=1000", NULL);
 }
 
 static gboolean
-steward_anthropic_provider_is_local (StewardProvider *provider)
+anthropic_read_models (StewardHttpProvider  *provider,
+                       JsonNode             *reply,
+                       gboolean              fallback,
+                       GPtrArray            *names,
+                       char                **next,
+                       GError              **error)
 {
-  return steward_provider_url_is_loopback (STEWARD_ANTHROPIC_PROVIDER (provider)->base_url);
-}
-
-static void
-steward_anthropic_provider_chat_async (StewardProvider          *provider,
-                                       JsonObject               *request,
-                                       StewardProviderEventFunc  event_func,
-                                       gpointer                  event_data,
-                                       GDestroyNotify            event_destroy,
-                                       GCancellable             *cancellable,
-                                       GAsyncReadyCallback       callback,
-                                       gpointer                  user_data)
-{
-  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (provider);
-
-  steward_provider_chat_run_async (provider, &anthropic_wire, self->session, self->secrets,
-                                   self->key_id, request, event_func, event_data, event_destroy,
-                                   cancellable, callback, user_data);
-}
-
-static JsonObject *
-steward_anthropic_provider_chat_finish (StewardProvider  *provider,
-                                        GAsyncResult     *result,
-                                        GError          **error)
-{
-  return steward_provider_chat_run_finish (provider, result, error);
-}
-
-/* Listing models, a page at a time */
-
-typedef struct {
-  char      *key;
-  GPtrArray *names;
-  guint      pages;
-} ListData;
-
-static void
-list_data_free (ListData *data)
-{
-  g_clear_pointer (&data->key, steward_secret_value_free);
-  g_clear_pointer (&data->names, g_ptr_array_unref);
-  g_free (data);
-}
-
-static void request_page (GTask      *task,
-                          const char *after_id);
-
-/* The key goes as soon as the list is in, whenever the caller lets go of
- * the result. */
-static void
-list_return (GTask     *task,
-             GPtrArray *names,
-             GError    *error)
-{
-  ListData *data = g_task_get_task_data (task);
-
-  g_clear_pointer (&data->key, steward_secret_value_free);
-  if (names != NULL)
-    g_task_return_pointer (task, names, (GDestroyNotify) g_ptr_array_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-page_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  StewardAnthropicProvider *self = g_task_get_source_object (task);
-  ListData *data = g_task_get_task_data (task);
-  g_autoptr(JsonNode) reply = NULL;
-  GError *error = NULL;
-  JsonObject *root;
-  JsonArray *list;
+  JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
+  JsonArray *list = steward_provider_json_array (root, "data");
   const char *last_id;
   JsonNode *has_more;
 
-  reply = steward_provider_http_send_finish (result, NULL, &error);
-  if (error != NULL)
-    {
-      list_return (task, NULL, error);
-      return;
-    }
-
-  root = reply != NULL && JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  list = steward_provider_json_array (root, "data");
   if (list == NULL)
-    {
-      list_return (task, NULL,
-                   g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
-                                _("“%s” answered the list of models with something that is not "
-                                  "one."), self->name));
-      return;
-    }
+    return FALSE;
 
-  for (guint i = 0; i < json_array_get_length (list) && data->names->len < MAX_MODELS; i++)
-    {
-      JsonNode *node = json_array_get_element (list, i);
-      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *id = steward_provider_json_string (entry, "id");
-
-      if (id != NULL && id[0] != '\0' && g_utf8_validate (id, -1, NULL))
-        g_ptr_array_add (data->names, g_strdup (id));
-    }
+  steward_provider_add_model_names (names, list, "id");
 
   has_more = json_object_get_member (root, "has_more");
   last_id = steward_provider_json_string (root, "last_id");
   if (has_more != NULL && JSON_NODE_HOLDS_VALUE (has_more) &&
       json_node_get_value_type (has_more) == G_TYPE_BOOLEAN && json_node_get_boolean (has_more) &&
-      last_id != NULL && ++data->pages < MAX_MODEL_PAGES)
+      last_id != NULL)
     {
-      request_page (task, last_id);
-      return;
+      g_autofree char *base = endpoint (provider, "models");
+      g_autofree char *escaped = g_uri_escape_string (last_id, NULL, FALSE);
+
+      *next = g_strdup_printf ("%s?limit=1000&after_id=%s", base, escaped);
     }
 
-  list_return (task, g_steal_pointer (&data->names), NULL);
-}
-
-static void
-request_page (GTask      *task,
-              const char *after_id)
-{
-  StewardAnthropicProvider *self = g_task_get_source_object (task);
-  ListData *data = g_task_get_task_data (task);
-  g_autofree char *base = endpoint (self, "models");
-  g_autofree char *escaped = after_id != NULL ? g_uri_escape_string (after_id, NULL, FALSE)
-                                              : NULL;
-  g_autofree char *url = escaped != NULL
-                         ? g_strdup_printf ("%s?limit=1000&after_id=%s", base, escaped)
-                         : g_strdup_printf ("%s?limit=1000", base);
-  g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_GET, url);
-  StewardProviderHttpOptions options = { 0 };
-
-  if (message == NULL)
-    {
-      list_return (task, NULL,
-                   g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_NETWORK,
-                                _("“%s” has a base URL Steward cannot use. Correct it in "
-                                  "Preferences → Providers."), self->name));
-      return;
-    }
-
-  apply_headers (message, data->key, "application/json");
-  options.name = self->name;
-  options.secret = data->key;
-  options.timeout_s = STEWARD_PROVIDER_LIST_TIMEOUT_S;
-  steward_provider_http_send_async (self->session, message, &options,
-                                    g_task_get_cancellable (task), page_cb, g_object_ref (task));
-}
-
-static void
-list_key_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  ListData *data = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  data->key = steward_provider_lookup_key_finish (result, &error);
-  if (error != NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  request_page (task, NULL);
-}
-
-static void
-steward_anthropic_provider_list_models_async (StewardProvider     *provider,
-                                              GCancellable        *cancellable,
-                                              GAsyncReadyCallback  callback,
-                                              gpointer             user_data)
-{
-  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (provider);
-  g_autoptr(GTask) task = NULL;
-  ListData *data;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_anthropic_provider_list_models_async);
-  data = g_new0 (ListData, 1);
-  data->names = g_ptr_array_new_with_free_func (g_free);
-  g_task_set_task_data (task, data, (GDestroyNotify) list_data_free);
-
-  steward_provider_lookup_key_async (self->secrets, self->key_id, self->name, cancellable,
-                                     list_key_cb, g_steal_pointer (&task));
-}
-
-static GPtrArray *
-steward_anthropic_provider_list_models_finish (StewardProvider  *provider,
-                                               GAsyncResult     *result,
-                                               GError          **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, provider), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        steward_anthropic_provider_list_models_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-steward_anthropic_provider_iface_init (StewardProviderInterface *iface)
-{
-  iface->get_id = steward_anthropic_provider_get_id;
-  iface->get_display_name = steward_anthropic_provider_get_display_name;
-  iface->is_local = steward_anthropic_provider_is_local;
-  iface->list_models_async = steward_anthropic_provider_list_models_async;
-  iface->list_models_finish = steward_anthropic_provider_list_models_finish;
-  iface->chat_async = steward_anthropic_provider_chat_async;
-  iface->chat_finish = steward_anthropic_provider_chat_finish;
+  return TRUE;
 }
 
 /* GObject */
 
 static void
-steward_anthropic_provider_dispose (GObject *object)
-{
-  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
-
-  if (self->session != NULL)
-    soup_session_abort (self->session);
-  g_clear_object (&self->session);
-  g_clear_object (&self->secrets);
-
-  G_OBJECT_CLASS (steward_anthropic_provider_parent_class)->dispose (object);
-}
-
-static void
-steward_anthropic_provider_finalize (GObject *object)
-{
-  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
-
-  g_free (self->id);
-  g_free (self->name);
-  g_free (self->base_url);
-  g_free (self->key_id);
-
-  G_OBJECT_CLASS (steward_anthropic_provider_parent_class)->finalize (object);
-}
-
-static void
-steward_anthropic_provider_get_property (GObject    *object,
-                                         guint       prop_id,
-                                         GValue     *value,
-                                         GParamSpec *pspec)
-{
-  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
-
-  switch (prop_id)
-    {
-    case PROP_ID:
-      g_value_set_string (value, self->id);
-      break;
-    case PROP_DISPLAY_NAME:
-      g_value_set_string (value, self->name);
-      break;
-    case PROP_BASE_URL:
-      g_value_set_string (value, self->base_url);
-      break;
-    case PROP_KEY_ID:
-      g_value_set_string (value, self->key_id);
-      break;
-    case PROP_SECRETS:
-      g_value_set_object (value, self->secrets);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_anthropic_provider_set_property (GObject      *object,
-                                         guint         prop_id,
-                                         const GValue *value,
-                                         GParamSpec   *pspec)
-{
-  StewardAnthropicProvider *self = STEWARD_ANTHROPIC_PROVIDER (object);
-
-  switch (prop_id)
-    {
-    case PROP_ID:
-      self->id = g_value_dup_string (value);
-      break;
-    case PROP_DISPLAY_NAME:
-      self->name = g_value_dup_string (value);
-      break;
-    case PROP_BASE_URL:
-      {
-        const char *url = g_value_get_string (value);
-        gsize length;
-
-        if (url == NULL || url[0] == '\0')
-          url = STEWARD_ANTHROPIC_DEFAULT_BASE_URL;
-        length = strlen (url);
-        while (length > 0 && url[length - 1] == '/')
-          length--;
-        self->base_url = g_strndup (url, length);
-      }
-      break;
-    case PROP_KEY_ID:
-      self->key_id = g_value_dup_string (value);
-      break;
-    case PROP_SECRETS:
-      self->secrets = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 steward_anthropic_provider_class_init (StewardAnthropicProviderClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  StewardHttpProviderClass *http_class = STEWARD_HTTP_PROVIDER_CLASS (klass);
 
-  object_class->dispose = steward_anthropic_provider_dispose;
-  object_class->finalize = steward_anthropic_provider_finalize;
-  object_class->get_property = steward_anthropic_provider_get_property;
-  object_class->set_property = steward_anthropic_provider_set_property;
-
-  properties[PROP_ID] =
-    g_param_spec_string ("id", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_DISPLAY_NAME] =
-    g_param_spec_string ("display-name", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_BASE_URL] =
-    g_param_spec_string ("base-url", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_KEY_ID] =
-    g_param_spec_string ("key-id", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SECRETS] =
-    g_param_spec_object ("secrets", NULL, NULL, STEWARD_TYPE_SECRETS,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  http_class->wire = &anthropic_wire;
+  http_class->default_base_url = STEWARD_ANTHROPIC_DEFAULT_BASE_URL;
+  http_class->add_headers = anthropic_add_headers;
+  http_class->chat_url = anthropic_chat_url;
+  http_class->models_url = anthropic_models_url;
+  http_class->read_models = anthropic_read_models;
 }
 
 static void
 steward_anthropic_provider_init (StewardAnthropicProvider *self)
 {
-  self->session = steward_provider_session_new ();
 }
 
 /* Public API */
 
 /**
  * steward_anthropic_provider_new:
- * @id: the provider's id, such as "anthropic"
- * @name: what a person calls it
  * @base_url: (nullable): %NULL for %STEWARD_ANTHROPIC_DEFAULT_BASE_URL
- * @key_id: (nullable): the keyring id of its API key
- * @secrets: (nullable): the keyring; needed when @key_id is set
+ *
+ * See steward_openai_provider_new() for the other arguments.
  */
 StewardAnthropicProvider *
 steward_anthropic_provider_new (const char     *id,
@@ -1288,31 +879,9 @@ steward_anthropic_provider_new (const char     *id,
                                 const char     *key_id,
                                 StewardSecrets *secrets)
 {
-  g_return_val_if_fail (id != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-  g_return_val_if_fail (secrets == NULL || STEWARD_IS_SECRETS (secrets), NULL);
+  StewardHttpProvider *provider;
 
-  return g_object_new (STEWARD_TYPE_ANTHROPIC_PROVIDER,
-                       "id", id,
-                       "display-name", name,
-                       "base-url", base_url,
-                       "key-id", key_id,
-                       "secrets", secrets,
-                       NULL);
-}
-
-const char *
-steward_anthropic_provider_get_base_url (StewardAnthropicProvider *self)
-{
-  g_return_val_if_fail (STEWARD_IS_ANTHROPIC_PROVIDER (self), NULL);
-
-  return self->base_url;
-}
-
-const char *
-steward_anthropic_provider_get_key_id (StewardAnthropicProvider *self)
-{
-  g_return_val_if_fail (STEWARD_IS_ANTHROPIC_PROVIDER (self), NULL);
-
-  return self->key_id;
+  provider = steward_http_provider_new (STEWARD_TYPE_ANTHROPIC_PROVIDER, id, name, base_url, key_id,
+                                        secrets);
+  return STEWARD_ANTHROPIC_PROVIDER (provider);
 }

@@ -3,7 +3,7 @@
 
 #include <gio/gio.h>
 
-#include "steward-provider.h"
+#include "steward-http-provider.h"
 #include "steward-secrets.h"
 
 G_BEGIN_DECLS
@@ -18,14 +18,13 @@ G_BEGIN_DECLS
 
 #define STEWARD_TYPE_ANTHROPIC_PROVIDER (steward_anthropic_provider_get_type ())
 
-G_DECLARE_FINAL_TYPE (StewardAnthropicProvider, steward_anthropic_provider, STEWARD, ANTHROPIC_PROVIDER, GObject)
+G_DECLARE_FINAL_TYPE (StewardAnthropicProvider, steward_anthropic_provider, STEWARD,
+                      ANTHROPIC_PROVIDER, StewardHttpProvider)
 
-StewardAnthropicProvider *steward_anthropic_provider_new          (const char     *id,
-                                                                   const char     *name,
-                                                                   const char     *base_url,
-                                                                   const char     *key_id,
-                                                                   StewardSecrets *secrets);
-const char               *steward_anthropic_provider_get_base_url (StewardAnthropicProvider *self);
-const char               *steward_anthropic_provider_get_key_id   (StewardAnthropicProvider *self);
+StewardAnthropicProvider *steward_anthropic_provider_new (const char     *id,
+                                                          const char     *name,
+                                                          const char     *base_url,
+                                                          const char     *key_id,
+                                                          StewardSecrets *secrets);
 
 G_END_DECLS

@@ -564,19 +564,6 @@ read_score (JsonObject  *object,
   return TRUE;
 }
 
-static const char *
-member_string (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* Reads the file's contents into @models and @hints, or says what is
  * wrong with them. */
 static gboolean
@@ -646,8 +633,8 @@ parse (const char  *data,
         }
 
       entry = json_node_get_object (node);
-      provider = member_string (entry, "provider");
-      name = member_string (entry, "name");
+      provider = mcp_json_get_string (entry, "provider");
+      name = mcp_json_get_string (entry, "name");
       if (provider == NULL || *provider == '\0' || strchr (provider, '/') != NULL ||
           name == NULL || *name == '\0')
         {

@@ -20,50 +20,15 @@
  */
 struct _StewardOpenaiProvider
 {
-  GObject         parent_instance;
-
-  char           *id;
-  char           *name;
-  char           *base_url;
-  char           *key_id;
-  StewardSecrets *secrets;
-  SoupSession    *session;
+  StewardHttpProvider parent_instance;
 };
 
-static void steward_openai_provider_iface_init (StewardProviderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (StewardOpenaiProvider, steward_openai_provider, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (STEWARD_TYPE_PROVIDER,
-                                                      steward_openai_provider_iface_init))
-
-enum {
-  PROP_0,
-  PROP_ID,
-  PROP_DISPLAY_NAME,
-  PROP_BASE_URL,
-  PROP_KEY_ID,
-  PROP_SECRETS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (StewardOpenaiProvider, steward_openai_provider, STEWARD_TYPE_HTTP_PROVIDER)
 
 /* More calls in one answer than any model makes is a broken stream. */
 #define MAX_TOOL_CALLS 128
-#define MAX_MODELS 10000
-#define MAX_MODEL_NAME 512
 
 /* The request */
-
-static GError *
-unsupported (const char *name,
-             const char *what)
-{
-  return g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_UNSUPPORTED,
-                      /* Translators: the first %s is a kind of content ("audio"),
-                       * the second the provider's name. */
-                      _("Messages with %s cannot be sent to “%s”."), what, name);
-}
 
 static gboolean
 is_base64 (const char *data)
@@ -101,8 +66,9 @@ image_part (JsonObject  *block,
 
   if (data == NULL || !is_base64 (data) || !is_media_type (type, "image/"))
     {
-      g_propagate_error (error, unsupported (name, _("an image that is not base64 data of an "
-                                                     "image type")));
+      g_propagate_error (error,
+                         steward_provider_unsupported (name, _("an image that is not base64 data "
+                                                               "of an image type")));
       return NULL;
     }
 
@@ -143,7 +109,8 @@ audio_part (JsonObject  *block,
 
   if (data == NULL || !is_base64 (data) || format == NULL)
     {
-      g_propagate_error (error, unsupported (name, _("audio other than WAV or MP3")));
+      g_propagate_error (error,
+                         steward_provider_unsupported (name, _("audio other than WAV or MP3")));
       return NULL;
     }
 
@@ -185,8 +152,9 @@ add_tool_result (JsonArray   *messages,
 
   if (id == NULL)
     {
-      g_propagate_error (error, unsupported (name, _("a tool result without the id of its "
-                                                     "call")));
+      g_propagate_error (error,
+                         steward_provider_unsupported (name, _("a tool result without the id of "
+                                                               "its call")));
       return FALSE;
     }
 
@@ -225,7 +193,7 @@ add_tool_result (JsonArray   *messages,
           g_autofree char *what = g_strdup_printf (_("“%s” content in a tool result"),
                                                    type != NULL ? type : "?");
 
-          g_propagate_error (error, unsupported (name, what));
+          g_propagate_error (error, steward_provider_unsupported (name, what));
           return FALSE;
         }
     }
@@ -288,7 +256,7 @@ add_user_message (JsonArray   *messages,
         {
           g_autofree char *what = g_strdup_printf (_("“%s” content"), type != NULL ? type : "?");
 
-          g_propagate_error (error, unsupported (name, what));
+          g_propagate_error (error, steward_provider_unsupported (name, what));
           return FALSE;
         }
 
@@ -345,8 +313,9 @@ add_assistant_message (JsonArray   *messages,
 
           if (id == NULL || tool == NULL)
             {
-              g_propagate_error (error, unsupported (name, _("a tool call without an id or a "
-                                                             "name")));
+              g_propagate_error (error,
+                                 steward_provider_unsupported (name, _("a tool call without an "
+                                                                       "id or a name")));
               return FALSE;
             }
 
@@ -368,7 +337,7 @@ add_assistant_message (JsonArray   *messages,
           g_autofree char *what = g_strdup_printf (_("“%s” content from the model"),
                                                    type != NULL ? type : "?");
 
-          g_propagate_error (error, unsupported (name, what));
+          g_propagate_error (error, steward_provider_unsupported (name, what));
           return FALSE;
         }
     }
@@ -384,46 +353,34 @@ add_assistant_message (JsonArray   *messages,
   return TRUE;
 }
 
-static JsonArray *
-translate_tools (JsonArray *tools)
+static gboolean
+add_message (JsonArray   *messages,
+             const char  *role,
+             JsonArray   *content,
+             const char  *name,
+             GError     **error)
 {
-  JsonArray *out = json_array_new ();
+  if (g_str_equal (role, "assistant"))
+    return add_assistant_message (messages, content, name, error);
 
-  for (guint i = 0; i < json_array_get_length (tools); i++)
-    {
-      JsonNode *node = json_array_get_element (tools, i);
-      JsonObject *tool = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *tool_name = steward_provider_json_string (tool, "name");
-      const char *description = steward_provider_json_string (tool, "description");
-      JsonObject *schema = steward_provider_json_object (tool, "inputSchema");
-      JsonObject *function;
-      JsonObject *entry;
+  return add_user_message (messages, content, name, error);
+}
 
-      if (tool_name == NULL)
-        continue;
+static JsonObject *
+make_tool (const char *tool_name,
+           const char *description,
+           JsonObject *schema)
+{
+  JsonObject *function = json_object_new ();
+  JsonObject *entry = json_object_new ();
 
-      function = json_object_new ();
-      json_object_set_string_member (function, "name", tool_name);
-      if (description != NULL)
-        json_object_set_string_member (function, "description", description);
-      if (schema != NULL)
-        json_object_set_object_member (function, "parameters", json_object_ref (schema));
-      else
-        {
-          JsonObject *empty = json_object_new ();
-
-          json_object_set_string_member (empty, "type", "object");
-          json_object_set_object_member (empty, "properties", json_object_new ());
-          json_object_set_object_member (function, "parameters", empty);
-        }
-
-      entry = json_object_new ();
-      json_object_set_string_member (entry, "type", "function");
-      json_object_set_object_member (entry, "function", function);
-      json_array_add_object_element (out, entry);
-    }
-
-  return out;
+  json_object_set_string_member (function, "name", tool_name);
+  if (description != NULL)
+    json_object_set_string_member (function, "description", description);
+  json_object_set_object_member (function, "parameters", schema);
+  json_object_set_string_member (entry, "type", "function");
+  json_object_set_object_member (entry, "function", function);
+  return entry;
 }
 
 static JsonNode *
@@ -433,13 +390,10 @@ openai_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *input = steward_provider_json_array (request, "messages");
   JsonArray *tools = steward_provider_json_array (request, "tools");
-  JsonArray *stop = steward_provider_json_array (request, "stopSequences");
   JsonObject *tool_choice = steward_provider_json_object (request, "toolChoice");
   const char *model = steward_provider_json_string (request, "model");
   const char *system_prompt = steward_provider_json_string (request, "systemPrompt");
-  JsonNode *temperature = json_object_get_member (request, "temperature");
   gint64 max_tokens = steward_provider_json_count (request, "maxTokens");
   JsonObject *options;
 
@@ -455,67 +409,23 @@ openai_build_body (JsonObject  *request,
       json_array_add_object_element (messages, message);
     }
 
-  for (guint i = 0; input != NULL && i < json_array_get_length (input); i++)
-    {
-      JsonNode *node = json_array_get_element (input, i);
-      JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *role = steward_provider_json_string (message, "role");
-      g_autoptr(JsonArray) content = steward_provider_dup_content (message);
-      gboolean ok;
-
-      if (content == NULL)
-        {
-          g_propagate_error (error, unsupported (name, _("a message without content")));
-          return NULL;
-        }
-
-      if (g_strcmp0 (role, "assistant") == 0)
-        ok = add_assistant_message (messages, content, name, error);
-      else if (g_strcmp0 (role, "user") == 0)
-        ok = add_user_message (messages, content, name, error);
-      else
-        {
-          g_propagate_error (error, unsupported (name, _("a role other than user or "
-                                                         "assistant")));
-          return NULL;
-        }
-
-      if (!ok)
-        return NULL;
-    }
+  if (!steward_provider_add_messages (request, name, add_message, messages, error))
+    return NULL;
   json_object_set_array_member (body, "messages", g_steal_pointer (&messages));
 
   if (tools != NULL && json_array_get_length (tools) > 0)
     {
       const char *mode = steward_provider_json_string (tool_choice, "mode");
 
-      json_object_set_array_member (body, "tools", translate_tools (tools));
+      json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
       if (g_strcmp0 (mode, "none") == 0 || g_strcmp0 (mode, "required") == 0 ||
           g_strcmp0 (mode, "auto") == 0)
         json_object_set_string_member (body, "tool_choice", mode);
     }
 
-  if (temperature != NULL && JSON_NODE_HOLDS_VALUE (temperature) &&
-      (json_node_get_value_type (temperature) == G_TYPE_DOUBLE ||
-       json_node_get_value_type (temperature) == G_TYPE_INT64))
-    json_object_set_double_member (body, "temperature", json_node_get_double (temperature));
-
+  steward_provider_copy_sampling (request, body, "stop");
   if (max_tokens > 0)
     json_object_set_int_member (body, "max_tokens", max_tokens);
-
-  if (stop != NULL && json_array_get_length (stop) > 0)
-    {
-      JsonArray *out = json_array_new ();
-
-      for (guint i = 0; i < json_array_get_length (stop); i++)
-        {
-          JsonNode *node = json_array_get_element (stop, i);
-
-          if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-            json_array_add_string_element (out, json_node_get_string (node));
-        }
-      json_object_set_array_member (body, "stop", out);
-    }
 
   json_object_set_boolean_member (body, "stream", TRUE);
   options = json_object_new ();
@@ -525,31 +435,25 @@ openai_build_body (JsonObject  *request,
   return json_node_init_object (json_node_alloc (), body);
 }
 
-static SoupMessage *
-openai_new_message (StewardProvider *provider,
-                    GBytes          *body,
-                    const char      *key)
+static void
+openai_add_headers (StewardHttpProvider *provider,
+                    SoupMessageHeaders  *headers,
+                    const char          *key)
 {
-  StewardOpenaiProvider *self = STEWARD_OPENAI_PROVIDER (provider);
-  g_autofree char *url = g_strconcat (self->base_url, "/chat/completions", NULL);
-  SoupMessage *message = soup_message_new (SOUP_METHOD_POST, url);
-  SoupMessageHeaders *headers;
+  char *value;
 
-  if (message == NULL)
-    return NULL;
+  if (key == NULL)
+    return;
 
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
-  headers = soup_message_get_request_headers (message);
-  soup_message_headers_replace (headers, "Accept", "text/event-stream, application/json");
-  if (key != NULL)
-    {
-      char *value = g_strconcat ("Bearer ", key, NULL);
+  value = g_strconcat ("Bearer ", key, NULL);
+  soup_message_headers_replace (headers, "Authorization", value);
+  steward_secret_value_free (value);
+}
 
-      soup_message_headers_replace (headers, "Authorization", value);
-      steward_secret_value_free (value);
-    }
-
-  return message;
+static char *
+openai_chat_url (StewardHttpProvider *provider)
+{
+  return g_strconcat (steward_http_provider_get_base_url (provider), "/chat/completions", NULL);
 }
 
 /* The answer */
@@ -827,7 +731,6 @@ openai_event (StewardProviderChat  *chat,
               GError              **error)
 {
   g_autoptr(JsonObject) chunk = NULL;
-  g_autoptr(GError) parse_error = NULL;
 
   if (event->data_length == 6 && memcmp (event->data, "[DONE]", 6) == 0)
     {
@@ -835,16 +738,9 @@ openai_event (StewardProviderChat  *chat,
       return TRUE;
     }
 
-  chunk = steward_provider_json_parse_object (event->data, event->data_length, &parse_error);
+  chunk = steward_provider_chat_parse_event (chat, event, error);
   if (chunk == NULL)
-    {
-      g_autofree char *why = steward_provider_clean_text (parse_error->message, NULL);
-
-      *error = g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
-                            _("“%s” sent an event that is not a JSON object: %s"),
-                            steward_provider_chat_get_name (chat), why);
-      return FALSE;
-    }
+    return FALSE;
 
   return handle_chunk (chat, state, chunk, FALSE, error);
 }
@@ -889,9 +785,7 @@ openai_answer (StewardProviderChat  *chat,
   /* A stream that ended without saying so was cut. */
   if (!complete && answer->finish_reason == NULL)
     {
-      g_set_error (error, STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_NETWORK,
-                   _("The answer from “%s” broke off before it was complete."),
-                   steward_provider_chat_get_name (chat));
+      steward_provider_chat_set_broken_off (chat, error);
       return NULL;
     }
 
@@ -927,7 +821,6 @@ openai_answer (StewardProviderChat  *chat,
 
 static const StewardProviderWire openai_wire = {
   .build_body = openai_build_body,
-  .new_message = openai_new_message,
   .state_new = answer_new,
   .state_free = answer_free,
   .event = openai_event,
@@ -935,109 +828,46 @@ static const StewardProviderWire openai_wire = {
   .answer = openai_answer,
 };
 
-/* StewardProvider */
-
-static const char *
-steward_openai_provider_get_id (StewardProvider *provider)
-{
-  return STEWARD_OPENAI_PROVIDER (provider)->id;
-}
-
-static const char *
-steward_openai_provider_get_display_name (StewardProvider *provider)
-{
-  return STEWARD_OPENAI_PROVIDER (provider)->name;
-}
-
-static gboolean
-steward_openai_provider_is_local (StewardProvider *provider)
-{
-  return steward_provider_url_is_loopback (STEWARD_OPENAI_PROVIDER (provider)->base_url);
-}
-
-static void
-steward_openai_provider_chat_async (StewardProvider          *provider,
-                                    JsonObject               *request,
-                                    StewardProviderEventFunc  event_func,
-                                    gpointer                  event_data,
-                                    GDestroyNotify            event_destroy,
-                                    GCancellable             *cancellable,
-                                    GAsyncReadyCallback       callback,
-                                    gpointer                  user_data)
-{
-  StewardOpenaiProvider *self = STEWARD_OPENAI_PROVIDER (provider);
-
-  steward_provider_chat_run_async (provider, &openai_wire, self->session, self->secrets,
-                                   self->key_id, request, event_func, event_data, event_destroy,
-                                   cancellable, callback, user_data);
-}
-
-static JsonObject *
-steward_openai_provider_chat_finish (StewardProvider  *provider,
-                                     GAsyncResult     *result,
-                                     GError          **error)
-{
-  return steward_provider_chat_run_finish (provider, result, error);
-}
-
 /* Listing models */
 
-typedef struct {
-  char     *key;
-  gboolean  tried_tags;
-  GError   *first_error;
-} ListData;
-
-static void
-list_data_free (ListData *data)
+static char *
+openai_models_url (StewardHttpProvider *provider)
 {
-  g_clear_pointer (&data->key, steward_secret_value_free);
-  g_clear_error (&data->first_error);
-  g_free (data);
-}
-
-static void
-add_model_name (GPtrArray  *names,
-                const char *name)
-{
-  if (name == NULL || name[0] == '\0' || strlen (name) > MAX_MODEL_NAME ||
-      !g_utf8_validate (name, -1, NULL) || names->len >= MAX_MODELS)
-    return;
-
-  g_ptr_array_add (names, g_strdup (name));
+  return g_strconcat (steward_http_provider_get_base_url (provider), "/models", NULL);
 }
 
 /* {"data": [{"id"}…]} from /models, {"models": [{"name"}…]} from Ollama's
  * /api/tags. */
-static GPtrArray *
-parse_models (JsonNode   *reply,
-              const char *list_member,
-              const char *name_member)
+static gboolean
+openai_read_models (StewardHttpProvider  *provider,
+                    JsonNode             *reply,
+                    gboolean              fallback,
+                    GPtrArray            *names,
+                    char                **next,
+                    GError              **error)
 {
   JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  JsonArray *list = steward_provider_json_array (root, list_member);
-  GPtrArray *names;
+  JsonArray *list = steward_provider_json_array (root, fallback ? "models" : "data");
 
   if (list == NULL)
-    return NULL;
+    return FALSE;
 
-  names = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < json_array_get_length (list); i++)
-    {
-      JsonNode *node = json_array_get_element (list, i);
-      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  steward_provider_add_model_names (names, list, fallback ? "name" : "id");
 
-      add_model_name (names, steward_provider_json_string (entry, name_member));
-    }
-
-  return names;
+  return TRUE;
 }
 
-/* Ollama's own API lives beside /v1, at the server's root. */
+/* Ollama may run on any port, and older ones have no /v1/models: its own
+ * list, beside /v1 at the server's root, is worth a try before giving up. */
 static char *
-tags_url (const char *base_url)
+openai_fallback_models_url (StewardHttpProvider *provider,
+                            guint                status)
 {
+  const char *base_url = steward_http_provider_get_base_url (provider);
   g_autoptr(GUri) uri = NULL;
+
+  if (status != SOUP_STATUS_NOT_FOUND)
+    return NULL;
 
   if (g_str_has_suffix (base_url, "/v1"))
     return g_strdup_printf ("%.*s/api/tags", (int) (strlen (base_url) - 3), base_url);
@@ -1050,320 +880,35 @@ tags_url (const char *base_url)
                      g_uri_get_port (uri), "/api/tags", NULL, NULL);
 }
 
-static void send_list_request (GTask      *task,
-                               const char *url);
-
-/* The key goes as soon as the list is in, whenever the caller lets go of
- * the result. */
-static void
-list_return (GTask     *task,
-             GPtrArray *names,
-             GError    *error)
-{
-  ListData *data = g_task_get_task_data (task);
-
-  g_clear_pointer (&data->key, steward_secret_value_free);
-  if (names != NULL)
-    g_task_return_pointer (task, names, (GDestroyNotify) g_ptr_array_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-list_sent_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  StewardOpenaiProvider *self = g_task_get_source_object (task);
-  ListData *data = g_task_get_task_data (task);
-  g_autoptr(JsonNode) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  GPtrArray *names;
-  guint status = 0;
-
-  reply = steward_provider_http_send_finish (result, &status, &error);
-  if (reply == NULL)
-    {
-      g_autofree char *url = NULL;
-
-      if (error == NULL)
-        error = g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
-                             _("“%s” answered the list of models with an event stream."),
-                             self->name);
-
-      /* Ollama may run on any port, and older ones have no /v1/models:
-       * its own list is worth a try before giving up. */
-      if (status == SOUP_STATUS_NOT_FOUND && !data->tried_tags &&
-          (url = tags_url (self->base_url)) != NULL)
-        {
-          data->tried_tags = TRUE;
-          data->first_error = g_steal_pointer (&error);
-          send_list_request (task, url);
-          return;
-        }
-
-      list_return (task, NULL, data->first_error != NULL ? g_steal_pointer (&data->first_error)
-                                                         : g_steal_pointer (&error));
-      return;
-    }
-
-  names = data->tried_tags ? parse_models (reply, "models", "name")
-                           : parse_models (reply, "data", "id");
-  if (names == NULL)
-    {
-      list_return (task, NULL,
-                   g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_BAD_RESPONSE,
-                                _("“%s” answered the list of models with something that is not "
-                                  "one."), self->name));
-      return;
-    }
-
-  list_return (task, names, NULL);
-}
-
-static void
-send_list_request (GTask      *task,
-                   const char *url)
-{
-  StewardOpenaiProvider *self = g_task_get_source_object (task);
-  ListData *data = g_task_get_task_data (task);
-  g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_GET, url);
-  StewardProviderHttpOptions options = { 0 };
-
-  if (message == NULL)
-    {
-      g_autofree char *shown = steward_provider_clean_text (url, NULL);
-
-      list_return (task, NULL,
-                   g_error_new (STEWARD_PROVIDER_ERROR, STEWARD_PROVIDER_ERROR_NETWORK,
-                                _("“%s” has a base URL Steward cannot use (%s). Correct it in "
-                                  "Preferences → Providers."), self->name, shown));
-      return;
-    }
-
-  soup_message_headers_replace (soup_message_get_request_headers (message), "Accept",
-                                "application/json");
-  if (data->key != NULL)
-    {
-      char *value = g_strconcat ("Bearer ", data->key, NULL);
-
-      soup_message_headers_replace (soup_message_get_request_headers (message),
-                                    "Authorization", value);
-      steward_secret_value_free (value);
-    }
-
-  options.name = self->name;
-  options.secret = data->key;
-  options.timeout_s = STEWARD_PROVIDER_LIST_TIMEOUT_S;
-  steward_provider_http_send_async (self->session, message, &options,
-                                    g_task_get_cancellable (task), list_sent_cb,
-                                    g_object_ref (task));
-}
-
-static void
-list_key_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  StewardOpenaiProvider *self = g_task_get_source_object (task);
-  ListData *data = g_task_get_task_data (task);
-  g_autofree char *url = NULL;
-  GError *error = NULL;
-
-  data->key = steward_provider_lookup_key_finish (result, &error);
-  if (error != NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  url = g_strconcat (self->base_url, "/models", NULL);
-  send_list_request (task, url);
-}
-
-static void
-steward_openai_provider_list_models_async (StewardProvider     *provider,
-                                           GCancellable        *cancellable,
-                                           GAsyncReadyCallback  callback,
-                                           gpointer             user_data)
-{
-  StewardOpenaiProvider *self = STEWARD_OPENAI_PROVIDER (provider);
-  g_autoptr(GTask) task = NULL;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_openai_provider_list_models_async);
-  g_task_set_task_data (task, g_new0 (ListData, 1), (GDestroyNotify) list_data_free);
-
-  steward_provider_lookup_key_async (self->secrets, self->key_id, self->name, cancellable,
-                                     list_key_cb, g_steal_pointer (&task));
-}
-
-static GPtrArray *
-steward_openai_provider_list_models_finish (StewardProvider  *provider,
-                                            GAsyncResult     *result,
-                                            GError          **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, provider), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        steward_openai_provider_list_models_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-steward_openai_provider_iface_init (StewardProviderInterface *iface)
-{
-  iface->get_id = steward_openai_provider_get_id;
-  iface->get_display_name = steward_openai_provider_get_display_name;
-  iface->is_local = steward_openai_provider_is_local;
-  iface->list_models_async = steward_openai_provider_list_models_async;
-  iface->list_models_finish = steward_openai_provider_list_models_finish;
-  iface->chat_async = steward_openai_provider_chat_async;
-  iface->chat_finish = steward_openai_provider_chat_finish;
-}
-
 /* GObject */
-
-static void
-steward_openai_provider_dispose (GObject *object)
-{
-  StewardOpenaiProvider *self = STEWARD_OPENAI_PROVIDER (object);
-
-  if (self->session != NULL)
-    soup_session_abort (self->session);
-  g_clear_object (&self->session);
-  g_clear_object (&self->secrets);
-
-  G_OBJECT_CLASS (steward_openai_provider_parent_class)->dispose (object);
-}
-
-static void
-steward_openai_provider_finalize (GObject *object)
-{
-  StewardOpenaiProvider *self = STEWARD_OPENAI_PROVIDER (object);
-
-  g_free (self->id);
-  g_free (self->name);
-  g_free (self->base_url);
-  g_free (self->key_id);
-
-  G_OBJECT_CLASS (steward_openai_provider_parent_class)->finalize (object);
-}
-
-static void
-steward_openai_provider_get_property (GObject    *object,
-                                      guint       prop_id,
-                                      GValue     *value,
-                                      GParamSpec *pspec)
-{
-  StewardOpenaiProvider *self = STEWARD_OPENAI_PROVIDER (object);
-
-  switch (prop_id)
-    {
-    case PROP_ID:
-      g_value_set_string (value, self->id);
-      break;
-    case PROP_DISPLAY_NAME:
-      g_value_set_string (value, self->name);
-      break;
-    case PROP_BASE_URL:
-      g_value_set_string (value, self->base_url);
-      break;
-    case PROP_KEY_ID:
-      g_value_set_string (value, self->key_id);
-      break;
-    case PROP_SECRETS:
-      g_value_set_object (value, self->secrets);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_openai_provider_set_property (GObject      *object,
-                                      guint         prop_id,
-                                      const GValue *value,
-                                      GParamSpec   *pspec)
-{
-  StewardOpenaiProvider *self = STEWARD_OPENAI_PROVIDER (object);
-
-  switch (prop_id)
-    {
-    case PROP_ID:
-      self->id = g_value_dup_string (value);
-      break;
-    case PROP_DISPLAY_NAME:
-      self->name = g_value_dup_string (value);
-      break;
-    case PROP_BASE_URL:
-      {
-        const char *url = g_value_get_string (value);
-        gsize length = url != NULL ? strlen (url) : 0;
-
-        /* "…/v1/" and "…/v1" are the same base. */
-        while (length > 0 && url[length - 1] == '/')
-          length--;
-        self->base_url = g_strndup (url != NULL ? url : "", length);
-      }
-      break;
-    case PROP_KEY_ID:
-      self->key_id = g_value_dup_string (value);
-      break;
-    case PROP_SECRETS:
-      self->secrets = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
 
 static void
 steward_openai_provider_class_init (StewardOpenaiProviderClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  StewardHttpProviderClass *http_class = STEWARD_HTTP_PROVIDER_CLASS (klass);
 
-  object_class->dispose = steward_openai_provider_dispose;
-  object_class->finalize = steward_openai_provider_finalize;
-  object_class->get_property = steward_openai_provider_get_property;
-  object_class->set_property = steward_openai_provider_set_property;
-
-  properties[PROP_ID] =
-    g_param_spec_string ("id", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_DISPLAY_NAME] =
-    g_param_spec_string ("display-name", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_BASE_URL] =
-    g_param_spec_string ("base-url", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_KEY_ID] =
-    g_param_spec_string ("key-id", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SECRETS] =
-    g_param_spec_object ("secrets", NULL, NULL, STEWARD_TYPE_SECRETS,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  http_class->wire = &openai_wire;
+  http_class->add_headers = openai_add_headers;
+  http_class->chat_url = openai_chat_url;
+  http_class->models_url = openai_models_url;
+  http_class->read_models = openai_read_models;
+  http_class->fallback_models_url = openai_fallback_models_url;
 }
 
 static void
 steward_openai_provider_init (StewardOpenaiProvider *self)
 {
-  self->session = steward_provider_session_new ();
 }
 
 /* Public API */
 
 /**
  * steward_openai_provider_new:
- * @id: the provider's id, such as "ollama"
- * @name: what a person calls it, such as "Ollama"
  * @base_url: such as http://localhost:11434/v1
- * @key_id: (nullable): the keyring id of its API key
- * @secrets: (nullable): the keyring; needed when @key_id is set
+ *
+ * The other arguments are those of every HTTP provider: an id such as
+ * "ollama", a name such as "Ollama", the keyring id of its key and the
+ * keyring.
  */
 StewardOpenaiProvider *
 steward_openai_provider_new (const char     *id,
@@ -1372,32 +917,11 @@ steward_openai_provider_new (const char     *id,
                              const char     *key_id,
                              StewardSecrets *secrets)
 {
-  g_return_val_if_fail (id != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
+  StewardHttpProvider *provider;
+
   g_return_val_if_fail (base_url != NULL, NULL);
-  g_return_val_if_fail (secrets == NULL || STEWARD_IS_SECRETS (secrets), NULL);
 
-  return g_object_new (STEWARD_TYPE_OPENAI_PROVIDER,
-                       "id", id,
-                       "display-name", name,
-                       "base-url", base_url,
-                       "key-id", key_id,
-                       "secrets", secrets,
-                       NULL);
-}
-
-const char *
-steward_openai_provider_get_base_url (StewardOpenaiProvider *self)
-{
-  g_return_val_if_fail (STEWARD_IS_OPENAI_PROVIDER (self), NULL);
-
-  return self->base_url;
-}
-
-const char *
-steward_openai_provider_get_key_id (StewardOpenaiProvider *self)
-{
-  g_return_val_if_fail (STEWARD_IS_OPENAI_PROVIDER (self), NULL);
-
-  return self->key_id;
+  provider = steward_http_provider_new (STEWARD_TYPE_OPENAI_PROVIDER, id, name, base_url, key_id,
+                                        secrets);
+  return STEWARD_OPENAI_PROVIDER (provider);
 }

@@ -3,7 +3,7 @@
 
 #include <gio/gio.h>
 
-#include "steward-provider.h"
+#include "steward-http-provider.h"
 #include "steward-secrets.h"
 
 G_BEGIN_DECLS
@@ -18,14 +18,13 @@ G_BEGIN_DECLS
 
 #define STEWARD_TYPE_OPENAI_PROVIDER (steward_openai_provider_get_type ())
 
-G_DECLARE_FINAL_TYPE (StewardOpenaiProvider, steward_openai_provider, STEWARD, OPENAI_PROVIDER, GObject)
+G_DECLARE_FINAL_TYPE (StewardOpenaiProvider, steward_openai_provider, STEWARD, OPENAI_PROVIDER,
+                      StewardHttpProvider)
 
-StewardOpenaiProvider *steward_openai_provider_new          (const char            *id,
-                                                             const char            *name,
-                                                             const char            *base_url,
-                                                             const char            *key_id,
-                                                             StewardSecrets        *secrets);
-const char            *steward_openai_provider_get_base_url (StewardOpenaiProvider *self);
-const char            *steward_openai_provider_get_key_id   (StewardOpenaiProvider *self);
+StewardOpenaiProvider *steward_openai_provider_new (const char     *id,
+                                                    const char     *name,
+                                                    const char     *base_url,
+                                                    const char     *key_id,
+                                                    StewardSecrets *secrets);
 
 G_END_DECLS

@@ -1306,7 +1306,8 @@ body_built_cb (GObject      *object,
       return;
     }
 
-  message = chat->wire->new_message (provider, body, chat->key);
+  message = steward_http_provider_new_chat_message (STEWARD_HTTP_PROVIDER (provider), body,
+                                                    chat->key);
   if (message == NULL)
     {
       chat_return (task, chat, NULL,

@@ -4,6 +4,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-sse-parser.h"
+#include "steward-http-provider.h"
 #include "steward-provider.h"
 #include "steward-secrets.h"
 
@@ -132,16 +133,13 @@ JsonNode    *steward_provider_parse_tool_input (const char  *arguments,
 
 typedef struct _StewardProviderChat StewardProviderChat;
 
-typedef struct {
+struct _StewardProviderWire
+{
   /* Turns the neutral request into the wire format's body. Runs on a
    * worker, over a copy of the request that nothing else sees. */
   JsonNode    *(*build_body)  (JsonObject           *request,
                                const char           *name,
                                GError              **error);
-  /* The request, headers included. @key may be NULL. */
-  SoupMessage *(*new_message) (StewardProvider      *provider,
-                               GBytes               *body,
-                               const char           *key);
   gpointer     (*state_new)   (void);
   void         (*state_free)  (gpointer              state);
   gboolean     (*event)       (StewardProviderChat  *chat,
@@ -160,7 +158,7 @@ typedef struct {
                                gpointer              state,
                                gboolean              complete,
                                GError              **error);
-} StewardProviderWire;
+};
 
 void         steward_provider_chat_run_async   (StewardProvider            *provider,
                                                 const StewardProviderWire  *wire,
@@ -194,5 +192,72 @@ const char  *steward_provider_chat_get_model   (StewardProviderChat        *chat
 GError      *steward_provider_chat_stream_error (StewardProviderChat       *chat,
                                                  StewardProviderError       code,
                                                  const char                *message);
+
+/* The HTTP provider base (steward-http-provider.c) */
+
+StewardHttpProvider *steward_http_provider_new      (GType                type,
+                                                     const char          *id,
+                                                     const char          *name,
+                                                     const char          *base_url,
+                                                     const char          *key_id,
+                                                     StewardSecrets      *secrets);
+/* A request with "Accept" and the subclass's headers, or NULL when @url
+ * is not one. */
+SoupMessage *steward_http_provider_new_message      (StewardHttpProvider *self,
+                                                     const char          *method,
+                                                     const char          *url,
+                                                     const char          *accept,
+                                                     const char          *key);
+SoupMessage *steward_http_provider_new_chat_message (StewardHttpProvider *self,
+                                                     GBytes              *body,
+                                                     const char          *key);
+/* Adds @name unless it is empty, too long, not UTF-8 or one too many. */
+void         steward_provider_add_model_name        (GPtrArray           *names,
+                                                     const char          *name);
+/* Adds the string @member of each object in @list. */
+void         steward_provider_add_model_names       (GPtrArray           *names,
+                                                     JsonArray           *list,
+                                                     const char          *member);
+
+/* For the wire formats (steward-http-provider.c) */
+
+GError      *steward_provider_unsupported      (const char           *name,
+                                                const char           *what);
+/* A message's content as an array, and its role, which is "user" or
+ * "assistant"; NULL with an error for anything else. */
+JsonArray   *steward_provider_message_content  (JsonObject           *message,
+                                                const char           *name,
+                                                const char          **role,
+                                                GError              **error);
+/* Adds each of the request's messages to @messages in the wire format. */
+typedef gboolean (*StewardProviderMessageFunc) (JsonArray   *messages,
+                                                const char  *role,
+                                                JsonArray   *content,
+                                                const char  *name,
+                                                GError     **error);
+gboolean     steward_provider_add_messages     (JsonObject                  *request,
+                                                const char                  *name,
+                                                StewardProviderMessageFunc   add_message,
+                                                JsonArray                   *messages,
+                                                GError                     **error);
+/* The wire format's tool from a named tool of the request; @description
+ * may be NULL, @schema is the tool's to keep. */
+typedef JsonObject *(*StewardProviderToolFunc) (const char  *name,
+                                                const char  *description,
+                                                JsonObject  *schema);
+JsonArray   *steward_provider_map_tools        (JsonArray                   *tools,
+                                                StewardProviderToolFunc      make_tool);
+/* The tool's "inputSchema", or an object schema without properties. */
+JsonObject  *steward_provider_dup_tool_schema  (JsonObject           *tool);
+/* "temperature" as it is, and "stopSequences" as @stop_member. */
+void         steward_provider_copy_sampling    (JsonObject           *request,
+                                                JsonObject           *body,
+                                                const char           *stop_member);
+JsonObject  *steward_provider_chat_parse_event (StewardProviderChat  *chat,
+                                                const McpSseEvent    *event,
+                                                GError              **error);
+/* For a stream that ended without saying it was complete. */
+void         steward_provider_chat_set_broken_off (StewardProviderChat  *chat,
+                                                   GError              **error);
 
 G_END_DECLS

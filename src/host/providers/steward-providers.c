@@ -358,47 +358,12 @@ loaded_new (void)
   return loaded;
 }
 
-/* Renames a damaged file to FILE.damaged (or .damaged-N), so that the next
- * save does not overwrite what the person may want to mend. */
-static GFile *
-keep_damaged_aside (GFile   *file,
-                    GError **error)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autofree char *basename = g_file_get_basename (file);
-  g_autoptr(GFile) aside = NULL;
-
-  if (parent == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("the file has no folder"));
-      return NULL;
-    }
-
-  for (guint attempt = 0; attempt < 100; attempt++)
-    {
-      g_autofree char *name = attempt == 0 ? g_strconcat (basename, ".damaged", NULL)
-                                           : g_strdup_printf ("%s.damaged-%u", basename, attempt);
-
-      g_clear_object (&aside);
-      aside = g_file_get_child (parent, name);
-      if (!g_file_query_exists (aside, NULL))
-        break;
-    }
-
-  if (!g_file_move (file, aside, G_FILE_COPY_NOFOLLOW_SYMLINKS | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
-                    NULL, NULL, NULL, error))
-    return NULL;
-
-  return g_steal_pointer (&aside);
-}
-
 static GError *
 damaged (GFile      *file,
          const char *why)
 {
   g_autoptr(GError) move_error = NULL;
-  g_autoptr(GFile) aside = keep_damaged_aside (file, &move_error);
+  g_autoptr(GFile) aside = steward_file_store_move_aside (file, NULL, &move_error);
   g_autofree char *path = g_file_get_parse_name (file);
 
   if (aside == NULL)

@@ -338,7 +338,7 @@ parse_pins (const char  *data,
     }
 
   top = json_node_get_object (root);
-  members = steward_chat_json_object (top, "servers");
+  members = mcp_json_get_object (top, "servers");
   if (members == NULL)
     {
       if (json_object_has_member (top, "servers"))
@@ -368,11 +368,11 @@ parse_pins (const char  *data,
         }
 
       server = ensure_server (servers, name);
-      if (policy_from_string (steward_chat_json_string (json_node_get_object (node), "policy"),
+      if (policy_from_string (mcp_json_get_string (json_node_get_object (node), "policy"),
                               &policy))
         server->policy = policy;
 
-      tools = steward_chat_json_object (json_node_get_object (node), "tools");
+      tools = mcp_json_get_object (json_node_get_object (node), "tools");
       if (tools == NULL)
         continue;
 
@@ -393,8 +393,8 @@ parse_pins (const char  *data,
             }
 
           entry = json_node_get_object (tool_node);
-          hash = steward_chat_json_string (entry, "hash");
-          definition = steward_chat_json_object (entry, "definition");
+          hash = mcp_json_get_string (entry, "hash");
+          definition = mcp_json_get_object (entry, "definition");
           pin = ensure_pin (server, tool_name);
 
           if (hash != NULL)
@@ -412,7 +412,7 @@ parse_pins (const char  *data,
               pin->definition = json_object_ref (definition);
             }
 
-          if (policy_from_string (steward_chat_json_string (entry, "policy"), &policy))
+          if (policy_from_string (mcp_json_get_string (entry, "policy"), &policy))
             pin->policy = policy;
           pin->disabled = !json_object_get_boolean_member_with_default (entry, "enabled", TRUE);
         }
@@ -508,7 +508,7 @@ load_file (GFile         *file,
   if (servers != NULL)
     return servers;
 
-  aside = steward_chat_move_aside (file, NULL);
+  aside = steward_file_store_move_aside (file, NULL, NULL);
   if (aside != NULL)
     aside_name = g_file_get_parse_name (aside);
 

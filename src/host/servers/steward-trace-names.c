@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "mcp-json.h"
 #include "steward-text.h"
 #include "steward-trace-names.h"
 
@@ -76,35 +77,22 @@ dup_id_text (McpMessage *message)
   return g_strdup ("?");
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* What a request is about: the tool or prompt it names, or the resource. */
 static const char *
 request_subject (McpMessage *message)
 {
   JsonObject *params = mcp_message_get_params (message);
   JsonNode *ref = params != NULL ? json_object_get_member (params, "ref") : NULL;
-  const char *subject = string_member (params, "name");
+  const char *subject = mcp_json_get_string (params, "name");
 
   if (subject == NULL)
-    subject = string_member (params, "uri");
+    subject = mcp_json_get_string (params, "uri");
   /* completion/complete names a prompt or a resource template. */
   if (subject == NULL && ref != NULL && JSON_NODE_HOLDS_OBJECT (ref))
     {
-      subject = string_member (json_node_get_object (ref), "name");
+      subject = mcp_json_get_string (json_node_get_object (ref), "name");
       if (subject == NULL)
-        subject = string_member (json_node_get_object (ref), "uri");
+        subject = mcp_json_get_string (json_node_get_object (ref), "uri");
     }
 
   return subject;

@@ -22,53 +22,6 @@
  * whole file atomically and keep what other hosts wrote in it.
  */
 
-/* Editors save in bursts (truncate, write, rename, chmod); one reload
- * after the burst is enough. */
-#define RELOAD_DELAY_MS 200
-/* Symbolic links to the servers file are followed this far at most. */
-#define MAX_LINK_DEPTH 8
-
-struct _StewardConfig
-{
-  GObject       parent_instance;
-
-  GFile        *file;
-  GListStore   *servers;
-  /* The top-level object last read, for the members other hosts keep
-   * beside "mcpServers". */
-  JsonObject   *root;
-  /* The bytes last read from the file or written to it: when the file
-   * still holds them after a change event, the event was our own write. */
-  GBytes       *content;
-  GQueue        saves;
-
-  GCancellable *cancellable;
-  GFileMonitor *file_monitor;
-  GFileMonitor *dir_monitor;
-  guint         reload_source;
-  gboolean      reloading;
-  gboolean      reload_again;
-
-  GFile        *consents_file;
-  /* Name → Consent: what the person allowed, as far as we know. */
-  GHashTable   *consents;
-  /* Name → Consent: recorded but not yet written, and being written. */
-  GHashTable   *pending_consents;
-  GHashTable   *writing_batch;
-  gboolean      writing_consents;
-  /* Like content, for consents.json: the bytes last read from it or
-   * written to it, NULL when there was no file. */
-  GBytes       *consents_content;
-  GFileMonitor *consents_monitor;
-  /* Seals consents; NULL: nothing read from the file counts. */
-  StewardConsentStore *consent_store;
-  /* Name → Consent: given while no key was at hand, kept in memory only. */
-  GHashTable   *unsealed_consents;
-  guint         consents_reload_source;
-  gboolean      consents_reloading;
-  gboolean      consents_reload_again;
-};
-
 enum {
   PROP_0,
   PROP_FILE,
@@ -77,28 +30,20 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
-  CHANGED,
-  LOAD_FAILED,
-  SAVE_FAILED,
-  CONSENTS_CHANGED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
+guint steward_config_signals[STEWARD_CONFIG_N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (StewardConfig, steward_config, G_TYPE_OBJECT)
 
 G_DEFINE_QUARK (steward-config-error-quark, steward_config_error)
 
-static char *
-dup_file_label (StewardConfig *self)
+char *
+steward_config_dup_file_label (StewardConfig *self)
 {
   return g_file_get_parse_name (self->file);
 }
 
-static const char *
-describe_node (JsonNode *node)
+const char *
+steward_config_describe_node (JsonNode *node)
 {
   if (JSON_NODE_HOLDS_OBJECT (node))
     return _("an object");
@@ -127,9 +72,9 @@ compare_names (const char *a,
   return result != 0 ? result : strcmp (a, b);
 }
 
-static int
-compare_name_pointers (const void *a,
-                       const void *b)
+int
+steward_config_compare_name_pointers (const void *a,
+                                      const void *b)
 {
   return compare_names (*(const char * const *) a, *(const char * const *) b);
 }
@@ -166,7 +111,7 @@ parse_servers (JsonNode  *root,
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                    _("the file must hold a JSON object with \"mcpServers\", not %s"),
-                   describe_node (root));
+                   steward_config_describe_node (root));
       return NULL;
     }
 
@@ -182,7 +127,7 @@ parse_servers (JsonNode  *root,
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                    _("\"mcpServers\" must be an object, not %s"),
-                   describe_node (mcp_servers));
+                   steward_config_describe_node (mcp_servers));
       return NULL;
     }
 
@@ -195,7 +140,7 @@ parse_servers (JsonNode  *root,
         {
           g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                        _("server `%s`: must be an object, not %s"),
-                       name, describe_node (entry));
+                       name, steward_config_describe_node (entry));
           return NULL;
         }
 
@@ -212,10 +157,10 @@ parse_servers (JsonNode  *root,
 
 /* The JSON reader reports where it stopped as a byte offset; a person
  * looks for a line and a column, as their editor shows them. */
-static char *
-describe_parse_error (const char *message,
-                      const char *data,
-                      gsize       length)
+char *
+steward_config_describe_parse_error (const char *message,
+                                     const char *data,
+                                     gsize       length)
 {
   const char *at = strstr (message, "(at byte ");
   const char *digits;
@@ -277,7 +222,7 @@ steward_config_parse_json (const char  *data,
   root = mcp_json_parse (data, (gssize) length, &local_error);
   if (root == NULL)
     {
-      detail = describe_parse_error (local_error->message, data, length);
+      detail = steward_config_describe_parse_error (local_error->message, data, length);
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_PARSE,
                    _("the file is not valid JSON: %s"), detail);
       return NULL;
@@ -343,7 +288,7 @@ apply_data (StewardConfig  *self,
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *label = dup_file_label (self);
+  g_autofree char *label = steward_config_dup_file_label (self);
   gboolean list_changed;
 
   root = steward_config_parse_json (data, length, &local_error);
@@ -374,7 +319,7 @@ set_read_error (StewardConfig  *self,
                 GError         *io_error,
                 GError        **error)
 {
-  g_autofree char *label = dup_file_label (self);
+  g_autofree char *label = steward_config_dup_file_label (self);
 
   if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_NOT_FOUND,
@@ -392,831 +337,6 @@ load_more_cb (const char *file_contents,
               gpointer    user_data)
 {
   return file_size <= STEWARD_CONFIG_MAX_FILE_SIZE;
-}
-
-/* Writing JSON */
-
-static void
-append_indent (GString *out,
-               guint    depth)
-{
-  for (guint i = 0; i < depth; i++)
-    g_string_append (out, "  ");
-}
-
-static void
-append_string (GString    *out,
-               const char *text)
-{
-  g_string_append_c (out, '"');
-  mcp_json_append_escaped (out, text, TRUE);
-  g_string_append_c (out, '"');
-}
-
-static void
-append_node (GString  *out,
-             JsonNode *node,
-             guint     depth)
-{
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
-  JsonArray *array;
-  gboolean first = TRUE;
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      g_string_append_c (out, '{');
-      json_object_iter_init_ordered (&iter, json_node_get_object (node));
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        {
-          g_string_append (out, first ? "\n" : ",\n");
-          first = FALSE;
-          append_indent (out, depth + 1);
-          append_string (out, name);
-          g_string_append (out, ": ");
-          append_node (out, member, depth + 1);
-        }
-      if (!first)
-        {
-          g_string_append_c (out, '\n');
-          append_indent (out, depth);
-        }
-      g_string_append_c (out, '}');
-      break;
-
-    case JSON_NODE_ARRAY:
-      array = json_node_get_array (node);
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          g_string_append (out, i == 0 ? "\n" : ",\n");
-          append_indent (out, depth + 1);
-          append_node (out, json_array_get_element (array, i), depth + 1);
-        }
-      if (json_array_get_length (array) > 0)
-        {
-          g_string_append_c (out, '\n');
-          append_indent (out, depth);
-        }
-      g_string_append_c (out, ']');
-      break;
-
-    case JSON_NODE_NULL:
-      g_string_append (out, "null");
-      break;
-
-    case JSON_NODE_VALUE:
-    default:
-      switch (json_node_get_value_type (node))
-        {
-        case G_TYPE_STRING:
-          append_string (out, json_node_get_string (node));
-          break;
-        case G_TYPE_BOOLEAN:
-          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
-          break;
-        case G_TYPE_INT64:
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
-          break;
-        default:
-          g_string_append (out, g_ascii_dtostr (number, sizeof number,
-                                                json_node_get_double (node)));
-        }
-    }
-}
-
-/* Pretty JSON as people write it by hand: two spaces, "name": value, a
- * newline at the end. */
-static GBytes *
-object_to_bytes (JsonObject *object)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  GString *out = g_string_new (NULL);
-
-  json_node_set_object (node, object);
-  append_node (out, node, 0);
-  g_string_append_c (out, '\n');
-
-  return g_string_free_to_bytes (out);
-}
-
-static GBytes *
-serialize_servers (StewardConfig *self)
-{
-  g_autoptr(JsonObject) root = json_object_new ();
-  GListModel *model = G_LIST_MODEL (self->servers);
-  JsonObject *servers = json_object_new ();
-  gboolean placed = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(StewardServerConfig) server = g_list_model_get_item (model, i);
-
-      json_object_set_object_member (servers, steward_server_config_get_name (server),
-                                     json_object_ref (steward_server_config_get_json (server)));
-    }
-
-  /* Other members stay where they were, "mcpServers" among them. */
-  if (self->root != NULL)
-    {
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init_ordered (&iter, self->root);
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        {
-          if (g_str_equal (name, "mcpServers"))
-            {
-              json_object_set_object_member (root, name, json_object_ref (servers));
-              placed = TRUE;
-            }
-          else
-            json_object_set_member (root, name, json_node_copy (member));
-        }
-    }
-
-  if (!placed)
-    json_object_set_object_member (root, "mcpServers", json_object_ref (servers));
-
-  json_object_unref (servers);
-  return object_to_bytes (root);
-}
-
-/* Writing files: make the folder (private, as the files in it hold what
- * commands may run), follow a symbolic link to the real file so that a
- * linked file stays linked, then replace the file atomically with mode
- * 0600. */
-
-static GFile *
-prepare_write (GFile         *file,
-               GCancellable  *cancellable,
-               GError       **error)
-{
-  g_autoptr(GFile) target = g_object_ref (file);
-  g_autoptr(GFile) parent = NULL;
-  g_autofree char *parent_path = NULL;
-
-  for (guint depth = 0; depth < MAX_LINK_DEPTH; depth++)
-    {
-      g_autoptr(GFileInfo) info = NULL;
-      g_autoptr(GFile) dir = NULL;
-      g_autoptr(GFile) next = NULL;
-      const char *link_target;
-
-      info = g_file_query_info (target, G_FILE_ATTRIBUTE_STANDARD_IS_SYMLINK ","
-                                G_FILE_ATTRIBUTE_STANDARD_SYMLINK_TARGET,
-                                G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, NULL);
-      if (info == NULL || !g_file_info_get_is_symlink (info))
-        break;
-
-      link_target = g_file_info_get_symlink_target (info);
-      dir = g_file_get_parent (target);
-      if (link_target == NULL || dir == NULL)
-        break;
-
-      next = g_file_resolve_relative_path (dir, link_target);
-      g_set_object (&target, next);
-    }
-
-  parent = g_file_get_parent (target);
-  parent_path = parent ? g_file_get_path (parent) : NULL;
-  if (parent_path != NULL)
-    {
-      if (g_mkdir_with_parents (parent_path, 0700) != 0)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       _("cannot make the folder %s: %s"), parent_path,
-                       g_strerror (saved_errno));
-          return NULL;
-        }
-    }
-  else if (parent != NULL)
-    {
-      g_autoptr(GError) local_error = NULL;
-
-      if (!g_file_make_directory_with_parents (parent, cancellable, &local_error) &&
-          !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-    }
-
-  return g_steal_pointer (&target);
-}
-
-static void
-prepare_write_thread (GTask        *task,
-                      gpointer      source_object,
-                      gpointer      task_data,
-                      GCancellable *cancellable)
-{
-  GError *error = NULL;
-  GFile *target = prepare_write (task_data, cancellable, &error);
-
-  if (target == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, target, g_object_unref);
-}
-
-typedef struct {
-  GFile  *file;
-  GBytes *bytes;
-} WriteData;
-
-static void
-write_data_free (WriteData *data)
-{
-  g_clear_object (&data->file);
-  g_clear_pointer (&data->bytes, g_bytes_unref);
-  g_free (data);
-}
-
-static void
-replace_contents_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-prepare_write_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  WriteData *data = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-  g_autoptr(GFile) target = NULL;
-  GError *error = NULL;
-
-  target = g_task_propagate_pointer (G_TASK (result), &error);
-  if (target == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_file_replace_contents_bytes_async (target, data->bytes, NULL, FALSE,
-                                       G_FILE_CREATE_PRIVATE |
-                                       G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, replace_contents_cb, g_steal_pointer (&task));
-}
-
-static void
-write_file_async (GFile               *file,
-                  GBytes              *bytes,
-                  GCancellable        *cancellable,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) prepare = NULL;
-  WriteData *data;
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, write_file_async);
-  data = g_new0 (WriteData, 1);
-  data->file = g_object_ref (file);
-  data->bytes = g_bytes_ref (bytes);
-  g_task_set_task_data (task, data, (GDestroyNotify) write_data_free);
-
-  prepare = g_task_new (NULL, cancellable, prepare_write_cb, g_steal_pointer (&task));
-  g_task_set_source_tag (prepare, prepare_write);
-  g_task_set_task_data (prepare, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (prepare, prepare_write_thread);
-}
-
-static gboolean
-write_file_finish (GAsyncResult  *result,
-                   GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* Consents */
-
-/* Consents files hold a few lines per server: anything far larger, or
- * anything that is not a JSON object, is damage. A damaged file counts as
- * no consent at all: every server then asks again, which is the safe way
- * to be wrong. Entries that cannot be read are left out. */
-static GHashTable *
-parse_consents (const char  *data,
-                gsize        length,
-                GError     **error)
-{
-  g_autoptr(GHashTable) consents = steward_consent_table_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *detail = NULL;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *node;
-  gsize blank = 0;
-
-  /* An emptied file is a person taking every consent back, not damage. */
-  while (blank < length && g_ascii_isspace (data[blank]))
-    blank++;
-  if (blank == length)
-    return g_steal_pointer (&consents);
-
-  if (length > STEWARD_CONFIG_MAX_FILE_SIZE)
-    {
-      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
-                   _("the file is larger than %u KiB, far more than a list of consents needs"),
-                   STEWARD_CONFIG_MAX_FILE_SIZE / 1024);
-      return NULL;
-    }
-
-  root = mcp_json_parse (data, (gssize) length, &local_error);
-  if (root == NULL)
-    {
-      detail = describe_parse_error (local_error->message, data, length);
-      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
-                   _("the file is not valid JSON: %s"), detail);
-      return NULL;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
-                   _("the file must hold a JSON object, not %s"), describe_node (root));
-      return NULL;
-    }
-
-  json_object_iter_init_ordered (&iter, json_node_get_object (root));
-  while (json_object_iter_next_ordered (&iter, &name, &node))
-    {
-      StewardConsent *consent = steward_consent_new_from_json (name, node);
-
-      if (consent != NULL)
-        g_hash_table_replace (consents, g_strdup (name), consent);
-    }
-
-  return g_steal_pointer (&consents);
-}
-
-static GHashTable *
-copy_consents (GHashTable *consents)
-{
-  GHashTable *copy = steward_consent_table_new ();
-  GHashTableIter iter;
-  gpointer name;
-  gpointer consent;
-
-  g_hash_table_iter_init (&iter, consents);
-  while (g_hash_table_iter_next (&iter, &name, &consent))
-    g_hash_table_insert (copy, g_strdup (name), steward_consent_ref (consent));
-
-  return copy;
-}
-
-/* Whether the same servers have consent, for the same commands. */
-static gboolean
-consents_equal (GHashTable *a,
-                GHashTable *b)
-{
-  GHashTableIter iter;
-  gpointer name;
-  gpointer consent;
-
-  if (g_hash_table_size (a) != g_hash_table_size (b))
-    return FALSE;
-
-  g_hash_table_iter_init (&iter, a);
-  while (g_hash_table_iter_next (&iter, &name, &consent))
-    {
-      if (!steward_consent_equal (consent, g_hash_table_lookup (b, name)))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* What one read of consents.json found. */
-typedef struct {
-  /* What the file holds, or NULL when there is none (any more). */
-  GBytes     *bytes;
-  /* What it says; empty unless the file is good. */
-  GHashTable *consents;
-  /* Why the file cannot be used, without its name. */
-  GError     *error;
-  /* The file is missing, good, or was kept aside: a write loses nothing. */
-  gboolean    may_replace;
-} ConsentsRead;
-
-static void
-consents_read_free (ConsentsRead *read)
-{
-  g_clear_pointer (&read->bytes, g_bytes_unref);
-  g_clear_pointer (&read->consents, g_hash_table_unref);
-  g_clear_error (&read->error);
-  g_free (read);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ConsentsRead, consents_read_free)
-
-/* Renames a damaged consents file to FILE.damaged, or FILE.damaged-N when
- * that is taken, so that the next consent written does not replace what
- * the person may want to mend. A rename, so that no half-moved file is
- * ever seen. Returns the new name. */
-static GFile *
-keep_damaged_aside (GFile         *file,
-                    GCancellable  *cancellable,
-                    GError       **error)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autofree char *basename = g_file_get_basename (file);
-  g_autoptr(GFile) aside = NULL;
-
-  if (parent == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("the file has no folder"));
-      return NULL;
-    }
-
-  for (guint attempt = 0; attempt < 100; attempt++)
-    {
-      g_autofree char *name = attempt == 0 ? g_strconcat (basename, ".damaged", NULL)
-                                           : g_strdup_printf ("%s.damaged-%u", basename, attempt);
-
-      g_clear_object (&aside);
-      aside = g_file_get_child (parent, name);
-      if (!g_file_query_exists (aside, cancellable))
-        break;
-    }
-
-  if (!g_file_move (file, aside, G_FILE_COPY_NOFOLLOW_SYMLINKS | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
-                    cancellable, NULL, NULL, error))
-    return NULL;
-
-  return g_steal_pointer (&aside);
-}
-
-/* Reads consents.json, at most one byte more than allowed, and keeps it
- * aside when damaged. Runs on a worker, or in steward_config_load(). */
-static ConsentsRead *
-read_consents (GFile        *file,
-               GCancellable *cancellable)
-{
-  g_autoptr(ConsentsRead) read = g_new0 (ConsentsRead, 1);
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GError) move_error = NULL;
-  g_autoptr(GHashTable) consents = NULL;
-  g_autoptr(GFile) aside = NULL;
-  g_autofree char *buffer = NULL;
-  g_autofree char *aside_name = NULL;
-  gsize length = 0;
-
-  stream = g_file_read (file, cancellable, &error);
-  if (stream != NULL)
-    {
-      buffer = g_malloc (STEWARD_CONFIG_MAX_FILE_SIZE + 1);
-      g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, STEWARD_CONFIG_MAX_FILE_SIZE + 1,
-                               &length, cancellable, &error);
-    }
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    {
-      read->consents = steward_consent_table_new ();
-      read->may_replace = TRUE;
-      return g_steal_pointer (&read);
-    }
-
-  if (error != NULL)
-    {
-      read->consents = steward_consent_table_new ();
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        read->error = g_steal_pointer (&error);
-      else
-        read->error = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
-                                   _("cannot read the file: %s"), error->message);
-      return g_steal_pointer (&read);
-    }
-
-  read->bytes = g_bytes_new_take (g_realloc (g_steal_pointer (&buffer), MAX (length, 1)), length);
-  consents = parse_consents (g_bytes_get_data (read->bytes, NULL), length, &error);
-  if (consents != NULL)
-    {
-      read->consents = g_steal_pointer (&consents);
-      read->may_replace = TRUE;
-      return g_steal_pointer (&read);
-    }
-
-  read->consents = steward_consent_table_new ();
-  aside = keep_damaged_aside (file, cancellable, &move_error);
-  if (aside == NULL)
-    {
-      read->error = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
-                                 _("%s; it could not be kept aside (%s), so it is left as it is "
-                                   "and no consent is saved until it is mended"),
-                                 error->message, move_error->message);
-      return g_steal_pointer (&read);
-    }
-
-  aside_name = g_file_get_parse_name (aside);
-  read->error = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_CONSENTS,
-                             _("%s; it was kept as %s, and every server will ask again"),
-                             error->message, aside_name);
-  g_clear_pointer (&read->bytes, g_bytes_unref);
-  read->may_replace = TRUE;
-
-  return g_steal_pointer (&read);
-}
-
-static void
-read_consents_thread (GTask        *task,
-                      gpointer      source_object,
-                      gpointer      task_data,
-                      GCancellable *cancellable)
-{
-  g_task_return_pointer (task, read_consents (task_data, cancellable),
-                         (GDestroyNotify) consents_read_free);
-}
-
-/* No source object: a read under way holds no reference to the config,
- * and callbacks check for cancellation (dispose) before they touch it. */
-static void
-read_consents_async (GFile               *file,
-                     GCancellable        *cancellable,
-                     GAsyncReadyCallback  callback,
-                     gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-
-  g_task_set_source_tag (task, read_consents_async);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, read_consents_thread);
-}
-
-/* Fails only when cancelled; what the read found is in the result. */
-static ConsentsRead *
-read_consents_finish (GAsyncResult  *result,
-                      GError       **error)
-{
-  ConsentsRead *read = g_task_propagate_pointer (G_TASK (result), error);
-
-  if (read != NULL && g_error_matches (read->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_propagate_error (error, g_steal_pointer (&read->error));
-      g_clear_pointer (&read, consents_read_free);
-    }
-
-  return read;
-}
-
-static void
-report_consents_failed (StewardConfig *self,
-                        const GError  *reason)
-{
-  g_autofree char *label = g_file_get_parse_name (self->consents_file);
-  g_autoptr(GError) error = g_error_new (reason->domain, reason->code, "%s: %s",
-                                         label, reason->message);
-
-  g_signal_emit (self, signals[LOAD_FAILED], 0, error);
-}
-
-/* Makes what consents.json says the consents: a consent taken out of the
- * file elsewhere is taken back here too. What was recorded but not
- * written yet is newer than the file and stays. Emits "consents-changed"
- * when @notify and a server's consent came, went or changed. */
-static void
-apply_consents (StewardConfig *self,
-                GHashTable    *file_consents,
-                gboolean       notify)
-{
-  g_autoptr(GHashTable) consents = copy_consents (file_consents);
-  GHashTableIter iter;
-  gpointer name;
-  gpointer consent;
-  gboolean changed;
-
-  if (self->writing_batch != NULL)
-    {
-      g_hash_table_iter_init (&iter, self->writing_batch);
-      while (g_hash_table_iter_next (&iter, &name, &consent))
-        g_hash_table_replace (consents, g_strdup (name), steward_consent_ref (consent));
-    }
-
-  g_hash_table_iter_init (&iter, self->pending_consents);
-  while (g_hash_table_iter_next (&iter, &name, &consent))
-    g_hash_table_replace (consents, g_strdup (name), steward_consent_ref (consent));
-
-  changed = !consents_equal (self->consents, consents);
-  g_clear_pointer (&self->consents, g_hash_table_unref);
-  self->consents = g_steal_pointer (&consents);
-
-  if (notify && changed)
-    g_signal_emit (self, signals[CONSENTS_CHANGED], 0);
-}
-
-/* Takes in what a read found: the damage reported, the consents it
- * holds. */
-static void
-take_consents_read (StewardConfig *self,
-                    ConsentsRead  *read,
-                    gboolean       notify)
-{
-  g_clear_pointer (&self->consents_content, g_bytes_unref);
-  self->consents_content = read->bytes ? g_bytes_ref (read->bytes) : NULL;
-
-  apply_consents (self, read->consents, notify);
-
-  if (read->error != NULL)
-    report_consents_failed (self, read->error);
-}
-
-static void write_consents (StewardConfig *self);
-static void schedule_consents_reload (StewardConfig *self);
-
-/* consents.json is read for a reload or written by one of us at a time;
- * what waited for the file goes next. */
-static void
-consents_file_released (StewardConfig *self,
-                        gboolean       write_pending)
-{
-  if (write_pending)
-    write_consents (self);
-
-  if (!self->writing_consents && self->consents_reload_again)
-    {
-      self->consents_reload_again = FALSE;
-      schedule_consents_reload (self);
-    }
-}
-
-static GBytes *
-serialize_consents (GHashTable *consents)
-{
-  g_autoptr(JsonObject) root = json_object_new ();
-  g_autofree const char **names = NULL;
-  guint n_names;
-
-  names = (const char **) g_hash_table_get_keys_as_array (consents, &n_names);
-  qsort (names, n_names, sizeof (char *), compare_name_pointers);
-
-  for (guint i = 0; i < n_names; i++)
-    {
-      StewardConsent *consent = g_hash_table_lookup (consents, names[i]);
-
-      json_object_set_object_member (root, names[i], steward_consent_to_json (consent));
-    }
-
-  return object_to_bytes (root);
-}
-
-typedef struct {
-  StewardConfig *self;
-  GHashTable    *batch;
-  GBytes        *bytes;
-} ConsentWrite;
-
-static void
-consent_write_free (ConsentWrite *write)
-{
-  g_clear_object (&write->self);
-  g_clear_pointer (&write->batch, g_hash_table_unref);
-  g_clear_pointer (&write->bytes, g_bytes_unref);
-  g_free (write);
-}
-
-/* Puts back what could not be written, unless something newer was
- * recorded meanwhile, so the next consent tries again. */
-static void
-consent_write_failed (ConsentWrite *write,
-                      GError       *error)
-{
-  StewardConfig *self = write->self;
-  g_autoptr(GError) shown = NULL;
-  g_autofree char *label = g_file_get_parse_name (self->consents_file);
-  GHashTableIter iter;
-  gpointer name;
-  gpointer consent;
-
-  g_hash_table_iter_init (&iter, write->batch);
-  while (g_hash_table_iter_next (&iter, &name, &consent))
-    if (!g_hash_table_contains (self->pending_consents, name))
-      g_hash_table_insert (self->pending_consents, g_strdup (name), steward_consent_ref (consent));
-
-  self->writing_consents = FALSE;
-  g_clear_pointer (&self->writing_batch, g_hash_table_unref);
-  shown = g_error_new (STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_WRITE,
-                       _("%s: cannot save which servers may start: %s"), label, error->message);
-  g_signal_emit (self, signals[SAVE_FAILED], 0, shown);
-}
-
-static void
-consents_written_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  ConsentWrite *write = user_data;
-  StewardConfig *self = write->self;
-  g_autoptr(GError) error = NULL;
-
-  if (!write_file_finish (result, &error))
-    consent_write_failed (write, error);
-  else
-    {
-      /* The change events of this write are not edits made elsewhere. */
-      g_clear_pointer (&self->consents_content, g_bytes_unref);
-      self->consents_content = g_bytes_ref (write->bytes);
-      self->writing_consents = FALSE;
-      g_clear_pointer (&self->writing_batch, g_hash_table_unref);
-    }
-
-  consents_file_released (self, error == NULL);
-  consent_write_free (write);
-}
-
-static void
-consents_read_for_write_cb (GObject      *object,
-                            GAsyncResult *result,
-                            gpointer      user_data)
-{
-  ConsentWrite *write = user_data;
-  StewardConfig *self = write->self;
-  g_autoptr(ConsentsRead) read = NULL;
-  g_autoptr(GHashTable) merged = NULL;
-  GHashTableIter iter;
-  gpointer name;
-  gpointer consent;
-
-  /* Writes are never cancelled: a consent given just before the window
-   * closed is still written. */
-  read = read_consents_finish (result, NULL);
-
-  /* A file that cannot be read, or kept aside, is not replaced. */
-  if (!read->may_replace)
-    {
-      consent_write_failed (write, read->error);
-      consents_file_released (self, FALSE);
-      consent_write_free (write);
-      return;
-    }
-
-  /* Merging with what the file holds now keeps consents recorded
-   * elsewhere, by another window or before this config was loaded, and
-   * leaves out those taken back there. */
-  take_consents_read (self, read, TRUE);
-
-  merged = copy_consents (read->consents);
-  g_hash_table_iter_init (&iter, write->batch);
-  while (g_hash_table_iter_next (&iter, &name, &consent))
-    g_hash_table_replace (merged, g_strdup (name), steward_consent_ref (consent));
-
-  write->bytes = serialize_consents (merged);
-  write_file_async (self->consents_file, write->bytes, NULL, consents_written_cb, write);
-}
-
-/* One write at a time, each with everything recorded until it starts. The
- * write holds a reference, so that a consent given just before the window
- * closed is still written. */
-static void
-write_consents (StewardConfig *self)
-{
-  ConsentWrite *write;
-
-  if (self->writing_consents || self->consents_reloading ||
-      g_hash_table_size (self->pending_consents) == 0)
-    return;
-
-  self->writing_consents = TRUE;
-  write = g_new0 (ConsentWrite, 1);
-  write->self = g_object_ref (self);
-  write->batch = g_steal_pointer (&self->pending_consents);
-  self->pending_consents = steward_consent_table_new ();
-  self->writing_batch = g_hash_table_ref (write->batch);
-
-  read_consents_async (self->consents_file, NULL, consents_read_for_write_cb, write);
-}
-
-static void
-load_consents_sync (StewardConfig *self,
-                    GCancellable  *cancellable)
-{
-  g_autoptr(ConsentsRead) read = read_consents (self->consents_file, cancellable);
-
-  if (g_error_matches (read->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  take_consents_read (self, read, FALSE);
 }
 
 /* GObject */
@@ -1252,6 +372,8 @@ steward_config_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_object (&self->consents_file);
+  g_clear_object (&self->store);
+  g_clear_object (&self->consents_store);
   g_clear_pointer (&self->root, json_object_unref);
   g_clear_pointer (&self->content, g_bytes_unref);
   g_clear_pointer (&self->consents, g_hash_table_unref);
@@ -1315,6 +437,14 @@ steward_config_constructed (GObject *object)
   folder = g_file_get_parent (self->file);
   self->consents_file = folder ? g_file_get_child (folder, "consents.json")
                                : g_file_new_for_path ("consents.json");
+
+  self->store = steward_file_store_new (self->file, STEWARD_CONFIG_MAX_FILE_SIZE,
+                                        STEWARD_FILE_STORE_PRIVATE |
+                                        STEWARD_FILE_STORE_FOLLOW_LINKS);
+  self->consents_store = steward_file_store_new (self->consents_file,
+                                                 STEWARD_CONFIG_MAX_FILE_SIZE,
+                                                 STEWARD_FILE_STORE_PRIVATE |
+                                                 STEWARD_FILE_STORE_FOLLOW_LINKS);
 }
 
 static void
@@ -1346,7 +476,7 @@ steward_config_class_init (StewardConfigClass *klass)
    * The file was edited elsewhere and the servers in it differ from the
    * list; the list has been updated already.
    */
-  signals[CHANGED] =
+  steward_config_signals[STEWARD_CONFIG_SIGNAL_CHANGED] =
     g_signal_new ("changed",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
@@ -1364,7 +494,7 @@ steward_config_class_init (StewardConfigClass *klass)
    * renamed to consents.json.damaged (the error says to what), and no
    * server has consent from it; the servers file is not concerned.
    */
-  signals[LOAD_FAILED] =
+  steward_config_signals[STEWARD_CONFIG_SIGNAL_LOAD_FAILED] =
     g_signal_new ("load-failed",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
@@ -1378,7 +508,7 @@ steward_config_class_init (StewardConfigClass *klass)
    * Recorded consents could not be written; they are tried again with the
    * next one, and hold until the application quits.
    */
-  signals[SAVE_FAILED] =
+  steward_config_signals[STEWARD_CONFIG_SIGNAL_SAVE_FAILED] =
     g_signal_new ("save-failed",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
@@ -1393,7 +523,7 @@ steward_config_class_init (StewardConfigClass *klass)
    * steward_config_has_consent() again. Consents recorded here do not
    * emit it.
    */
-  signals[CONSENTS_CHANGED] =
+  steward_config_signals[STEWARD_CONFIG_SIGNAL_CONSENTS_CHANGED] =
     g_signal_new ("consents-changed",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
@@ -1409,7 +539,6 @@ steward_config_init (StewardConfig *self)
   self->consents = steward_consent_table_new ();
   self->pending_consents = steward_consent_table_new ();
   self->unsealed_consents = steward_consent_table_new ();
-  g_queue_init (&self->saves);
 }
 
 /**
@@ -1519,7 +648,7 @@ steward_config_lookup (StewardConfig  *self,
       g_string_append_printf (names, "%s`%s`", names->len > 0 ? ", " : "", server_name);
     }
 
-  label = dup_file_label (self);
+  label = steward_config_dup_file_label (self);
   if (n_items == 0)
     g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_NO_SUCH_SERVER,
                  _("%s: no server is named `%s`; the file lists no servers"), label, name);
@@ -1589,7 +718,7 @@ steward_config_load (StewardConfig  *self,
   if (!apply_data (self, buffer, length, NULL, error))
     return FALSE;
 
-  load_consents_sync (self, cancellable);
+  steward_config_load_consents_sync (self, cancellable);
   return TRUE;
 }
 
@@ -1600,17 +729,17 @@ load_consents_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   StewardConfig *self = g_task_get_source_object (task);
-  g_autoptr(ConsentsRead) read = NULL;
+  g_autoptr(StewardConsentsRead) read = NULL;
   g_autoptr(GError) error = NULL;
 
-  read = read_consents_finish (result, &error);
+  read = steward_config_read_consents_finish (result, &error);
   if (read == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  take_consents_read (self, read, FALSE);
+  steward_config_take_consents_read (self, read, FALSE);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -1642,7 +771,7 @@ load_contents_cb (GObject      *object,
     }
 
   cancellable = g_task_get_cancellable (task);
-  read_consents_async (self->consents_file, cancellable, load_consents_cb,
+  steward_config_read_consents_async (self->consents_file, cancellable, load_consents_cb,
                        g_steal_pointer (&task));
 }
 
@@ -1810,7 +939,6 @@ save_data_free (SaveData *data)
 }
 
 static void schedule_reload (StewardConfig *self);
-static void start_save (StewardConfig *self);
 
 static void
 save_written_cb (GObject      *object,
@@ -1822,12 +950,11 @@ save_written_cb (GObject      *object,
   SaveData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  /* The queue's reference; the callback's keeps the task until it returns. */
-  g_object_unref (g_queue_pop_head (&self->saves));
+  self->saving--;
 
-  if (!write_file_finish (result, &error))
+  if (!steward_file_store_save_finish (STEWARD_FILE_STORE (object), result, &error))
     {
-      g_autofree char *label = dup_file_label (self);
+      g_autofree char *label = steward_config_dup_file_label (self);
 
       /* The file still holds what it held before. */
       if (self->content == data->bytes)
@@ -1846,30 +973,11 @@ save_written_cb (GObject      *object,
   else
     g_task_return_boolean (task, TRUE);
 
-  if (!g_queue_is_empty (&self->saves))
-    start_save (self);
-  else if (self->reload_again)
+  if (self->saving == 0 && self->reload_again)
     {
       self->reload_again = FALSE;
       schedule_reload (self);
     }
-}
-
-static void
-start_save (StewardConfig *self)
-{
-  GTask *task = g_queue_peek_head (&self->saves);
-  SaveData *data = g_task_get_task_data (task);
-
-  /* What is written is the list as it is when the write starts, so that
-   * saves queued behind each other end with the newest list on disk. */
-  data->bytes = serialize_servers (self);
-  data->previous = self->content ? g_bytes_ref (self->content) : NULL;
-  g_clear_pointer (&self->content, g_bytes_unref);
-  self->content = g_bytes_ref (data->bytes);
-
-  write_file_async (self->file, data->bytes, g_task_get_cancellable (task), save_written_cb,
-                    g_object_ref (task));
 }
 
 /**
@@ -1880,7 +988,7 @@ start_save (StewardConfig *self)
  * file is replaced atomically (a new file is written beside it and renamed
  * over it) with mode 0600, in a folder made with mode 0700 when missing; a
  * symbolic link is followed, so a linked file stays linked. Saves run one
- * after the other.
+ * after the other, and those made while a write runs end in one more.
  */
 void
 steward_config_save_async (StewardConfig       *self,
@@ -1888,19 +996,27 @@ steward_config_save_async (StewardConfig       *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  GTask *task;
+  g_autoptr(GTask) task = NULL;
+  SaveData *data;
 
   g_return_if_fail (STEWARD_IS_CONFIG (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_config_save_async);
-  g_task_set_task_data (task, g_new0 (SaveData, 1), (GDestroyNotify) save_data_free);
+  data = g_new0 (SaveData, 1);
+  g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
 
-  /* The queue owns the task until its write is done. */
-  g_queue_push_tail (&self->saves, task);
-  if (g_queue_get_length (&self->saves) == 1)
-    start_save (self);
+  /* The list as it is now; saves made while a write runs are folded into
+   * one more write, so that the newest list ends on disk. */
+  data->bytes = steward_config_serialize_servers (self);
+  data->previous = self->content ? g_bytes_ref (self->content) : NULL;
+  g_clear_pointer (&self->content, g_bytes_unref);
+  self->content = g_bytes_ref (data->bytes);
+
+  self->saving++;
+  steward_file_store_save_async (self->store, data->bytes, cancellable, save_written_cb,
+                                 g_steal_pointer (&task));
 }
 
 gboolean
@@ -1941,7 +1057,7 @@ reload_read_cb (GObject      *object,
 
   /* A save that started meanwhile makes what was read stale; read again
    * once it is written. */
-  if (!g_queue_is_empty (&self->saves))
+  if (self->saving > 0)
     {
       self->reload_again = TRUE;
       return;
@@ -1957,7 +1073,7 @@ reload_read_cb (GObject      *object,
   if (error != NULL)
     {
       set_read_error (self, error, &reported);
-      g_signal_emit (self, signals[LOAD_FAILED], 0, reported);
+      g_signal_emit (self, steward_config_signals[STEWARD_CONFIG_SIGNAL_LOAD_FAILED], 0, reported);
       return;
     }
 
@@ -1970,12 +1086,12 @@ reload_read_cb (GObject      *object,
       /* Remembered, so that the same damage is reported once. */
       g_clear_pointer (&self->content, g_bytes_unref);
       self->content = g_steal_pointer (&bytes);
-      g_signal_emit (self, signals[LOAD_FAILED], 0, reported);
+      g_signal_emit (self, steward_config_signals[STEWARD_CONFIG_SIGNAL_LOAD_FAILED], 0, reported);
       return;
     }
 
   if (changed)
-    g_signal_emit (self, signals[CHANGED], 0);
+    g_signal_emit (self, steward_config_signals[STEWARD_CONFIG_SIGNAL_CHANGED], 0);
 }
 
 static gboolean
@@ -1985,7 +1101,7 @@ reload_cb (gpointer user_data)
 
   self->reload_source = 0;
 
-  if (self->reloading || !g_queue_is_empty (&self->saves))
+  if (self->reloading || self->saving > 0)
     {
       self->reload_again = TRUE;
       return G_SOURCE_REMOVE;
@@ -2002,65 +1118,6 @@ schedule_reload (StewardConfig *self)
 {
   g_clear_handle_id (&self->reload_source, g_source_remove);
   self->reload_source = g_timeout_add (RELOAD_DELAY_MS, reload_cb, self);
-}
-
-static void
-consents_reloaded_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(StewardConfig) self = NULL;
-  g_autoptr(ConsentsRead) read = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean unchanged;
-
-  read = read_consents_finish (result, &error);
-  if (read == NULL)
-    return;
-
-  /* Held, as a handler may drop the last other reference. */
-  self = g_object_ref (STEWARD_CONFIG (user_data));
-  self->consents_reloading = FALSE;
-
-  /* The file as we last read or wrote it is no edit made elsewhere. The
-   * same damage, left where it was, is reported once; a damaged file kept
-   * aside reads as missing afterwards. */
-  if (read->bytes == NULL)
-    unchanged = read->error == NULL && self->consents_content == NULL;
-  else
-    unchanged = self->consents_content != NULL &&
-                g_bytes_equal (read->bytes, self->consents_content);
-
-  if (!unchanged)
-    take_consents_read (self, read, TRUE);
-
-  consents_file_released (self, TRUE);
-}
-
-static gboolean
-consents_reload_cb (gpointer user_data)
-{
-  StewardConfig *self = user_data;
-
-  self->consents_reload_source = 0;
-
-  /* Our own write is under way: the file is read again once it is done. */
-  if (self->consents_reloading || self->writing_consents)
-    {
-      self->consents_reload_again = TRUE;
-      return G_SOURCE_REMOVE;
-    }
-
-  self->consents_reloading = TRUE;
-  read_consents_async (self->consents_file, self->cancellable, consents_reloaded_cb, self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_consents_reload (StewardConfig *self)
-{
-  g_clear_handle_id (&self->consents_reload_source, g_source_remove);
-  self->consents_reload_source = g_timeout_add (RELOAD_DELAY_MS, consents_reload_cb, self);
 }
 
 static gboolean
@@ -2085,7 +1142,7 @@ file_changed_cb (GFileMonitor      *monitor,
 
   if (monitor == self->consents_monitor)
     {
-      schedule_consents_reload (self);
+      steward_config_schedule_consents_reload (self);
       return;
     }
 
@@ -2093,7 +1150,7 @@ file_changed_cb (GFileMonitor      *monitor,
   if (monitor == self->dir_monitor)
     {
       if (event_concerns (file, other_file, self->consents_file))
-        schedule_consents_reload (self);
+        steward_config_schedule_consents_reload (self);
       if (!event_concerns (file, other_file, self->file))
         return;
     }
@@ -2158,156 +1215,4 @@ steward_config_watch (StewardConfig *self)
                              self, 0);
   else if (error != NULL)
     g_debug ("Cannot watch the folder of the servers file: %s", error->message);
-}
-
-/* Consent */
-
-static void
-consent_key_state_cb (StewardConfig       *self,
-                      GParamSpec          *pspec,
-                      StewardConsentStore *store)
-{
-  /* With a key, what the file holds may verify now; without, it no longer
-   * does. Either way servers ask again. */
-  g_signal_emit (self, signals[CONSENTS_CHANGED], 0);
-}
-
-/**
- * steward_config_set_consent_store:
- * @store: (nullable): what seals consents
- *
- * Consents read from the file count only once @store has a key and their
- * seals verify; "consents-changed" is emitted when its key comes or goes.
- */
-void
-steward_config_set_consent_store (StewardConfig       *self,
-                                  StewardConsentStore *store)
-{
-  g_return_if_fail (STEWARD_IS_CONFIG (self));
-  g_return_if_fail (store == NULL || STEWARD_IS_CONSENT_STORE (store));
-
-  if (self->consent_store == store)
-    return;
-
-  if (self->consent_store != NULL)
-    g_signal_handlers_disconnect_by_data (self->consent_store, self);
-  g_set_object (&self->consent_store, store);
-  if (store != NULL)
-    g_signal_connect_object (store, "notify::state", G_CALLBACK (consent_key_state_cb), self,
-                             G_CONNECT_SWAPPED);
-}
-
-gboolean
-steward_config_can_remember_consent (StewardConfig *self)
-{
-  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
-
-  return self->consent_store != NULL &&
-         steward_consent_store_get_state (self->consent_store) == STEWARD_CONSENT_KEY_READY;
-}
-
-/**
- * steward_config_has_consent:
- * @server: a server's entry
- *
- * The fingerprint is computed from @server as it is now, and must be the
- * one sealed under this name: the fingerprint the file states is not
- * believed.
- *
- * Returns: whether the person allowed this server, under this name, with
- *   this command, arguments, folder, environment, URL and header names
- */
-gboolean
-steward_config_has_consent (StewardConfig       *self,
-                            StewardServerConfig *server)
-{
-  g_autofree char *fingerprint = NULL;
-  const char *name;
-  StewardConsent *consent;
-
-  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
-  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (server), FALSE);
-
-  name = steward_server_config_get_name (server);
-  fingerprint = steward_server_config_dup_fingerprint (server);
-
-  consent = g_hash_table_lookup (self->unsealed_consents, name);
-  if (consent != NULL && g_str_equal (fingerprint, consent->fingerprint))
-    return TRUE;
-
-  consent = g_hash_table_lookup (self->consents, name);
-  return consent != NULL && steward_consent_verifies (consent, self->consent_store, name,
-                                                      fingerprint);
-}
-
-/**
- * steward_config_record_consent:
- * @server: the entry the person allowed
- *
- * Remembers the consent at once and writes consents.json in the
- * background, atomically, merged with what the file holds; a failed write
- * emits #StewardConfig::save-failed. Without a key to seal it, the consent
- * is kept in memory only (steward_config_can_remember_consent()). The
- * entry is kept for
- * steward_config_get_consented(), with values that look secret masked.
- *
- * Returns: %TRUE
- */
-gboolean
-steward_config_record_consent (StewardConfig        *self,
-                               StewardServerConfig  *server,
-                               GError              **error)
-{
-  const char *name;
-  StewardConsent *consent;
-
-  g_return_val_if_fail (STEWARD_IS_CONFIG (self), FALSE);
-  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (server), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  name = steward_server_config_get_name (server);
-  consent = steward_consent_new (self->consent_store, server);
-
-  /* Unsealed, it would not verify when read back: it lasts for this run. */
-  if (consent->seal == NULL)
-    {
-      g_hash_table_replace (self->unsealed_consents, g_strdup (name), consent);
-      return TRUE;
-    }
-
-  g_hash_table_remove (self->unsealed_consents, name);
-  g_hash_table_replace (self->pending_consents, g_strdup (name), steward_consent_ref (consent));
-  g_hash_table_replace (self->consents, g_strdup (name), consent);
-
-  write_consents (self);
-  return TRUE;
-}
-
-/**
- * steward_config_get_consented:
- * @name: a server's name
- *
- * Returns: (transfer full) (nullable): the entry the person last allowed
- *   under @name, values that look secret masked, or %NULL
- */
-StewardServerConfig *
-steward_config_get_consented (StewardConfig *self,
-                              const char    *name)
-{
-  StewardConsent *consent;
-
-  g_return_val_if_fail (STEWARD_IS_CONFIG (self), NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-
-  consent = g_hash_table_lookup (self->unsealed_consents, name);
-  if (consent != NULL && consent->server != NULL)
-    return g_object_ref (consent->server);
-
-  /* What an entry shows counts only when Steward wrote it. */
-  consent = g_hash_table_lookup (self->consents, name);
-  if (consent == NULL || consent->server == NULL ||
-      !steward_consent_verifies (consent, self->consent_store, name, consent->fingerprint))
-    return NULL;
-
-  return g_object_ref (consent->server);
 }

@@ -26,6 +26,8 @@
  */
 
 #define MAX_LINK_DEPTH 8
+/* How many numbered names a damaged file may take before giving up. */
+#define MAX_DAMAGED_COPIES 100
 #define READ_CHUNK     (64 * 1024)
 
 struct _StewardFileStore
@@ -215,6 +217,66 @@ load_cb (GObject      *object,
     g_task_return_pointer (task, loaded, (GDestroyNotify) json_object_unref);
 }
 
+/**
+ * steward_file_store_move_aside:
+ * @file: a damaged file
+ *
+ * Renames @file to FILE.damaged, or FILE.damaged-N when that is taken, so
+ * that the next write does not replace what the person may want to mend;
+ * blocking, for workers. A rename that never replaces, so that no copy is
+ * lost and no half-moved file is seen.
+ *
+ * Returns: (transfer full) (nullable): the new name, or %NULL with @error
+ *   set
+ */
+GFile *
+steward_file_store_move_aside (GFile         *file,
+                               GCancellable  *cancellable,
+                               GError       **error)
+{
+  g_autofree char *basename = NULL;
+  g_autoptr(GFile) parent = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  parent = g_file_get_parent (file);
+  if (parent == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("the file has no folder"));
+      return NULL;
+    }
+
+  basename = g_file_get_basename (file);
+  for (guint attempt = 0; attempt < MAX_DAMAGED_COPIES; attempt++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr(GFile) target = NULL;
+      g_autoptr(GError) local_error = NULL;
+
+      if (attempt == 0)
+        name = g_strconcat (basename, ".damaged", NULL);
+      else
+        name = g_strdup_printf ("%s.damaged-%u", basename, attempt);
+
+      target = g_file_get_child (parent, name);
+      if (g_file_move (file, target,
+                       G_FILE_COPY_NOFOLLOW_SYMLINKS | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
+                       cancellable, NULL, NULL, &local_error))
+        return g_steal_pointer (&target);
+
+      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+    }
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+               _("Too many damaged copies of %s are kept already"), basename);
+  return NULL;
+}
+
 /* Writing */
 
 /* The file a symbolic link names, link after link, so that replacing it
@@ -381,8 +443,8 @@ write_thread (GTask        *task,
   gsize length = 0;
   GError *error = NULL;
 
-  /* A tree is turned into text here, off the main loop; it is the
-   * store's own copy, so nothing changes it meanwhile. */
+  /* A tree is turned into text here, off the main loop; the caller gave
+   * it away, so nothing changes it meanwhile. */
   if (write->root != NULL)
     {
       g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -700,9 +762,11 @@ steward_file_store_save (StewardFileStore *self,
 
 /**
  * steward_file_store_save_json:
- * @root: what the file is to hold; the store takes a copy
+ * @root: what the file is to hold
  *
- * Like steward_file_store_save(), with the text made on the worker.
+ * Like steward_file_store_save(), with the text made on the worker. The
+ * store keeps a reference to @root, which nothing may change afterwards:
+ * pass a tree of its own, such as a fresh snapshot.
  */
 void
 steward_file_store_save_json (StewardFileStore *self,
@@ -713,7 +777,7 @@ steward_file_store_save_json (StewardFileStore *self,
 
   g_clear_pointer (&self->pending_bytes, g_bytes_unref);
   g_clear_pointer (&self->pending_root, json_node_unref);
-  self->pending_root = json_node_copy (root);
+  self->pending_root = json_node_ref (root);
   self->saves++;
   start_write (self);
 }

@@ -57,6 +57,9 @@ void               steward_file_store_load_async  (StewardFileStore       *self,
 JsonObject        *steward_file_store_load_finish (StewardFileStore       *self,
                                                    GAsyncResult           *result,
                                                    GError                **error);
+GFile             *steward_file_store_move_aside  (GFile                  *file,
+                                                   GCancellable           *cancellable,
+                                                   GError                **error);
 
 gboolean           steward_file_store_write_sync  (GFile                  *file,
                                                    const char             *data,
