@@ -62,6 +62,12 @@ typedef struct {
   char     *value;
   char     *context;
   gboolean  version;
+  char     *authorize;
+  char     *client_id;
+  char     *client_secret_file;
+  char     *client_key_file;
+  char     *client_metadata_url;
+  gboolean  client_credentials;
 } RawOptions;
 
 static void
@@ -84,6 +90,11 @@ raw_options_clear (RawOptions *raw)
   g_free (raw->argument);
   g_free (raw->value);
   g_free (raw->context);
+  g_free (raw->authorize);
+  g_free (raw->client_id);
+  g_free (raw->client_secret_file);
+  g_free (raw->client_key_file);
+  g_free (raw->client_metadata_url);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RawOptions, raw_options_clear)
@@ -127,6 +138,10 @@ steward_cli_options_free (StewardCliOptions *options)
   g_free (options->argument_name);
   g_free (options->argument_value);
   g_clear_pointer (&options->context, json_object_unref);
+  g_free (options->client_id);
+  g_free (options->client_secret_file);
+  g_free (options->client_key_file);
+  g_free (options->client_metadata_url);
   g_free (options);
 }
 
@@ -391,6 +406,43 @@ check_env (char   **env,
   return TRUE;
 }
 
+/* How to sign in where a remote server asks. Without a display there is
+ * no browser to open, so the address is printed. */
+static gboolean
+apply_authorization (StewardCliOptions  *options,
+                     RawOptions         *raw,
+                     GError            **error)
+{
+  gboolean display = g_getenv ("WAYLAND_DISPLAY") != NULL || g_getenv ("DISPLAY") != NULL;
+
+  if (raw->authorize == NULL)
+    options->authorize = display ? STEWARD_CLI_AUTHORIZE_BROWSER : STEWARD_CLI_AUTHORIZE_PRINT;
+  else if (g_str_equal (raw->authorize, "browser"))
+    options->authorize = STEWARD_CLI_AUTHORIZE_BROWSER;
+  else if (g_str_equal (raw->authorize, "print"))
+    options->authorize = STEWARD_CLI_AUTHORIZE_PRINT;
+  else
+    return usage_error (error, _("--authorize: expected browser or print, not `%s`"),
+                        raw->authorize);
+
+  if (raw->client_credentials && raw->client_id == NULL)
+    return usage_error (error, _("--client-credentials needs --client-id"));
+  if ((raw->client_secret_file != NULL || raw->client_key_file != NULL) && raw->client_id == NULL)
+    return usage_error (error, _("--client-secret-file and --client-key-file go with "
+                                 "--client-id"));
+  if (raw->client_metadata_url != NULL && !g_str_has_prefix (raw->client_metadata_url, "https://"))
+    return usage_error (error, _("--client-metadata-url: expected an https:// URL, not `%s`"),
+                        raw->client_metadata_url);
+
+  options->client_id = g_steal_pointer (&raw->client_id);
+  options->client_secret_file = g_steal_pointer (&raw->client_secret_file);
+  options->client_key_file = g_steal_pointer (&raw->client_key_file);
+  options->client_metadata_url = g_steal_pointer (&raw->client_metadata_url);
+  options->client_credentials = raw->client_credentials;
+
+  return TRUE;
+}
+
 static gboolean
 apply_raw (StewardCliOptions  *options,
            RawOptions         *raw,
@@ -428,6 +480,9 @@ apply_raw (StewardCliOptions  *options,
   if (raw->transport != NULL && !mcp_http_kind_from_string (raw->transport, &options->transport))
     return usage_error (error, _("--transport: expected auto, streamable-http or sse, not `%s`"),
                         raw->transport);
+
+  if (!apply_authorization (options, raw, error))
+    return FALSE;
 
   options->server_name = g_steal_pointer (&raw->server_name);
   options->url = g_steal_pointer (&raw->url);
@@ -551,6 +606,21 @@ create_context (RawOptions *raw)
     { "transport", 0, 0, G_OPTION_ARG_STRING, &raw->transport,
       N_("How to reach the remote server: auto (default), streamable-http or sse"),
       N_("KIND") },
+    { "authorize", 0, 0, G_OPTION_ARG_STRING, &raw->authorize,
+      N_("Sign in where a server asks: browser (default with a display), or print the "
+         "address to open"), N_("MODE") },
+    { "client-id", 0, 0, G_OPTION_ARG_STRING, &raw->client_id,
+      N_("Sign in as this client, registered with the authorization server beforehand"),
+      N_("ID") },
+    { "client-secret-file", 0, 0, G_OPTION_ARG_FILENAME, &raw->client_secret_file,
+      N_("Read the client's secret from FILE"), N_("FILE") },
+    { "client-key-file", 0, 0, G_OPTION_ARG_FILENAME, &raw->client_key_file,
+      N_("Sign the client's assertions with the PEM private key in FILE"), N_("FILE") },
+    { "client-metadata-url", 0, 0, G_OPTION_ARG_STRING, &raw->client_metadata_url,
+      N_("The https URL of the client's metadata document, its id where servers accept one"),
+      N_("URL") },
+    { "client-credentials", 0, 0, G_OPTION_ARG_NONE, &raw->client_credentials,
+      N_("Sign in as the client itself (client credentials), without a person"), NULL },
     { "config", 0, 0, G_OPTION_ARG_FILENAME, &raw->config_path,
       N_("Read servers from FILE, not $XDG_CONFIG_HOME/steward/servers.json"), N_("FILE") },
     { "env", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &raw->env,

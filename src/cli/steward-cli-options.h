@@ -54,6 +54,11 @@ typedef enum {
   STEWARD_CLI_ELICITATION_MANUAL,
 } StewardCliElicitation;
 
+typedef enum {
+  STEWARD_CLI_AUTHORIZE_BROWSER,
+  STEWARD_CLI_AUTHORIZE_PRINT,
+} StewardCliAuthorize;
+
 #define STEWARD_CLI_ERROR (steward_cli_error_quark ())
 
 typedef enum {
@@ -86,6 +91,14 @@ typedef struct {
   GHashTable             *headers;
   McpHttpKind             transport;
   gboolean                transport_given;
+
+  /* Signing in to a remote server that asks for it. */
+  StewardCliAuthorize     authorize;
+  char                   *client_id;
+  char                   *client_secret_file;
+  char                   *client_key_file;
+  char                   *client_metadata_url;
+  gboolean                client_credentials;
 
   gboolean                json;
   gboolean                verbose;

@@ -15,6 +15,7 @@
 #include "mcp-client.h"
 #include "mcp-connect.h"
 #include "mcp-error.h"
+#include "mcp-http-transport.h"
 #include "mcp-item.h"
 #include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
@@ -24,6 +25,7 @@
 #include "steward-secrets.h"
 #include "steward-server-failure.h"
 
+#include "steward-cli-auth.h"
 #include "steward-cli-delegate.h"
 #include "steward-cli-format.h"
 #include "steward-cli-output.h"
@@ -56,6 +58,9 @@ struct _StewardCliRunner
   char                *url;
   GHashTable          *headers;
   McpHttpKind          kind;
+  /* Signing in where the remote server asks; NULL for a local server or
+   * one given its Authorization header by hand. */
+  StewardCliAuth      *auth;
   GMainLoop           *loop;
   GCancellable        *cancellable;
   McpToolResult       *tool_result;
@@ -125,11 +130,14 @@ finish (StewardCliRunner *self,
   mcp_client_close_async (self->client, NULL, close_cb, g_object_ref (self));
 }
 
+static gboolean try_sign_in (StewardCliRunner *self,
+                             const GError     *error);
+
 static void
 fail_request (StewardCliRunner *self,
               const GError     *error)
 {
-  if (self->finishing)
+  if (self->finishing || try_sign_in (self, error))
     return;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -922,7 +930,7 @@ connect_http_cb (GObject      *object,
   client = mcp_connect_http_finish (result, &error);
   if (client == NULL)
     {
-      if (!self->finishing)
+      if (!self->finishing && !try_sign_in (self, error))
         report_connect_failure (self, error);
       return;
     }
@@ -976,6 +984,80 @@ setup_client (McpClient *client,
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self,
                            G_CONNECT_SWAPPED);
+}
+
+/* Signing in */
+
+static void
+signed_in_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(StewardCliRunner) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *authorization = NULL;
+  McpTransport *transport;
+
+  authorization = steward_cli_auth_authorize_finish (STEWARD_CLI_AUTH (object), result, &error);
+  if (self->finishing)
+    return;
+
+  if (authorization == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        finish (self, STEWARD_CLI_EXIT_INTERRUPTED);
+      else
+        {
+          steward_cli_complain (_("cannot sign in: %s"), error->message);
+          finish (self, STEWARD_CLI_EXIT_CONNECTION);
+        }
+      return;
+    }
+
+  if (self->options->verbose)
+    steward_cli_print_err (_("[auth] signed in\n"));
+
+  g_hash_table_replace (self->headers, g_strdup ("Authorization"), g_strdup (authorization));
+
+  if (!self->connected)
+    {
+      mcp_connect_http_async (self->url, self->headers, self->kind, setup_client, self,
+                              self->cancellable, connect_http_cb, g_object_ref (self));
+      return;
+    }
+
+  /* Connected already: the request the server refused is made again with
+   * the new token. */
+  transport = mcp_client_get_transport (self->client);
+  if (MCP_IS_HTTP_TRANSPORT (transport))
+    mcp_http_transport_set_header (MCP_HTTP_TRANSPORT (transport), "Authorization",
+                                   authorization);
+  else if (MCP_IS_SSE_TRANSPORT (transport))
+    mcp_sse_transport_set_header (MCP_SSE_TRANSPORT (transport), "Authorization", authorization);
+  run_command (self);
+}
+
+/* Starts signing in when @error is the server asking for it; then the
+ * connection or the command is tried again. */
+static gboolean
+try_sign_in (StewardCliRunner *self,
+             const GError     *error)
+{
+  g_autofree char *challenge = NULL;
+
+  if (self->auth == NULL)
+    return FALSE;
+
+  challenge = steward_cli_auth_get_challenge (self->auth, error);
+  if (challenge == NULL)
+    return FALSE;
+
+  if (self->options->verbose)
+    steward_cli_print_err (_("[auth] the server asks to sign in\n"));
+
+  steward_cli_auth_authorize_async (self->auth, challenge, self->cancellable, signed_in_cb,
+                                    g_object_ref (self));
+  return TRUE;
 }
 
 /* Setting up */
@@ -1324,6 +1406,7 @@ steward_cli_runner_dispose (GObject *object)
   g_clear_object (&self->tool_result);
   g_clear_object (&self->client);
   g_clear_pointer (&self->headers, g_hash_table_unref);
+  g_clear_object (&self->auth);
   g_clear_pointer (&self->server_env, g_hash_table_unref);
   g_clear_pointer (&self->server_headers, g_hash_table_unref);
   g_clear_object (&self->delegate);
@@ -1438,6 +1521,25 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
     self->signal_sources[i] = g_unix_signal_add (signals[i], interrupted_cb, self);
+
+  if (self->url != NULL && !g_hash_table_contains (self->headers, "Authorization"))
+    {
+      self->auth = steward_cli_auth_new (options, self->url, &error);
+      if (self->auth == NULL)
+        {
+          steward_cli_complain ("%s", error->message);
+          return STEWARD_CLI_EXIT_USAGE;
+        }
+
+      /* A server of the servers file stays signed in between runs. */
+      if (options->server_name != NULL)
+        {
+          g_autoptr(StewardSecrets) secrets = steward_secrets_new ();
+          g_autoptr(StewardAuthStore) store = steward_auth_store_new (secrets);
+
+          steward_cli_auth_set_store (self->auth, store);
+        }
+    }
 
   if (self->url != NULL)
     {

@@ -62,6 +62,8 @@ kind_to_string (StewardSecretKind kind)
       return "server-header";
     case STEWARD_SECRET_KIND_CONSENT_KEY:
       return "consent-key";
+    case STEWARD_SECRET_KIND_SIGN_IN:
+      return "sign-in";
     default:
       g_return_val_if_reached ("provider-key");
     }

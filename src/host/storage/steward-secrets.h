@@ -26,6 +26,7 @@ typedef enum {
   STEWARD_SECRET_KIND_SERVER_ENV,     /* an environment value for a local server */
   STEWARD_SECRET_KIND_SERVER_HEADER,  /* a header value for a remote server */
   STEWARD_SECRET_KIND_CONSENT_KEY,    /* the key that seals consents (steward-consent-store.h) */
+  STEWARD_SECRET_KIND_SIGN_IN,        /* a remote server's tokens (steward-auth-store.h) */
 } StewardSecretKind;
 
 #define STEWARD_TYPE_SECRETS (steward_secrets_get_type ())

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "steward-auth-store.h"
+#include "steward-cli-options.h"
+
+G_BEGIN_DECLS
+
+#define STEWARD_TYPE_CLI_AUTH (steward_cli_auth_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardCliAuth, steward_cli_auth, STEWARD, CLI_AUTH, GObject)
+
+StewardCliAuth *steward_cli_auth_new              (StewardCliOptions    *options,
+                                                   const char           *url,
+                                                   GError              **error);
+void            steward_cli_auth_set_store        (StewardCliAuth       *self,
+                                                   StewardAuthStore     *store);
+char           *steward_cli_auth_get_challenge    (StewardCliAuth       *self,
+                                                   const GError         *error);
+void            steward_cli_auth_authorize_async  (StewardCliAuth       *self,
+                                                   const char           *challenge,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+char           *steward_cli_auth_authorize_finish (StewardCliAuth       *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+
+G_END_DECLS
