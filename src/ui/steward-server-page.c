@@ -62,6 +62,7 @@ struct _StewardServerPage
   GtkSearchEntry     *tool_search;
   GtkSearchEntry     *resource_search;
   GtkWidget          *back_button;
+  GtkWidget          *header_actions;
   AdwLeaflet         *tool_leaflet;
   AdwLeaflet         *resource_leaflet;
   AdwLeaflet         *prompt_leaflet;
@@ -745,6 +746,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_search);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_search);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, back_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, header_actions);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, prompt_leaflet);
