@@ -195,6 +195,16 @@ bin_for_selection (StewardServerPage  *self,
   return self->prompt_bin;
 }
 
+/* The actions sit in a flow box, whose cell would keep the place of a
+ * hidden button. */
+static void
+set_action_visible (GtkWidget *action,
+                    gboolean   visible)
+{
+  gtk_widget_set_visible (action, visible);
+  gtk_widget_set_visible (gtk_widget_get_parent (action), visible);
+}
+
 /* The leaflet of the view in sight, or NULL for the Info view. */
 static AdwLeaflet *
 visible_leaflet (StewardServerPage *self)
@@ -429,7 +439,7 @@ update_permissions (StewardServerPage *self)
   g_auto(GStrv) lines = NULL;
   gboolean sandboxed;
 
-  gtk_widget_set_visible (self->permissions_button, !steward_server_config_is_remote (config));
+  set_action_visible (self->permissions_button, !steward_server_config_is_remote (config));
   if (steward_server_config_is_remote (config))
     return;
 
@@ -482,7 +492,7 @@ update_status (StewardServerPage *self)
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->detail_view), visible, -1);
     }
 
-  gtk_widget_set_visible (self->review_button, status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+  set_action_visible (self->review_button, status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
   gtk_widget_action_set_enabled (widget, "server.start",
                                  status == STEWARD_SERVER_STATUS_STOPPED ||
                                  status == STEWARD_SERVER_STATUS_FAILED);
