@@ -235,6 +235,16 @@ test_shows_entries (Fixture       *fixture,
 
   first = g_list_model_get_item (steward_log_view_get_model (fixture->view), 0);
   g_assert_cmpstr (steward_log_entry_get_text (first), ==, "alpha starting up");
+
+  /* Its bars wrap: the view fits a window 360 px wide. */
+  {
+    int minimum = 0;
+
+    gtk_widget_measure (GTK_WIDGET (fixture->view), GTK_ORIENTATION_HORIZONTAL, -1,
+                        &minimum, NULL, NULL, NULL);
+    g_test_message ("the log view is at least %d px wide", minimum);
+    g_assert_cmpint (minimum, <=, 360);
+  }
 }
 
 static void

@@ -593,6 +593,19 @@ test_narrow (Fixture       *fixture,
     g_assert_false (gtk_widget_get_visible (back));
     /* Nothing is wider than the window. */
     g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (leaflet)), <=, 360);
+
+    /* The header's actions wrap within the height they were given. */
+    {
+      GtkWidget *actions = GTK_WIDGET (gtk_widget_get_template_child (fixture->page,
+                                                                       STEWARD_TYPE_SERVER_PAGE,
+                                                                       "header_actions"));
+      int needed = 0;
+
+      gtk_widget_measure (actions, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (actions),
+                          &needed, NULL, NULL, NULL);
+      g_assert_cmpint (gtk_widget_get_width (actions), <=, 360);
+      g_assert_cmpint (gtk_widget_get_height (actions), >=, needed);
+    }
   }
 }
 

@@ -188,6 +188,26 @@ test_empty (Fixture       *fixture,
   g_assert_true (STEWARD_IS_ROOTS_PAGE (gtk_stack_get_visible_child (GTK_STACK (child (window,
                                                                                        "content_stack")))));
 
+  /* Down to 360 px wide: the sidebar folds, and no page is wider. */
+  {
+    const char *pages[] = { "logs", "roots" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+      {
+        int minimum = 0;
+
+        if (g_str_equal (pages[i], "logs"))
+          steward_window_show_logs (STEWARD_WINDOW (window), NULL);
+        else
+          steward_window_show_roots (STEWARD_WINDOW (window));
+        /* The content, without the frame and shadow the window draws. */
+        gtk_widget_measure (gtk_window_get_child (GTK_WINDOW (window)),
+                            GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+        g_test_message ("the window with %s is at least %d px wide", pages[i], minimum);
+        g_assert_cmpint (minimum, <=, 360);
+      }
+  }
+
   close_window (window);
 }
 

@@ -62,6 +62,7 @@ struct _StewardServerPage
   GtkSearchEntry     *tool_search;
   GtkSearchEntry     *resource_search;
   GtkWidget          *back_button;
+  GtkWidget          *header_actions;
   AdwLeaflet         *tool_leaflet;
   AdwLeaflet         *resource_leaflet;
   AdwLeaflet         *prompt_leaflet;
@@ -192,6 +193,16 @@ bin_for_selection (StewardServerPage  *self,
   if (selection == self->resource_selection)
     return self->resource_bin;
   return self->prompt_bin;
+}
+
+/* The actions sit in a flow box, whose cell would keep the place of a
+ * hidden button. */
+static void
+set_action_visible (GtkWidget *action,
+                    gboolean   visible)
+{
+  gtk_widget_set_visible (action, visible);
+  gtk_widget_set_visible (gtk_widget_get_parent (action), visible);
 }
 
 /* The leaflet of the view in sight, or NULL for the Info view. */
@@ -428,7 +439,7 @@ update_permissions (StewardServerPage *self)
   g_auto(GStrv) lines = NULL;
   gboolean sandboxed;
 
-  gtk_widget_set_visible (self->permissions_button, !steward_server_config_is_remote (config));
+  set_action_visible (self->permissions_button, !steward_server_config_is_remote (config));
   if (steward_server_config_is_remote (config))
     return;
 
@@ -481,7 +492,7 @@ update_status (StewardServerPage *self)
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->detail_view), visible, -1);
     }
 
-  gtk_widget_set_visible (self->review_button, status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+  set_action_visible (self->review_button, status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
   gtk_widget_action_set_enabled (widget, "server.start",
                                  status == STEWARD_SERVER_STATUS_STOPPED ||
                                  status == STEWARD_SERVER_STATUS_FAILED);
@@ -745,6 +756,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_search);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_search);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, back_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, header_actions);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, prompt_leaflet);
