@@ -29,54 +29,9 @@
 #include "steward-cli-delegate.h"
 #include "steward-cli-format.h"
 #include "steward-cli-output.h"
-#include "steward-cli-runner.h"
+#include "steward-cli-runner-private.h"
 #include "steward-cli-tasks.h"
 
-/**
- * StewardCliRunner:
- *
- * One run of steward-cli: start or find the server, connect, do the one
- * command, print its result, close the connection (which stops a local
- * server, or ends a remote one's session) and give the exit status.
- * Everything happens on a main loop that ends only once the client is
- * closed.
- */
-struct _StewardCliRunner
-{
-  GObject              parent_instance;
-
-  StewardCliOptions   *options;
-  /* The client connecting or connected. Over HTTP with --transport auto it
-   * is replaced when the legacy transport is tried after the first. */
-  McpClient           *client;
-  StewardCliDelegate  *delegate;
-  /* The server file's environment and headers with the keyring's secrets
-   * in place of their references; wiped when freed. */
-  GHashTable          *server_env;
-  GHashTable          *server_headers;
-  /* A remote server: where, with which headers, over which transport. */
-  char                *url;
-  GHashTable          *headers;
-  McpHttpKind          kind;
-  /* Signing in where the remote server asks; NULL for a local server or
-   * one given its Authorization header by hand. */
-  StewardCliAuth      *auth;
-  GMainLoop           *loop;
-  GCancellable        *cancellable;
-  McpToolResult       *tool_result;
-  const char          *list_method;
-  gint64               ping_started;
-  /* The server's last lines on stderr, for saying why it did not start. */
-  GPtrArray           *stderr_lines;
-
-  int                  exit_code;
-  gboolean             connected;
-  gboolean             finishing;
-  /* The command has done its request and now prints notifications. */
-  gboolean             waiting;
-  guint                n_seen;
-  guint                signal_sources[3];
-};
 
 G_DEFINE_FINAL_TYPE (StewardCliRunner, steward_cli_runner, G_TYPE_OBJECT)
 
@@ -1060,341 +1015,6 @@ try_sign_in (StewardCliRunner *self,
   return TRUE;
 }
 
-/* Setting up */
-
-static StewardServerConfig *
-resolve_server (StewardCliRunner  *self,
-                GError           **error)
-{
-  StewardCliOptions *options = self->options;
-  g_autoptr(StewardConfig) config = NULL;
-  g_autoptr(GFile) file = NULL;
-  StewardServerConfig *server;
-
-  if (options->server_argv != NULL)
-    {
-      g_autoptr(JsonObject) json = json_object_new ();
-      JsonArray *args = json_array_new ();
-
-      for (guint i = 1; options->server_argv[i] != NULL; i++)
-        json_array_add_string_element (args, options->server_argv[i]);
-      json_object_set_string_member (json, "command", options->server_argv[0]);
-      json_object_set_array_member (json, "args", args);
-
-      return steward_server_config_new_from_json ("--stdio", json, error);
-    }
-
-  if (options->config_path != NULL)
-    file = g_file_new_for_commandline_arg (options->config_path);
-
-  config = steward_config_new (file);
-  if (!steward_config_load (config, NULL, error))
-    return NULL;
-
-  server = steward_config_lookup (config, options->server_name, error);
-  return server ? g_object_ref (server) : NULL;
-}
-
-static gboolean
-has_references (GHashTable *table)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  g_hash_table_iter_init (&iter, table);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (strstr (value, "${keyring:") != NULL)
-      return TRUE;
-
-  return FALSE;
-}
-
-static void
-resolved_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-/* Replaces "${keyring:ID}" in @table's values with the secrets. The
- * keyring answers over D-Bus; steward-cli has nothing else to do until it
- * has, so it waits here, before its main loop runs. */
-static GHashTable *
-resolve_references (StewardCliRunner  *self,
-                    StewardSecrets    *secrets,
-                    const char        *name,
-                    const char        *what,
-                    GHashTable        *table,
-                    GError           **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) local_error = NULL;
-  GHashTable *resolved;
-
-  if (!has_references (table))
-    return g_hash_table_ref (table);
-
-  steward_secrets_resolve_async (secrets, table, self->cancellable, resolved_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  resolved = steward_secrets_resolve_finish (secrets, result, &local_error);
-  if (resolved == NULL)
-    /* Translators: the second placeholder is "environment" or "headers";
-     * the third says which secret is missing, or why the keyring cannot
-     * be reached. */
-    g_set_error (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE,
-                 _("server `%s`, %s: %s"), name, what, local_error->message);
-
-  return resolved;
-}
-
-static gboolean
-resolve_secrets (StewardCliRunner     *self,
-                 StewardServerConfig  *server,
-                 GError              **error)
-{
-  const char *name = steward_server_config_get_name (server);
-  g_autoptr(StewardSecrets) secrets = steward_secrets_new ();
-
-  /* Translators: fills the second placeholder of "server `%s`, %s: %s". */
-  self->server_env = resolve_references (self, secrets, name, _("environment"),
-                                         steward_server_config_get_env (server), error);
-  if (self->server_env == NULL)
-    return FALSE;
-
-  /* Translators: fills the second placeholder of "server `%s`, %s: %s". */
-  self->server_headers = resolve_references (self, secrets, name, _("headers"),
-                                             steward_server_config_get_headers (server), error);
-  return self->server_headers != NULL;
-}
-
-/* What a remote entry of the servers file says, with the command line's
- * --header and --transport on top. */
-static gboolean
-resolve_remote (StewardCliRunner     *self,
-                StewardServerConfig  *server,
-                GError              **error)
-{
-  StewardCliOptions *options = self->options;
-  const char *name = steward_server_config_get_name (server);
-  g_autofree char *where = g_strdup_printf (_("server `%s`"), name);
-  JsonObject *json = steward_server_config_get_json (server);
-  GHashTableIter iter;
-  gpointer key;
-  gpointer value;
-
-  if (!steward_server_config_is_remote (server))
-    {
-      if (g_hash_table_size (options->headers) == 0 && !options->transport_given)
-        return TRUE;
-
-      g_set_error (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE,
-                   _("--header and --transport go with a remote server; server `%s` is started "
-                     "with a command"),
-                   name);
-      return FALSE;
-    }
-
-  if (options->env != NULL || options->cwd != NULL)
-    {
-      g_set_error (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE,
-                   _("--env and --cwd go with a server that steward-cli starts; server `%s` is "
-                     "remote"),
-                   name);
-      return FALSE;
-    }
-
-  self->url = g_strdup (steward_server_config_get_url (server));
-  self->headers = steward_cli_headers_new ();
-
-  g_hash_table_iter_init (&iter, self->server_headers);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      if (!steward_cli_check_header (where, key, value, error))
-        return FALSE;
-      g_hash_table_replace (self->headers, g_strdup (key), g_strdup (value));
-    }
-
-  g_hash_table_iter_init (&iter, options->headers);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_hash_table_replace (self->headers, g_strdup (key), g_strdup (value));
-
-  /* An entry that names no transport gets the specification's
-   * backwards-compatible probe, which tries Streamable HTTP first. */
-  if (options->transport_given)
-    self->kind = options->transport;
-  else if (!json_object_has_member (json, "transport") && !json_object_has_member (json, "type"))
-    self->kind = MCP_HTTP_KIND_AUTO;
-  else if (steward_server_config_get_transport (server) == STEWARD_SERVER_TRANSPORT_SSE)
-    self->kind = MCP_HTTP_KIND_SSE;
-  else
-    self->kind = MCP_HTTP_KIND_STREAMABLE;
-
-  return TRUE;
-}
-
-/* The server's sandbox: its entry's permissions with the roots given on
- * the command line, the folder --cwd names, or none with --no-sandbox. */
-static StewardSandboxProfile *
-new_profile (StewardCliRunner     *self,
-             StewardServerConfig  *server,
-             const char           *cwd)
-{
-  StewardCliOptions *options = self->options;
-  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(StewardServerConfig) moved = NULL;
-
-  if (options->no_sandbox)
-    return steward_sandbox_profile_new_unconfined ();
-
-  for (guint i = 0; options->roots != NULL && options->roots[i] != NULL; i++)
-    g_ptr_array_add (roots, g_canonicalize_filename (options->roots[i], NULL));
-  g_ptr_array_add (roots, NULL);
-
-  if (cwd != NULL)
-    {
-      g_autoptr(JsonObject) json = json_object_new ();
-      JsonObject *entry = steward_server_config_get_json (server);
-      GList *members = json_object_get_members (entry);
-
-      for (GList *l = members; l != NULL; l = l->next)
-        json_object_set_member (json, l->data,
-                                json_node_copy (json_object_get_member (entry, l->data)));
-      g_list_free (members);
-      json_object_set_string_member (json, "cwd", cwd);
-      moved = steward_server_config_new_from_json (steward_server_config_get_name (server), json,
-                                                   NULL);
-    }
-
-  return steward_sandbox_profile_new (moved != NULL ? moved : server,
-                                      (const char * const *) roots->pdata);
-}
-
-static McpTransport *
-create_stdio_transport (StewardCliRunner     *self,
-                        StewardServerConfig  *server,
-                        GError              **error)
-{
-  StewardCliOptions *options = self->options;
-  g_auto(GStrv) argv = steward_server_config_dup_argv (server);
-  g_autoptr(GHashTable) env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(StewardSandboxProfile) profile = NULL;
-  g_autofree char *cwd = NULL;
-  GHashTableIter iter;
-  const char *name;
-  const char *value;
-
-  g_hash_table_iter_init (&iter, self->server_env);
-  while (g_hash_table_iter_next (&iter, (gpointer *) &name, (gpointer *) &value))
-    g_hash_table_replace (env, g_strdup (name), g_strdup (value));
-
-  for (guint i = 0; options->env != NULL && options->env[i] != NULL; i++)
-    {
-      g_auto(GStrv) pair = g_strsplit (options->env[i], "=", 2);
-
-      g_hash_table_replace (env, g_strdup (pair[0]), g_strdup (pair[1]));
-    }
-
-  if (options->cwd != NULL)
-    {
-      g_autoptr(GFile) folder = g_file_new_for_commandline_arg (options->cwd);
-
-      cwd = g_file_get_path (folder);
-      if (cwd == NULL)
-        cwd = g_strdup (options->cwd);
-    }
-  else
-    cwd = g_strdup (steward_server_config_get_cwd (server));
-
-  profile = new_profile (self, server, options->cwd != NULL ? cwd : NULL);
-
-  return MCP_TRANSPORT (steward_sandbox_launch_new_transport (profile,
-                                                              (const char * const *) argv,
-                                                              cwd, env, error));
-}
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_ascii_strcasecmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* Where --verbose says it connects to: without the user information, query
- * and fragment of the URL, which can hold keys, and with header names but
- * never their values. */
-static void
-describe_remote (StewardCliRunner *self)
-{
-  g_autoptr(GUri) uri = g_uri_parse (self->url, G_URI_FLAGS_NONE, NULL);
-  g_autofree char *shown = NULL;
-  g_autofree char *clean = NULL;
-  g_autofree char *names = NULL;
-  g_autofree char *line = NULL;
-  g_autofree const char **keys = NULL;
-  const char *how;
-  guint n_keys;
-
-  if (!self->options->verbose)
-    return;
-
-  shown = uri ? g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO | G_URI_HIDE_QUERY |
-                                              G_URI_HIDE_FRAGMENT)
-              : g_strdup (self->url);
-  clean = steward_cli_sanitize (shown, FALSE);
-
-  switch (self->kind)
-    {
-    case MCP_HTTP_KIND_STREAMABLE:
-      how = _("with the Streamable HTTP transport");
-      break;
-
-    case MCP_HTTP_KIND_SSE:
-      how = _("with the legacy HTTP+SSE transport");
-      break;
-
-    case MCP_HTTP_KIND_AUTO:
-    default:
-      how = _("with Streamable HTTP, or the legacy HTTP+SSE transport if it is refused");
-      break;
-    }
-
-  keys = (const char **) g_hash_table_get_keys_as_array (self->headers, &n_keys);
-  qsort (keys, n_keys, sizeof (char *), compare_names);
-  names = g_strjoinv (", ", (char **) keys);
-
-  if (n_keys > 0)
-    line = g_strdup_printf (_("[connect] %s %s; headers (values not shown): %s\n"), clean, how,
-                            names);
-  else
-    line = g_strdup_printf (_("[connect] %s %s\n"), clean, how);
-  steward_cli_print_err (line);
-}
-
-static gboolean
-create_delegate (StewardCliRunner  *self,
-                 GError           **error)
-{
-  StewardCliOptions *options = self->options;
-  g_autoptr(GInputStream) input = NULL;
-
-  if (options->sampling == STEWARD_CLI_SAMPLING_MANUAL ||
-      options->elicitation == STEWARD_CLI_ELICITATION_MANUAL)
-    input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
-
-  self->delegate = steward_cli_delegate_new (options->sampling, options->elicitation, input);
-
-  for (guint i = 0; options->roots != NULL && options->roots[i] != NULL; i++)
-    if (!steward_cli_delegate_add_root (self->delegate, options->roots[i], error))
-      return FALSE;
-
-  return TRUE;
-}
-
 static void
 steward_cli_runner_dispose (GObject *object)
 {
@@ -1489,16 +1109,16 @@ steward_cli_runner_run (StewardCliRunner *self)
     }
   else
     {
-      server = resolve_server (self, &error);
-      if (server == NULL || !resolve_secrets (self, server, &error) ||
-          !resolve_remote (self, server, &error))
+      server = steward_cli_runner_resolve_server (self, &error);
+      if (server == NULL || !steward_cli_runner_resolve_secrets (self, server, &error) ||
+          !steward_cli_runner_resolve_remote (self, server, &error))
         {
           steward_cli_complain ("%s", error->message);
           return STEWARD_CLI_EXIT_USAGE;
         }
     }
 
-  if (!create_delegate (self, &error))
+  if (!steward_cli_runner_create_delegate (self, &error))
     {
       steward_cli_complain ("%s", error->message);
       return STEWARD_CLI_EXIT_USAGE;
@@ -1506,7 +1126,7 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   if (self->url == NULL)
     {
-      transport = create_stdio_transport (self, server, &error);
+      transport = steward_cli_runner_create_stdio_transport (self, server, &error);
       if (transport == NULL && g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED))
         {
           steward_cli_complain (_("cannot start server: %s"), error->message);
@@ -1543,7 +1163,7 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   if (self->url != NULL)
     {
-      describe_remote (self);
+      steward_cli_runner_describe_remote (self);
       mcp_connect_http_async (self->url, self->headers, self->kind, setup_client, self,
                               self->cancellable, connect_http_cb, g_object_ref (self));
     }
