@@ -81,8 +81,8 @@ update_tool_use (Turn            *turn,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       block = json_node_get_object (node);
-      if (g_strcmp0 (steward_chat_json_string (block, "type"), "tool_use") == 0 &&
-          g_strcmp0 (steward_chat_json_string (block, "id"), steward_tool_call_get_id (call)) == 0)
+      if (g_strcmp0 (mcp_json_get_string (block, "type"), "tool_use") == 0 &&
+          g_strcmp0 (mcp_json_get_string (block, "id"), steward_tool_call_get_id (call)) == 0)
         json_object_set_object_member (block, "input",
                                        steward_chat_json_copy_object (
                                          steward_tool_call_get_arguments (call)));
@@ -265,7 +265,7 @@ build_approval_request (Turn                *turn,
 {
   JsonObject *request = json_object_new ();
   JsonObject *definition = mcp_item_get_json (MCP_ITEM (tool));
-  JsonObject *annotations = steward_chat_json_object (definition, "annotations");
+  JsonObject *annotations = mcp_json_get_object (definition, "annotations");
 
   json_object_set_string_member (request, "server", turn->call_server);
   json_object_set_string_member (request, "tool", steward_tool_call_get_tool (turn->call));
@@ -422,9 +422,9 @@ void
 steward_chat_engine_add_call (Turn       *turn,
                               JsonObject *block)
 {
-  const char *name = steward_chat_json_string (block, "name");
-  const char *id = steward_chat_json_string (block, "id");
-  JsonObject *input = steward_chat_json_object (block, "input");
+  const char *name = mcp_json_get_string (block, "name");
+  const char *id = mcp_json_get_string (block, "id");
+  JsonObject *input = mcp_json_get_object (block, "input");
   g_autoptr(JsonObject) arguments = NULL;
   g_autoptr(StewardToolCall) call = NULL;
   Offered *offered;
@@ -448,7 +448,7 @@ void
 steward_chat_engine_ensure_id (Turn       *turn,
                                JsonObject *block)
 {
-  const char *id = steward_chat_json_string (block, "id");
+  const char *id = mcp_json_get_string (block, "id");
   g_autofree char *made = NULL;
 
   if (id != NULL && *id != '\0')

@@ -180,8 +180,8 @@ capped_add_media (Capped     *capped,
 {
   JsonObject *json = mcp_content_get_json (content);
   JsonObject *block = json_object_new ();
-  const char *data = steward_chat_json_string (json, "data");
-  const char *mime_type = steward_chat_json_string (json, "mimeType");
+  const char *data = mcp_json_get_string (json, "data");
+  const char *mime_type = mcp_json_get_string (json, "mimeType");
 
   json_object_set_string_member (block, "type",
                                  mcp_content_get_content_type (content) == MCP_CONTENT_IMAGE
@@ -308,7 +308,7 @@ add_user_content (JsonArray *out,
         continue;
 
       block = json_node_get_object (node);
-      type = steward_chat_json_string (block, "type");
+      type = mcp_json_get_string (block, "type");
 
       if (g_strcmp0 (type, "text") == 0 || g_strcmp0 (type, "image") == 0 ||
           g_strcmp0 (type, "audio") == 0)
@@ -317,11 +317,11 @@ add_user_content (JsonArray *out,
         }
       else if (g_strcmp0 (type, "resource") == 0)
         {
-          JsonObject *resource = steward_chat_json_object (block, "resource");
-          const char *uri = steward_chat_json_string (resource, "uri");
-          const char *text = steward_chat_json_string (resource, "text");
-          const char *blob = steward_chat_json_string (resource, "blob");
-          const char *mime_type = steward_chat_json_string (resource, "mimeType");
+          JsonObject *resource = mcp_json_get_object (block, "resource");
+          const char *uri = mcp_json_get_string (resource, "uri");
+          const char *text = mcp_json_get_string (resource, "text");
+          const char *blob = mcp_json_get_string (resource, "blob");
+          const char *mime_type = mcp_json_get_string (resource, "mimeType");
           g_autofree char *shown = NULL;
 
           if (text != NULL)
@@ -365,9 +365,9 @@ add_message (JsonArray  *messages,
     {
       JsonObject *last = json_array_get_object_element (messages, length - 1);
 
-      if (g_strcmp0 (steward_chat_json_string (last, "role"), role) == 0)
+      if (g_strcmp0 (mcp_json_get_string (last, "role"), role) == 0)
         {
-          JsonArray *last_content = steward_chat_json_array (last, "content");
+          JsonArray *last_content = mcp_json_get_array (last, "content");
 
           for (guint i = 0; i < json_array_get_length (content); i++)
             json_array_add_element (last_content,
@@ -416,10 +416,10 @@ steward_chat_engine_build_messages (StewardConversation *conversation)
           if (!JSON_NODE_HOLDS_OBJECT (node))
             continue;
           block = json_node_get_object (node);
-          type = steward_chat_json_string (block, "type");
+          type = mcp_json_get_string (block, "type");
           if (g_strcmp0 (type, "tool_use") == 0 ||
               (g_strcmp0 (type, "text") == 0 &&
-               g_strcmp0 (steward_chat_json_string (block, "text"), "") != 0))
+               g_strcmp0 (mcp_json_get_string (block, "text"), "") != 0))
             json_array_add_object_element (blocks, steward_chat_json_copy_object (block));
         }
       add_message (messages, "assistant", blocks);
@@ -454,10 +454,10 @@ steward_chat_engine_build_messages (StewardConversation *conversation)
       for (guint j = 0; j < json_array_get_length (blocks); j++)
         {
           JsonObject *block = json_array_get_object_element (blocks, j);
-          const char *id = steward_chat_json_string (block, "id");
+          const char *id = mcp_json_get_string (block, "id");
           g_autoptr(JsonArray) missing = NULL;
 
-          if (g_strcmp0 (steward_chat_json_string (block, "type"), "tool_use") != 0 ||
+          if (g_strcmp0 (mcp_json_get_string (block, "type"), "tool_use") != 0 ||
               id == NULL || g_hash_table_contains (answered, id))
             continue;
           missing = steward_chat_engine_single_text ("The call did not run.");

@@ -29,14 +29,14 @@ event_cb (StewardProviderEvent  event,
   switch (event)
     {
     case STEWARD_PROVIDER_EVENT_TEXT:
-      steward_chat_message_append_text (turn->answer, steward_chat_json_string (data, "text"));
+      steward_chat_message_append_text (turn->answer, mcp_json_get_string (data, "text"));
       break;
 
     case STEWARD_PROVIDER_EVENT_TOOL_CALL:
       block = steward_chat_json_copy_object (data);
       json_object_set_string_member (block, "type", "tool_use");
       steward_chat_engine_ensure_id (turn, block);
-      if (steward_chat_engine_find_call (turn, steward_chat_json_string (block, "id")) != NULL)
+      if (steward_chat_engine_find_call (turn, mcp_json_get_string (block, "id")) != NULL)
         break;
       steward_chat_message_append_block (turn->answer, block);
       steward_chat_engine_add_call (turn, block);
@@ -57,8 +57,8 @@ static void
 settle_answer (Turn       *turn,
                JsonObject *answer)
 {
-  JsonArray *final = steward_chat_json_array (answer, "content");
-  JsonObject *usage = steward_chat_json_object (answer, "usage");
+  JsonArray *final = mcp_json_get_array (answer, "content");
+  JsonObject *usage = mcp_json_get_object (answer, "usage");
   g_autoptr(JsonArray) content = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
@@ -75,12 +75,12 @@ settle_answer (Turn       *turn,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       block = json_node_get_object (node);
-      if (g_strcmp0 (steward_chat_json_string (block, "type"), "tool_use") != 0)
+      if (g_strcmp0 (mcp_json_get_string (block, "type"), "tool_use") != 0)
         continue;
 
       steward_chat_engine_ensure_id (turn, block);
-      g_hash_table_add (seen, (gpointer) steward_chat_json_string (block, "id"));
-      if (steward_chat_engine_find_call (turn, steward_chat_json_string (block, "id")) == NULL)
+      g_hash_table_add (seen, (gpointer) mcp_json_get_string (block, "id"));
+      if (steward_chat_engine_find_call (turn, mcp_json_get_string (block, "id")) == NULL)
         steward_chat_engine_add_call (turn, block);
     }
 
@@ -112,7 +112,7 @@ settle_answer (Turn       *turn,
   if (usage != NULL)
     steward_chat_message_set_usage (turn->answer, usage);
 
-  if (g_strcmp0 (steward_chat_json_string (answer, "stopReason"), "maxTokens") == 0)
+  if (g_strcmp0 (mcp_json_get_string (answer, "stopReason"), "maxTokens") == 0)
     /* Translators: under an answer the model could not finish. */
     steward_chat_message_set_note (turn->answer,
                                    _("The answer reached the most tokens it may have"));

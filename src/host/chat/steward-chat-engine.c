@@ -873,7 +873,7 @@ steward_chat_engine_edit_last_async (StewardChatEngine   *self,
       JsonNode *node = json_array_get_element (old, i);
 
       if (JSON_NODE_HOLDS_OBJECT (node) &&
-          g_strcmp0 (steward_chat_json_string (json_node_get_object (node), "type"), "text") == 0)
+          g_strcmp0 (mcp_json_get_string (json_node_get_object (node), "type"), "text") == 0)
         continue;
       json_array_add_element (content, steward_chat_json_copy (node));
     }

@@ -19,29 +19,6 @@ G_BEGIN_DECLS
  * shape (steward-conversation-store.h).
  */
 
-/* Typed reads are mcp_json_get_*(); these forward to them for the chat
- * engine until it calls them itself. */
-static inline const char *
-steward_chat_json_string (JsonObject *object,
-                          const char *member)
-{
-  return mcp_json_get_string (object, member);
-}
-
-static inline JsonObject *
-steward_chat_json_object (JsonObject *object,
-                          const char *member)
-{
-  return mcp_json_get_object (object, member);
-}
-
-static inline JsonArray *
-steward_chat_json_array (JsonObject *object,
-                         const char *member)
-{
-  return mcp_json_get_array (object, member);
-}
-
 JsonNode            *steward_chat_json_copy            (JsonNode            *node);
 JsonObject          *steward_chat_json_copy_object     (JsonObject          *object);
 JsonArray           *steward_chat_json_copy_array      (JsonArray           *array);

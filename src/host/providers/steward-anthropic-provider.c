@@ -37,8 +37,8 @@ translate_image (JsonObject  *block,
                  const char  *name,
                  GError     **error)
 {
-  const char *data = steward_provider_json_string (block, "data");
-  const char *type = steward_provider_json_string (block, "mimeType");
+  const char *data = mcp_json_get_string (block, "data");
+  const char *type = mcp_json_get_string (block, "mimeType");
   JsonObject *source;
   JsonObject *out;
 
@@ -71,7 +71,7 @@ translate_tool_result (JsonObject  *block,
                        GError     **error)
 {
   g_autoptr(JsonArray) content = steward_provider_dup_content (block);
-  const char *id = steward_provider_json_string (block, "toolUseId");
+  const char *id = mcp_json_get_string (block, "toolUseId");
   JsonNode *is_error = json_object_get_member (block, "isError");
   g_autoptr(JsonArray) parts = json_array_new ();
   JsonObject *out;
@@ -119,12 +119,12 @@ translate_block (JsonObject  *block,
                  const char  *name,
                  GError     **error)
 {
-  const char *type = steward_provider_json_string (block, "type");
+  const char *type = mcp_json_get_string (block, "type");
   JsonObject *out;
 
   if (g_strcmp0 (type, "text") == 0)
     {
-      const char *text = steward_provider_json_string (block, "text");
+      const char *text = mcp_json_get_string (block, "text");
 
       if (text == NULL || text[0] == '\0')
         return NULL;
@@ -139,9 +139,9 @@ translate_block (JsonObject  *block,
 
   if (g_strcmp0 (type, "tool_use") == 0 && !in_result)
     {
-      const char *id = steward_provider_json_string (block, "id");
-      const char *tool = steward_provider_json_string (block, "name");
-      JsonObject *input = steward_provider_json_object (block, "input");
+      const char *id = mcp_json_get_string (block, "id");
+      const char *tool = mcp_json_get_string (block, "name");
+      JsonObject *input = mcp_json_get_object (block, "input");
 
       if (id == NULL || tool == NULL)
         {
@@ -235,10 +235,10 @@ anthropic_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *tools = steward_provider_json_array (request, "tools");
-  JsonObject *tool_choice = steward_provider_json_object (request, "toolChoice");
-  const char *model = steward_provider_json_string (request, "model");
-  const char *system_prompt = steward_provider_json_string (request, "systemPrompt");
+  JsonArray *tools = mcp_json_get_array (request, "tools");
+  JsonObject *tool_choice = mcp_json_get_object (request, "toolChoice");
+  const char *model = mcp_json_get_string (request, "model");
+  const char *system_prompt = mcp_json_get_string (request, "systemPrompt");
   gint64 max_tokens = steward_provider_json_count (request, "maxTokens");
 
   if (model != NULL)
@@ -254,7 +254,7 @@ anthropic_build_body (JsonObject  *request,
 
   if (tools != NULL && json_array_get_length (tools) > 0)
     {
-      const char *mode = steward_provider_json_string (tool_choice, "mode");
+      const char *mode = mcp_json_get_string (tool_choice, "mode");
       const char *type = NULL;
 
       json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
@@ -457,8 +457,8 @@ start_block (StewardProviderChat  *chat,
              GError              **error)
 {
   gint64 index = steward_provider_json_count (event, "index");
-  JsonObject *content = steward_provider_json_object (event, "content_block");
-  const char *type = steward_provider_json_string (content, "type");
+  JsonObject *content = mcp_json_get_object (event, "content_block");
+  const char *type = mcp_json_get_string (content, "type");
   Block *block;
 
   if (index < 0 || index >= MAX_BLOCKS || content == NULL || type == NULL)
@@ -482,7 +482,7 @@ start_block (StewardProviderChat  *chat,
 
   if (g_str_equal (type, "text"))
     {
-      const char *text = steward_provider_json_string (content, "text");
+      const char *text = mcp_json_get_string (content, "text");
 
       if (text != NULL)
         {
@@ -492,9 +492,9 @@ start_block (StewardProviderChat  *chat,
     }
   else if (g_str_equal (type, "tool_use"))
     {
-      const char *id = steward_provider_json_string (content, "id");
-      const char *name = steward_provider_json_string (content, "name");
-      JsonObject *input = steward_provider_json_object (content, "input");
+      const char *id = mcp_json_get_string (content, "id");
+      const char *name = mcp_json_get_string (content, "name");
+      JsonObject *input = mcp_json_get_object (content, "input");
 
       if (id == NULL || name == NULL)
         {
@@ -517,8 +517,8 @@ grow_block (StewardProviderChat  *chat,
             GError              **error)
 {
   Block *block = get_block (answer, event);
-  JsonObject *delta = steward_provider_json_object (event, "delta");
-  const char *type = steward_provider_json_string (delta, "type");
+  JsonObject *delta = mcp_json_get_object (event, "delta");
+  const char *type = mcp_json_get_string (delta, "type");
 
   if (block == NULL)
     {
@@ -531,7 +531,7 @@ grow_block (StewardProviderChat  *chat,
 
   if (g_strcmp0 (type, "text_delta") == 0 && g_str_equal (block->type, "text"))
     {
-      const char *text = steward_provider_json_string (delta, "text");
+      const char *text = mcp_json_get_string (delta, "text");
 
       if (text != NULL)
         {
@@ -541,7 +541,7 @@ grow_block (StewardProviderChat  *chat,
     }
   else if (g_strcmp0 (type, "input_json_delta") == 0 && g_str_equal (block->type, "tool_use"))
     {
-      const char *partial = steward_provider_json_string (delta, "partial_json");
+      const char *partial = mcp_json_get_string (delta, "partial_json");
 
       if (partial != NULL)
         g_string_append (block->buffer, partial);
@@ -555,9 +555,9 @@ static GError *
 error_event (StewardProviderChat *chat,
              JsonObject          *event)
 {
-  JsonObject *failure = steward_provider_json_object (event, "error");
-  const char *type = steward_provider_json_string (failure, "type");
-  const char *message = steward_provider_json_string (failure, "message");
+  JsonObject *failure = mcp_json_get_object (event, "error");
+  const char *type = mcp_json_get_string (failure, "type");
+  const char *message = mcp_json_get_string (failure, "message");
   StewardProviderError code = STEWARD_PROVIDER_ERROR_SERVER;
 
   if (g_strcmp0 (type, "rate_limit_error") == 0)
@@ -582,16 +582,16 @@ handle_event (StewardProviderChat  *chat,
               gboolean             *done,
               GError              **error)
 {
-  const char *type = steward_provider_json_string (event, "type");
+  const char *type = mcp_json_get_string (event, "type");
 
   if (type == NULL)
     type = fallback_type;
 
   if (g_strcmp0 (type, "message_start") == 0)
     {
-      JsonObject *message = steward_provider_json_object (event, "message");
-      JsonObject *usage = steward_provider_json_object (message, "usage");
-      const char *model = steward_provider_json_string (message, "model");
+      JsonObject *message = mcp_json_get_object (event, "message");
+      JsonObject *usage = mcp_json_get_object (message, "usage");
+      const char *model = mcp_json_get_string (message, "model");
 
       if (answer->model == NULL && model != NULL && model[0] != '\0')
         answer->model = g_strdup (model);
@@ -615,9 +615,9 @@ handle_event (StewardProviderChat  *chat,
     }
   else if (g_strcmp0 (type, "message_delta") == 0)
     {
-      JsonObject *delta = steward_provider_json_object (event, "delta");
-      JsonObject *usage = steward_provider_json_object (event, "usage");
-      const char *stop_reason = steward_provider_json_string (delta, "stop_reason");
+      JsonObject *delta = mcp_json_get_object (event, "delta");
+      JsonObject *usage = mcp_json_get_object (event, "usage");
+      const char *stop_reason = mcp_json_get_string (delta, "stop_reason");
       gint64 input_tokens = count_input (usage);
       gint64 output_tokens = steward_provider_json_count (usage, "output_tokens");
 
@@ -668,10 +668,10 @@ anthropic_reply (StewardProviderChat  *chat,
                  GError              **error)
 {
   Answer *answer = state;
-  JsonArray *content = steward_provider_json_array (reply, "content");
-  JsonObject *usage = steward_provider_json_object (reply, "usage");
-  const char *model = steward_provider_json_string (reply, "model");
-  const char *stop_reason = steward_provider_json_string (reply, "stop_reason");
+  JsonArray *content = mcp_json_get_array (reply, "content");
+  JsonObject *usage = mcp_json_get_object (reply, "usage");
+  const char *model = mcp_json_get_string (reply, "model");
+  const char *stop_reason = mcp_json_get_string (reply, "stop_reason");
 
   if (content == NULL)
     {
@@ -688,7 +688,7 @@ anthropic_reply (StewardProviderChat  *chat,
     {
       JsonNode *node = json_array_get_element (content, i);
       JsonObject *part = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = steward_provider_json_string (part, "type");
+      const char *type = mcp_json_get_string (part, "type");
       Block *block;
 
       if (type == NULL)
@@ -701,17 +701,17 @@ anthropic_reply (StewardProviderChat  *chat,
 
       if (g_str_equal (type, "text"))
         {
-          const char *text = steward_provider_json_string (part, "text");
+          const char *text = mcp_json_get_string (part, "text");
 
           g_string_append (block->buffer, text != NULL ? text : "");
           steward_provider_chat_emit_text (chat, text);
         }
       else if (g_str_equal (type, "tool_use"))
         {
-          JsonObject *input = steward_provider_json_object (part, "input");
+          JsonObject *input = mcp_json_get_object (part, "input");
 
-          block->id = g_strdup (steward_provider_json_string (part, "id"));
-          block->name = g_strdup (steward_provider_json_string (part, "name"));
+          block->id = g_strdup (mcp_json_get_string (part, "id"));
+          block->name = g_strdup (mcp_json_get_string (part, "name"));
           if (block->id == NULL || block->name == NULL)
             {
               *error = bad_response (chat, _("a tool call without an id or a name"));
@@ -820,7 +820,7 @@ anthropic_read_models (StewardHttpProvider  *provider,
                        GError              **error)
 {
   JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  JsonArray *list = steward_provider_json_array (root, "data");
+  JsonArray *list = mcp_json_get_array (root, "data");
   const char *last_id;
   JsonNode *has_more;
 
@@ -830,7 +830,7 @@ anthropic_read_models (StewardHttpProvider  *provider,
   steward_provider_add_model_names (names, list, "id");
 
   has_more = json_object_get_member (root, "has_more");
-  last_id = steward_provider_json_string (root, "last_id");
+  last_id = mcp_json_get_string (root, "last_id");
   if (has_more != NULL && JSON_NODE_HOLDS_VALUE (has_more) &&
       json_node_get_value_type (has_more) == G_TYPE_BOOLEAN && json_node_get_boolean (has_more) &&
       last_id != NULL)

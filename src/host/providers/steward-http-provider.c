@@ -108,7 +108,7 @@ steward_provider_message_content (JsonObject  *message,
 {
   g_autoptr(JsonArray) content = steward_provider_dup_content (message);
 
-  *role = steward_provider_json_string (message, "role");
+  *role = mcp_json_get_string (message, "role");
   if (content == NULL)
     {
       g_propagate_error (error, steward_provider_unsupported (name,
@@ -132,7 +132,7 @@ steward_provider_add_messages (JsonObject                  *request,
                                JsonArray                   *messages,
                                GError                     **error)
 {
-  JsonArray *input = steward_provider_json_array (request, "messages");
+  JsonArray *input = mcp_json_get_array (request, "messages");
 
   for (guint i = 0; input != NULL && i < json_array_get_length (input); i++)
     {
@@ -159,14 +159,14 @@ steward_provider_map_tools (JsonArray               *tools,
     {
       JsonNode *node = json_array_get_element (tools, i);
       JsonObject *tool = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *tool_name = steward_provider_json_string (tool, "name");
+      const char *tool_name = mcp_json_get_string (tool, "name");
 
       if (tool_name == NULL)
         continue;
 
       json_array_add_object_element (out,
                                      make_tool (tool_name,
-                                                steward_provider_json_string (tool, "description"),
+                                                mcp_json_get_string (tool, "description"),
                                                 steward_provider_dup_tool_schema (tool)));
     }
 
@@ -176,7 +176,7 @@ steward_provider_map_tools (JsonArray               *tools,
 JsonObject *
 steward_provider_dup_tool_schema (JsonObject *tool)
 {
-  JsonObject *schema = steward_provider_json_object (tool, "inputSchema");
+  JsonObject *schema = mcp_json_get_object (tool, "inputSchema");
 
   if (schema != NULL)
     return json_object_ref (schema);
@@ -193,7 +193,7 @@ steward_provider_copy_sampling (JsonObject *request,
                                 const char *stop_member)
 {
   JsonNode *temperature = json_object_get_member (request, "temperature");
-  JsonArray *stop = steward_provider_json_array (request, "stopSequences");
+  JsonArray *stop = mcp_json_get_array (request, "stopSequences");
   JsonArray *out;
 
   if (temperature != NULL && JSON_NODE_HOLDS_VALUE (temperature) &&
@@ -342,7 +342,7 @@ steward_provider_add_model_names (GPtrArray  *names,
       JsonNode *node = json_array_get_element (list, i);
       JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 
-      steward_provider_add_model_name (names, steward_provider_json_string (entry, member));
+      steward_provider_add_model_name (names, mcp_json_get_string (entry, member));
     }
 }
 

@@ -59,8 +59,8 @@ image_part (JsonObject  *block,
             const char  *name,
             GError     **error)
 {
-  const char *data = steward_provider_json_string (block, "data");
-  const char *type = steward_provider_json_string (block, "mimeType");
+  const char *data = mcp_json_get_string (block, "data");
+  const char *type = mcp_json_get_string (block, "mimeType");
   JsonObject *part;
   JsonObject *image_url;
 
@@ -96,8 +96,8 @@ audio_part (JsonObject  *block,
             const char  *name,
             GError     **error)
 {
-  const char *data = steward_provider_json_string (block, "data");
-  const char *type = steward_provider_json_string (block, "mimeType");
+  const char *data = mcp_json_get_string (block, "data");
+  const char *type = mcp_json_get_string (block, "mimeType");
   const char *format = NULL;
   JsonObject *part;
   JsonObject *audio;
@@ -145,7 +145,7 @@ add_tool_result (JsonArray   *messages,
 {
   g_autoptr(JsonArray) content = steward_provider_dup_content (block);
   g_autoptr(GString) text = g_string_new (NULL);
-  const char *id = steward_provider_json_string (block, "toolUseId");
+  const char *id = mcp_json_get_string (block, "toolUseId");
   JsonNode *is_error = json_object_get_member (block, "isError");
   JsonObject *message;
   gsize start;
@@ -167,11 +167,11 @@ add_tool_result (JsonArray   *messages,
     {
       JsonNode *node = json_array_get_element (content, i);
       JsonObject *part = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = steward_provider_json_string (part, "type");
+      const char *type = mcp_json_get_string (part, "type");
 
       if (g_strcmp0 (type, "text") == 0)
         {
-          const char *piece = steward_provider_json_string (part, "text");
+          const char *piece = mcp_json_get_string (part, "text");
 
           if (piece != NULL)
             {
@@ -222,12 +222,12 @@ add_user_message (JsonArray   *messages,
     {
       JsonNode *node = json_array_get_element (content, i);
       JsonObject *block = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = steward_provider_json_string (block, "type");
+      const char *type = mcp_json_get_string (block, "type");
       JsonObject *part = NULL;
 
       if (g_strcmp0 (type, "text") == 0)
         {
-          const char *piece = steward_provider_json_string (block, "text");
+          const char *piece = mcp_json_get_string (block, "text");
 
           append_text (text, piece);
           part = json_object_new ();
@@ -299,14 +299,14 @@ add_assistant_message (JsonArray   *messages,
     {
       JsonNode *node = json_array_get_element (content, i);
       JsonObject *block = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = steward_provider_json_string (block, "type");
+      const char *type = mcp_json_get_string (block, "type");
 
       if (g_strcmp0 (type, "text") == 0)
-        append_text (text, steward_provider_json_string (block, "text"));
+        append_text (text, mcp_json_get_string (block, "text"));
       else if (g_strcmp0 (type, "tool_use") == 0)
         {
-          const char *id = steward_provider_json_string (block, "id");
-          const char *tool = steward_provider_json_string (block, "name");
+          const char *id = mcp_json_get_string (block, "id");
+          const char *tool = mcp_json_get_string (block, "name");
           JsonNode *input = json_object_get_member (block, "input");
           JsonObject *function;
           JsonObject *call;
@@ -390,10 +390,10 @@ openai_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *tools = steward_provider_json_array (request, "tools");
-  JsonObject *tool_choice = steward_provider_json_object (request, "toolChoice");
-  const char *model = steward_provider_json_string (request, "model");
-  const char *system_prompt = steward_provider_json_string (request, "systemPrompt");
+  JsonArray *tools = mcp_json_get_array (request, "tools");
+  JsonObject *tool_choice = mcp_json_get_object (request, "toolChoice");
+  const char *model = mcp_json_get_string (request, "model");
+  const char *system_prompt = mcp_json_get_string (request, "systemPrompt");
   gint64 max_tokens = steward_provider_json_count (request, "maxTokens");
   JsonObject *options;
 
@@ -415,7 +415,7 @@ openai_build_body (JsonObject  *request,
 
   if (tools != NULL && json_array_get_length (tools) > 0)
     {
-      const char *mode = steward_provider_json_string (tool_choice, "mode");
+      const char *mode = mcp_json_get_string (tool_choice, "mode");
 
       json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
       if (g_strcmp0 (mode, "none") == 0 || g_strcmp0 (mode, "required") == 0 ||
@@ -528,7 +528,7 @@ find_call (StewardProviderChat  *chat,
            GError              **error)
 {
   gint64 index = steward_provider_json_count (fragment, "index");
-  const char *id = steward_provider_json_string (fragment, "id");
+  const char *id = mcp_json_get_string (fragment, "id");
   ToolCall *last;
 
   /* In a whole message each entry is a call of its own. */
@@ -569,11 +569,11 @@ add_tool_fragments (StewardProviderChat  *chat,
     {
       JsonNode *node = json_array_get_element (fragments, i);
       JsonObject *fragment = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      JsonObject *function = steward_provider_json_object (fragment, "function");
-      const char *id = steward_provider_json_string (fragment, "id");
-      const char *name = steward_provider_json_string (function, "name");
-      const char *arguments = steward_provider_json_string (function, "arguments");
-      JsonObject *arguments_object = steward_provider_json_object (function, "arguments");
+      JsonObject *function = mcp_json_get_object (fragment, "function");
+      const char *id = mcp_json_get_string (fragment, "id");
+      const char *name = mcp_json_get_string (function, "name");
+      const char *arguments = mcp_json_get_string (function, "arguments");
+      JsonObject *arguments_object = mcp_json_get_object (function, "arguments");
       ToolCall *call;
 
       if (fragment == NULL)
@@ -664,15 +664,15 @@ handle_chunk (StewardProviderChat  *chat,
               gboolean              whole,
               GError              **error)
 {
-  JsonObject *failure = steward_provider_json_object (chunk, "error");
-  JsonArray *choices = steward_provider_json_array (chunk, "choices");
-  JsonObject *usage = steward_provider_json_object (chunk, "usage");
-  const char *model = steward_provider_json_string (chunk, "model");
+  JsonObject *failure = mcp_json_get_object (chunk, "error");
+  JsonArray *choices = mcp_json_get_array (chunk, "choices");
+  JsonObject *usage = mcp_json_get_object (chunk, "usage");
+  const char *model = mcp_json_get_string (chunk, "model");
 
-  if (failure != NULL || steward_provider_json_string (chunk, "error") != NULL)
+  if (failure != NULL || mcp_json_get_string (chunk, "error") != NULL)
     {
-      const char *message = failure != NULL ? steward_provider_json_string (failure, "message")
-                                            : steward_provider_json_string (chunk, "error");
+      const char *message = failure != NULL ? mcp_json_get_string (failure, "message")
+                                            : mcp_json_get_string (chunk, "error");
 
       *error = steward_provider_chat_stream_error (chat, STEWARD_PROVIDER_ERROR_SERVER, message);
       return FALSE;
@@ -685,10 +685,10 @@ handle_chunk (StewardProviderChat  *chat,
     {
       JsonNode *node = json_array_get_element (choices, i);
       JsonObject *choice = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      JsonObject *delta = steward_provider_json_object (choice, whole ? "message" : "delta");
-      const char *content = steward_provider_json_string (delta, "content");
-      JsonArray *tool_calls = steward_provider_json_array (delta, "tool_calls");
-      const char *finish_reason = steward_provider_json_string (choice, "finish_reason");
+      JsonObject *delta = mcp_json_get_object (choice, whole ? "message" : "delta");
+      const char *content = mcp_json_get_string (delta, "content");
+      JsonArray *tool_calls = mcp_json_get_array (delta, "tool_calls");
+      const char *finish_reason = mcp_json_get_string (choice, "finish_reason");
 
       /* Only one answer was asked for. */
       if (choice == NULL || steward_provider_json_count (choice, "index") > 0)
@@ -847,7 +847,7 @@ openai_read_models (StewardHttpProvider  *provider,
                     GError              **error)
 {
   JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  JsonArray *list = steward_provider_json_array (root, fallback ? "models" : "data");
+  JsonArray *list = mcp_json_get_array (root, fallback ? "models" : "data");
 
   if (list == NULL)
     return FALSE;

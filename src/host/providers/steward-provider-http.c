@@ -25,42 +25,6 @@
 
 /* JSON */
 
-const char *
-steward_provider_json_string (JsonObject *object,
-                              const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-JsonObject *
-steward_provider_json_object (JsonObject *object,
-                              const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
-JsonArray *
-steward_provider_json_array (JsonObject *object,
-                             const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
-}
 
 gint64
 steward_provider_json_count (JsonObject *object,
@@ -257,16 +221,16 @@ steward_provider_clean_text (const char *text,
 static const char *
 find_error_text (JsonObject *root)
 {
-  JsonObject *error = steward_provider_json_object (root, "error");
+  JsonObject *error = mcp_json_get_object (root, "error");
   const char *text;
 
-  if (error != NULL && (text = steward_provider_json_string (error, "message")) != NULL)
+  if (error != NULL && (text = mcp_json_get_string (error, "message")) != NULL)
     return text;
-  if ((text = steward_provider_json_string (root, "error")) != NULL)
+  if ((text = mcp_json_get_string (root, "error")) != NULL)
     return text;
-  if ((text = steward_provider_json_string (root, "message")) != NULL)
+  if ((text = mcp_json_get_string (root, "message")) != NULL)
     return text;
-  return steward_provider_json_string (root, "detail");
+  return mcp_json_get_string (root, "detail");
 }
 
 char *
@@ -424,9 +388,9 @@ static gboolean
 mentions_missing_model (JsonObject *root,
                         gboolean    any_mention)
 {
-  JsonObject *error = steward_provider_json_object (root, "error");
-  const char *code = steward_provider_json_string (error, "code");
-  const char *type = steward_provider_json_string (error, "type");
+  JsonObject *error = mcp_json_get_object (root, "error");
+  const char *code = mcp_json_get_string (error, "code");
+  const char *type = mcp_json_get_string (error, "type");
   const char *text = find_error_text (root);
   g_autofree char *lower = NULL;
 
@@ -1254,8 +1218,8 @@ chat_sent_cb (GObject      *object,
         }
 
       /* Some servers say they failed in a 200 body. */
-      reply_error = steward_provider_json_object (json_node_get_object (reply), "error");
-      if (reply_error != NULL || steward_provider_json_string (json_node_get_object (reply),
+      reply_error = mcp_json_get_object (json_node_get_object (reply), "error");
+      if (reply_error != NULL || mcp_json_get_string (json_node_get_object (reply),
                                                                "error") != NULL)
         {
           const char *text = find_error_text (json_node_get_object (reply));
@@ -1391,7 +1355,7 @@ steward_provider_chat_run_async (StewardProvider            *provider,
   root = json_node_init_object (json_node_alloc (), request);
   copy = copy_node (root, 0);
   chat->request = json_object_ref (json_node_get_object (copy));
-  model = steward_provider_json_string (chat->request, "model");
+  model = mcp_json_get_string (chat->request, "model");
   chat->model = model != NULL && model[0] != '\0' ? g_strdup (model) : NULL;
 
   steward_provider_lookup_key_async (secrets, key_id, chat->name, cancellable, chat_key_cb,

@@ -3,6 +3,7 @@
 
 #include <libsoup/soup.h>
 
+#include "mcp-json.h"
 #include "mcp-sse-parser.h"
 #include "steward-http-provider.h"
 #include "steward-provider.h"
@@ -98,15 +99,8 @@ gboolean     steward_provider_url_is_loopback   (const char         *url);
 char        *steward_provider_normalize_url     (const char         *url,
                                                  GError            **error);
 
-/* JSON read defensively: a missing member or one of another type is
- * absent, never a critical. */
-const char  *steward_provider_json_string  (JsonObject  *object,
-                                            const char  *member);
-JsonObject  *steward_provider_json_object  (JsonObject  *object,
-                                            const char  *member);
-JsonArray   *steward_provider_json_array   (JsonObject  *object,
-                                            const char  *member);
-/* A whole number ≥ 0, or -1. */
+/* JSON is read with mcp_json_get_*() (mcp-json.h): a missing member or
+ * one of another type is absent, never a critical. A whole number ≥ 0, or -1. */
 gint64       steward_provider_json_count   (JsonObject  *object,
                                             const char  *member);
 JsonObject  *steward_provider_json_parse_object (const char  *data,

@@ -383,13 +383,13 @@ damaged (GFile      *file,
 static Entry *
 entry_from_json (JsonObject *object)
 {
-  const char *id = steward_provider_json_string (object, "id");
-  const char *name = steward_provider_json_string (object, "name");
-  const char *base_url = steward_provider_json_string (object, "baseUrl");
-  const char *key_id = steward_provider_json_string (object, "keyId");
+  const char *id = mcp_json_get_string (object, "id");
+  const char *name = mcp_json_get_string (object, "name");
+  const char *base_url = mcp_json_get_string (object, "baseUrl");
+  const char *key_id = mcp_json_get_string (object, "keyId");
   StewardProviderKind kind;
 
-  if (!kind_from_string (steward_provider_json_string (object, "kind"), &kind))
+  if (!kind_from_string (mcp_json_get_string (object, "kind"), &kind))
     return NULL;
 
   return entry_new (id, kind, name, base_url, key_id, NULL);
@@ -922,7 +922,7 @@ detected_cb (GObject      *object,
   /* Whatever else answered there, it is not Ollama. */
   g_task_return_boolean (task,
                          reply != NULL && JSON_NODE_HOLDS_OBJECT (reply) &&
-                         steward_provider_json_array (json_node_get_object (reply),
+                         mcp_json_get_array (json_node_get_object (reply),
                                                       "models") != NULL);
 }
 
