@@ -463,18 +463,35 @@ def task_only_tool_runs_as_task():
     expect(r, 0, out="# Research Report: tides")
 
 
+def expect_statuses_in_order(result, statuses):
+    """Which of a task's statuses a poll sees depends on when it polls, so a
+    test asks for at least one, each at most once and in the server's
+    order, never for a particular one in between."""
+    seen = [line[len("[task] "):] for line in result.err.splitlines()
+            if line.startswith("[task] ") and not line.startswith("[task] started ")]
+    known = [line for line in seen if any(line.startswith(s) for s in statuses)]
+    check(known, result, "expected one of %r on stderr" % (statuses,))
+    order = [next(i for i, s in enumerate(statuses) if line.startswith(s)) for line in known]
+    check(order == sorted(order), result, "expected the statuses in the server's order")
+
+
 @test
 def tools_call_task_shows_status():
     r = run("tools", "call", "simulate-research-query", "--task", "--args", '{"topic":"reefs"}',
             server=EVERYTHING)
-    expect(r, 0, out="Research Report: reefs", err=["[task] started ", "[task] Gathering sources"])
+    expect(r, 0, out="Research Report: reefs", err="[task] started ")
+    expect_statuses_in_order(r, ["Gathering sources", "Analyzing content",
+                                 "Synthesizing findings", "Generating report"])
 
 
 @test
 def tools_call_task_modern():
     r = run("tools", "call", "count", "--task", "--args", '{"steps":3,"delayMs":100}',
             server=TASKS)
-    expect(r, 0, out="counted to 3\n", err=["[task] started task-", "[task] Step 1 of 3"])
+    # "Step 0 of 3" comes with the task itself and "Done" with its end.
+    expect(r, 0, out="counted to 3\n", err=["[task] started task-", "[task] Step 0 of 3",
+                                            "[task] Done"])
+    expect_statuses_in_order(r, ["Step 0", "Step 1", "Step 2", "Step 3", "Done"])
 
 
 @test
