@@ -93,6 +93,38 @@ test_exact_command (void)
 }
 
 static void
+test_resolved_program (void)
+{
+  g_autoptr(StewardApproval) approval = NULL;
+  GtkWidget *dialog;
+
+  /* A command found on PATH shows the file that runs under its name. */
+  approval = approval_from_json ("{\"command\": \"npx\", \"program\": \"/usr/bin/npx\","
+                                 " \"args\": [\"-y\", \"server\"]}");
+  dialog = present_dialog (approval);
+
+  g_assert_nonnull (test_find_label (dialog, "\"npx\""));
+  g_assert_nonnull (test_find_label (dialog, "Runs"));
+  g_assert_nonnull (test_find_label (dialog, "\"/usr/bin/npx\""));
+  g_assert_true (gtk_label_get_selectable (test_find_label (dialog, "\"/usr/bin/npx\"")));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_finalize_object (dialog);
+
+  /* A command given as a full path says it once. */
+  g_clear_object (&approval);
+  approval = approval_from_json ("{\"command\": \"/usr/bin/node\","
+                                 " \"program\": \"/usr/bin/node\"}");
+  dialog = present_dialog (approval);
+
+  g_assert_nonnull (test_find_label (dialog, "\"/usr/bin/node\""));
+  g_assert_null (test_find_label (dialog, "Runs"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_finalize_object (dialog);
+}
+
+static void
 test_hidden_characters (void)
 {
   g_autoptr(StewardApproval) approval = NULL;
@@ -397,6 +429,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/steward/consent-dialog/exact-command", test_exact_command);
+  g_test_add_func ("/steward/consent-dialog/resolved-program", test_resolved_program);
   g_test_add_func ("/steward/consent-dialog/hidden-characters", test_hidden_characters);
   g_test_add_func ("/steward/consent-dialog/deny", test_deny);
   g_test_add_func ("/steward/consent-dialog/close-leaves-pending", test_close_leaves_pending);

@@ -670,6 +670,47 @@ test_consent_denied (Fixture       *fixture,
   g_assert_finalize_object (server);
 }
 
+/* The question comes only once the command is found, and names the file
+ * that would run; a command that is not there fails without asking. */
+static void
+test_consent_names_program (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  const char *args[] = { "-c", "pass", NULL };
+  g_autofree char *expected = g_find_program_in_path ("python3");
+  g_autoptr(StewardServerConfig) config = NULL;
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+  StewardApproval *approval;
+  JsonObject *request;
+  StewardServer *server;
+
+  g_assert_nonnull (expected);
+  config = steward_server_config_new_stdio ("named", "python3", args, NULL, NULL);
+  server = new_server (fixture, config);
+  steward_server_start (server);
+  approval = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_CONSENT);
+  request = steward_approval_get_request (approval);
+  g_assert_cmpstr (json_object_get_string_member (request, "command"), ==, "python3");
+  g_assert_cmpstr (json_object_get_string_member (request, "program"), ==, expected);
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_DENY, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (approvals), ==, 0);
+
+  g_clear_object (&config);
+  config = steward_server_config_new_stdio ("named", "steward-no-such-npx", args, NULL, NULL);
+  steward_server_set_config (server, config);
+  steward_server_start (server);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+  g_assert_nonnull (strstr (steward_server_get_status_text (server),
+                            "`steward-no-such-npx` was not found on PATH"));
+  g_assert_cmpuint (g_list_model_get_n_items (approvals), ==, 0);
+  run_for (200);
+  g_assert_cmpuint (g_list_model_get_n_items (approvals), ==, 0);
+  g_assert_cmpint (steward_server_get_status (server), ==, STEWARD_SERVER_STATUS_FAILED);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
 static void
 test_changed_command (Fixture       *fixture,
                       gconstpointer  data)
@@ -1134,6 +1175,7 @@ main (int   argc,
   ADD ("give-up", test_give_up);
   ADD ("missing-command", test_missing_command);
   ADD ("consent-denied", test_consent_denied);
+  ADD ("consent-names-program", test_consent_names_program);
   ADD ("changed-command", test_changed_command);
   ADD ("consent-revoked", test_consent_revoked);
   ADD ("stop-stubborn", test_stop_stubborn);

@@ -189,11 +189,23 @@ build_command (StewardConsentDialog *self,
   else
     {
       g_autofree char *program = steward_command_quote (get_string (request, "command"));
+      const char *found = get_string (request, "program");
       JsonNode *args = json_object_get_member (request, "args");
       const char *cwd = get_string (request, "cwd");
       g_autoptr(GPtrArray) env = get_names (request, "env");
 
       add_command_row (self, _("Program"), program);
+
+      /* The file the command was found as on PATH, when that says more
+       * than the command itself. */
+      if (found != NULL && g_strcmp0 (found, get_string (request, "command")) != 0)
+        {
+          g_autofree char *quoted = steward_command_quote (found);
+
+          /* Translators: the caption above the full path of the program that
+           * a server's command starts, such as /usr/bin/npx for npx. */
+          add_command_row (self, _("Runs"), quoted);
+        }
 
       if (args != NULL && JSON_NODE_HOLDS_ARRAY (args))
         {

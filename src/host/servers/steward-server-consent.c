@@ -157,12 +157,19 @@ describe_for_consent (StewardServerConfig *config)
   return object;
 }
 
+/* @program is the file the command was found as, shown so that the person
+ * sees which program runs, not only the name it is called by. It is not
+ * part of what consent covers: the PATH may find another one next time. */
 static void
-ask_consent (StewardServer *self)
+ask_consent (StewardServer *self,
+             const char    *program)
 {
   g_autoptr(JsonObject) request = describe_for_consent (self->config);
   g_autoptr(StewardServerConfig) previous = NULL;
   g_autofree char *target = steward_server_format_target (self->config);
+
+  if (program != NULL)
+    json_object_set_string_member (request, "program", program);
 
   previous = steward_config_get_consented (self->config_store, self->name);
   json_object_set_boolean_member (request, "changed", previous != NULL);
@@ -190,14 +197,35 @@ ask_consent (StewardServer *self)
   steward_approvals_add (self->approvals, self->consent);
 }
 
-/* Starts, asking for consent first when the command is new or changed. */
+/* Starts, asking for consent first when the command is new or changed.
+ * A local server's command is looked for before the question: there is
+ * nothing to allow when it is not there, and the question can then name
+ * the program that would run. */
 void
 steward_server_begin (StewardServer *self)
 {
+  g_autofree char *found = NULL;
+
   steward_server_clear_retry (self);
 
-  if (!steward_config_has_consent (self->config_store, self->config))
-    ask_consent (self);
-  else
-    steward_server_launch (self);
+  if (steward_config_has_consent (self->config_store, self->config))
+    {
+      steward_server_launch (self);
+      return;
+    }
+
+  if (!steward_server_config_is_remote (self->config))
+    {
+      g_autofree char *reason = NULL;
+      g_autofree char *detail = NULL;
+
+      if (!steward_server_find_command (self, &found, &reason, &detail))
+        {
+          steward_server_withdraw_consent (self);
+          steward_server_fail (self, reason, detail);
+          return;
+        }
+    }
+
+  ask_consent (self, found);
 }

@@ -344,11 +344,14 @@ is_executable_file (const char *path)
 
 /* Whether the command can be found the way the transport will look for
  * it: on the PATH the server gets (ours, unless the config sets one), or
- * relative to its working folder. Says why not in @reason. */
-static gboolean
-check_command (StewardServer  *self,
-               char          **reason,
-               char          **detail)
+ * relative to its working folder. Gives the program found in @found (NULL
+ * where Steward cannot see it: a program on the host seen from inside
+ * Flatpak), or says why not in @reason. */
+gboolean
+steward_server_find_command (StewardServer  *self,
+                             char          **found,
+                             char          **reason,
+                             char          **detail)
 {
   StewardServerConfig *config = self->config;
   const char *command = steward_server_config_get_command (config);
@@ -358,6 +361,8 @@ check_command (StewardServer  *self,
   g_autofree char *current = g_get_current_dir ();
   g_autofree char *path_id = NULL;
   g_auto(GStrv) dirs = NULL;
+
+  *found = NULL;
 
   if (command == NULL || command[0] == '\0')
     {
@@ -388,7 +393,10 @@ check_command (StewardServer  *self,
                               : g_build_filename (cwd, command, NULL);
 
       if (is_executable_file (path))
-        return TRUE;
+        {
+          *found = g_canonicalize_filename (path, NULL);
+          return TRUE;
+        }
 
       if (!g_file_test (path, G_FILE_TEST_EXISTS) && steward_sandbox_is_flatpak ())
         {
@@ -424,7 +432,10 @@ check_command (StewardServer  *self,
                               : g_build_filename (cwd, dir, command, NULL);
 
       if (is_executable_file (path))
-        return TRUE;
+        {
+          *found = g_canonicalize_filename (path, NULL);
+          return TRUE;
+        }
     }
 
   if (steward_sandbox_is_flatpak ())
@@ -456,10 +467,11 @@ steward_server_launch (StewardServer *self)
 
   if (!steward_server_config_is_remote (self->config))
     {
+      g_autofree char *found = NULL;
       g_autofree char *reason = NULL;
       g_autofree char *detail = NULL;
 
-      if (!check_command (self, &reason, &detail))
+      if (!steward_server_find_command (self, &found, &reason, &detail))
         {
           steward_server_fail (self, reason, detail);
           return;

@@ -200,7 +200,11 @@ void                  steward_server_close_cb         (GObject            *objec
                                                        gpointer            user_data);
 
 /* steward-server-launch.c */
-void steward_server_launch (StewardServer *self);
+void     steward_server_launch       (StewardServer  *self);
+gboolean steward_server_find_command (StewardServer  *self,
+                                      char          **found,
+                                      char          **reason,
+                                      char          **detail);
 
 /* steward-server-consent.c */
 void steward_server_withdraw_consent (StewardServer *self);
