@@ -403,6 +403,112 @@ test_timeout (Fixture       *fixture,
 }
 
 typedef struct {
+  guint   calls;
+  gint64  id;
+  char   *tool;
+} OverdueState;
+
+static gboolean
+overdue_cb (McpClient  *client,
+            gint64      id,
+            const char *method,
+            JsonObject *params,
+            guint       waited_ms,
+            gpointer    user_data)
+{
+  OverdueState *state = user_data;
+
+  g_assert_cmpstr (method, ==, "tools/call");
+  g_assert_cmpuint (waited_ms, >=, 50);
+  state->calls++;
+  state->id = id;
+  g_free (state->tool);
+  state->tool = params != NULL ? g_strdup (mcp_json_get_string (params, "name")) : NULL;
+  /* Answered later, as a person would. */
+  return TRUE;
+}
+
+static void
+test_overdue_keep_waiting (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(JsonObject) reply = NULL;
+  OverdueState state = { 0, };
+  McpMessage *request;
+
+  json_object_set_string_member (params, "name", "slow");
+  g_signal_connect (fixture->client, "request-overdue", G_CALLBACK (overdue_cb), &state);
+  mcp_client_set_request_timeout (fixture->client, 50);
+  mcp_client_request_async (fixture->client, "tools/call", params, NULL, NULL, NULL, NULL,
+                            store_result_cb, &result);
+  request = mcp_scripted_transport_wait_sent (fixture->transport, "tools/call");
+  wait_for (state.calls == 1);
+
+  /* While the question is open the request neither fails nor is cancelled. */
+  g_assert_cmpint (state.id, ==, id_of (request));
+  g_assert_cmpstr (state.tool, ==, "slow");
+  g_assert_null (result);
+  g_assert_null (mcp_scripted_transport_find_sent (fixture->transport,
+                                                   "notifications/cancelled"));
+
+  /* Waiting on asks again after another timeout... */
+  g_assert_true (mcp_client_answer_overdue (fixture->client, state.id, TRUE));
+  g_assert_false (mcp_client_answer_overdue (fixture->client, state.id, TRUE));
+  wait_for (state.calls == 2);
+  g_assert_null (result);
+  g_assert_true (mcp_client_answer_overdue (fixture->client, state.id, TRUE));
+
+  /* ...and the late answer is delivered. */
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT
+                                   ",\"result\":{\"content\":[]}}", id_of (request));
+  wait_for (result != NULL);
+  reply = mcp_client_request_finish (fixture->client, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (reply);
+  g_assert_true (json_object_has_member (reply, "content"));
+  g_assert_null (mcp_scripted_transport_find_sent (fixture->transport,
+                                                   "notifications/cancelled"));
+  g_assert_false (mcp_client_answer_overdue (fixture->client, state.id, FALSE));
+  g_free (state.tool);
+}
+
+static void
+test_overdue_stop (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  OverdueState state = { 0, };
+  McpMessage *request;
+  McpMessage *cancelled;
+
+  g_signal_connect (fixture->client, "request-overdue", G_CALLBACK (overdue_cb), &state);
+  mcp_client_set_request_timeout (fixture->client, 50);
+  mcp_client_request_async (fixture->client, "tools/call", NULL, NULL, NULL, NULL, NULL,
+                            store_result_cb, &result);
+  request = mcp_scripted_transport_wait_sent (fixture->transport, "tools/call");
+  wait_for (state.calls == 1);
+  g_assert_null (result);
+
+  g_assert_true (mcp_client_answer_overdue (fixture->client, state.id, FALSE));
+  wait_for (result != NULL);
+  reply = mcp_client_request_finish (fixture->client, result, &error);
+  g_assert_null (reply);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+
+  cancelled = mcp_scripted_transport_find_sent (fixture->transport, "notifications/cancelled");
+  g_assert_nonnull (cancelled);
+  g_assert_cmpint (json_object_get_int_member (mcp_message_get_params (cancelled), "requestId"),
+                   ==, id_of (request));
+  g_free (state.tool);
+}
+
+typedef struct {
   Fixture *fixture;
   gint64   id;
   guint    sent;
@@ -1548,6 +1654,8 @@ main (int   argc,
   ADD ("queue-before-ready", fixture_set_up, test_queue_before_ready);
   ADD ("ping", fixture_set_up_ready, test_ping);
   ADD ("timeout", fixture_set_up_ready, test_timeout);
+  ADD ("overdue-keep-waiting", fixture_set_up_ready, test_overdue_keep_waiting);
+  ADD ("overdue-stop", fixture_set_up_ready, test_overdue_stop);
   ADD ("progress-resets-timeout", fixture_set_up_ready, test_progress_resets_timeout);
   ADD ("progress-hard-limit", fixture_set_up_ready, test_progress_hard_limit);
   ADD ("progress-coalesced", fixture_set_up_ready, test_progress_coalesced);

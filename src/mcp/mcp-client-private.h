@@ -87,6 +87,8 @@ typedef struct {
   gint64           hard_deadline;
   gboolean         at_hard_limit;  /* the armed timeout ends at the deadline */
   gboolean         sent;
+  gboolean         overdue;        /* the person is asked whether to wait on */
+  gint64           started;
   guint            rounds;         /* input_required rounds answered so far */
   GCancellable    *cancellable;
   gulong           cancelled_id;
@@ -115,6 +117,11 @@ void        mcp_client_diagnostic          (McpClient           *self,
 void        mcp_client_send_message        (McpClient           *self,
                                             McpMessage          *message,
                                             Pending             *pending);
+gboolean    mcp_client_emit_request_overdue (McpClient          *self,
+                                            gint64               id,
+                                            const char          *method,
+                                            JsonObject          *params,
+                                            guint                waited_ms);
 
 /* mcp-client-requests.c */
 void        mcp_client_pending_free        (Pending             *pending);

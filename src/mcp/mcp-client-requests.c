@@ -65,12 +65,35 @@ mcp_client_send_cancelled (McpClient  *self,
   mcp_client_notify (self, "notifications/cancelled", params, NULL);
 }
 
+static void pending_arm_timeout (Pending *pending);
+
 static void
 pending_time_out (Pending *pending)
 {
   McpClient *self = pending->client;
   g_autofree char *reason = NULL;
   GError *error;
+
+  /* A tool call may rightly take long; whoever listens can ask the person
+   * whether to wait on instead of failing it. The request then waits
+   * without a deadline until mcp_client_answer_overdue(). */
+  if (g_str_equal (pending->method, "tools/call") && pending->sent)
+    {
+      gint64 id = pending->id;
+      guint waited_ms = (guint) ((g_get_monotonic_time () - pending->started) / 1000);
+
+      /* Marked before asking, so a handler may answer at once. */
+      pending->overdue = TRUE;
+      pending->deadline = G_MAXINT64;
+      if (mcp_client_emit_request_overdue (self, id, pending->method, pending->params,
+                                           waited_ms))
+        return;
+
+      pending = g_hash_table_lookup (self->pending, &id);
+      if (pending == NULL)
+        return;
+      pending->overdue = FALSE;
+    }
 
   if (pending->at_hard_limit)
     error = g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
@@ -140,6 +163,10 @@ pending_arm_timeout (Pending *pending)
   McpClient *self = pending->client;
   gint64 ends = g_get_monotonic_time () + (gint64) pending->timeout_ms * 1000;
 
+  /* While the person decides, progress does not start a new timeout. */
+  if (pending->overdue)
+    return;
+
   /* A subscription stream has no deadline: it lasts until closed. */
   if (pending->timeout_ms == 0)
     {
@@ -163,6 +190,55 @@ pending_arm_timeout (Pending *pending)
       self->next_deadline = pending->deadline;
       g_source_set_ready_time (self->deadline_source, pending->deadline);
     }
+}
+
+/**
+ * mcp_client_answer_overdue:
+ * @id: the id given by #McpClient::request-overdue
+ * @keep_waiting: %TRUE to wait another timeout, %FALSE to stop the request
+ *
+ * Answers #McpClient::request-overdue. Waiting on starts the timeout again
+ * (and moves the hard limit by as much, since the person chose it);
+ * stopping fails the request with %MCP_ERROR_TIMEOUT and tells the server
+ * with `notifications/cancelled`.
+ *
+ * Returns: %FALSE if the request had already ended
+ */
+gboolean
+mcp_client_answer_overdue (McpClient *self,
+                           gint64     id,
+                           gboolean   keep_waiting)
+{
+  Pending *pending;
+
+  g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
+
+  pending = g_hash_table_lookup (self->pending, &id);
+  if (pending == NULL || !pending->overdue)
+    return FALSE;
+
+  pending->overdue = FALSE;
+  if (keep_waiting)
+    {
+      pending->hard_deadline = MAX (pending->hard_deadline,
+                                    g_get_monotonic_time () + (gint64) pending->timeout_ms * 1000);
+      pending_arm_timeout (pending);
+    }
+  else
+    {
+      g_autofree char *method = g_strdup (pending->method);
+      g_autofree char *reason = g_strdup_printf ("“%s” was stopped after it took too long",
+                                                 method);
+
+      mcp_client_send_cancelled (self, pending->id, reason);
+      mcp_client_pending_complete (pending, NULL,
+                                   g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
+                                                "the server did not answer “%s” in time "
+                                                "and it was stopped",
+                                                method));
+    }
+
+  return TRUE;
 }
 
 static gboolean
@@ -489,6 +565,7 @@ mcp_client_pending_start (McpClient       *self,
   pending->params = params ? json_object_ref (params) : NULL;
   pending->task = g_object_ref (task);
   pending->timeout_ms = timeout_ms;
+  pending->started = g_get_monotonic_time ();
   pending->hard_deadline = g_get_monotonic_time () +
                            (gint64) MAX (self->max_request_time_ms, timeout_ms) * 1000;
   pending->progress_func = progress_func;

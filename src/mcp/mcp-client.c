@@ -31,6 +31,7 @@ enum {
   SIGNAL_TRACE,
   SIGNAL_DIAGNOSTIC,
   SIGNAL_CLOSED,
+  SIGNAL_REQUEST_OVERDUE,
   N_SIGNALS
 };
 
@@ -689,6 +690,39 @@ mcp_client_class_init (McpClientClass *klass)
     g_signal_new ("closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                   G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * McpClient::request-overdue:
+   * @id: the request's id, for mcp_client_answer_overdue()
+   * @method: the request's method
+   * @params: (nullable): the request's params
+   * @waited_ms: how long it has waited
+   *
+   * A tools/call went past its timeout. A handler that returns %TRUE
+   * promises to call mcp_client_answer_overdue() later; until then the
+   * request waits. With no such handler it times out as before.
+   */
+  signals[SIGNAL_REQUEST_OVERDUE] =
+    g_signal_new ("request-overdue", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 4,
+                  G_TYPE_INT64,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_UINT);
+}
+
+gboolean
+mcp_client_emit_request_overdue (McpClient  *self,
+                                 gint64      id,
+                                 const char *method,
+                                 JsonObject *params,
+                                 guint       waited_ms)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit (self, signals[SIGNAL_REQUEST_OVERDUE], 0, id, method, params, waited_ms,
+                 &handled);
+  return handled;
 }
 
 static void

@@ -69,6 +69,9 @@ void                mcp_client_set_requested_revision   (McpClient            *s
                                                          McpRevision           revision);
 void                mcp_client_set_request_timeout      (McpClient            *self,
                                                          guint                 timeout_ms);
+gboolean            mcp_client_answer_overdue           (McpClient            *self,
+                                                         gint64                id,
+                                                         gboolean              keep_waiting);
 void                mcp_client_set_initialize_timeout   (McpClient            *self,
                                                          guint                 timeout_ms);
 void                mcp_client_set_max_request_time     (McpClient            *self,

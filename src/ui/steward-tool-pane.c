@@ -8,6 +8,7 @@
 #include "mcp-client-tasks.h"
 
 #include "steward-item-row.h"
+#include "steward-overdue-prompt.h"
 #include "steward-schema-form.h"
 #include "steward-text.h"
 #include "steward-tool-result-view.h"
@@ -25,6 +26,7 @@ struct _StewardToolPane
   StewardServer  *server;
   McpTool        *tool;
   GCancellable   *cancellable;       /* the running call, or NULL */
+  StewardOverduePrompt *overdue;     /* asks to wait on past the timeout */
   guint           pulse_id;
 
   StewardItemRow *header;
@@ -181,6 +183,7 @@ call_cb (GObject      *object,
     return;
 
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->overdue);
   set_running (self, FALSE);
 
   if (tool_result != NULL)
@@ -223,6 +226,9 @@ call_action (GtkWidget  *widget,
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   show_result (self, NULL);
   self->cancellable = g_cancellable_new ();
+  if (client != NULL)
+    self->overdue = steward_overdue_prompt_new (GTK_WIDGET (self), client,
+                                                mcp_item_get_name (MCP_ITEM (self->tool)));
   set_running (self, TRUE);
 
   steward_server_call_tool_async (self->server, mcp_item_get_name (MCP_ITEM (self->tool)),
@@ -247,6 +253,7 @@ cancel_action (GtkWidget  *widget,
    * one still comes, is dropped. */
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->overdue);
   set_running (self, FALSE);
   gtk_label_set_text (self->status_label, _("The call was cancelled."));
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
@@ -260,6 +267,7 @@ steward_tool_pane_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->overdue);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_TOOL_PANE);

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-overdue-prompt"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <adwaita.h>
+
+#include "mcp-client.h"
+#include "mcp-error.h"
+#include "mcp-scripted-transport.h"
+#include "steward-overdue-prompt.h"
+#include "test-delegate.h"
+#include "test-widgets.h"
+
+/* A client on a scripted transport whose tool calls never answer in
+ * time, and a window for the question to belong to. */
+
+typedef struct {
+  McpScriptedTransport *transport;
+  McpClient            *client;
+  TestDelegate         *delegate;
+  GtkWidget            *window;
+  GtkWidget            *label;
+} Fixture;
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static gint64
+id_of (McpMessage *message)
+{
+  gint64 id = 0;
+
+  g_assert_true (mcp_message_get_int_id (message, &id));
+  return id;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpMessage *init;
+
+  fixture->transport = mcp_scripted_transport_new ();
+  fixture->client = mcp_client_new (MCP_TRANSPORT (fixture->transport));
+  fixture->delegate = test_delegate_new (MCP_CLIENT_FEATURE_NONE);
+  mcp_client_set_delegate (fixture->client, MCP_CLIENT_DELEGATE (fixture->delegate));
+  mcp_client_set_requested_revision (fixture->client, MCP_REVISION_2025_11_25);
+
+  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
+  init = mcp_scripted_transport_wait_sent (fixture->transport, "initialize");
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT
+                                   ",\"result\":{\"protocolVersion\":\"2025-11-25\","
+                                   "\"serverInfo\":{\"name\":\"scripted\",\"version\":\"1\"},"
+                                   "\"capabilities\":{}}}", id_of (init));
+  wait_for (result != NULL);
+  g_assert_true (mcp_client_connect_finish (fixture->client, result, &error));
+  g_assert_no_error (error);
+
+  fixture->window = gtk_window_new ();
+  fixture->label = gtk_label_new ("Tools");
+  gtk_window_set_child (GTK_WINDOW (fixture->window), fixture->label);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  mcp_client_close_async (fixture->client, NULL, store_result_cb, &result);
+  wait_for (result != NULL);
+  g_assert_true (mcp_client_close_finish (fixture->client, result, NULL));
+  g_clear_object (&result);
+  test_drain_main_context ();
+
+  /* Nothing (no question, no prompt) keeps the client alive. */
+  g_assert_finalize_object (fixture->client);
+  g_assert_finalize_object (fixture->delegate);
+  g_assert_finalize_object (fixture->transport);
+}
+
+/* The open question, if any: a message dialog over the fixture's window. */
+static AdwMessageDialog *
+find_question (Fixture *fixture)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)) &&
+          gtk_window_get_transient_for (window) == GTK_WINDOW (fixture->window))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+/* Clicks a response of @question the way a person does. */
+static void
+click (AdwMessageDialog *question,
+       const char       *text)
+{
+  GtkLabel *label = test_find_label (GTK_WIDGET (question), text);
+  GtkWidget *button;
+
+  g_assert_nonnull (label);
+  button = gtk_widget_get_ancestor (GTK_WIDGET (label), GTK_TYPE_BUTTON);
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static McpMessage *
+call_tool (Fixture       *fixture,
+           const char    *name,
+           GAsyncResult **result)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+
+  json_object_set_string_member (params, "name", name);
+  mcp_client_set_request_timeout (fixture->client, 50);
+  mcp_client_request_async (fixture->client, "tools/call", params, NULL, NULL, NULL, NULL,
+                            store_result_cb, result);
+  return mcp_scripted_transport_wait_sent (fixture->transport, "tools/call");
+}
+
+static void
+test_keep_waiting_then_stop (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(StewardOverduePrompt) prompt = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(AdwMessageDialog) question = NULL;
+  McpMessage *request;
+  McpMessage *cancelled;
+
+  prompt = steward_overdue_prompt_new (fixture->label, fixture->client, "slow");
+  request = call_tool (fixture, "slow", &result);
+
+  wait_for (find_question (fixture) != NULL);
+  /* Held, so that a later question cannot be mistaken for it. */
+  question = g_object_ref (find_question (fixture));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (question), "“slow”"));
+  g_assert_null (result);
+
+  /* Keep Waiting: the call goes on, and is asked about again later. */
+  click (question, "Keep Waiting");
+  test_drain_main_context ();
+  g_assert_null (result);
+  g_assert_null (mcp_scripted_transport_find_sent (fixture->transport,
+                                                   "notifications/cancelled"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (question)));
+  wait_for (find_question (fixture) != NULL && find_question (fixture) != question);
+
+  /* Stop: the call fails with the timeout and the server is told. */
+  click (find_question (fixture), "Stop");
+  wait_for (result != NULL);
+  reply = mcp_client_request_finish (fixture->client, result, &error);
+  g_assert_null (reply);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  cancelled = mcp_scripted_transport_find_sent (fixture->transport, "notifications/cancelled");
+  g_assert_nonnull (cancelled);
+  g_assert_cmpint (json_object_get_int_member (mcp_message_get_params (cancelled), "requestId"),
+                   ==, id_of (request));
+}
+
+static void
+test_answer_closes_question (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(StewardOverduePrompt) prompt = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  McpMessage *request;
+
+  prompt = steward_overdue_prompt_new (fixture->label, fixture->client, "slow");
+  request = call_tool (fixture, "slow", &result);
+  wait_for (find_question (fixture) != NULL);
+
+  /* The late answer is delivered; dropping the prompt with the call, as
+   * the Tools page does, takes the question away. */
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT
+                                   ",\"result\":{\"content\":[]}}", id_of (request));
+  wait_for (result != NULL);
+  reply = mcp_client_request_finish (fixture->client, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (reply);
+
+  g_clear_object (&prompt);
+  test_drain_main_context ();
+  g_assert_null (find_question (fixture));
+}
+
+static void
+test_other_tool_times_out (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(StewardOverduePrompt) prompt = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+
+  /* A prompt speaks for its own tool only; another call fails as before. */
+  prompt = steward_overdue_prompt_new (fixture->label, fixture->client, "slow");
+  call_tool (fixture, "other", &result);
+  wait_for (result != NULL);
+  reply = mcp_client_request_finish (fixture->client, result, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  g_assert_null (find_question (fixture));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+#define ADD(path, func) \
+  g_test_add ("/steward/overdue-prompt/" path, Fixture, NULL, fixture_set_up, func, \
+              fixture_tear_down)
+
+  ADD ("keep-waiting-then-stop", test_keep_waiting_then_stop);
+  ADD ("answer-closes-question", test_answer_closes_question);
+  ADD ("other-tool-times-out", test_other_tool_times_out);
+
+  return g_test_run ();
+}
