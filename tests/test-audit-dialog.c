@@ -132,6 +132,9 @@ remove_tree (const char *path)
   g_remove (path);
 }
 
+/* Stands for a journal that cannot be read: a folder where it goes. */
+static const char journal_is_folder[] = "";
+
 static void
 fixture_set_up (Fixture    *fixture,
                 const char *contents)
@@ -151,7 +154,13 @@ fixture_set_up (Fixture    *fixture,
   broker = steward_host_get_sampling_broker (fixture->host);
   journal_file = steward_sampling_broker_get_journal (broker);
   g_assert_nonnull (journal_file);
-  if (contents != NULL)
+  if (contents == journal_is_folder)
+    {
+      g_autofree char *path = g_file_get_path (journal_file);
+
+      g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+    }
+  else if (contents != NULL)
     {
       g_autofree char *path = g_file_get_path (journal_file);
       g_autofree char *dir = g_path_get_dirname (path);
@@ -270,6 +279,25 @@ test_export_error (void)
   fixture_tear_down (&fixture);
 }
 
+/* A journal that cannot be read says why in full, above the empty list. */
+static void
+test_read_error (void)
+{
+  Fixture fixture = { 0 };
+  const char *message;
+
+  fixture_set_up (&fixture, journal_is_folder);
+  message = test_assert_error_shown (GTK_WIDGET (fixture.dialog), "Could not read the journal: ");
+  g_assert_cmpuint (strlen (message), >, strlen ("Could not read the journal: "));
+  g_assert_cmpuint (g_list_model_get_n_items (steward_audit_dialog_get_model (fixture.dialog)),
+                    ==, 0);
+
+  test_dismiss_error (GTK_WIDGET (fixture.dialog));
+  test_assert_no_error (GTK_WIDGET (fixture.dialog));
+
+  fixture_tear_down (&fixture);
+}
+
 static void
 test_empty (void)
 {
@@ -294,6 +322,7 @@ main (int   argc,
   g_test_add_func ("/steward/audit-dialog/records", test_records);
   g_test_add_func ("/steward/audit-dialog/empty", test_empty);
   g_test_add_func ("/steward/audit-dialog/export-error", test_export_error);
+  g_test_add_func ("/steward/audit-dialog/read-error", test_read_error);
 
   return g_test_run ();
 }
