@@ -5,9 +5,11 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "steward-audit-dialog.h"
 #include "steward-audit-record.h"
+#include "test-error-banner.h"
 
 #define WAIT_TIMEOUT_S 10
 
@@ -130,6 +132,9 @@ remove_tree (const char *path)
   g_remove (path);
 }
 
+/* Stands for a journal that cannot be read: a folder where it goes. */
+static const char journal_is_folder[] = "";
+
 static void
 fixture_set_up (Fixture    *fixture,
                 const char *contents)
@@ -149,7 +154,13 @@ fixture_set_up (Fixture    *fixture,
   broker = steward_host_get_sampling_broker (fixture->host);
   journal_file = steward_sampling_broker_get_journal (broker);
   g_assert_nonnull (journal_file);
-  if (contents != NULL)
+  if (contents == journal_is_folder)
+    {
+      g_autofree char *path = g_file_get_path (journal_file);
+
+      g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+    }
+  else if (contents != NULL)
     {
       g_autofree char *path = g_file_get_path (journal_file);
       g_autofree char *dir = g_path_get_dirname (path);
@@ -219,6 +230,74 @@ test_records (void)
   fixture_tear_down (&fixture);
 }
 
+static gboolean
+error_shown (Fixture       *fixture,
+             gconstpointer  data)
+{
+  return (test_error_message (GTK_WIDGET (fixture->dialog)) != NULL) == GPOINTER_TO_INT (data);
+}
+
+/* An export that fails needs the person to choose another place: the
+ * reason stays on the dialog in full, not in a toast that times out,
+ * until dismissed or an export succeeds. */
+static void
+test_export_error (void)
+{
+  Fixture fixture = { 0 };
+  g_autofree char *nowhere = NULL;
+  g_autofree char *good = NULL;
+  g_autoptr(GFile) nowhere_file = NULL;
+  g_autoptr(GFile) good_file = NULL;
+  GtkWidget *dialog;
+  const char *message;
+
+  fixture_set_up (&fixture, journal);
+  dialog = GTK_WIDGET (fixture.dialog);
+  nowhere = g_build_filename (fixture.tmp_dir, "no such folder", "audit.jsonl", NULL);
+  nowhere_file = g_file_new_for_path (nowhere);
+  good = g_build_filename (fixture.tmp_dir, "audit.jsonl", NULL);
+  good_file = g_file_new_for_path (good);
+  test_assert_no_error (dialog);
+
+  steward_audit_dialog_export_to (fixture.dialog, nowhere_file);
+  wait_until (&fixture, error_shown, GINT_TO_POINTER (TRUE));
+  message = test_assert_error_shown (dialog, "Could not export the journal: ");
+  g_assert_cmpuint (strlen (message), >, strlen ("Could not export the journal: "));
+  drain ();
+  test_assert_error_shown (dialog, "Could not export the journal: ");
+
+  test_dismiss_error (dialog);
+  test_assert_no_error (dialog);
+
+  /* Failing again shows it again; a later export that works clears it. */
+  steward_audit_dialog_export_to (fixture.dialog, nowhere_file);
+  wait_until (&fixture, error_shown, GINT_TO_POINTER (TRUE));
+  steward_audit_dialog_export_to (fixture.dialog, good_file);
+  wait_until (&fixture, error_shown, GINT_TO_POINTER (FALSE));
+  g_assert_true (g_file_test (good, G_FILE_TEST_IS_REGULAR));
+
+  fixture_tear_down (&fixture);
+}
+
+/* A journal that cannot be read says why in full, above the empty list. */
+static void
+test_read_error (void)
+{
+  Fixture fixture = { 0 };
+  const char *message;
+
+  fixture_set_up (&fixture, journal_is_folder);
+  message = test_assert_error_shown (GTK_WIDGET (fixture.dialog), "Could not read the journal: ");
+  g_assert_cmpuint (strlen (message), >, strlen ("Could not read the journal: "));
+  g_assert_cmpuint (g_list_model_get_n_items (steward_audit_dialog_get_model (fixture.dialog)),
+                    ==, 0);
+
+  test_dismiss_error (GTK_WIDGET (fixture.dialog));
+  test_assert_no_error (GTK_WIDGET (fixture.dialog));
+
+  fixture_tear_down (&fixture);
+}
+
 static void
 test_empty (void)
 {
@@ -242,6 +321,8 @@ main (int   argc,
 
   g_test_add_func ("/steward/audit-dialog/records", test_records);
   g_test_add_func ("/steward/audit-dialog/empty", test_empty);
+  g_test_add_func ("/steward/audit-dialog/export-error", test_export_error);
+  g_test_add_func ("/steward/audit-dialog/read-error", test_read_error);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include "mcp-message.h"
 #include "steward-log-view.h"
 #include "steward-trace-names.h"
+#include "test-error-banner.h"
 
 /* Bounds on waiting: a failure, never a measurement. */
 #define WAIT_TIMEOUT_S 10
@@ -477,6 +478,49 @@ test_export (Fixture       *fixture,
     }
 }
 
+static gboolean
+error_shown (Fixture  *fixture,
+             gpointer  data)
+{
+  return (test_error_message (GTK_WIDGET (fixture->view)) != NULL) == GPOINTER_TO_INT (data);
+}
+
+/* A failed export needs the person to choose another place: the reason
+ * stays above the log in full, not in a toast that times out, until
+ * dismissed or an export works. */
+static void
+test_export_error (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *nowhere = g_build_filename (fixture->tmp_dir, "no such folder", "log.txt",
+                                               NULL);
+  g_autoptr(GFile) nowhere_file = g_file_new_for_path (nowhere);
+  g_autofree char *good = g_build_filename (fixture->tmp_dir, "log.txt", NULL);
+  g_autoptr(GFile) good_file = g_file_new_for_path (good);
+  GtkWidget *view = GTK_WIDGET (fixture->view);
+  const char *message;
+
+  append_sample (fixture);
+  assert_shows (fixture, 4);
+  test_assert_no_error (view);
+
+  steward_log_view_export_to (fixture->view, nowhere_file);
+  wait_until (fixture, error_shown, GINT_TO_POINTER (TRUE));
+  message = test_assert_error_shown (view, "Could not export the log: ");
+  g_assert_cmpuint (strlen (message), >, strlen ("Could not export the log: "));
+  drain ();
+  test_assert_error_shown (view, "Could not export the log: ");
+
+  test_dismiss_error (view);
+  test_assert_no_error (view);
+
+  steward_log_view_export_to (fixture->view, nowhere_file);
+  wait_until (fixture, error_shown, GINT_TO_POINTER (TRUE));
+  steward_log_view_export_to (fixture->view, good_file);
+  wait_until (fixture, error_shown, GINT_TO_POINTER (FALSE));
+  g_assert_true (g_file_test (good, G_FILE_TEST_IS_REGULAR));
+}
+
 static GtkAdjustment *
 get_vadjustment (Fixture *fixture)
 {
@@ -898,6 +942,7 @@ WITH_FIXTURE (test_source_filter)
 WITH_FIXTURE (test_server_filter)
 WITH_FIXTURE (test_pause)
 WITH_FIXTURE (test_export)
+WITH_FIXTURE (test_export_error)
 WITH_FIXTURE (test_follow)
 WITH_FIXTURE (test_flood)
 WITH_FIXTURE (test_settings_restored)
@@ -918,6 +963,7 @@ main (int   argc,
   g_test_add_func ("/steward/log-view/server-filter", test_server_filter_case);
   g_test_add_func ("/steward/log-view/pause", test_pause_case);
   g_test_add_func ("/steward/log-view/export", test_export_case);
+  g_test_add_func ("/steward/log-view/export-error", test_export_error_case);
   g_test_add_func ("/steward/log-view/follow", test_follow_case);
   g_test_add_func ("/steward/log-view/flood", test_flood_case);
   g_test_add_func ("/steward/log-view/settings-restored", test_settings_restored_case);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "steward-roots-page.h"
+#include "test-error-banner.h"
 
 #define WAIT_TIMEOUT_S 10
 #define PROJECT "R&D <notes>"
@@ -311,14 +312,54 @@ test_add_remove (Fixture *fixture)
                    fixture->project_dir);
 
   /* Sharing it twice says why not, and changes nothing. */
+  test_assert_no_error (GTK_WIDGET (fixture->page));
   steward_roots_page_add_folder (fixture->page, folder);
   g_assert_cmpuint (count_roots (fixture), ==, 1);
+  test_assert_error_shown (GTK_WIDGET (fixture->page), "Could not share the folder: ");
 
   remove_button = find_widget (row, GTK_TYPE_BUTTON, has_icon, "user-trash-symbolic");
   g_assert_nonnull (remove_button);
   g_signal_emit_by_name (remove_button, "clicked");
   g_assert_cmpuint (count_roots (fixture), ==, 0);
   g_assert_cmpstr (visible_page (fixture), ==, "empty");
+}
+
+/* A folder that cannot be shared is a reason the person must act on: it
+ * stays on the page in full, not in a toast that times out, until they
+ * dismiss it or share a folder after all. */
+static void
+test_error_stays (Fixture *fixture)
+{
+  g_autoptr(GFile) remote = g_file_new_for_uri ("https://example.invalid/R%26D");
+  g_autofree char *other_dir = g_build_filename (fixture->tmp_dir, "other", NULL);
+  g_autoptr(GFile) other = g_file_new_for_path (other_dir);
+  g_autofree char *missing_dir = g_build_filename (fixture->tmp_dir, "missing", NULL);
+  g_autoptr(GFile) missing = g_file_new_for_path (missing_dir);
+  GtkWidget *page = GTK_WIDGET (fixture->page);
+  const char *message;
+
+  g_assert_cmpint (g_mkdir_with_parents (other_dir, 0700), ==, 0);
+
+  steward_roots_page_add_folder (fixture->page, remote);
+  message = test_assert_error_shown (page, "Only folders on this computer can be shared");
+  g_assert_cmpstr (message, ==, "Only folders on this computer can be shared");
+  drain ();
+  test_assert_error_shown (page, "Only folders on this computer can be shared");
+
+  /* Dismissing it takes it away. */
+  test_dismiss_error (page);
+  test_assert_no_error (page);
+
+  /* A folder that is not there says so, with the reason in full. */
+  steward_roots_page_add_folder (fixture->page, missing);
+  message = test_assert_error_shown (page, "Could not share the folder: ");
+  g_assert_cmpuint (strlen (message), >, strlen ("Could not share the folder: "));
+  g_assert_cmpuint (count_roots (fixture), ==, 0);
+
+  /* Sharing a folder after all clears it. */
+  steward_roots_page_add_folder (fixture->page, other);
+  g_assert_cmpuint (count_roots (fixture), ==, 1);
+  test_assert_no_error (page);
 }
 
 static void
@@ -420,6 +461,7 @@ test_per_server (Fixture *fixture)
 
 WITH_FIXTURE (test_add_remove)
 WITH_FIXTURE (test_dangerous)
+WITH_FIXTURE (test_error_stays)
 WITH_FIXTURE (test_per_server)
 
 int
@@ -431,6 +473,7 @@ main (int   argc,
 
   g_test_add_func ("/steward/roots-page/add-remove", test_add_remove_case);
   g_test_add_func ("/steward/roots-page/dangerous", test_dangerous_case);
+  g_test_add_func ("/steward/roots-page/error-stays", test_error_stays_case);
   g_test_add_func ("/steward/roots-page/per-server", test_per_server_case);
 
   return g_test_run ();

@@ -12,6 +12,7 @@
 #include "steward-server-page.h"
 #include "steward-server-row.h"
 #include "steward-window.h"
+#include "test-error-banner.h"
 #include "test-widgets.h"
 
 typedef struct
@@ -385,6 +386,50 @@ test_undo_remove (Fixture       *fixture,
   close_window (window);
 }
 
+static gboolean
+error_shown (gpointer data)
+{
+  return test_error_message (data) != NULL;
+}
+
+/* A removal that cannot be saved leaves the server where it was, and says
+ * why in full above the page until dismissed: not in a toast that goes. */
+static void
+test_remove_error (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  StewardServerRegistry *registry = steward_host_get_registry (fixture->host);
+  g_autofree char *config_path = g_file_get_path (fixture->config_dir);
+  g_autofree char *path = g_build_filename (config_path, "servers.json", NULL);
+  GtkWidget *window;
+  GtkWidget *dialog;
+
+  test_wait_until (has_server, registry, 10000);
+  window = open_window (fixture);
+  test_assert_no_error (window);
+
+  /* A folder where the servers file goes: it cannot be replaced. */
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+
+  gtk_widget_activate_action (window, "win.server-remove", "s", "broken");
+  test_wait_until (has_toplevel, GSIZE_TO_POINTER (ADW_TYPE_MESSAGE_DIALOG), 10000);
+  dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "remove");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  test_wait_until (error_shown, window, 10000);
+  test_assert_error_shown (window, "Could not remove “broken”: ");
+  test_drain_main_context ();
+  test_assert_error_shown (window, "Could not remove “broken”: ");
+  g_assert_null (test_find_label_containing (window, "Removed “broken”"));
+
+  test_dismiss_error (window);
+  test_assert_no_error (window);
+
+  close_window (window);
+}
+
 /* The status pages show the app's symbolic icon, which must be found when
  * nothing is installed: GtkApplication adds its resource base path's
  * "icons" folder to the icon theme, and the icons are there. */
@@ -505,6 +550,9 @@ main (int   argc,
   g_test_add ("/steward/window/undo-remove", Fixture,
               "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\"}}}",
               fixture_set_up, test_undo_remove, fixture_tear_down);
+  g_test_add ("/steward/window/remove-error", Fixture,
+              "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\"}}}",
+              fixture_set_up, test_remove_error, fixture_tear_down);
   g_test_add ("/steward/window/waiting-requests", Fixture,
               "{\"mcpServers\": {\"broken\": {\"command\": \"true\"}}}",
               fixture_set_up, test_waiting_requests, fixture_tear_down);

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "steward-audit-record.h"
+#include "steward-error-banner.h"
 
 #include "steward-audit-dialog.h"
 
@@ -32,6 +33,7 @@ struct _StewardAuditDialog
   GtkFileChooserNative *chooser;
 
   AdwToastOverlay      *toast_overlay;
+  StewardErrorBanner   *error_banner;
   GtkSearchEntry       *search_entry;
   GtkStack             *stack;
   AdwStatusPage        *empty_page;
@@ -203,9 +205,13 @@ read_journal_cb (GObject      *object,
 
   if (objects == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     {
+      /* Translators: %s says why, such as “Permission denied”. */
+      g_autofree char *message = g_strdup_printf (_("Could not read the journal: %s"),
+                                                  error->message);
+
       adw_status_page_set_title (self->empty_page, _("The Journal Could Not Be Read"));
       adw_status_page_set_description (self->empty_page, NULL);
-      show_toast (self, error->message);
+      steward_error_banner_set_message (self->error_banner, message);
     }
 
   /* The journal is oldest first; the dialog shows the newest first. */
@@ -233,21 +239,23 @@ copy_done_cb (GObject      *object,
 {
   g_autoptr(StewardAuditDialog) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *title = NULL;
 
   if (!g_file_copy_finish (G_FILE (object), result, &error))
     {
+      g_autofree char *message = NULL;
+
       if (g_cancellable_is_cancelled (self->cancellable))
         return;
 
-      title = g_strdup_printf (_("Could not export the journal: %s"), error->message);
-    }
-  else
-    {
-      title = g_strdup (_("Journal exported"));
+      /* The person has to pick another place or make room: keep the
+       * reason in view until they do. */
+      message = g_strdup_printf (_("Could not export the journal: %s"), error->message);
+      steward_error_banner_set_message (self->error_banner, message);
+      return;
     }
 
-  show_toast (self, title);
+  steward_error_banner_clear (self->error_banner);
+  show_toast (self, _("Journal exported"));
 }
 
 static void
@@ -267,8 +275,7 @@ chooser_response_cb (StewardAuditDialog   *self,
   if (destination == NULL || journal == NULL)
     return;
 
-  g_file_copy_async (journal, destination, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
-                     self->cancellable, NULL, NULL, copy_done_cb, g_object_ref (self));
+  steward_audit_dialog_export_to (self, destination);
 }
 
 static void
@@ -407,9 +414,11 @@ steward_audit_dialog_class_init (StewardAuditDialogClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (STEWARD_TYPE_ERROR_BANNER);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-audit-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardAuditDialog, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, StewardAuditDialog, error_banner);
   gtk_widget_class_bind_template_child (widget_class, StewardAuditDialog, search_entry);
   gtk_widget_class_bind_template_child (widget_class, StewardAuditDialog, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardAuditDialog, empty_page);
@@ -476,4 +485,29 @@ steward_audit_dialog_get_model (StewardAuditDialog *self)
   g_return_val_if_fail (STEWARD_IS_AUDIT_DIALOG (self), NULL);
 
   return G_LIST_MODEL (self->filter_model);
+}
+
+/**
+ * steward_audit_dialog_export_to:
+ * @destination: where the copy of the journal goes; replaced if it exists
+ *
+ * Copies the journal to @destination, as the Export button does once a
+ * place is chosen. A failure stays shown on the dialog until dismissed or
+ * a later export succeeds.
+ */
+void
+steward_audit_dialog_export_to (StewardAuditDialog *self,
+                                GFile              *destination)
+{
+  GFile *journal;
+
+  g_return_if_fail (STEWARD_IS_AUDIT_DIALOG (self));
+  g_return_if_fail (G_IS_FILE (destination));
+
+  journal = get_journal (self);
+  if (journal == NULL)
+    return;
+
+  g_file_copy_async (journal, destination, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
+                     self->cancellable, NULL, NULL, copy_done_cb, g_object_ref (self));
 }

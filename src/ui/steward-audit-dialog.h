@@ -18,4 +18,8 @@ gboolean    steward_audit_dialog_get_loading (StewardAuditDialog *self);
 /* The records shown (StewardAuditRecord), after the search. */
 GListModel *steward_audit_dialog_get_model   (StewardAuditDialog *self);
 
+/* Copies the journal to @destination, as Export does after the choice. */
+void        steward_audit_dialog_export_to   (StewardAuditDialog *self,
+                                              GFile              *destination);
+
 G_END_DECLS

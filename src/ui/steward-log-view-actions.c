@@ -47,16 +47,16 @@ set_level_cb (GObject      *object,
       /* Translators: %s is a server's name, then the reason. */
       title = g_strdup_printf (_("Could not set the log level of “%s”: %s"),
                                data->server, error->message);
-    }
-  else
-    {
-      if (g_cancellable_is_cancelled (data->self->cancellable))
-        return;
-
-      /* Translators: a server's name and a log level ("warning"). */
-      title = g_strdup_printf (_("“%s” now logs from “%s” up"), data->server, data->level);
+      steward_error_banner_set_message (data->self->error_banner, title);
+      return;
     }
 
+  if (g_cancellable_is_cancelled (data->self->cancellable))
+    return;
+
+  /* Translators: a server's name and a log level ("warning"). */
+  title = g_strdup_printf (_("“%s” now logs from “%s” up"), data->server, data->level);
+  steward_error_banner_clear (data->self->error_banner);
   steward_log_view_show_toast (data->self, title);
 }
 
@@ -138,16 +138,42 @@ export_done_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
 
+      /* The person has to choose another place: keep the reason in view
+       * until they do, not in a toast that goes. */
       title = g_strdup_printf (_("Could not export the log: %s"), error->message);
-    }
-  else
-    {
-      name = g_file_get_basename (file);
-      /* Translators: %s is a file name. */
-      title = g_strdup_printf (_("Log exported to “%s”"), name);
+      steward_error_banner_set_message (self->error_banner, title);
+      return;
     }
 
+  name = g_file_get_basename (file);
+  /* Translators: %s is a file name. */
+  title = g_strdup_printf (_("Log exported to “%s”"), name);
+  steward_error_banner_clear (self->error_banner);
   steward_log_view_show_toast (self, title);
+}
+
+/**
+ * steward_log_view_export_to:
+ * @file: where the entries shown go; JSON Lines when its name ends in
+ *   “.jsonl” or “.json”, text otherwise
+ *
+ * Exports as the Export button does once a place is chosen, and reports
+ * the outcome: a failure stays shown until dismissed or an export works.
+ */
+void
+steward_log_view_export_to (StewardLogView *self,
+                            GFile          *file)
+{
+  g_autofree char *name = NULL;
+  gboolean as_json;
+
+  g_return_if_fail (STEWARD_IS_LOG_VIEW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  name = g_file_get_basename (file);
+  as_json = name != NULL && (g_str_has_suffix (name, ".jsonl") || g_str_has_suffix (name, ".json"));
+  steward_log_view_export_async (self, file, as_json, self->cancellable,
+                                 export_done_cb, g_object_ref (file));
 }
 
 static void
@@ -156,8 +182,6 @@ export_response_cb (StewardLogView       *self,
                     GtkFileChooserNative *chooser)
 {
   g_autoptr(GFile) file = NULL;
-  g_autofree char *name = NULL;
-  gboolean as_json;
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
@@ -165,13 +189,8 @@ export_response_cb (StewardLogView       *self,
   gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
   g_clear_object (&self->export_chooser);
 
-  if (file == NULL)
-    return;
-
-  name = g_file_get_basename (file);
-  as_json = name != NULL && (g_str_has_suffix (name, ".jsonl") || g_str_has_suffix (name, ".json"));
-  steward_log_view_export_async (self, file, as_json, self->cancellable,
-                                 export_done_cb, g_object_ref (file));
+  if (file != NULL)
+    steward_log_view_export_to (self, file);
 }
 
 static void

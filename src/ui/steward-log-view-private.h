@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "steward-error-banner.h"
 #include "steward-log-snapshot.h"
 #include "steward-log-view.h"
 
@@ -59,6 +60,7 @@ struct _StewardLogView
   GtkFileChooserNative *export_chooser;
 
   AdwToastOverlay      *toast_overlay;
+  StewardErrorBanner   *error_banner;
   GtkSearchEntry       *search_entry;
   GtkDropDown          *level_dropdown;
   GtkToggleButton      *stderr_toggle;

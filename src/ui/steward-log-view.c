@@ -1079,9 +1079,11 @@ steward_log_view_class_init (StewardLogViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (STEWARD_TYPE_ERROR_BANNER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-log-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, StewardLogView, error_banner);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, StewardLogView, stderr_toggle);

@@ -37,5 +37,9 @@ void        steward_log_view_export_async  (StewardLogView       *self,
 gboolean    steward_log_view_export_finish (StewardLogView       *self,
                                             GAsyncResult         *result,
                                             GError              **error);
+/* Exports as "Export…" does and shows the outcome: a failure stays shown
+ * until dismissed or an export succeeds. */
+void        steward_log_view_export_to     (StewardLogView       *self,
+                                            GFile                *file);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "steward-accessible.h"
+#include "steward-error-banner.h"
 
 #include "steward-roots-page.h"
 
@@ -20,6 +21,7 @@ struct _StewardRootsPage
   AdwMessageDialog     *confirm_dialog;
 
   AdwToastOverlay      *toast_overlay;
+  StewardErrorBanner   *error_banner;
   GtkStack             *stack;
   GtkListBox           *list_box;
 };
@@ -50,6 +52,15 @@ show_toast (StewardRootsPage *self,
   g_autofree char *escaped = g_markup_escape_text (title, -1);
 
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+}
+
+/* A folder that could not be shared needs the person to pick another or
+ * fix it, so the reason stays on the page until then. */
+static void
+show_error (StewardRootsPage *self,
+            const char       *message)
+{
+  steward_error_banner_set_message (self->error_banner, message);
 }
 
 static GtkWindow *
@@ -322,8 +333,11 @@ add_now (StewardRootsPage *self,
       g_autofree char *title = g_strdup_printf (_("Could not share the folder: %s"),
                                                 error->message);
 
-      show_toast (self, title);
+      show_error (self, title);
+      return;
     }
+
+  steward_error_banner_clear (self->error_banner);
 }
 
 static void
@@ -531,9 +545,11 @@ steward_roots_page_class_init (StewardRootsPageClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (STEWARD_TYPE_ERROR_BANNER);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-roots-page.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardRootsPage, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, StewardRootsPage, error_banner);
   gtk_widget_class_bind_template_child (widget_class, StewardRootsPage, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardRootsPage, list_box);
 
@@ -569,7 +585,7 @@ steward_roots_page_add_folder (StewardRootsPage *self,
   path = g_file_get_path (folder);
   if (path == NULL)
     {
-      show_toast (self, _("Only folders on this computer can be shared"));
+      show_error (self, _("Only folders on this computer can be shared"));
       return;
     }
 
@@ -579,7 +595,7 @@ steward_roots_page_add_folder (StewardRootsPage *self,
       g_autofree char *title = g_strdup_printf (_("Could not share the folder: %s"),
                                                 error->message);
 
-      show_toast (self, title);
+      show_error (self, title);
       return;
     }
 

@@ -8,6 +8,7 @@
 #include "steward-accessible.h"
 #include "steward-chat-page.h"
 #include "steward-consent-dialog.h"
+#include "steward-error-banner.h"
 #include "steward-import-dialog.h"
 #include "steward-log-view.h"
 #include "steward-roots-page.h"
@@ -47,6 +48,7 @@ struct _StewardWindow
   GtkListBoxRow        *chosen_view;
 
   AdwToastOverlay      *toast_overlay;
+  StewardErrorBanner   *error_banner;
   AdwLeaflet           *leaflet;
   GtkWidget            *sidebar;
   GtkStack             *sidebar_stack;
@@ -828,10 +830,11 @@ restored_cb (GObject      *object,
       g_autofree char *text = g_strdup_printf (_("Could not restore the server: %s"),
                                                error->message);
 
-      show_toast (self, text);
+      steward_error_banner_set_message (self->error_banner, text);
       return;
     }
 
+  steward_error_banner_clear (self->error_banner);
   steward_server_registry_sync (get_registry (self), TRUE);
 }
 
@@ -883,10 +886,11 @@ removal_saved_cb (GObject      *object,
       /* Translators: the first %s is a server's name, the second why the
        * servers file could not be written. */
       text = g_strdup_printf (_("Could not remove “%s”: %s"), data->name, error->message);
-      show_toast (self, text);
+      steward_error_banner_set_message (self->error_banner, text);
       return;
     }
 
+  steward_error_banner_clear (self->error_banner);
   steward_server_registry_sync (get_registry (self), TRUE);
 
   /* Translators: %s is a server's name. */
@@ -1122,9 +1126,11 @@ steward_window_class_init (StewardWindowClass *klass)
 
   g_type_ensure (STEWARD_TYPE_SERVER_ROW);
 
+  g_type_ensure (STEWARD_TYPE_ERROR_BANNER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-window.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, error_banner);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, sidebar_stack);
