@@ -86,7 +86,8 @@ typedef struct {
   const char *text;
 } Shown;
 
-/* A label on screen (mapped) under @root whose text holds @text. */
+/* A label or a text view on screen (mapped) under @root whose text holds
+ * @text; the details of a failure are in a text view that scrolls. */
 static gboolean
 shows (GtkWidget  *root,
        const char *text)
@@ -96,6 +97,18 @@ shows (GtkWidget  *root,
 
   if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), text) != NULL)
     return TRUE;
+
+  if (GTK_IS_TEXT_VIEW (root))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (root));
+      GtkTextIter start, end;
+      g_autofree char *content = NULL;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      content = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      if (strstr (content, text) != NULL)
+        return TRUE;
+    }
 
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
