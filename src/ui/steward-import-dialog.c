@@ -21,6 +21,7 @@ struct _StewardImportDialog
   GtkFileChooserNative *file_chooser;
   gboolean              importing;
 
+  GtkWidget            *window_title;
   GtkWidget            *import_button;
   GtkStack             *stack;
   AdwActionRow         *claude_row;
@@ -87,6 +88,9 @@ update_import_action (StewardImportDialog *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "import.apply",
                                  listing && !self->importing && n_selected > 0);
+  /* The list names its source below; the header's room goes to the
+   * button, which must fit beside Cancel at 360 pixels. */
+  gtk_widget_set_visible (self->window_title, !listing);
 
   /* Confirming is the consent for every server ticked, so the button says
    * so and how many; no second question follows for each. */
@@ -610,6 +614,7 @@ steward_import_dialog_class_init (StewardImportDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-import-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, window_title);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, import_button);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, claude_row);
