@@ -545,6 +545,7 @@ test_one_confirmation (Fixture       *fixture,
   StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
   g_autoptr(GError) error = NULL;
   const char *names[] = { "alpha", "beta", "gamma" };
+  Started beta = { fixture->host, "beta" };
   Imported imported = { FALSE, 0 };
   GtkWidget *dialog;
   GtkWidget *list;
@@ -609,11 +610,7 @@ test_one_confirmation (Fixture       *fixture,
   write_servers_file (fixture, changed);
   g_assert_true (steward_config_load (config, NULL, &error));
   g_assert_no_error (error);
-  {
-    Started started = { fixture->host, "beta" };
-
-    test_wait_until (consent_asked, &started, 10000);
-  }
+  test_wait_until (consent_asked, &beta, 10000);
   g_assert_cmpuint (steward_approvals_count_for (approvals, STEWARD_APPROVAL_KIND_CONSENT,
                                                  NULL), ==, 1);
   g_assert_cmpint (steward_server_get_status (
