@@ -424,8 +424,9 @@ apply (StewardConfig   *config,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  steward_import_apply_async (config, secrets, candidates, move_secrets, NULL, result_cb,
-                              &result);
+  steward_import_apply_async (config, secrets, candidates,
+                              move_secrets ? STEWARD_IMPORT_MOVE_SECRETS : STEWARD_IMPORT_NONE,
+                              NULL, result_cb, &result);
   return steward_import_apply_finish (config, wait_for_result (&result, "the import"), error);
 }
 

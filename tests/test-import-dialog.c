@@ -494,6 +494,133 @@ test_keeps_existing (Fixture       *fixture,
   delete_default_file (STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP);
 }
 
+typedef struct
+{
+  StewardHost *host;
+  const char  *name;
+} Started;
+
+/* Begun: past "stopped", whether asking or launching. */
+static gboolean
+server_begun (gpointer data)
+{
+  Started *started = data;
+  StewardServer *server;
+
+  server = steward_server_registry_lookup (steward_host_get_registry (started->host),
+                                           started->name);
+  return server != NULL && steward_server_get_status (server) != STEWARD_SERVER_STATUS_STOPPED;
+}
+
+static gboolean
+consent_asked (gpointer data)
+{
+  Started *started = data;
+
+  return steward_approvals_count_for (steward_host_get_approvals (started->host),
+                                      STEWARD_APPROVAL_KIND_CONSENT, started->name) > 0;
+}
+
+static void
+write_servers_file (Fixture    *fixture,
+                    const char *contents)
+{
+  g_autoptr(GFile) servers = g_file_get_child (fixture->config_dir, "servers.json");
+  g_autoptr(GError) error = NULL;
+
+  g_file_make_directory_with_parents (fixture->config_dir, NULL, NULL);
+  g_file_replace_contents (servers, contents, strlen (contents), NULL, FALSE,
+                           G_FILE_CREATE_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* The dialog lists each command and its one confirmation is the consent:
+ * three servers imported start without a question each, and the consent
+ * stays bound to the command, so changing one asks for that one again. */
+static void
+test_one_confirmation (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  StewardConfig *config = steward_host_get_config (fixture->host);
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { "alpha", "beta", "gamma" };
+  Started beta = { fixture->host, "beta" };
+  Imported imported = { FALSE, 0 };
+  GtkWidget *dialog;
+  GtkWidget *list;
+  static const char theirs[] =
+    "{\"mcpServers\": {"
+    "  \"alpha\": {\"command\": \"/bin/false\", \"args\": [\"alpha\"]},"
+    "  \"beta\": {\"command\": \"/bin/false\", \"args\": [\"beta\"]},"
+    "  \"gamma\": {\"command\": \"/bin/false\", \"args\": [\"gamma\"]}"
+    "}}";
+  static const char changed[] =
+    "{\"mcpServers\": {"
+    "  \"alpha\": {\"command\": \"/bin/false\", \"args\": [\"alpha\"]},"
+    "  \"beta\": {\"command\": \"/bin/false\", \"args\": [\"beta\", \"--more\"]},"
+    "  \"gamma\": {\"command\": \"/bin/false\", \"args\": [\"gamma\"]}"
+    "}}";
+
+  /* The registry follows the servers file from here on, as in the app. */
+  write_servers_file (fixture, "{\"mcpServers\": {}}");
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_no_error (error);
+  steward_server_registry_sync (steward_host_get_registry (fixture->host), TRUE);
+
+  write_default_file (STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP, theirs);
+  dialog = open_and_list (fixture, "claude_row", "import.from-claude");
+  list = child (dialog, "candidate_list");
+  test_drain_main_context ();
+
+  g_assert_cmpuint (count_rows (list), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *args = g_strdup_printf ("\"%s\"", names[i]);
+      GtkWidget *row = find_row (list, names[i]);
+
+      g_assert_nonnull (row);
+      g_assert_true (label_shown (row, "/bin/false"));
+      g_assert_true (label_shown (row, args));
+    }
+  /* The one button says what confirming does, and for how many. */
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (child (dialog, "import_button"))), ==,
+                   "_Add and Allow 3 Servers");
+
+  apply_and_wait (dialog, &imported);
+  g_assert_cmpuint (imported.n_imported, ==, 3);
+  g_assert_finalize_object (dialog);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      Started started = { fixture->host, names[i] };
+      StewardServer *server;
+
+      test_wait_until (server_begun, &started, 10000);
+      server = steward_server_registry_lookup (steward_host_get_registry (fixture->host),
+                                               names[i]);
+      g_assert_cmpint (steward_server_get_status (server), !=,
+                       STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+    }
+  g_assert_cmpuint (steward_approvals_count_for (approvals, STEWARD_APPROVAL_KIND_CONSENT,
+                                                 NULL), ==, 0);
+
+  /* A changed command is not what was allowed: that server asks again,
+   * and only that one. */
+  write_servers_file (fixture, changed);
+  g_assert_true (steward_config_load (config, NULL, &error));
+  g_assert_no_error (error);
+  test_wait_until (consent_asked, &beta, 10000);
+  g_assert_cmpuint (steward_approvals_count_for (approvals, STEWARD_APPROVAL_KIND_CONSENT,
+                                                 NULL), ==, 1);
+  g_assert_cmpint (steward_server_get_status (
+                     steward_server_registry_lookup (steward_host_get_registry (fixture->host),
+                                                     "beta")),
+                   ==, STEWARD_SERVER_STATUS_AWAITING_CONSENT);
+
+  delete_default_file (STEWARD_IMPORT_SOURCE_CLAUDE_DESKTOP);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -505,6 +632,8 @@ main (int   argc,
               fixture_set_up, test_claude_moves_secrets, fixture_tear_down);
   g_test_add ("/steward/import-dialog/vscode-problem", Fixture, NULL,
               fixture_set_up, test_vscode_problem, fixture_tear_down);
+  g_test_add ("/steward/import-dialog/one-confirmation", Fixture, NULL,
+              fixture_set_up, test_one_confirmation, fixture_tear_down);
   g_test_add ("/steward/import-dialog/keeps-existing", Fixture, NULL,
               fixture_set_up, test_keeps_existing, fixture_tear_down);
 

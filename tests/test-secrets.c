@@ -435,7 +435,8 @@ test_canary (void)
                     ((const char * const[]) { "OPENAI_API_KEY", NULL }));
   g_object_unref (candidate);
 
-  steward_import_apply_async (config, secrets, candidates, TRUE, NULL, result_cb, &result);
+  steward_import_apply_async (config, secrets, candidates, STEWARD_IMPORT_MOVE_SECRETS, NULL,
+                              result_cb, &result);
   g_assert_cmpuint (steward_import_apply_finish (config, wait_for_result (&result, "import"),
                                                  &error), ==, 1);
   g_assert_no_error (error);

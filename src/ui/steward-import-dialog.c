@@ -21,6 +21,7 @@ struct _StewardImportDialog
   GtkFileChooserNative *file_chooser;
   gboolean              importing;
 
+  GtkWidget            *window_title;
   GtkWidget            *import_button;
   GtkStack             *stack;
   AdwActionRow         *claude_row;
@@ -83,9 +84,29 @@ static void
 update_import_action (StewardImportDialog *self)
 {
   gboolean listing = g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "list") == 0;
+  guint n_selected = count_selected (self);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "import.apply",
-                                 listing && !self->importing && count_selected (self) > 0);
+                                 listing && !self->importing && n_selected > 0);
+  /* The list names its source below; the header's room goes to the
+   * button, which must fit beside Cancel at 360 pixels. */
+  gtk_widget_set_visible (self->window_title, !listing);
+
+  /* Confirming is the consent for every server ticked, so the button says
+   * so and how many; no second question follows for each. */
+  if (listing && n_selected > 0)
+    {
+      g_autofree char *label = NULL;
+
+      /* Translators: the button that imports the ticked servers and allows
+       * them to start with the commands listed; %u is how many. */
+      label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Add and Allow %u Server",
+                                            "_Add and Allow %u Servers", n_selected),
+                               n_selected);
+      gtk_button_set_label (GTK_BUTTON (self->import_button), label);
+    }
+  else
+    gtk_button_set_label (GTK_BUTTON (self->import_button), _("_Import"));
 }
 
 static void
@@ -419,6 +440,7 @@ apply_action (GtkWidget  *widget,
               GVariant   *parameter)
 {
   StewardImportDialog *self = STEWARD_IMPORT_DIALOG (widget);
+  StewardImportFlags flags;
 
   if (self->importing || self->candidates == NULL)
     return;
@@ -426,10 +448,15 @@ apply_action (GtkWidget  *widget,
   self->importing = TRUE;
   set_error (self->list_error, NULL);
   update_import_action (self);
+  /* Each row showed the exact command, and the button said it allows
+   * them: that confirmation is the consent the servers start with. */
+  flags = STEWARD_IMPORT_ALLOW;
+  if (gtk_switch_get_active (self->move_switch))
+    flags |= STEWARD_IMPORT_MOVE_SECRETS;
   steward_import_apply_async (steward_host_get_config (self->host),
                               steward_host_get_secrets (self->host),
                               self->candidates,
-                              gtk_switch_get_active (self->move_switch),
+                              flags,
                               self->cancellable,
                               imported_cb,
                               g_object_ref (self));
@@ -587,6 +614,7 @@ steward_import_dialog_class_init (StewardImportDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/steward-import-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, window_title);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, import_button);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardImportDialog, claude_row);

@@ -12,7 +12,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (StewardImportDialog, steward_import_dialog, STEWARD, IMPORT_DIALOG, AdwWindow)
 
 /* Import servers from Claude Desktop or VS Code with a preview of each
- * command and consent to move secret values into the keyring. */
+ * command and consent to move secret values into the keyring. Confirming
+ * the list is the consent for the servers ticked to start with the very
+ * commands shown. */
 GtkWidget *steward_import_dialog_new (StewardHost *host);
 
 G_END_DECLS

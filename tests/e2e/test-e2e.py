@@ -243,12 +243,18 @@ def finds_call_in_protocol_trace(s):
         check(part in shown, "the detail shows %r:\n%s" % (part, shown))
 
     if s.screenshots:
-        # The whole log, with the call chosen and its message shown.
+        # The whole log, with the call's answer chosen: what the tool
+        # returned first, the request it answers below.
+        def is_answer(row):
+            return any(" result id " in a11y.name(child) and
+                       a11y.name(child).endswith(" for tools/call “echo”")
+                       for child in a11y.children(row))
         a11y.set_text(a11y.find(logs, "entry", "Search logs"), "")
         a11y.find(logs, "label", where=lambda label: a11y.name(label).endswith(" entries") and
                   " of " not in a11y.name(label))
-        row = a11y.find(entries, "list item", where=is_call)
-        a11y.select(entries, row)
+        a11y.select(entries, a11y.find(entries, "list item", where=is_answer))
+        wait_for_texts(detail, ["Echo: %s" % ECHO_MESSAGE, "── The request: "],
+                       "the answer's detail, with the request it answers")
         # The detail pane can be made taller still by dragging its divider.
         handle = a11y.find(logs, "filler", "GtkPanedHandle")
         before = a11y.extents(detail)[3]

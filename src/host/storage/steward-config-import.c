@@ -743,6 +743,7 @@ pending_free (Pending *pending)
 
 typedef struct {
   StewardSecrets *secrets;
+  gboolean        allow;
   GPtrArray      *pending;
   guint           next;
   /* Ids stored so far, removed again if a later one fails. */
@@ -811,6 +812,18 @@ put_all (GTask *task)
                   ? steward_server_config_with_headers (server, pending->values)
                   : steward_server_config_with_env (server, pending->values);
           server = moved;
+        }
+
+      /* Recorded for the very entry written, before it is put: the
+       * registry follows the config and would otherwise ask at once. The
+       * failure to remember it only means the usual question later. */
+      if (data->allow)
+        {
+          g_autoptr(GError) error = NULL;
+
+          if (!steward_config_record_consent (config, server, &error))
+            g_message ("Could not record the consent given on import to “%s”: %s",
+                       steward_server_config_get_name (server), error->message);
         }
 
       steward_config_put_server (config, server);
@@ -898,22 +911,23 @@ store_next (GTask *task)
 /**
  * steward_import_apply_async:
  * @config: the servers file to import into
- * @secrets: (nullable): the keyring, needed with @move_secrets
+ * @secrets: (nullable): the keyring, needed with %STEWARD_IMPORT_MOVE_SECRETS
  * @candidates: a #GListModel of #StewardImportCandidate
- * @move_secrets: whether to store the values that look secret in the
- *   keyring and write references to them instead
+ * @flags: whether to move secret values and to record consent
  *
  * Imports the selected candidates that could be read: stores their secret
  * values first (each as "Steward: NAME — VARIABLE"), then puts every
  * server, replacing one with the same name, and saves the servers file
  * once. When the keyring fails, nothing is imported and the secrets stored
- * by this import are removed again.
+ * by this import are removed again. With %STEWARD_IMPORT_ALLOW each server
+ * written has the person's consent, bound like any other to its exact
+ * command: a later change to it asks again.
  */
 void
 steward_import_apply_async (StewardConfig       *config,
                             StewardSecrets      *secrets,
                             GListModel          *candidates,
-                            gboolean             move_secrets,
+                            StewardImportFlags   flags,
                             GCancellable        *cancellable,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
@@ -923,7 +937,7 @@ steward_import_apply_async (StewardConfig       *config,
 
   g_return_if_fail (STEWARD_IS_CONFIG (config));
   g_return_if_fail (secrets == NULL || STEWARD_IS_SECRETS (secrets));
-  g_return_if_fail (!move_secrets || secrets != NULL);
+  g_return_if_fail (!(flags & STEWARD_IMPORT_MOVE_SECRETS) || secrets != NULL);
   g_return_if_fail (G_IS_LIST_MODEL (candidates));
   g_return_if_fail (g_type_is_a (g_list_model_get_item_type (candidates),
                                  STEWARD_TYPE_IMPORT_CANDIDATE));
@@ -934,6 +948,7 @@ steward_import_apply_async (StewardConfig       *config,
 
   data = g_new0 (ApplyData, 1);
   data->secrets = secrets ? g_object_ref (secrets) : NULL;
+  data->allow = (flags & STEWARD_IMPORT_ALLOW) != 0;
   data->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) pending_free);
   data->stored = g_ptr_array_new_with_free_func (g_free);
   g_task_set_task_data (task, data, (GDestroyNotify) apply_data_free);
@@ -953,7 +968,7 @@ steward_import_apply_async (StewardConfig       *config,
       pending->values = copy_values (steward_server_config_is_remote (server)
                                      ? steward_server_config_get_headers (server)
                                      : steward_server_config_get_env (server));
-      pending->keys = move_secrets ? g_strdupv (candidate->secret_keys) : g_new0 (char *, 1);
+      pending->keys = (flags & STEWARD_IMPORT_MOVE_SECRETS) ? g_strdupv (candidate->secret_keys) : g_new0 (char *, 1);
       g_ptr_array_add (data->pending, pending);
     }
 

@@ -26,6 +26,20 @@ typedef enum {
   STEWARD_IMPORT_SOURCE_VSCODE,
 } StewardImportSource;
 
+/**
+ * StewardImportFlags:
+ * @STEWARD_IMPORT_MOVE_SECRETS: store the values that look secret in the
+ *   keyring and write references to them instead
+ * @STEWARD_IMPORT_ALLOW: the person confirmed the list showing each exact
+ *   command, which is their consent for these servers to start: record it
+ *   for the very entry written, so that no second question follows
+ */
+typedef enum {
+  STEWARD_IMPORT_NONE         = 0,
+  STEWARD_IMPORT_MOVE_SECRETS = 1 << 0,
+  STEWARD_IMPORT_ALLOW        = 1 << 1,
+} StewardImportFlags;
+
 const char          *steward_import_candidate_get_name        (StewardImportCandidate *self);
 StewardServerConfig *steward_import_candidate_get_config      (StewardImportCandidate *self);
 /* Names of env variables / headers whose values look secret. */
@@ -47,12 +61,11 @@ GListModel          *steward_import_parse                     (StewardConfig    
                                                                const char             *data,
                                                                gsize                   length,
                                                                GError                **error);
-/* Imports the selected candidates; with @move_secrets the secret-looking
- * values are stored in the keyring and replaced by references. */
+/* Imports the selected candidates as @flags say. */
 void                 steward_import_apply_async               (StewardConfig          *config,
                                                                StewardSecrets         *secrets,
                                                                GListModel             *candidates,
-                                                               gboolean                move_secrets,
+                                                               StewardImportFlags      flags,
                                                                GCancellable           *cancellable,
                                                                GAsyncReadyCallback     callback,
                                                                gpointer                user_data);
