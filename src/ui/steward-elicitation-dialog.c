@@ -155,6 +155,10 @@ problem_changed_cb (StewardElicitationDialog *self)
   g_autofree char *problem = steward_schema_form_dup_problem (self->form);
 
   gtk_label_set_text (self->problem_label, problem != NULL ? problem : "");
+  /* A button around a label of its own is not named after it. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->problem_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, problem != NULL ? problem : "",
+                                  -1);
   gtk_widget_set_visible (self->problem_button, problem != NULL);
 }
 
@@ -170,8 +174,10 @@ valid_changed_cb (StewardElicitationDialog *self)
       GtkWidget *control = steward_schema_form_get_problem_widget (self->form);
       GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
 
-      if (control != NULL && (focus == NULL || !gtk_widget_is_ancestor (focus, control)) &&
-          focus != control)
+      gboolean in_field = focus != NULL &&
+                          (focus == control || gtk_widget_is_ancestor (focus, control));
+
+      if (control != NULL && !in_field)
         scroll_to_problem (self, FALSE);
     }
 }
