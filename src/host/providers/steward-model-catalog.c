@@ -567,43 +567,15 @@ read_score (JsonObject  *object,
 /* Reads the file's contents into @models and @hints, or says what is
  * wrong with them. */
 static gboolean
-parse (const char  *data,
-       gsize        length,
+parse (JsonObject  *object,
        GPtrArray   *models,
        GHashTable  *hints,
        GError     **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
   JsonNode *models_node;
   JsonArray *entries;
   JsonNode *hints_node;
 
-  if (length > CATALOG_MAX_FILE_SIZE)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("the file is larger than %u KiB, far more than a list of models needs"),
-                   CATALOG_MAX_FILE_SIZE / 1024);
-      return FALSE;
-    }
-
-  root = mcp_json_parse (data, (gssize) length, &local_error);
-  if (root == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("the file is not valid JSON: %s"), local_error->message);
-      return FALSE;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("the file must hold a JSON object with “models”"));
-      return FALSE;
-    }
-
-  object = json_node_get_object (root);
   models_node = json_object_get_member (object, "models");
   if (models_node != NULL && !JSON_NODE_HOLDS_ARRAY (models_node))
     {
@@ -858,8 +830,7 @@ steward_model_catalog_load (StewardModelCatalog  *self,
   g_autoptr(GPtrArray) models = NULL;
   g_autoptr(GHashTable) hints = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length = 0;
+  g_autoptr(JsonObject) object = NULL;
   guint removed;
 
   g_return_val_if_fail (STEWARD_IS_MODEL_CATALOG (self), FALSE);
@@ -870,11 +841,19 @@ steward_model_catalog_load (StewardModelCatalog  *self,
   models = g_ptr_array_new_with_free_func (g_object_unref);
   hints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
-  if (!g_file_load_contents (self->file, NULL, &contents, &length, NULL, &local_error))
+  object = steward_file_store_load (self->store, NULL, &local_error);
+  if (object == NULL)
     {
       g_autofree char *label = g_file_get_parse_name (self->file);
 
-      /* Nothing saved yet: an empty catalogue. */
+      /* Nothing saved yet: an empty catalogue. A file too large, not JSON
+       * or not an object is damage, and the store's error names it. */
+      if (local_error->domain == STEWARD_FILE_STORE_ERROR)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                               local_error->message);
+          return FALSE;
+        }
       if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         {
           g_set_error (error, G_IO_ERROR, local_error->code,
@@ -882,7 +861,7 @@ steward_model_catalog_load (StewardModelCatalog  *self,
           return FALSE;
         }
     }
-  else if (!parse (contents, length, models, hints, &local_error))
+  else if (!parse (object, models, hints, &local_error))
     {
       g_autofree char *label = g_file_get_parse_name (self->file);
 
