@@ -615,7 +615,6 @@ steward_sampling_broker_finalize (GObject *object)
 {
   StewardSamplingBroker *self = STEWARD_SAMPLING_BROKER (object);
 
-  /* Appends still queued go on without us: they hold all they need. */
   g_clear_object (&self->policies_store);
   g_clear_pointer (&self->servers, g_hash_table_unref);
   g_clear_object (&self->policies);

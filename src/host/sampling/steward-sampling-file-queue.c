@@ -149,7 +149,11 @@ steward_sampling_file_queue_free (StewardSamplingFileQueue *queue)
   if (queue == NULL)
     return;
 
-  g_thread_pool_free (queue->pool, FALSE, FALSE);
+  /* Lines still queued are written before the queue goes: a journal line
+   * is never lost at exit, and nothing writes into a folder after its
+   * owner has let it go. Only appends can be left here (a job with a task
+   * keeps the queue's owner alive), and they are short. */
+  g_thread_pool_free (queue->pool, FALSE, TRUE);
   g_free (queue);
 }
 

@@ -295,7 +295,7 @@ steward_sampling_journal_finalize (GObject *object)
 {
   StewardSamplingJournal *self = STEWARD_SAMPLING_JOURNAL (object);
 
-  /* Appends still queued go on without us: they hold all they need. */
+  /* Waits for the lines still queued (steward_sampling_file_queue_free). */
   g_clear_pointer (&self->queue, steward_sampling_file_queue_free);
   g_clear_pointer (&self->budgets, g_hash_table_unref);
   g_clear_object (&self->file);
