@@ -11,6 +11,7 @@
 #include "mcp-error.h"
 #include "mcp-scripted-transport.h"
 #include "steward-overdue-prompt.h"
+#include "steward-tool-call-row.h"
 #include "test-delegate.h"
 #include "test-widgets.h"
 
@@ -219,6 +220,7 @@ test_keep_waiting_then_stop (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(AdwMessageDialog) question = NULL;
+  g_autoptr(StewardOverdue) first = NULL;
   McpMessage *request;
   McpMessage *cancelled;
 
@@ -232,10 +234,11 @@ test_keep_waiting_then_stop (Fixture       *fixture,
   g_assert_null (result);
 
   /* Keep Waiting: the call goes on, and is asked about again later. */
+  first = g_object_ref (asker.question);
   click (question, "Keep Waiting");
+  g_assert_false (steward_overdue_get_open (first));
   test_drain_main_context ();
   g_assert_null (result);
-  g_assert_false (steward_overdue_get_open (asker.question));
   g_assert_null (mcp_scripted_transport_find_sent (fixture->transport,
                                                    "notifications/cancelled"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (question)));
@@ -317,6 +320,72 @@ test_other_call_times_out (Fixture       *fixture,
   asker_clear (&asker, fixture);
 }
 
+/* A chat's tool call: the row shows what the server says of the running
+ * call, and puts the call's question when it runs past its timeout. */
+
+static gboolean
+chat_overdue_cb (McpClient       *client,
+                 gint64           id,
+                 const char      *method,
+                 JsonObject      *params,
+                 guint            waited_ms,
+                 StewardToolCall *call)
+{
+  g_autoptr(StewardOverdue) question = NULL;
+  GCancellable *cancellable = mcp_client_get_request_cancellable (client, id);
+
+  /* What the chat engine does with the server's question for its call. */
+  question = steward_overdue_new (client, id, "scripted", "slow", waited_ms, cancellable);
+  steward_tool_call_set_overdue (call, question);
+  return TRUE;
+}
+
+static void
+test_chat_row (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(StewardToolCall) call = steward_tool_call_new ("call-1", "scripted", "slow",
+                                                           arguments);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  GtkWidget *row;
+  gulong handler;
+
+  steward_tool_call_set_state (call, STEWARD_TOOL_CALL_RUNNING);
+  row = steward_tool_call_row_new (call);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), row);
+  fixture->label = row;
+  g_assert_nonnull (test_find_label (row, "Running…"));
+
+  /* A task's status message and progress, as the chat engine hands them
+   * over; the server's words are shown, not just "running". */
+  steward_tool_call_set_progress (call, 0, -1, "Step 1 of 3");
+  g_assert_nonnull (test_find_label (row, "Step 1 of 3"));
+  steward_tool_call_set_progress (call, 2, 3, "Step 2 of 3");
+  g_assert_nonnull (test_find_label (row, "Step 2 of 3 (66 %)"));
+  g_assert_null (test_find_label (row, "Running…"));
+
+  /* Past its timeout, the call's question is put over the chat. */
+  handler = g_signal_connect (fixture->client, "request-overdue", G_CALLBACK (chat_overdue_cb),
+                              call);
+  call_tool (fixture, "slow", cancellable, &result);
+  wait_for (find_question (fixture) != NULL);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (find_question (fixture)), "“slow”"));
+  click (find_question (fixture), "Stop");
+  wait_for (result != NULL);
+  reply = mcp_client_request_finish (fixture->client, result, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  g_assert_false (steward_overdue_get_open (steward_tool_call_get_overdue (call)));
+  g_signal_handler_disconnect (fixture->client, handler);
+
+  steward_tool_call_set_overdue (call, NULL);
+  steward_tool_call_set_state (call, STEWARD_TOOL_CALL_DONE);
+  g_assert_nonnull (test_find_label (row, "Done"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -331,6 +400,7 @@ main (int   argc,
   ADD ("keep-waiting-then-stop", test_keep_waiting_then_stop);
   ADD ("answer-closes-question", test_answer_closes_question);
   ADD ("other-call-of-same-tool-times-out", test_other_call_times_out);
+  ADD ("chat-row-status-and-question", test_chat_row);
 
   return g_test_run ();
 }
