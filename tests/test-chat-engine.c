@@ -349,6 +349,8 @@ enum {
   WITH_CHANGING   = 1 << 1,
   /* The person has not reviewed the servers' tools yet (first contact). */
   UNREVIEWED      = 1 << 2,
+  WITH_SLOW       = 1 << 3,
+  WITH_TASKS      = 1 << 4,
 };
 
 typedef struct {
@@ -475,6 +477,22 @@ fixture_set_up (Fixture       *fixture,
       everything = g_build_filename (peers, "@modelcontextprotocol", "server-everything",
                                      "dist", "index.js", NULL);
       add_server (builder, "everything", "node", everything, "stdio");
+      count++;
+    }
+  if (servers & WITH_SLOW)
+    {
+      g_autofree char *slow = g_test_build_filename (G_TEST_DIST, "servers",
+                                                     "slow-tasks-server.py", NULL);
+
+      add_server (builder, "slow", "/usr/bin/python3", slow, NULL);
+      count++;
+    }
+  if (servers & WITH_TASKS)
+    {
+      g_autofree char *tasks = g_test_build_filename (G_TEST_DIST, "servers",
+                                                      "tasks-server.mjs", NULL);
+
+      add_server (builder, "tasks", "node", tasks, "stdio");
       count++;
     }
   if (servers & WITH_CHANGING)
@@ -1358,6 +1376,90 @@ test_persisted (Fixture       *fixture,
   g_assert_nonnull (strstr (contents, "\"state\":\"done\""));
 }
 
+/* Long calls: a task shows its status on the call, in place, and the
+ * chat goes on with its result; a call past its timeout is asked about. */
+
+static void
+status_cb (StewardToolCall *call,
+           GParamSpec      *pspec,
+           GPtrArray       *seen)
+{
+  g_ptr_array_add (seen, g_strdup (steward_tool_call_get_status (call)));
+}
+
+/* 2025-11-25 (the slow server's "steps", with progress) and 2026-07-28
+ * (tasks-server.mjs's "count"). */
+static void
+test_task_in_place (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  gboolean modern = GPOINTER_TO_UINT (data) & WITH_TASKS;
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(StewardToolCall) call = NULL;
+  g_autofree char *result = NULL;
+
+  script_tool (fixture->model, NULL, "call-1", modern ? "tasks__count" : "slow__steps",
+               modern ? "{\"steps\":3,\"delayMs\":400}" : "{}");
+  script_text (fixture->model, "It finished.");
+  send (fixture, "Take three steps");
+  steward_approval_respond (wait_for_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL),
+                            STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  call = call_at (fixture, 1, 0);
+  g_signal_connect (call, "notify::status", G_CALLBACK (status_cb), seen);
+  finish_turn_ok (fixture);
+  g_signal_handlers_disconnect_by_data (call, seen);
+
+  /* The call showed the task's own words (and progress) as it ran... */
+  g_assert_true (g_ptr_array_find_with_equal_func (seen, "Step 1 of 3", g_str_equal, NULL) ||
+                 g_ptr_array_find_with_equal_func (seen, "Step 2 of 3", g_str_equal, NULL));
+  if (!modern)
+    g_assert_cmpfloat (steward_tool_call_get_fraction (call), >, 0.5);
+
+  /* ...and the model got the task's result as the tool's. */
+  g_assert_cmpint (steward_tool_call_get_state (call), ==, STEWARD_TOOL_CALL_DONE);
+  g_assert_cmpuint (fixture->model->requests->len, ==, 2);
+  result = object_text (tool_result_in (request_at (fixture->model, 1), "call-1"));
+  g_assert_nonnull (strstr (result, modern ? "counted to 3" : "steps finished"));
+}
+
+static void
+test_overdue_in_chat (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  StewardServer *server = steward_server_registry_lookup (steward_host_get_registry (
+                                                            fixture->host), "slow");
+  g_autoptr(StewardToolCall) call = NULL;
+  g_autoptr(StewardOverdue) first = NULL;
+  g_autoptr(GAsyncResult) released = NULL;
+  g_autoptr(JsonObject) none = json_object_new ();
+
+  script_tool (fixture->model, NULL, "call-1", "slow__plain", "{}");
+  script_text (fixture->model, "It answered.");
+  mcp_client_set_request_timeout (steward_server_get_client (server), 300);
+  send (fixture, "Run plain");
+  steward_approval_respond (wait_for_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL),
+                            STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  call = call_at (fixture, 1, 0);
+
+  /* Past its timeout the call is asked about, on the call, instead of
+   * failing; keeping on waits another timeout. */
+  test_loop_until (steward_tool_call_get_overdue (call) != NULL, 20);
+  first = g_object_ref (steward_tool_call_get_overdue (call));
+  g_assert_cmpstr (steward_overdue_get_tool (first), ==, "plain");
+  steward_overdue_answer (first, TRUE);
+  g_assert_true (steward_tool_call_get_overdue (call) != first);
+  test_loop_until (steward_tool_call_get_overdue (call) != NULL, 20);
+  g_assert_cmpint (steward_tool_call_get_state (call), ==, STEWARD_TOOL_CALL_RUNNING);
+
+  /* The answer comes: the question goes, and the chat goes on. */
+  steward_server_call_tool_async (server, "release", none, NULL, NULL, NULL, NULL,
+                                  test_store_result_cb, &released);
+  finish_turn_ok (fixture);
+  g_assert_null (steward_tool_call_get_overdue (call));
+  g_assert_cmpstr (first_text (steward_tool_call_get_result (call)), ==, "plain ran at once");
+  test_loop_until (released != NULL, 20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1381,6 +1483,9 @@ main (int   argc,
   ADD ("stop-waiting", WITH_EVERYTHING, test_stop_waiting);
   ADD ("regenerate-edit", 0, test_regenerate_edit);
   ADD ("persisted", WITH_EVERYTHING, test_persisted);
+  ADD ("task-in-place", WITH_SLOW, test_task_in_place);
+  ADD ("task-in-place-modern", WITH_TASKS, test_task_in_place);
+  ADD ("overdue-in-chat", WITH_SLOW, test_overdue_in_chat);
 
 #undef ADD
 

@@ -1114,7 +1114,9 @@ def timeout_exits_4():
     # Long enough for the mock to start on a busy machine: --timeout also
     # bounds the initialize request.
     r = run("--timeout", "3000", "tools", "call", "slow", server=mock())
-    expect(r, 4, err=["did not answer", "tools/call"])
+    # Never silent: it says the call was still running, and how to wait.
+    expect(r, 4, err=["did not answer", "tools/call", "“slow” is still running",
+                      "--timeout MS (now 3000)"])
 
 
 @test

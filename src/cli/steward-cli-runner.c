@@ -29,6 +29,7 @@
 #include "steward-cli-delegate.h"
 #include "steward-cli-format.h"
 #include "steward-cli-output.h"
+#include "steward-cli-overdue.h"
 #include "steward-cli-runner-private.h"
 #include "steward-cli-tasks.h"
 
@@ -928,6 +929,8 @@ setup_client (McpClient *client,
       mcp_client_set_request_timeout (client, options->timeout_ms);
       mcp_client_set_initialize_timeout (client, options->timeout_ms);
     }
+  steward_cli_overdue_watch (client, options->timeout_ms > 0 ? options->timeout_ms
+                                                            : MCP_DEFAULT_REQUEST_TIMEOUT_MS);
 
   g_signal_connect_object (mcp_client_get_transport (client), "log",
                            G_CALLBACK (transport_log_cb), self, G_CONNECT_SWAPPED);

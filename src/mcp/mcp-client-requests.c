@@ -193,6 +193,29 @@ pending_arm_timeout (Pending *pending)
 }
 
 /**
+ * mcp_client_get_request_cancellable:
+ * @id: a request's id, as #McpClient::request-overdue gives it
+ *
+ * The cancellable the caller handed to the request is what tells one call
+ * from another, two calls of the same tool among them; a handler of
+ * #McpClient::request-overdue finds the call it speaks for by it.
+ *
+ * Returns: (transfer none) (nullable): the request's cancellable, or %NULL
+ *   when it has none or has ended
+ */
+GCancellable *
+mcp_client_get_request_cancellable (McpClient *self,
+                                    gint64     id)
+{
+  Pending *pending;
+
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+
+  pending = g_hash_table_lookup (self->pending, &id);
+  return pending != NULL ? pending->cancellable : NULL;
+}
+
+/**
  * mcp_client_answer_overdue:
  * @id: the id given by #McpClient::request-overdue
  * @keep_waiting: %TRUE to wait another timeout, %FALSE to stop the request

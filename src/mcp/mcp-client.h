@@ -72,6 +72,8 @@ void                mcp_client_set_request_timeout      (McpClient            *s
 gboolean            mcp_client_answer_overdue           (McpClient            *self,
                                                          gint64                id,
                                                          gboolean              keep_waiting);
+GCancellable       *mcp_client_get_request_cancellable  (McpClient            *self,
+                                                         gint64                id);
 void                mcp_client_set_initialize_timeout   (McpClient            *self,
                                                          guint                 timeout_ms);
 void                mcp_client_set_max_request_time     (McpClient            *self,

@@ -10,6 +10,7 @@
 #include "steward-consent-dialog.h"
 #include "steward-elicitation-dialog.h"
 #include "steward-hyphenation.h"
+#include "steward-long-running.h"
 #include "steward-preferences-window.h"
 #include "steward-sampling-dialog.h"
 #include "steward-tool-approval-dialog.h"
@@ -574,6 +575,10 @@ steward_application_startup (GApplication *application)
   config_dir = g_file_new_build_filename (g_get_user_config_dir (), "steward", NULL);
   state_dir = g_file_new_build_filename (g_get_user_state_dir (), "steward", NULL);
   self->host = steward_host_new (config_dir, state_dir);
+  /* The person's threshold after which a tool's calls become tasks. */
+  g_settings_bind (self->settings, "task-threshold",
+                   steward_long_running_get_for_host (self->host), "threshold",
+                   G_SETTINGS_BIND_GET);
 
   approvals = steward_host_get_approvals (self->host);
   g_signal_connect_object (approvals, "added", G_CALLBACK (approval_added_cb),

@@ -3,7 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mcp-client.h"
+#include "steward-overdue.h"
 
 G_BEGIN_DECLS
 
@@ -11,8 +11,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardOverduePrompt, steward_overdue_prompt, STEWARD, OVERDUE_PROMPT, GObject)
 
-StewardOverduePrompt *steward_overdue_prompt_new (GtkWidget  *parent,
-                                                  McpClient  *client,
-                                                  const char *tool);
+StewardOverduePrompt *steward_overdue_prompt_new (GtkWidget      *parent,
+                                                  StewardOverdue *question);
 
 G_END_DECLS

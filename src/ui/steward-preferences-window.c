@@ -17,6 +17,7 @@
 #include "steward-provider-migration.h"
 #include "steward-models-page.h"
 #include "steward-preferences-rows.h"
+#include "steward-calls-page.h"
 #include "steward-sampling-page.h"
 
 
@@ -1170,6 +1171,7 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
   g_type_ensure (STEWARD_TYPE_ERROR_ROW);
   g_type_ensure (STEWARD_TYPE_MODELS_PAGE);
   g_type_ensure (STEWARD_TYPE_SAMPLING_PAGE);
+  g_type_ensure (STEWARD_TYPE_CALLS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, Prefs, ollama_group);

@@ -11,6 +11,7 @@
 #include "steward-application.h"
 #include "steward-content-view.h"
 #include "steward-elicitation-dialog.h"
+#include "steward-overdue-prompt.h"
 #include "steward-sampling-dialog.h"
 #include "steward-tool-approval-dialog.h"
 #include "steward-tool-call-row.h"
@@ -40,6 +41,7 @@ struct _StewardToolCallRow
   GtkListBox      *approvals_list;
 
   StewardToolCall *call;
+  StewardOverduePrompt *overdue;  /* the call's question past its timeout */
   gboolean         details_built;
 };
 
@@ -313,6 +315,43 @@ build_details (StewardToolCallRow *self)
   update_approvals_visibility (self);
 }
 
+/* What the row says of the call: while it runs, the server's own words
+ * (a task's status message) and how much is done, when it says. */
+static char *
+running_text (StewardToolCall *call)
+{
+  StewardToolCallState state = steward_tool_call_get_state (call);
+  const char *status = steward_tool_call_get_status (call);
+  double fraction = steward_tool_call_get_fraction (call);
+  g_autofree char *visible = NULL;
+
+  if (state != STEWARD_TOOL_CALL_RUNNING || (status == NULL && fraction < 0))
+    return g_strdup (state_text (state));
+
+  if (status == NULL)
+    /* Translators: a running tool call; %d is the percentage done. */
+    return g_strdup_printf (_("Running, %d %% done"), (int) (fraction * 100));
+
+  visible = steward_text_make_visible_capped (status, 200, NULL);
+  if (fraction < 0)
+    return g_steal_pointer (&visible);
+  /* Translators: a running tool call: the server's status message, and
+   * the percentage done. */
+  return g_strdup_printf (_("%s (%d %%)"), visible, (int) (fraction * 100));
+}
+
+/* The call ran past its timeout: the question is put at once, over this
+ * window, and goes when it is answered or the call ends. */
+static void
+update_overdue (StewardToolCallRow *self)
+{
+  StewardOverdue *question = steward_tool_call_get_overdue (self->call);
+
+  g_clear_object (&self->overdue);
+  if (question != NULL && steward_overdue_get_open (question))
+    self->overdue = steward_overdue_prompt_new (GTK_WIDGET (self), question);
+}
+
 static void
 update_state (StewardToolCallRow *self)
 {
@@ -325,18 +364,19 @@ update_state (StewardToolCallRow *self)
   g_autofree char *name = NULL;
   g_autofree char *accessible = NULL;
   gboolean running = state == STEWARD_TOOL_CALL_RUNNING;
+  g_autofree char *shown = running_text (self->call);
 
   /* Translators: a server's name and one of its tools' names. */
   name = g_strdup_printf (_("%s / %s"), visible_server, visible_tool);
   gtk_label_set_text (self->name_label, name);
-  gtk_label_set_text (self->state_label, state_text (state));
+  gtk_label_set_text (self->state_label, shown);
   gtk_image_set_from_icon_name (self->state_icon, state_icon_name (state));
   gtk_stack_set_visible_child_name (self->state_stack, running ? "spinner" : "icon");
   gtk_spinner_set_spinning (self->spinner, running);
 
   /* Translators: how a screen reader names a tool call: the tool, then
    * its state, such as "files / read_file, Done". */
-  accessible = g_strdup_printf (_("Tool call %s, %s"), name, state_text (state));
+  accessible = g_strdup_printf (_("Tool call %s, %s"), name, shown);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->header_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
                                   -1);
@@ -420,6 +460,12 @@ steward_tool_call_row_constructed (GObject *object)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->call, "notify::approval", G_CALLBACK (update_state),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->call, "notify::status", G_CALLBACK (update_state),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->call, "notify::fraction", G_CALLBACK (update_state),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->call, "notify::overdue", G_CALLBACK (update_overdue),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->call, "notify::arguments", G_CALLBACK (details_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->call, "notify::result", G_CALLBACK (details_changed_cb),
@@ -430,6 +476,7 @@ steward_tool_call_row_constructed (GObject *object)
                            G_CALLBACK (approvals_changed_cb), self, G_CONNECT_SWAPPED);
 
   update_state (self);
+  update_overdue (self);
   approvals_changed_cb (self, 0, 0,
                         g_list_model_get_n_items (steward_tool_call_get_approvals (self->call)),
                         steward_tool_call_get_approvals (self->call));
@@ -443,6 +490,7 @@ steward_tool_call_row_dispose (GObject *object)
   if (self->approvals_list != NULL)
     gtk_list_box_bind_model (self->approvals_list, NULL, NULL, NULL, NULL);
 
+  g_clear_object (&self->overdue);
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_TOOL_CALL_ROW);
   g_clear_object (&self->call);
 

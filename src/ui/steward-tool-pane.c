@@ -192,6 +192,20 @@ call_cb (GObject      *object,
     show_result (self, steward_tool_result_view_new_for_error (error));
 }
 
+/* The server asks about each of its calls past the timeout; this pane
+ * answers for its own call only, the one its cancellable names. */
+static gboolean
+call_overdue_cb (StewardToolPane *self,
+                 StewardOverdue  *question)
+{
+  if (self->cancellable == NULL || steward_overdue_get_call (question) != self->cancellable)
+    return FALSE;
+
+  g_clear_object (&self->overdue);
+  self->overdue = steward_overdue_prompt_new (GTK_WIDGET (self), question);
+  return TRUE;
+}
+
 static void
 call_action (GtkWidget  *widget,
              const char *action_name,
@@ -226,9 +240,6 @@ call_action (GtkWidget  *widget,
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   show_result (self, NULL);
   self->cancellable = g_cancellable_new ();
-  if (client != NULL)
-    self->overdue = steward_overdue_prompt_new (GTK_WIDGET (self), client,
-                                                mcp_item_get_name (MCP_ITEM (self->tool)));
   set_running (self, TRUE);
 
   steward_server_call_tool_async (self->server, mcp_item_get_name (MCP_ITEM (self->tool)),
@@ -354,6 +365,8 @@ steward_tool_pane_new (StewardServer *server,
 
   self = g_object_new (STEWARD_TYPE_TOOL_PANE, NULL);
   self->server = g_object_ref (server);
+  g_signal_connect_object (server, "call-overdue", G_CALLBACK (call_overdue_cb), self,
+                           G_CONNECT_SWAPPED);
   self->tool = g_object_ref (tool);
   steward_item_row_set_item (self->header, MCP_ITEM (tool));
 

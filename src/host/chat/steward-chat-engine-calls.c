@@ -44,7 +44,13 @@ steward_chat_engine_end_call (GTask                *task,
   Turn *turn = g_task_get_task_data (task);
   StewardToolCall *call = turn->call;
 
+  if (turn->overdue_id != 0)
+    g_signal_handler_disconnect (turn->overdue_server, turn->overdue_id);
+  turn->overdue_id = 0;
+  g_clear_object (&turn->overdue_server);
+
   steward_tool_call_set_approval (call, NULL);
+  steward_tool_call_set_overdue (call, NULL);
   steward_tool_call_set_result (call, result, is_error);
   steward_tool_call_set_error (call, error);
   steward_tool_call_set_state (call, state);
@@ -142,6 +148,45 @@ call_tool_cb (GObject      *object,
   steward_chat_engine_process_calls (task);
 }
 
+/* The server's progress and, for a call that became a task, the task's
+ * status message, shown on the call as it runs. */
+static void
+call_progress_cb (double      progress,
+                  double      total,
+                  const char *message,
+                  gpointer    user_data)
+{
+  steward_tool_call_set_progress (STEWARD_TOOL_CALL (user_data), progress, total, message);
+}
+
+static void
+overdue_open_cb (StewardOverdue  *question,
+                 GParamSpec      *pspec,
+                 StewardToolCall *call)
+{
+  if (!steward_overdue_get_open (question) && steward_tool_call_get_overdue (call) == question)
+    steward_tool_call_set_overdue (call, NULL);
+}
+
+/* A call of this turn ran past its timeout: the question goes on the
+ * call, where the chat shows it. The turn's cancellable names the call,
+ * since a turn runs one call at a time. */
+static gboolean
+call_overdue_cb (StewardServer  *server,
+                 StewardOverdue *question,
+                 GTask          *task)
+{
+  Turn *turn = g_task_get_task_data (task);
+
+  if (turn->call == NULL || steward_overdue_get_call (question) != turn->cancellable)
+    return FALSE;
+
+  g_signal_connect_object (question, "notify::open", G_CALLBACK (overdue_open_cb), turn->call,
+                           0);
+  steward_tool_call_set_overdue (turn->call, question);
+  return TRUE;
+}
+
 static void
 run_call (GTask *task)
 {
@@ -161,10 +206,14 @@ run_call (GTask *task)
 
   /* The turn's cancellable names this call to the server: while it runs,
    * the server gives it for the sampling and elicitation it causes. */
+  turn->overdue_server = g_object_ref (server);
+  turn->overdue_id = g_signal_connect_object (server, "call-overdue",
+                                              G_CALLBACK (call_overdue_cb), task, 0);
+
   steward_server_call_tool_async (server, steward_tool_call_get_tool (turn->call),
                                   steward_tool_call_get_arguments (turn->call),
-                                  NULL, NULL, NULL, turn->cancellable, call_tool_cb,
-                                  g_object_ref (task));
+                                  call_progress_cb, g_object_ref (turn->call), g_object_unref,
+                                  turn->cancellable, call_tool_cb, g_object_ref (task));
 }
 
 /* The tool as the server offers it now, which may differ from what the

@@ -63,6 +63,8 @@ typedef struct {
   guint                next_call;
   StewardToolCall     *call;            /* waiting or running */
   char                *call_server;
+  StewardServer       *overdue_server;  /* asks the running call's questions */
+  gulong               overdue_id;
   StewardApproval     *approval;        /* the one the call waits for */
   gulong               responded_id;
   guint                finished : 1;

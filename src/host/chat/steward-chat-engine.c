@@ -61,6 +61,9 @@ turn_free (Turn *turn)
     g_signal_handler_disconnect (turn->cancellable, turn->cancelled_id);
   if (turn->responded_id != 0)
     g_signal_handler_disconnect (turn->approval, turn->responded_id);
+  if (turn->overdue_id != 0)
+    g_signal_handler_disconnect (turn->overdue_server, turn->overdue_id);
+  g_clear_object (&turn->overdue_server);
   g_clear_object (&turn->conversation);
   g_clear_object (&turn->cancellable);
   g_clear_object (&turn->outer);

@@ -29,6 +29,9 @@ struct _StewardToolCall
   char                 *error;
   StewardApproval      *approval;
   GListStore           *approvals;
+  char                 *status;     /* the server's word while it runs */
+  double                fraction;   /* done so far, 0 to 1, or -1 */
+  StewardOverdue       *overdue;    /* the open question past the timeout */
 
   guint                 is_error : 1;
 };
@@ -44,6 +47,9 @@ enum {
   PROP_IS_ERROR,
   PROP_ERROR,
   PROP_APPROVAL,
+  PROP_STATUS,
+  PROP_FRACTION,
+  PROP_OVERDUE,
   N_PROPS
 };
 
@@ -64,6 +70,7 @@ steward_tool_call_dispose (GObject *object)
   StewardToolCall *self = STEWARD_TOOL_CALL (object);
 
   g_clear_object (&self->approval);
+  g_clear_object (&self->overdue);
   if (self->approvals != NULL)
     g_list_store_remove_all (self->approvals);
 
@@ -81,6 +88,7 @@ steward_tool_call_finalize (GObject *object)
   g_clear_pointer (&self->arguments, json_object_unref);
   g_clear_pointer (&self->result, json_array_unref);
   g_clear_pointer (&self->error, g_free);
+  g_clear_pointer (&self->status, g_free);
   g_clear_object (&self->approvals);
 
   G_OBJECT_CLASS (steward_tool_call_parent_class)->finalize (object);
@@ -132,6 +140,18 @@ steward_tool_call_get_property (GObject    *object,
       g_value_set_object (value, self->approval);
       break;
 
+    case PROP_STATUS:
+      g_value_set_string (value, self->status);
+      break;
+
+    case PROP_FRACTION:
+      g_value_set_double (value, self->fraction);
+      break;
+
+    case PROP_OVERDUE:
+      g_value_set_object (value, self->overdue);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -174,6 +194,15 @@ steward_tool_call_class_init (StewardToolCallClass *klass)
   properties[PROP_APPROVAL] =
     g_param_spec_object ("approval", NULL, NULL, STEWARD_TYPE_APPROVAL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATUS] =
+    g_param_spec_string ("status", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL, -1, 1, -1,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_OVERDUE] =
+    g_param_spec_object ("overdue", NULL, NULL, STEWARD_TYPE_OVERDUE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -181,6 +210,7 @@ steward_tool_call_class_init (StewardToolCallClass *klass)
 static void
 steward_tool_call_init (StewardToolCall *self)
 {
+  self->fraction = -1;
   self->approvals = g_list_store_new (STEWARD_TYPE_APPROVAL);
 }
 
@@ -502,6 +532,86 @@ steward_tool_call_add_approval (StewardToolCall *self,
   g_return_if_fail (STEWARD_IS_APPROVAL (approval));
 
   g_list_store_append (self->approvals, approval);
+}
+
+/**
+ * steward_tool_call_get_status:
+ *
+ * Returns: (nullable): what the server last said of the running call (a
+ *   task's status message, a progress message), or %NULL
+ */
+const char *
+steward_tool_call_get_status (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->status;
+}
+
+/* Returns: how much of the call is done, 0 to 1, or -1 when unknown */
+double
+steward_tool_call_get_fraction (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), -1);
+
+  return self->fraction;
+}
+
+/**
+ * steward_tool_call_set_progress:
+ * @progress: the server's progress so far
+ * @total: its total, or a negative number when it gave none
+ * @message: (nullable): its words, kept until others come
+ *
+ * What the server reports while the call runs, from progress
+ * notifications or, for a call that became a task, the task's status.
+ */
+void
+steward_tool_call_set_progress (StewardToolCall *self,
+                                double           progress,
+                                double           total,
+                                const char      *message)
+{
+  double fraction = total > 0 ? CLAMP (progress / total, 0, 1) : -1;
+
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+
+  if (message != NULL && g_strcmp0 (message, self->status) != 0)
+    {
+      g_free (self->status);
+      self->status = g_strdup (message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+    }
+  if (fraction != self->fraction)
+    {
+      self->fraction = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+    }
+}
+
+/**
+ * steward_tool_call_get_overdue:
+ *
+ * Returns: (transfer none) (nullable): the question the call's server put
+ *   when it ran past its timeout, while it is open
+ */
+StewardOverdue *
+steward_tool_call_get_overdue (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->overdue;
+}
+
+void
+steward_tool_call_set_overdue (StewardToolCall *self,
+                               StewardOverdue  *overdue)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+  g_return_if_fail (!overdue || STEWARD_IS_OVERDUE (overdue));
+
+  if (g_set_object (&self->overdue, overdue))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVERDUE]);
 }
 
 const char *

@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 
 #include "steward-approval.h"
+#include "steward-overdue.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +32,8 @@ G_DECLARE_FINAL_TYPE (StewardToolCall, steward_tool_call, STEWARD, TOOL_CALL, GO
 GType steward_tool_call_state_get_type (void) G_GNUC_CONST;
 
 /* Every getter is a property that notifies: "id", "server", "tool",
- * "arguments", "state", "result", "is-error", "error", "approval". The
+ * "arguments", "state", "result", "is-error", "error", "approval",
+ * "status", "fraction", "overdue". The
  * setters are for the chat engine and the conversation store. */
 StewardToolCall      *steward_tool_call_new             (const char      *id,
                                                          const char      *server,
@@ -70,6 +72,17 @@ void                  steward_tool_call_set_approval    (StewardToolCall      *s
                                                          StewardApproval      *approval);
 void                  steward_tool_call_add_approval    (StewardToolCall      *self,
                                                          StewardApproval      *approval);
+/* While it runs: the server's progress and status (a task's status
+ * message), and the question put when it ran past its timeout. */
+const char           *steward_tool_call_get_status      (StewardToolCall      *self);
+double                steward_tool_call_get_fraction    (StewardToolCall      *self);
+void                  steward_tool_call_set_progress    (StewardToolCall      *self,
+                                                         double                progress,
+                                                         double                total,
+                                                         const char           *message);
+StewardOverdue       *steward_tool_call_get_overdue     (StewardToolCall      *self);
+void                  steward_tool_call_set_overdue     (StewardToolCall      *self,
+                                                         StewardOverdue       *overdue);
 
 const char           *steward_tool_call_state_to_string   (StewardToolCallState  state);
 gboolean              steward_tool_call_state_from_string (const char           *string,

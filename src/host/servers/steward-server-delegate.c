@@ -31,6 +31,7 @@
 void
 steward_server_call_free (Call *call)
 {
+  steward_server_end_overdue (call);
   g_queue_delete_link (&call->self->calls, call->link);
   g_object_unref (call->self);
   g_free (call->tool);

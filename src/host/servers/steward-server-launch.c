@@ -58,6 +58,7 @@ setup_client (McpClient *client,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (client, "closed", G_CALLBACK (steward_server_client_closed_cb), self,
                            G_CONNECT_SWAPPED);
+  steward_server_watch_overdue (self, client);
 
   g_object_notify (G_OBJECT (self), "client");
 }

@@ -12,6 +12,7 @@
 #include "steward-secrets.h"
 #include "steward-server.h"
 #include "steward-server-failure.h"
+#include "steward-overdue.h"
 #include "steward-server-watch.h"
 #include "steward-trace-names.h"
 
@@ -131,6 +132,7 @@ typedef struct {
   GList         *link;
   char          *tool;
   GCancellable  *cancellable;
+  StewardOverdue *overdue;      /* the question put about it, if any */
 } Call;
 
 /* steward-server.c */
@@ -209,6 +211,12 @@ gboolean steward_server_find_command (StewardServer  *self,
 /* steward-server-consent.c */
 void steward_server_withdraw_consent (StewardServer *self);
 void steward_server_begin            (StewardServer *self);
+
+/* steward-server-overdue.c */
+void steward_server_class_add_overdue (GObjectClass  *klass);
+void steward_server_watch_overdue     (StewardServer *self,
+                                       McpClient     *client);
+void steward_server_end_overdue       (Call          *call);
 
 /* steward-server-delegate.c */
 void steward_server_call_free     (Call                       *call);

@@ -432,6 +432,7 @@ steward_server_class_init (StewardServerClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  steward_server_class_add_overdue (object_class);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include "mcp-json.h"
 #include "mcp-json-private.h"
 #include "steward-server-registry.h"
+#include "steward-redactor.h"
 #include "steward-task-list.h"
 
 /* Finished tasks kept in the list and the journal; running ones always. */
@@ -269,6 +270,7 @@ save_now (StewardTaskList *self)
   g_autoptr(GFile) folder = g_file_get_parent (self->journal);
   JsonArray *tasks = json_array_new ();
   g_autofree char *text = NULL;
+  g_autofree char *redacted = NULL;
 
   /* One write at a time: the next one waits, with everything new in it. */
   if (self->saving)
@@ -283,6 +285,16 @@ save_now (StewardTaskList *self)
   json_object_set_array_member (root, "tasks", tasks);
   node = json_node_init_object (json_node_alloc (), root);
   text = json_to_string (node, TRUE);
+
+  /* A task's result, status or error may echo a secret, the server's own
+   * or one the host gave it; the journal keeps none, as the log keeps
+   * none. */
+  redacted = steward_redact_if_needed (text, strlen (text));
+  if (redacted != NULL)
+    {
+      g_free (text);
+      text = g_steal_pointer (&redacted);
+    }
 
   /* The folder exists once; making it is a single quick call. */
   g_file_make_directory_with_parents (folder, NULL, NULL);
