@@ -679,6 +679,26 @@ steward_tool_pins_get_file (StewardToolPins *self)
   return self->file;
 }
 
+/* Makes @servers, as loaded, the pins; after a failure (%NULL) no tool
+ * is pinned, so that each asks to be approved again. */
+static gboolean
+take_loaded (StewardToolPins *self,
+             GHashTable      *servers)
+{
+  if (servers == NULL)
+    {
+      g_hash_table_remove_all (self->servers);
+    }
+  else
+    {
+      g_clear_pointer (&self->servers, g_hash_table_unref);
+      self->servers = servers;
+    }
+
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
+  return servers != NULL;
+}
+
 /**
  * steward_tool_pins_load:
  *
@@ -689,25 +709,12 @@ gboolean
 steward_tool_pins_load (StewardToolPins  *self,
                         GError          **error)
 {
-  GHashTable *servers;
-
   g_return_val_if_fail (STEWARD_IS_TOOL_PINS (self), FALSE);
 
   if (self->file == NULL)
     return TRUE;
 
-  servers = load_file (self->file, NULL, error);
-  if (servers == NULL)
-    {
-      g_hash_table_remove_all (self->servers);
-      g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-      return FALSE;
-    }
-
-  g_clear_pointer (&self->servers, g_hash_table_unref);
-  self->servers = servers;
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-  return TRUE;
+  return take_loaded (self, load_file (self->file, NULL, error));
 }
 
 static void
@@ -758,22 +765,9 @@ steward_tool_pins_load_finish (StewardToolPins  *self,
                                GAsyncResult     *result,
                                GError          **error)
 {
-  GHashTable *servers;
-
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  servers = g_task_propagate_pointer (G_TASK (result), error);
-  if (servers == NULL)
-    {
-      g_hash_table_remove_all (self->servers);
-      g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-      return FALSE;
-    }
-
-  g_clear_pointer (&self->servers, g_hash_table_unref);
-  self->servers = servers;
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-  return TRUE;
+  return take_loaded (self, g_task_propagate_pointer (G_TASK (result), error));
 }
 
 static void
