@@ -170,15 +170,36 @@ steward_text_for_display (const char *text)
   return steward_text_make_visible_capped (text, STEWARD_TEXT_DISPLAY_MAX, NULL);
 }
 
-/**
- * steward_text_strip_hidden:
- * @text: (nullable): text from a server or a model
- *
- * Returns: (transfer full): @text as valid UTF-8 with every hidden
- *   character removed and CR LF as LF
- */
-char *
-steward_text_strip_hidden (const char *text)
+/* What becomes of a hidden character: dropped, named as <U+XXXX> for a
+ * terminal, or written as a JSON escape. */
+typedef enum {
+  HIDDEN_DROP,
+  HIDDEN_NAME,
+  HIDDEN_ESCAPE_JSON,
+} HiddenAs;
+
+static void
+append_json_escape (GString  *out,
+                    gunichar  c)
+{
+  if (c > 0xffff)
+    {
+      c -= 0x10000;
+      g_string_append_printf (out, "\\u%04x\\u%04x", 0xd800 + (c >> 10), 0xdc00 + (c & 0x3ff));
+    }
+  else
+    {
+      g_string_append_printf (out, "\\u%04x", c);
+    }
+}
+
+/* @text as valid UTF-8 with each hidden character rewritten @as says.
+ * Outside JSON, CR LF is a line end; a line feed becomes a space where
+ * @multiline is not set. */
+static char *
+rewrite_hidden (const char *text,
+                HiddenAs    as,
+                gboolean    multiline)
 {
   g_autofree char *valid = NULL;
   GString *out;
@@ -193,15 +214,33 @@ steward_text_strip_hidden (const char *text)
     {
       gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
 
-      if (steward_text_is_hidden_char (c))
+      if (as != HIDDEN_ESCAPE_JSON && c == '\r' && p[1] == '\n')
         continue;
-      if (c < 0x80)
-        g_string_append_c (out, *p);
-      else
+
+      if (c == '\n' && !multiline)
+        g_string_append_c (out, ' ');
+      else if (!steward_text_is_hidden_char (c))
         g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      else if (as == HIDDEN_NAME)
+        g_string_append_printf (out, "<U+%04X>", c);
+      else if (as == HIDDEN_ESCAPE_JSON)
+        append_json_escape (out, c);
     }
 
   return g_string_free (out, FALSE);
+}
+
+/**
+ * steward_text_strip_hidden:
+ * @text: (nullable): text from a server or a model
+ *
+ * Returns: (transfer full): @text as valid UTF-8 with every hidden
+ *   character removed and CR LF as LF
+ */
+char *
+steward_text_strip_hidden (const char *text)
+{
+  return rewrite_hidden (text, HIDDEN_DROP, TRUE);
 }
 
 /**
@@ -219,33 +258,7 @@ char *
 steward_text_for_terminal (const char *text,
                            gboolean    multiline)
 {
-  g_autofree char *valid = NULL;
-  GString *out;
-
-  if (text == NULL)
-    return g_strdup ("");
-
-  text = make_valid (text, &valid);
-  out = g_string_sized_new (strlen (text));
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
-
-      if (c == '\r' && p[1] == '\n')
-        continue;
-
-      if (c == '\n')
-        g_string_append_c (out, multiline ? '\n' : ' ');
-      else if (steward_text_is_hidden_char (c))
-        g_string_append_printf (out, "<U+%04X>", c);
-      else if (c < 0x80)
-        g_string_append_c (out, *p);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-    }
-
-  return g_string_free (out, FALSE);
+  return rewrite_hidden (text, HIDDEN_NAME, multiline);
 }
 
 /**
@@ -259,36 +272,5 @@ steward_text_for_terminal (const char *text,
 char *
 steward_text_escape_json (const char *json)
 {
-  g_autofree char *valid = NULL;
-  GString *out;
-
-  if (json == NULL)
-    return g_strdup ("");
-
-  json = make_valid (json, &valid);
-  out = g_string_sized_new (strlen (json));
-
-  for (const char *p = json; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char (p);
-
-      if (!steward_text_is_hidden_char (c))
-        {
-          g_string_append_len (out, p, g_utf8_next_char (p) - p);
-          continue;
-        }
-
-      if (c > 0xffff)
-        {
-          c -= 0x10000;
-          g_string_append_printf (out, "\\u%04x\\u%04x", 0xd800 + (c >> 10),
-                                  0xdc00 + (c & 0x3ff));
-        }
-      else
-        {
-          g_string_append_printf (out, "\\u%04x", c);
-        }
-    }
-
-  return g_string_free (out, FALSE);
+  return rewrite_hidden (json, HIDDEN_ESCAPE_JSON, TRUE);
 }

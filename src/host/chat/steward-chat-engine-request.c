@@ -513,12 +513,18 @@ steward_chat_engine_build_system_prompt (StewardChatEngine *self)
   return g_string_free (prompt, FALSE);
 }
 
-/* Collects the tools of every ready server, for the pins to hash. */
-GPtrArray *
-steward_chat_engine_collect_tools (StewardChatEngine *self)
+/* The tools of every ready server, in the servers' order and each
+ * server's in theirs; with @server_names, the name of each tool's server
+ * at the same index. */
+static GPtrArray *
+list_ready_tools (StewardChatEngine  *self,
+                  GPtrArray         **server_names)
 {
   GListModel *servers = G_LIST_MODEL (self->registry);
   GPtrArray *tools = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (server_names != NULL)
+    *server_names = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
     {
@@ -531,10 +537,21 @@ steward_chat_engine_collect_tools (StewardChatEngine *self)
 
       list = mcp_client_get_tools (client);
       for (guint j = 0; j < g_list_model_get_n_items (list); j++)
-        g_ptr_array_add (tools, g_list_model_get_item (list, j));
+        {
+          g_ptr_array_add (tools, g_list_model_get_item (list, j));
+          if (server_names != NULL)
+            g_ptr_array_add (*server_names, g_strdup (steward_server_get_name (server)));
+        }
     }
 
   return tools;
+}
+
+/* Collects the tools of every ready server, for the pins to hash. */
+GPtrArray *
+steward_chat_engine_collect_tools (StewardChatEngine *self)
+{
+  return list_ready_tools (self, NULL);
 }
 
 /* The tools to offer: each ready server's, named "server__tool", those
@@ -545,117 +562,95 @@ JsonArray *
 steward_chat_engine_build_tools (StewardChatEngine *self,
                                  Turn              *turn)
 {
-  GListModel *servers = G_LIST_MODEL (self->registry);
   StewardToolPins *pins = steward_chat_engine_tool_pins (self);
   JsonArray *tools = json_array_new ();
   g_autoptr(GHashTable) clashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) server_names = NULL;
+  g_autoptr(GPtrArray) ready = list_ready_tools (self, &server_names);
 
   g_hash_table_remove_all (turn->offered);
 
-  for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
+  for (guint i = 0; i < ready->len; i++)
     {
-      g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
-      McpClient *client = steward_server_get_client (server);
-      const char *server_name = steward_server_get_name (server);
-      GListModel *list;
+      McpTool *tool = g_ptr_array_index (ready, i);
+      const char *server_name = g_ptr_array_index (server_names, i);
+      const char *tool_name = mcp_item_get_name (MCP_ITEM (tool));
+      g_autofree char *name = g_strconcat (server_name, TOOL_SEPARATOR, tool_name, NULL);
+      Offered *offered;
 
-      if (steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY || client == NULL)
+      /* Only what the person reviewed and left on (first contact). */
+      if (!steward_tool_pins_is_offered (pins, server_name, tool))
         continue;
 
-      list = mcp_client_get_tools (client);
-      for (guint j = 0; j < g_list_model_get_n_items (list); j++)
+      if (strlen (name) > STEWARD_CHAT_TOOL_NAME_MAX)
         {
-          g_autoptr(McpTool) tool = g_list_model_get_item (list, j);
-          const char *tool_name = mcp_item_get_name (MCP_ITEM (tool));
-          g_autofree char *name = g_strconcat (server_name, TOOL_SEPARATOR, tool_name, NULL);
-          Offered *offered;
+          g_autofree char *why = NULL;
 
-          /* Only what the person reviewed and left on (first contact). */
-          if (!steward_tool_pins_is_offered (pins, server_name, tool))
-            continue;
-
-          if (strlen (name) > STEWARD_CHAT_TOOL_NAME_MAX)
-            {
-              g_autofree char *why = NULL;
-
-              /* Translators: %d is the most characters a tool name may have. */
-              why = g_strdup_printf (_("the name is longer than the %d characters models allow"),
-                                     STEWARD_CHAT_TOOL_NAME_MAX);
-              report_once (self, server_name, name, why);
-              continue;
-            }
-          if (!is_valid_tool_name (name))
-            {
-              report_once (self, server_name, name,
-                           _("models take only letters, digits, “_” and “-” in tool names"));
-              continue;
-            }
-
-          /* "a__b" + "c" and "a" + "b__c" both make "a__b__c": neither
-           * server may take the other's name, so neither is offered. */
-          if (g_hash_table_contains (clashes, name) ||
-              g_hash_table_contains (turn->offered, name))
-            {
-              g_hash_table_add (clashes, g_strdup (name));
-              g_hash_table_remove (turn->offered, name);
-              report_once (self, server_name, name,
-                           _("another server's tool has the same name for models"));
-              continue;
-            }
-
-          offered = g_new0 (Offered, 1);
-          offered->server = g_strdup (server_name);
-          offered->tool = g_object_ref (tool);
-          g_hash_table_insert (turn->offered, g_strdup (name), offered);
+          /* Translators: %d is the most characters a tool name may have. */
+          why = g_strdup_printf (_("the name is longer than the %d characters models allow"),
+                                 STEWARD_CHAT_TOOL_NAME_MAX);
+          report_once (self, server_name, name, why);
+          continue;
         }
+      if (!is_valid_tool_name (name))
+        {
+          report_once (self, server_name, name,
+                       _("models take only letters, digits, “_” and “-” in tool names"));
+          continue;
+        }
+
+      /* "a__b" + "c" and "a" + "b__c" both make "a__b__c": neither
+       * server may take the other's name, so neither is offered. */
+      if (g_hash_table_contains (clashes, name) ||
+          g_hash_table_contains (turn->offered, name))
+        {
+          g_hash_table_add (clashes, g_strdup (name));
+          g_hash_table_remove (turn->offered, name);
+          report_once (self, server_name, name,
+                       _("another server's tool has the same name for models"));
+          continue;
+        }
+
+      offered = g_new0 (Offered, 1);
+      offered->server = g_strdup (server_name);
+      offered->tool = g_object_ref (tool);
+      g_hash_table_insert (turn->offered, g_strdup (name), offered);
     }
 
   /* In the servers' order, each server's tools in theirs. */
-  for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
+  for (guint i = 0; i < ready->len; i++)
     {
-      g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
-      McpClient *client = steward_server_get_client (server);
-      const char *server_name = steward_server_get_name (server);
-      GListModel *list;
+      McpTool *tool = g_ptr_array_index (ready, i);
+      g_autofree char *name = g_strconcat (g_ptr_array_index (server_names, i), TOOL_SEPARATOR,
+                                           mcp_item_get_name (MCP_ITEM (tool)), NULL);
+      Offered *offered = g_hash_table_lookup (turn->offered, name);
+      JsonObject *entry;
+      JsonObject *schema;
+      g_autofree char *description = NULL;
 
-      if (steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY || client == NULL)
+      if (offered == NULL || offered->tool != tool)
         continue;
 
-      list = mcp_client_get_tools (client);
-      for (guint j = 0; j < g_list_model_get_n_items (list); j++)
+      entry = json_object_new ();
+      json_object_set_string_member (entry, "name", name);
+      description = steward_text_strip_hidden (mcp_item_get_description (MCP_ITEM (tool)));
+      if (*description != '\0')
+        json_object_set_string_member (entry, "description", description);
+      schema = mcp_tool_get_input_schema (tool);
+      if (schema != NULL)
         {
-          g_autoptr(McpTool) tool = g_list_model_get_item (list, j);
-          g_autofree char *name = g_strconcat (server_name, TOOL_SEPARATOR,
-                                               mcp_item_get_name (MCP_ITEM (tool)), NULL);
-          Offered *offered = g_hash_table_lookup (turn->offered, name);
-          JsonObject *entry;
-          JsonObject *schema;
-          g_autofree char *description = NULL;
+          g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), schema);
 
-          if (offered == NULL || offered->tool != tool)
-            continue;
-
-          entry = json_object_new ();
-          json_object_set_string_member (entry, "name", name);
-          description = steward_text_strip_hidden (mcp_item_get_description (MCP_ITEM (tool)));
-          if (*description != '\0')
-            json_object_set_string_member (entry, "description", description);
-          schema = mcp_tool_get_input_schema (tool);
-          if (schema != NULL)
-            {
-              g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), schema);
-
-              json_object_set_member (entry, "inputSchema", strip_node (node));
-            }
-          else
-            {
-              JsonObject *empty = json_object_new ();
-
-              json_object_set_string_member (empty, "type", "object");
-              json_object_set_object_member (entry, "inputSchema", empty);
-            }
-          json_array_add_object_element (tools, entry);
+          json_object_set_member (entry, "inputSchema", strip_node (node));
         }
+      else
+        {
+          JsonObject *empty = json_object_new ();
+
+          json_object_set_string_member (empty, "type", "object");
+          json_object_set_object_member (entry, "inputSchema", empty);
+        }
+      json_array_add_object_element (tools, entry);
     }
 
   return tools;

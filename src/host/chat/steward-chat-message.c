@@ -334,6 +334,34 @@ steward_chat_json_copy_array (JsonArray *array)
   return copy;
 }
 
+JsonArray *
+steward_chat_json_array_from_model (GListModel           *model,
+                                    StewardChatItemToJson to_json)
+{
+  guint n_items = g_list_model_get_n_items (model);
+  JsonArray *array = json_array_sized_new (n_items);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      json_array_add_object_element (array, to_json (item));
+    }
+
+  return array;
+}
+
+void
+steward_chat_json_set_string_or_null (JsonObject *object,
+                                      const char *member,
+                                      const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}
+
 char *
 steward_chat_time_to_string (gint64 time)
 {
@@ -435,36 +463,24 @@ steward_chat_message_to_json (StewardChatMessage *self)
 {
   JsonObject *json = json_object_new ();
   g_autofree char *time = steward_chat_time_to_string (self->time);
-  GListModel *calls = G_LIST_MODEL (self->tool_calls);
   JsonArray *content;
-  JsonArray *array;
 
   json_object_set_string_member (json, "role",
                                  self->role == STEWARD_CHAT_ROLE_USER ? "user" : "assistant");
   content = steward_chat_message_get_content (self);
   json_object_set_array_member (json, "content", steward_chat_json_copy_array (content));
-  if (self->model != NULL)
-    json_object_set_string_member (json, "model", self->model);
-  else
-    json_object_set_null_member (json, "model");
-  if (self->error != NULL)
-    json_object_set_string_member (json, "error", self->error);
-  else
-    json_object_set_null_member (json, "error");
+  steward_chat_json_set_string_or_null (json, "model", self->model);
+  steward_chat_json_set_string_or_null (json, "error", self->error);
   if (self->note != NULL)
     json_object_set_string_member (json, "note", self->note);
   if (self->usage != NULL)
     json_object_set_object_member (json, "usage", steward_chat_json_copy_object (self->usage));
   json_object_set_string_member (json, "time", time);
 
-  array = json_array_new ();
-  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
-    {
-      g_autoptr(StewardToolCall) call = g_list_model_get_item (calls, i);
-
-      json_array_add_object_element (array, steward_tool_call_to_json (call));
-    }
-  json_object_set_array_member (json, "toolCalls", array);
+  json_object_set_array_member (json, "toolCalls",
+                                steward_chat_json_array_from_model (
+                                  G_LIST_MODEL (self->tool_calls),
+                                  (StewardChatItemToJson) steward_tool_call_to_json));
 
   return json;
 }

@@ -23,6 +23,17 @@ JsonNode            *steward_chat_json_copy            (JsonNode            *nod
 JsonObject          *steward_chat_json_copy_object     (JsonObject          *object);
 JsonArray           *steward_chat_json_copy_array      (JsonArray           *array);
 
+/* What writes an item of a list model into the conversation file. */
+typedef JsonObject *(*StewardChatItemToJson) (gpointer item);
+
+JsonArray           *steward_chat_json_array_from_model (GListModel           *model,
+                                                         StewardChatItemToJson to_json);
+/* A string member, or null where @value is %NULL: the file names every
+ * member it may have. */
+void                 steward_chat_json_set_string_or_null (JsonObject       *object,
+                                                           const char       *member,
+                                                           const char       *value);
+
 /* Wall-clock microseconds as an ISO 8601 stamp in UTC, and back (0 when
  * the stamp is missing or not one). */
 char                *steward_chat_time_to_string       (gint64               time);

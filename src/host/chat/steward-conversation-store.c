@@ -495,35 +495,16 @@ load_one (GFile       *file,
           const char  *id,
           GError     **error)
 {
-  g_autofree char *data = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  gsize length;
+  g_autoptr(JsonObject) top = NULL;
 
-  if (!g_file_load_contents (file, NULL, &data, &length, NULL, error))
+  top = steward_file_store_read_object_with_depth (file, MAX_FILE_SIZE, MAX_DEPTH, NULL, error);
+  if (top == NULL)
     return NULL;
-
-  if (length > MAX_FILE_SIZE)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("It is far larger than a conversation can be"));
-      return NULL;
-    }
-
-  root = mcp_json_parse_with_depth (data, length, MAX_DEPTH, error);
-  if (root == NULL)
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("It is not a JSON object"));
-      return NULL;
-    }
 
   /* The name is where it is saved again, so the name is the id. */
-  json_object_set_string_member (json_node_get_object (root), "id", id);
+  json_object_set_string_member (top, "id", id);
 
-  return steward_conversation_new_from_json (json_node_get_object (root), error);
+  return steward_conversation_new_from_json (top, error);
 }
 
 static void

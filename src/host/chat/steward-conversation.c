@@ -314,30 +314,18 @@ JsonObject *
 steward_conversation_to_json (StewardConversation *self)
 {
   JsonObject *json = json_object_new ();
-  JsonArray *messages = json_array_new ();
-  GListModel *model = G_LIST_MODEL (self->messages);
   g_autofree char *created = steward_chat_time_to_string (self->created);
   g_autofree char *updated = steward_chat_time_to_string (self->updated);
 
   json_object_set_string_member (json, "id", self->id);
-  if (self->title != NULL)
-    json_object_set_string_member (json, "title", self->title);
-  else
-    json_object_set_null_member (json, "title");
-  if (self->model != NULL)
-    json_object_set_string_member (json, "model", self->model);
-  else
-    json_object_set_null_member (json, "model");
+  steward_chat_json_set_string_or_null (json, "title", self->title);
+  steward_chat_json_set_string_or_null (json, "model", self->model);
   json_object_set_string_member (json, "created", created);
   json_object_set_string_member (json, "updated", updated);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(StewardChatMessage) message = g_list_model_get_item (model, i);
-
-      json_array_add_object_element (messages, steward_chat_message_to_json (message));
-    }
-  json_object_set_array_member (json, "messages", messages);
+  json_object_set_array_member (json, "messages",
+                                steward_chat_json_array_from_model (
+                                  G_LIST_MODEL (self->messages),
+                                  (StewardChatItemToJson) steward_chat_message_to_json));
 
   return json;
 }

@@ -284,10 +284,7 @@ steward_tool_call_to_json (StewardToolCall *self)
     json_object_set_null_member (json, "result");
   if (self->is_error)
     json_object_set_boolean_member (json, "isError", TRUE);
-  if (self->error != NULL)
-    json_object_set_string_member (json, "error", self->error);
-  else
-    json_object_set_null_member (json, "error");
+  steward_chat_json_set_string_or_null (json, "error", self->error);
 
   return json;
 }

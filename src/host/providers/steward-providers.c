@@ -402,54 +402,28 @@ load_thread (GTask        *task,
              GCancellable *cancellable)
 {
   GFile *file = task_data;
-  g_autoptr(GFileInputStream) stream = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonObject) top = NULL;
   g_autoptr(Loaded) loaded = loaded_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree char *data = g_malloc (FILE_MAX + 1);
   JsonNode *providers;
   JsonArray *list;
-  gsize length = 0;
 
-  stream = g_file_read (file, cancellable, &error);
-  if (stream == NULL)
+  /* A file too large, not JSON or not an object is damage; the store's
+   * error says which. */
+  top = steward_file_store_read_object (file, FILE_MAX, cancellable, &error);
+  if (top == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         g_task_return_pointer (task, g_steal_pointer (&loaded), (GDestroyNotify) loaded_free);
+      else if (error->domain == STEWARD_FILE_STORE_ERROR)
+        g_task_return_error (task, damaged (file, error->message));
       else
         g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  /* One byte past the cap tells a file at the cap from a bigger one. */
-  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), data, FILE_MAX + 1, &length,
-                                cancellable, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_input_stream_close (G_INPUT_STREAM (stream), NULL, NULL);
-
-  if (length > FILE_MAX)
-    {
-      g_task_return_error (task, damaged (file, _("it is larger than 1 MiB")));
-      return;
-    }
-
-  root = mcp_json_parse (data, length, &error);
-  if (root == NULL)
-    {
-      g_task_return_error (task, damaged (file, error->message));
-      return;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_task_return_error (task, damaged (file, _("it is not a JSON object")));
-      return;
-    }
-
-  providers = json_object_get_member (json_node_get_object (root), "providers");
+  providers = json_object_get_member (top, "providers");
   if (providers == NULL || JSON_NODE_HOLDS_NULL (providers))
     {
       g_task_return_pointer (task, g_steal_pointer (&loaded), (GDestroyNotify) loaded_free);

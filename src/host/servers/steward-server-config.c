@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "steward-config.h"
+#include "steward-config-private.h"
 #include "steward-sandbox-profile.h"
 #include "steward-server-config.h"
 
@@ -35,27 +36,6 @@ struct _StewardServerConfig
 
 G_DEFINE_FINAL_TYPE (StewardServerConfig, steward_server_config, G_TYPE_OBJECT)
 
-static const char *
-describe_node (JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_NULL (node))
-    return _("null");
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return _("an object");
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    return _("an array");
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_STRING:
-      return _("a string");
-    case G_TYPE_BOOLEAN:
-      return _("a boolean");
-    default:
-      return _("a number");
-    }
-}
-
 static gboolean
 node_is_string (JsonNode *node)
 {
@@ -82,7 +62,8 @@ read_string (StewardServerConfig  *self,
                     * the file has instead, e.g. "a number". */
                    _("server `%s`: \"%s\" must be a non-empty string, not %s"),
                    self->name, member,
-                   node_is_string (node) ? _("an empty string") : describe_node (node));
+                   node_is_string (node) ? _("an empty string")
+                                         : steward_config_describe_node (node));
       return FALSE;
     }
 
@@ -106,7 +87,7 @@ read_boolean (StewardServerConfig  *self,
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                    _("server `%s`: \"%s\" must be true or false, not %s"),
-                   self->name, member, describe_node (node));
+                   self->name, member, steward_config_describe_node (node));
       return FALSE;
     }
 
@@ -127,7 +108,7 @@ read_args (StewardServerConfig  *self,
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                    _("server `%s`: \"args\" must be an array of strings, not %s"),
-                   self->name, describe_node (node));
+                   self->name, steward_config_describe_node (node));
       return FALSE;
     }
 
@@ -141,7 +122,7 @@ read_args (StewardServerConfig  *self,
           g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                        /* Translators: %u counts from 1. */
                        _("server `%s`: \"args\" must be an array of strings (item %u is %s)"),
-                       self->name, i + 1, describe_node (element));
+                       self->name, i + 1, steward_config_describe_node (element));
           return FALSE;
         }
 
@@ -167,7 +148,7 @@ read_readable (StewardServerConfig  *self,
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                    _("server `%s`: \"readable\" must be an array of folders, not %s"),
-                   self->name, describe_node (node));
+                   self->name, steward_config_describe_node (node));
       return FALSE;
     }
 
@@ -248,7 +229,7 @@ read_string_map (StewardServerConfig  *self,
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                    _("server `%s`: \"%s\" must be an object whose values are strings, not %s"),
-                   self->name, member, describe_node (node));
+                   self->name, member, steward_config_describe_node (node));
       return FALSE;
     }
 
@@ -268,7 +249,7 @@ read_string_map (StewardServerConfig  *self,
           g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                        _("server `%s`: \"%s\" must be an object whose values are strings "
                          "(`%s` is %s)"),
-                       self->name, member, key, describe_node (value));
+                       self->name, member, key, steward_config_describe_node (value));
           return FALSE;
         }
 
@@ -391,7 +372,7 @@ parse (StewardServerConfig  *self,
     {
       g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
                    _("server `%s`: \"disabled\" must be true or false, not %s"),
-                   self->name, describe_node (disabled));
+                   self->name, steward_config_describe_node (disabled));
       return FALSE;
     }
   self->disabled = disabled != NULL && json_node_get_boolean (disabled);

@@ -80,21 +80,36 @@ steward_server_get_features (McpClientDelegate *delegate)
          MCP_CLIENT_FEATURE_ELICITATION_FORM | MCP_CLIENT_FEATURE_ELICITATION_URL;
 }
 
+/* How the broker's answer to a request is finished: sampling and
+ * elicitation differ only in this, and both answer with a JSON object. */
+typedef JsonObject *(*BrokerFinish) (StewardSamplingBroker  *broker,
+                                     GAsyncResult           *result,
+                                     GError                **error);
+
 static void
-create_message_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+broker_reply_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  BrokerFinish finish = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
   JsonObject *reply;
 
-  reply = steward_sampling_broker_create_message_finish (STEWARD_SAMPLING_BROKER (object),
-                                                         result, &error);
+  reply = finish (STEWARD_SAMPLING_BROKER (object), result, &error);
   if (reply == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+/* Every request of the delegate ends with a JSON object for the server. */
+static JsonObject *
+steward_server_reply_finish (McpClientDelegate  *delegate,
+                             GAsyncResult       *result,
+                             GError            **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 static void
@@ -111,35 +126,11 @@ steward_server_create_message_async (McpClientDelegate   *delegate,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_server_create_message_async);
+  g_task_set_task_data (task, steward_sampling_broker_create_message_finish, NULL);
 
   steward_sampling_broker_create_message_async (self->broker, self->name, params, cause,
-                                                cancellable, create_message_cb,
+                                                cancellable, broker_reply_cb,
                                                 g_steal_pointer (&task));
-}
-
-static JsonObject *
-steward_server_create_message_finish (McpClientDelegate  *delegate,
-                                      GAsyncResult       *result,
-                                      GError            **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-elicit_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  JsonObject *reply;
-
-  reply = steward_sampling_broker_elicit_finish (STEWARD_SAMPLING_BROKER (object), result,
-                                                 &error);
-  if (reply == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
 
 static void
@@ -155,17 +146,10 @@ steward_server_elicit_async (McpClientDelegate   *delegate,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_server_elicit_async);
+  g_task_set_task_data (task, steward_sampling_broker_elicit_finish, NULL);
 
   steward_sampling_broker_elicit_async (self->broker, self->name, params, cancellable,
-                                        elicit_cb, g_steal_pointer (&task));
-}
-
-static JsonObject *
-steward_server_elicit_finish (McpClientDelegate  *delegate,
-                              GAsyncResult       *result,
-                              GError            **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
+                                        broker_reply_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -184,22 +168,14 @@ steward_server_list_roots_async (McpClientDelegate   *delegate,
                          (GDestroyNotify) json_object_unref);
 }
 
-static JsonObject *
-steward_server_list_roots_finish (McpClientDelegate  *delegate,
-                                  GAsyncResult       *result,
-                                  GError            **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 void
 steward_server_delegate_init (McpClientDelegateInterface *iface)
 {
   iface->get_features = steward_server_get_features;
   iface->create_message_async = steward_server_create_message_async;
-  iface->create_message_finish = steward_server_create_message_finish;
+  iface->create_message_finish = steward_server_reply_finish;
   iface->elicit_async = steward_server_elicit_async;
-  iface->elicit_finish = steward_server_elicit_finish;
+  iface->elicit_finish = steward_server_reply_finish;
   iface->list_roots_async = steward_server_list_roots_async;
-  iface->list_roots_finish = steward_server_list_roots_finish;
+  iface->list_roots_finish = steward_server_reply_finish;
 }

@@ -315,29 +315,15 @@ tool_hash (McpTool *tool)
 /* The file */
 
 static GHashTable *
-parse_pins (const char  *data,
-            gsize        length,
+parse_pins (JsonObject  *top,
             GError     **error)
 {
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GHashTable) servers = new_servers_table ();
-  JsonObject *top;
   JsonObject *members;
   JsonObjectIter iter;
   const char *name;
   JsonNode *node;
 
-  root = mcp_json_parse (data, length, error);
-  if (root == NULL)
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("It is not a JSON object"));
-      return NULL;
-    }
-
-  top = json_node_get_object (root);
   members = mcp_json_get_object (top, "servers");
   if (members == NULL)
     {
@@ -476,15 +462,17 @@ load_file (GFile         *file,
            GCancellable  *cancellable,
            GError       **error)
 {
-  g_autofree char *data = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GFile) aside = NULL;
   g_autofree char *aside_name = NULL;
-  GHashTable *servers;
-  gsize length;
+  g_autoptr(JsonObject) top = NULL;
+  GHashTable *servers = NULL;
 
-  if (!g_file_load_contents (file, cancellable, &data, &length, NULL, &local_error))
+  /* A file too large, not JSON or not an object is damage, like pins
+   * that do not read; anything else is a failure to read. */
+  top = steward_file_store_read_object (file, MAX_FILE_SIZE, cancellable, &local_error);
+  if (top == NULL && local_error->domain != STEWARD_FILE_STORE_ERROR)
     {
       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         return new_servers_table ();
@@ -494,17 +482,8 @@ load_file (GFile         *file,
       return NULL;
     }
 
-  if (length > MAX_FILE_SIZE)
-    {
-      g_set_error_literal (&local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("It is far larger than pins ever are"));
-      servers = NULL;
-    }
-  else
-    {
-      servers = parse_pins (data, length, &local_error);
-    }
-
+  if (top != NULL)
+    servers = parse_pins (top, &local_error);
   if (servers != NULL)
     return servers;
 
@@ -700,6 +679,26 @@ steward_tool_pins_get_file (StewardToolPins *self)
   return self->file;
 }
 
+/* Makes @servers, as loaded, the pins; after a failure (%NULL) no tool
+ * is pinned, so that each asks to be approved again. */
+static gboolean
+take_loaded (StewardToolPins *self,
+             GHashTable      *servers)
+{
+  if (servers == NULL)
+    {
+      g_hash_table_remove_all (self->servers);
+    }
+  else
+    {
+      g_clear_pointer (&self->servers, g_hash_table_unref);
+      self->servers = servers;
+    }
+
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
+  return servers != NULL;
+}
+
 /**
  * steward_tool_pins_load:
  *
@@ -710,25 +709,12 @@ gboolean
 steward_tool_pins_load (StewardToolPins  *self,
                         GError          **error)
 {
-  GHashTable *servers;
-
   g_return_val_if_fail (STEWARD_IS_TOOL_PINS (self), FALSE);
 
   if (self->file == NULL)
     return TRUE;
 
-  servers = load_file (self->file, NULL, error);
-  if (servers == NULL)
-    {
-      g_hash_table_remove_all (self->servers);
-      g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-      return FALSE;
-    }
-
-  g_clear_pointer (&self->servers, g_hash_table_unref);
-  self->servers = servers;
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-  return TRUE;
+  return take_loaded (self, load_file (self->file, NULL, error));
 }
 
 static void
@@ -779,22 +765,9 @@ steward_tool_pins_load_finish (StewardToolPins  *self,
                                GAsyncResult     *result,
                                GError          **error)
 {
-  GHashTable *servers;
-
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  servers = g_task_propagate_pointer (G_TASK (result), error);
-  if (servers == NULL)
-    {
-      g_hash_table_remove_all (self->servers);
-      g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-      return FALSE;
-    }
-
-  g_clear_pointer (&self->servers, g_hash_table_unref);
-  self->servers = servers;
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
-  return TRUE;
+  return take_loaded (self, g_task_propagate_pointer (G_TASK (result), error));
 }
 
 static void

@@ -119,9 +119,11 @@ read_capped (GFile         *file,
 }
 
 /**
- * steward_file_store_read_object:
+ * steward_file_store_read_object_with_depth:
  * @file: the file
  * @max_size: the largest size that is read, in bytes
+ * @max_depth: the deepest nesting that is read, for files that hold what
+ *   peers sent wrapped in a few levels of our own
  *
  * Reads @file whole, blocking: for workers. A file larger than @max_size,
  * one that is not JSON and one whose top is not an object are refused with
@@ -131,10 +133,11 @@ read_capped (GFile         *file,
  * Returns: (transfer full) (nullable): the object, or %NULL with @error set
  */
 JsonObject *
-steward_file_store_read_object (GFile         *file,
-                                gsize          max_size,
-                                GCancellable  *cancellable,
-                                GError       **error)
+steward_file_store_read_object_with_depth (GFile         *file,
+                                           gsize          max_size,
+                                           guint          max_depth,
+                                           GCancellable  *cancellable,
+                                           GError       **error)
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -151,7 +154,7 @@ steward_file_store_read_object (GFile         *file,
     return NULL;
 
   data = g_bytes_get_data (bytes, &length);
-  root = mcp_json_parse (data, length, &local_error);
+  root = mcp_json_parse_with_depth (data, length, max_depth, &local_error);
   if (root == NULL)
     {
       name = dup_file_name (file);
@@ -170,6 +173,26 @@ steward_file_store_read_object (GFile         *file,
     }
 
   return json_object_ref (json_node_get_object (root));
+}
+
+/**
+ * steward_file_store_read_object:
+ * @file: the file
+ * @max_size: the largest size that is read, in bytes
+ *
+ * Reads @file whole as steward_file_store_read_object_with_depth() does,
+ * with the nesting JSON from peers may have.
+ *
+ * Returns: (transfer full) (nullable): the object, or %NULL with @error set
+ */
+JsonObject *
+steward_file_store_read_object (GFile         *file,
+                                gsize          max_size,
+                                GCancellable  *cancellable,
+                                GError       **error)
+{
+  return steward_file_store_read_object_with_depth (file, max_size, MCP_JSON_MAX_DEPTH,
+                                                    cancellable, error);
 }
 
 typedef struct {

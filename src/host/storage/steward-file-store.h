@@ -47,6 +47,11 @@ JsonObject        *steward_file_store_read_object (GFile                  *file,
                                                    gsize                   max_size,
                                                    GCancellable           *cancellable,
                                                    GError                **error);
+JsonObject        *steward_file_store_read_object_with_depth (GFile        *file,
+                                                             gsize         max_size,
+                                                             guint         max_depth,
+                                                             GCancellable *cancellable,
+                                                             GError      **error);
 JsonObject        *steward_file_store_load        (StewardFileStore       *self,
                                                    GCancellable           *cancellable,
                                                    GError                **error);

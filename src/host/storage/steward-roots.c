@@ -729,43 +729,21 @@ schedule_save (StewardRoots *self)
 
 static GPtrArray *
 parse_roots (StewardRoots  *self,
-             const char    *data,
-             gsize          length,
+             JsonObject    *top,
              GError       **error)
 {
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonNode) node = NULL;
   g_autofree char *label = dup_file_label (self);
-  JsonNode *list;
   JsonArray *array;
 
-  if (length > MAX_FILE_SIZE)
-    {
-      g_set_error (error, STEWARD_ROOTS_ERROR, STEWARD_ROOTS_ERROR_LOAD,
-                   _("%s: the file is larger than %u KiB, far more than a list of folders "
-                     "needs"), label, MAX_FILE_SIZE / 1024);
-      return NULL;
-    }
-
-  node = mcp_json_parse (data, length, &local_error);
-  if (node == NULL)
-    {
-      g_set_error (error, STEWARD_ROOTS_ERROR, STEWARD_ROOTS_ERROR_LOAD,
-                   _("%s: the file is not valid JSON: %s"), label, local_error->message);
-      return NULL;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node) ||
-      (list = json_object_get_member (json_node_get_object (node), "roots")) == NULL ||
-      !JSON_NODE_HOLDS_ARRAY (list))
+  array = mcp_json_get_array (top, "roots");
+  if (array == NULL)
     {
       g_set_error (error, STEWARD_ROOTS_ERROR, STEWARD_ROOTS_ERROR_LOAD,
                    _("%s: the file must hold an object with a \"roots\" array"), label);
       return NULL;
     }
 
-  array = json_node_get_array (list);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonNode *element = json_array_get_element (array, i);
@@ -883,12 +861,11 @@ apply_roots (StewardRoots *self,
 }
 
 static gboolean
-load_data (StewardRoots  *self,
-           const char    *data,
-           gsize          length,
-           GError       **error)
+load_object (StewardRoots  *self,
+             JsonObject    *top,
+             GError       **error)
 {
-  g_autoptr(GPtrArray) roots = parse_roots (self, data, length, error);
+  g_autoptr(GPtrArray) roots = parse_roots (self, top, error);
 
   if (roots == NULL)
     return FALSE;
@@ -897,6 +874,8 @@ load_data (StewardRoots  *self,
   return TRUE;
 }
 
+/* A missing file is no roots yet. A file too large, not JSON or not an
+ * object is damage, and the store's error names the file and the cause. */
 static gboolean
 handle_read_error (StewardRoots  *self,
                    GError        *read_error,
@@ -909,6 +888,9 @@ handle_read_error (StewardRoots  *self,
 
   if (g_error_matches (read_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_propagate_error (error, g_error_copy (read_error));
+  else if (read_error->domain == STEWARD_FILE_STORE_ERROR)
+    g_set_error_literal (error, STEWARD_ROOTS_ERROR, STEWARD_ROOTS_ERROR_LOAD,
+                         read_error->message);
   else
     g_set_error (error, STEWARD_ROOTS_ERROR, STEWARD_ROOTS_ERROR_LOAD,
                  _("%s: the shared folders could not be read: %s"), label, read_error->message);
@@ -916,18 +898,18 @@ handle_read_error (StewardRoots  *self,
 }
 
 static void
-load_contents_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   StewardRoots *self = g_task_get_source_object (task);
   g_autoptr(GError) read_error = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *data = NULL;
-  gsize length;
+  g_autoptr(JsonObject) top = NULL;
 
-  if (!g_file_load_contents_finish (G_FILE (object), result, &data, &length, NULL, &read_error))
+  top = steward_file_store_load_finish (STEWARD_FILE_STORE (object), result, &read_error);
+  if (top == NULL)
     {
       if (handle_read_error (self, read_error, &error))
         g_task_return_boolean (task, TRUE);
@@ -939,7 +921,7 @@ load_contents_cb (GObject      *object,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  if (load_data (self, data, length, &error))
+  if (load_object (self, top, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, g_steal_pointer (&error));
@@ -1097,18 +1079,18 @@ steward_roots_load (StewardRoots  *self,
                     GError       **error)
 {
   g_autoptr(GError) read_error = NULL;
-  g_autofree char *data = NULL;
-  gsize length;
+  g_autoptr(JsonObject) top = NULL;
 
   g_return_val_if_fail (STEWARD_IS_ROOTS (self), FALSE);
 
   if (self->file == NULL)
     return TRUE;
 
-  if (!g_file_load_contents (self->file, NULL, &data, &length, NULL, &read_error))
+  top = steward_file_store_load (self->store, NULL, &read_error);
+  if (top == NULL)
     return handle_read_error (self, read_error, error);
 
-  return load_data (self, data, length, error);
+  return load_object (self, top, error);
 }
 
 void
@@ -1131,8 +1113,7 @@ steward_roots_load_async (StewardRoots        *self,
       return;
     }
 
-  g_file_load_contents_async (self->file, cancellable, load_contents_cb,
-                              g_steal_pointer (&task));
+  steward_file_store_load_async (self->store, cancellable, load_cb, g_steal_pointer (&task));
 }
 
 gboolean
