@@ -133,6 +133,23 @@ fail_request (StewardCliRunner *self,
   finish (self, STEWARD_CLI_EXIT_PROTOCOL);
 }
 
+/* Whether a request's callback has an answer to print: a failure is
+ * reported (or starts signing in) here, and once the run is finishing
+ * nothing more is printed. */
+static gboolean
+request_answered (StewardCliRunner *self,
+                  gboolean          answered,
+                  const GError     *error)
+{
+  if (!answered)
+    {
+      fail_request (self, error);
+      return FALSE;
+    }
+
+  return !self->finishing;
+}
+
 /* Streaming commands end by themselves once --count is reached. */
 static void
 maybe_done (StewardCliRunner *self)
@@ -363,13 +380,7 @@ list_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   items = mcp_client_list_finish (MCP_CLIENT (object), result, &error);
-  if (items == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, items != NULL, error))
     return;
 
   if (self->options->json)
@@ -454,13 +465,7 @@ call_tool_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
-  if (tool_result == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, tool_result != NULL, error))
     return;
 
   if (!mcp_tool_result_get_is_error (tool_result))
@@ -485,13 +490,7 @@ read_resource_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   contents = mcp_client_read_resource_finish (MCP_CLIENT (object), result, &error);
-  if (contents == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, contents != NULL, error))
     return;
 
   if (self->options->json)
@@ -516,13 +515,7 @@ subscribe_cb (GObject      *object,
   g_autoptr(StewardCliRunner) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_client_subscribe_finish (MCP_CLIENT (object), result, &error))
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, mcp_client_subscribe_finish (MCP_CLIENT (object), result, &error), error))
     return;
 
   if (!self->options->json)
@@ -548,13 +541,7 @@ get_prompt_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   prompt = mcp_client_get_prompt_finish (MCP_CLIENT (object), result, &error);
-  if (prompt == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, prompt != NULL, error))
     return;
 
   if (self->options->json)
@@ -581,13 +568,7 @@ complete_cb (GObject      *object,
   gint64 total = -1;
 
   values = mcp_client_complete_finish (MCP_CLIENT (object), result, &total, &has_more, &error);
-  if (values == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, values != NULL, error))
     return;
 
   if (self->options->json)
@@ -641,13 +622,7 @@ ping_cb (GObject      *object,
   g_autoptr(StewardCliRunner) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_client_ping_finish (MCP_CLIENT (object), result, &error))
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, mcp_client_ping_finish (MCP_CLIENT (object), result, &error), error))
     return;
 
   if (self->options->json)
@@ -676,13 +651,7 @@ set_log_level_cb (GObject      *object,
   g_autoptr(StewardCliRunner) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error), error))
     return;
 
   if (!self->options->json)
