@@ -78,6 +78,23 @@ check_url (const char  *what,
   return TRUE;
 }
 
+/* Both kinds of metadata are one JSON object; @whose names the document in
+ * the error otherwise. */
+static JsonObject *
+metadata_object (JsonNode    *node,
+                 const char  *whose,
+                 GError     **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_METADATA,
+                   "The %s metadata is not a JSON object", whose);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
 /**
  * mcp_auth_resource_metadata_parse:
  *
@@ -88,17 +105,14 @@ McpAuthResourceMetadata *
 mcp_auth_resource_metadata_parse (JsonNode  *node,
                                   GError   **error)
 {
-  g_autoptr(McpAuthResourceMetadata) metadata = g_new0 (McpAuthResourceMetadata, 1);
+  g_autoptr(McpAuthResourceMetadata) metadata = NULL;
   JsonObject *object;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_METADATA,
-                           "The protected resource metadata is not a JSON object");
-      return NULL;
-    }
+  object = metadata_object (node, "protected resource", error);
+  if (object == NULL)
+    return NULL;
 
-  object = json_node_get_object (node);
+  metadata = g_new0 (McpAuthResourceMetadata, 1);
   metadata->resource = g_strdup (mcp_json_get_string (object, "resource"));
   metadata->authorization_servers = read_strings (object, "authorization_servers");
   metadata->scopes_supported = read_strings (object, "scopes_supported");
@@ -142,17 +156,14 @@ McpAuthServerMetadata *
 mcp_auth_server_metadata_parse (JsonNode  *node,
                                 GError   **error)
 {
-  g_autoptr(McpAuthServerMetadata) metadata = g_new0 (McpAuthServerMetadata, 1);
+  g_autoptr(McpAuthServerMetadata) metadata = NULL;
   JsonObject *object;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_METADATA,
-                           "The authorization server metadata is not a JSON object");
-      return NULL;
-    }
+  object = metadata_object (node, "authorization server", error);
+  if (object == NULL)
+    return NULL;
 
-  object = json_node_get_object (node);
+  metadata = g_new0 (McpAuthServerMetadata, 1);
   metadata->issuer = g_strdup (mcp_json_get_string (object, "issuer"));
   metadata->authorization_endpoint =
     g_strdup (mcp_json_get_string (object, "authorization_endpoint"));
