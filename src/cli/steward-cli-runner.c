@@ -39,16 +39,6 @@ G_DEFINE_FINAL_TYPE (StewardCliRunner, steward_cli_runner, G_TYPE_OBJECT)
 #define STDERR_LINES_KEPT 20
 
 static void
-print_json (JsonObject *object,
-            gboolean    pretty)
-{
-  g_autofree char *text = steward_cli_format_json_object (object, pretty);
-
-  steward_cli_print_out (text);
-  steward_cli_print_out ("\n");
-}
-
-static void
 close_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
@@ -257,7 +247,7 @@ client_log_message_cb (StewardCliRunner *self,
         json_object_set_string_member (object, "logger", logger);
       json_object_set_member (object, "data",
                               data ? json_node_copy (data) : json_node_new (JSON_NODE_NULL));
-      print_json (object, FALSE);
+      steward_cli_print_json (object, FALSE);
     }
   else
     {
@@ -282,7 +272,7 @@ client_resource_updated_cb (StewardCliRunner *self,
       g_autoptr(JsonObject) object = json_object_new ();
 
       json_object_set_string_member (object, "uri", uri);
-      print_json (object, FALSE);
+      steward_cli_print_json (object, FALSE);
     }
   else
     {
@@ -366,7 +356,7 @@ print_json_objects (const char *member,
       json_array_add_object_element (array, json_object_ref (json));
     }
   json_object_set_array_member (reply, member, array);
-  print_json (reply, TRUE);
+  steward_cli_print_json (reply, TRUE);
 }
 
 static void
@@ -406,20 +396,6 @@ run_list (StewardCliRunner *self,
 }
 
 static void
-print_tool_result (StewardCliRunner *self,
-                   McpToolResult    *result)
-{
-  if (self->options->json)
-    print_json (mcp_tool_result_get_json (result), TRUE);
-  else
-    {
-      g_autofree char *text = steward_cli_format_tool_result (result);
-
-      steward_cli_print_out (text);
-    }
-}
-
-static void
 check_tool_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
@@ -451,7 +427,7 @@ check_tool_cb (GObject      *object,
       return;
     }
 
-  print_tool_result (self, self->tool_result);
+  steward_cli_print_tool_result (self->tool_result, self->options->json);
   finish (self, STEWARD_CLI_EXIT_TOOL_ERROR);
 }
 
@@ -470,7 +446,7 @@ call_tool_cb (GObject      *object,
 
   if (!mcp_tool_result_get_is_error (tool_result))
     {
-      print_tool_result (self, tool_result);
+      steward_cli_print_tool_result (tool_result, self->options->json);
       finish (self, STEWARD_CLI_EXIT_OK);
       return;
     }
@@ -545,7 +521,7 @@ get_prompt_cb (GObject      *object,
     return;
 
   if (self->options->json)
-    print_json (mcp_prompt_result_get_json (prompt), TRUE);
+    steward_cli_print_json (mcp_prompt_result_get_json (prompt), TRUE);
   else
     {
       g_autofree char *text = steward_cli_format_prompt_result (prompt);
@@ -584,7 +560,7 @@ complete_cb (GObject      *object,
         json_object_set_int_member (completion, "total", total);
       json_object_set_boolean_member (completion, "hasMore", has_more);
       json_object_set_object_member (reply, "completion", completion);
-      print_json (reply, TRUE);
+      steward_cli_print_json (reply, TRUE);
     }
   else
     {
@@ -629,7 +605,7 @@ ping_cb (GObject      *object,
     {
       g_autoptr(JsonObject) reply = json_object_new ();
 
-      print_json (reply, FALSE);
+      steward_cli_print_json (reply, FALSE);
     }
   else
     {
@@ -687,7 +663,7 @@ print_info (StewardCliRunner *self)
                                                   : json_object_new ());
       if (instructions != NULL)
         json_object_set_string_member (reply, "instructions", instructions);
-      print_json (reply, TRUE);
+      steward_cli_print_json (reply, TRUE);
     }
   else
     {
