@@ -290,6 +290,23 @@ origin_of (GUri *uri)
                      g_uri_get_port (uri), "", NULL, NULL);
 }
 
+/* The origin of @url and its trimmed path, where metadata is looked for;
+ * FALSE for a URL without a host. */
+static gboolean
+split_url (const char  *url,
+           char       **origin,
+           char       **path)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+
+  if (uri == NULL || g_uri_get_host (uri) == NULL)
+    return FALSE;
+
+  *origin = origin_of (uri);
+  *path = trimmed_path (uri);
+  return TRUE;
+}
+
 /**
  * mcp_auth_resource_metadata_urls:
  * @server_url: the MCP server's URL
@@ -303,16 +320,12 @@ origin_of (GUri *uri)
 char **
 mcp_auth_resource_metadata_urls (const char *server_url)
 {
-  g_autoptr(GUri) uri = g_uri_parse (server_url, G_URI_FLAGS_NONE, NULL);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autofree char *origin = NULL;
   g_autofree char *path = NULL;
 
-  if (uri == NULL || g_uri_get_host (uri) == NULL)
+  if (!split_url (server_url, &origin, &path))
     return NULL;
-
-  origin = origin_of (uri);
-  path = trimmed_path (uri);
 
   if (path[0] != '\0')
     take (builder,
@@ -337,16 +350,12 @@ mcp_auth_resource_metadata_urls (const char *server_url)
 char **
 mcp_auth_server_metadata_urls (const char *issuer)
 {
-  g_autoptr(GUri) uri = g_uri_parse (issuer, G_URI_FLAGS_NONE, NULL);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autofree char *origin = NULL;
   g_autofree char *path = NULL;
 
-  if (uri == NULL || g_uri_get_host (uri) == NULL)
+  if (!split_url (issuer, &origin, &path))
     return NULL;
-
-  origin = origin_of (uri);
-  path = trimmed_path (uri);
 
   if (path[0] != '\0')
     {
