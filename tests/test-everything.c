@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <signal.h>
 #include <string.h>
 
 #include "mcp-client.h"
@@ -18,6 +17,7 @@
 #include "mcp-stdio-transport.h"
 #include "mcp-tool.h"
 #include "test-delegate.h"
+#include "test-peer-process.h"
 
 /* The reference server "everything" over stdio, as a person's Steward
  * would run it, driven through McpClient. */
@@ -151,86 +151,21 @@ resource_updated_cb (McpClient  *client,
   g_ptr_array_add (fixture->updated, g_strdup (uri));
 }
 
-static guint16
-free_port (void)
-{
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                         &error);
-  g_assert_no_error (error);
-  g_assert_true (g_socket_bind (socket, any, TRUE, &error));
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
-static void
-read_line_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  char **line = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL,
-                                                     &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (*line);
-}
-
-/* Reads what the server writes on stderr until it exits: a server whose
- * stderr is closed on it would die of it at its next log line. */
-static void
-drain_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
-                                                              NULL);
-
-  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
-    g_input_stream_read_bytes_async (G_INPUT_STREAM (object), 4096, G_PRIORITY_DEFAULT, NULL,
-                                     drain_cb, NULL);
-}
-
 /* Starts server-everything in an HTTP mode and waits until it says it
  * listens (it prints that on stderr). */
 static void
 start_http_server (Fixture *fixture)
 {
   g_autofree char *server = peer_path ("server-everything", "dist/index.js");
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  g_autofree char *port = test_peer_free_port ();
   const char *mode = fixture->kind == KIND_SSE ? "sse" : "streamableHttp";
+  const char *argv[] = { "node", server, mode, NULL };
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_setenv (launcher, "PORT", port, TRUE);
-  fixture->server = g_subprocess_launcher_spawn (launcher, &error, "node", server, mode, NULL);
-  g_assert_no_error (error);
-
-  lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fixture->server));
-  for (;;)
-    {
-      g_autofree char *line = NULL;
-
-      g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
-      wait_for (line != NULL);
-      if (strstr (line, port) != NULL)
-        break;
-    }
-
-  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (lines), FALSE);
-  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (fixture->server), 4096,
-                                   G_PRIORITY_DEFAULT, NULL, drain_cb, NULL);
+  fixture->server = test_peer_spawn (launcher, argv, port);
 
   fixture->url = g_strdup_printf (fixture->kind == KIND_SSE ? "http://127.0.0.1:%s/sse"
                                                              : "http://127.0.0.1:%s/mcp", port);
@@ -239,15 +174,7 @@ start_http_server (Fixture *fixture)
 static void
 stop_http_server (Fixture *fixture)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (fixture->server == NULL)
-    return;
-
-  g_subprocess_send_signal (fixture->server, SIGTERM);
-  g_subprocess_wait (fixture->server, NULL, &error);
-  g_assert_no_error (error);
-  g_clear_object (&fixture->server);
+  test_peer_stop (&fixture->server);
   g_clear_pointer (&fixture->url, g_free);
 }
 
@@ -286,8 +213,6 @@ connect_everything (Fixture     *fixture,
                     McpRevision  revision)
 {
   g_autoptr(McpTransport) transport = new_transport (fixture);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   McpClient *client;
 
   client = mcp_client_new (transport);
@@ -295,27 +220,9 @@ connect_everything (Fixture     *fixture,
   if (revision != MCP_REVISION_UNKNOWN)
     mcp_client_set_requested_revision (client, revision);
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  mcp_client_connect_finish (client, result, &error);
-  g_assert_no_error (error);
+  test_client_connect (client);
 
   return client;
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  g_assert_true (mcp_client_close_finish (client, result, NULL));
-  g_clear_object (&result);
-
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_finalize_object (client);
 }
 
 static void
@@ -346,7 +253,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_signal_handlers_disconnect_by_data (fixture->client, fixture);
-  close_client (g_steal_pointer (&fixture->client));
+  test_client_close (g_steal_pointer (&fixture->client));
   g_assert_finalize_object (fixture->delegate);
   g_ptr_array_unref (fixture->log_levels);
   g_ptr_array_unref (fixture->updated);
@@ -432,7 +339,7 @@ test_revisions (gconstpointer data)
       g_assert_nonnull (mcp_client_get_instructions (client));
       ping (client);
       g_test_message ("negotiated %s", mcp_revision_to_string (r));
-      close_client (client);
+      test_client_close (client);
     }
   g_assert_finalize_object (fixture.delegate);
   stop_http_server (&fixture);

@@ -3,8 +3,6 @@
 
 #include "config.h"
 
-#include <signal.h>
-#include <string.h>
 
 #include "mcp-client.h"
 #include "mcp-json-private.h"
@@ -13,6 +11,7 @@
 #include "mcp-stdio-transport.h"
 #include "mcp-tool.h"
 #include "test-delegate.h"
+#include "test-peer-process.h"
 
 /* A server of the 2026-07-28 revision written with the official TypeScript
  * SDK (tests/peers/servers/modern-server.mjs), over stdio: the client finds
@@ -49,78 +48,20 @@ reply_cb (const char  *method,
   return test_parse_object ("{\"roots\":[{\"uri\":\"file:///srv/work\",\"name\":\"work\"}]}");
 }
 
-static guint16
-free_port (void)
-{
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GError) error = NULL;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                         &error);
-  g_assert_no_error (error);
-  g_assert_true (g_socket_bind (socket, any, TRUE, &error));
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
-static void
-read_line_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  *(char **) user_data = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object),
-                                                                    result, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (*(char **) user_data);
-}
-
-/* Reads what the server writes on stderr until it exits: a server whose
- * stderr is closed on it would die of it at its next log line. */
-static void
-drain_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
-                                                              NULL);
-
-  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
-    g_input_stream_read_bytes_async (G_INPUT_STREAM (object), 4096, G_PRIORITY_DEFAULT, NULL,
-                                     drain_cb, NULL);
-}
-
 /* Starts the server over HTTP and waits until it says it listens. */
 static McpTransport *
 start_http_server (Fixture    *fixture,
                    const char *script)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  g_autofree char *port = test_peer_free_port ();
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%s/mcp", port);
-  g_autofree char *line = NULL;
+  const char *argv[] = { "node", script, "http", port, NULL };
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
   McpTransport *transport;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  fixture->server = g_subprocess_launcher_spawn (launcher, &error, "node", script, "http", port,
-                                                 NULL);
-  g_assert_no_error (error);
-
-  lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fixture->server));
-  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
-  wait_for (line != NULL);
-  g_assert_nonnull (strstr (line, "listening"));
-  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (lines), FALSE);
-  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (fixture->server), 4096,
-                                   G_PRIORITY_DEFAULT, NULL, drain_cb, NULL);
+  fixture->server = test_peer_spawn (launcher, argv, "listening");
 
   transport = MCP_TRANSPORT (mcp_http_transport_new (url, &error));
   g_assert_no_error (error);
@@ -144,8 +85,6 @@ fixture_set_up (Fixture       *fixture,
                                               "modern-server.mjs", NULL);
   const char *argv[] = { "node", server, NULL };
   g_autoptr(McpTransport) transport = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
 
   if (g_str_equal (data, "http"))
     transport = start_http_server (fixture, server);
@@ -161,32 +100,16 @@ fixture_set_up (Fixture       *fixture,
   g_signal_connect (fixture->client, "notification::notifications/subscriptions/acknowledged",
                     G_CALLBACK (acknowledged_cb), fixture);
 
-  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  g_assert_true (mcp_client_connect_finish (fixture->client, result, &error));
-  g_assert_no_error (error);
+  test_client_connect (fixture->client);
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (fixture->client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  g_clear_object (&result);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_finalize_object (fixture->client);
+  test_client_close (g_steal_pointer (&fixture->client));
   g_assert_finalize_object (fixture->delegate);
-
-  if (fixture->server != NULL)
-    {
-      g_subprocess_send_signal (fixture->server, SIGTERM);
-      g_assert_true (g_subprocess_wait (fixture->server, NULL, NULL));
-      g_clear_object (&fixture->server);
-    }
+  test_peer_stop (&fixture->server);
 }
 
 static char *

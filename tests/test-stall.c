@@ -3,12 +3,7 @@
 
 #include "config.h"
 
-#include <string.h>
-
-#include "mcp-client.h"
-#include "mcp-json-private.h"
-#include "mcp-scripted-transport.h"
-#include "mcp-stdio-transport.h"
+#include "stall-load.h"
 
 /* While a server sends a 20 MiB message, or a flood of notifications,
  * through the stdio transport and the client, the main loop keeps turning:
@@ -27,6 +22,9 @@
 #define FLOOD_LINE "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"," \
                    "\"params\":{\"level\":\"info\",\"data\":{\"seq\":0}}}\n"
 #define FLOOD_COUNT 30000
+
+/* How long the server may take to send either; far more than it needs. */
+#define WAIT_S 20
 
 /* Counts the turns of the main loop: every turn prepares every source of
  * the highest priority first, and this one never becomes ready itself. */
@@ -78,130 +76,56 @@ turn_counter_free (TurnCounter *counter)
   g_source_unref (&counter->source);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static McpClient *
 connect_server (void)
 {
   g_autofree char *server = g_test_build_filename (G_TEST_DIST, "servers", "stdio-server.py",
                                                    NULL);
-  const char *argv[] = { server, NULL };
-  g_autoptr(McpStdioTransport) transport = mcp_stdio_transport_new (argv);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  McpClient *client;
 
-  mcp_stdio_transport_set_max_message_size (transport, 32 * 1024 * 1024);
-  client = mcp_client_new (MCP_TRANSPORT (transport));
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  g_assert_true (mcp_client_connect_finish (client, result, &error));
-  g_assert_no_error (error);
-
-  return client;
+  return stall_load_connect (server);
 }
 
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  g_clear_object (&result);
+  stall_load_close (client);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_finalize_object (client);
 }
 
-typedef struct {
-  guint   count;
-  gint64  next_seq;
-  gboolean in_order;
-  gsize   big_size;
-} Seen;
-
-static void
-notification_cb (McpClient  *client,
-                 const char *method,
-                 JsonObject *params,
-                 gpointer    user_data)
-{
-  Seen *seen = user_data;
-
-  if (g_str_equal (method, "big"))
-    seen->big_size = strlen (mcp_json_get_string (params, "pad"));
-}
-
-static void
-log_message_cb (McpClient  *client,
-                const char *level,
-                const char *logger,
-                JsonNode   *data,
-                gpointer    user_data)
-{
-  Seen *seen = user_data;
-  gint64 seq = json_object_get_int_member (json_node_get_object (data), "seq");
-
-  seen->in_order &= seq == seen->next_seq;
-  seen->next_seq = seq + 1;
-  seen->count++;
-}
-
 /* Runs one request that makes the server send, until everything arrived,
  * and returns how many times the main loop turned meanwhile. */
 static guint
-run_request (McpClient  *client,
-             const char *method,
-             const char *params,
-             Seen       *seen,
-             guint      *delivered,
-             gboolean  (*done) (Seen *seen),
-             guint      *most_in_a_turn)
+run_request (McpClient     *client,
+             const char    *method,
+             const char    *params,
+             StallSeen     *seen,
+             guint         *delivered,
+             StallDoneFunc  done,
+             guint         *most_in_a_turn)
 {
-  g_autoptr(JsonObject) object = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonObject) reply = NULL;
-  g_autoptr(GError) error = NULL;
   TurnCounter *counter;
   guint turns;
 
-  {
-    g_autoptr(JsonNode) node = mcp_json_from_string (params, &error);
-
-    g_assert_no_error (error);
-    object = json_object_ref (json_node_get_object (node));
-  }
-
   counter = turn_counter_new (delivered);
-  mcp_client_request_async (client, method, object, NULL, NULL, NULL, NULL,
-                            store_result_cb, &result);
-  wait_for (result != NULL && done (seen));
+  stall_load_run (client, method, params, seen, done, WAIT_S);
   turns = counter->turns;
   if (most_in_a_turn != NULL)
     *most_in_a_turn = MAX (counter->most_in_a_turn, *delivered - counter->delivered_before);
   turn_counter_free (counter);
 
-  reply = mcp_client_request_finish (client, result, &error);
-  g_assert_no_error (error);
-
   return turns;
 }
 
 static gboolean
-big_done (Seen *seen)
+big_done (StallSeen *seen)
 {
   return seen->big_size > 0;
 }
 
 static gboolean
-flood_done (Seen *seen)
+flood_done (StallSeen *seen)
 {
   return seen->count == FLOOD_COUNT;
 }
@@ -212,12 +136,10 @@ test_big_message (void)
   McpClient *client = connect_server ();
   const gsize size = 20 * 1024 * 1024;
   g_autofree char *params = g_strdup_printf ("{\"size\":%" G_GSIZE_FORMAT ",\"count\":1}", size);
-  Seen seen = { 0 };
-  gulong id = g_signal_connect (client, "notification", G_CALLBACK (notification_cb), &seen);
+  StallSeen seen = { 0 };
   guint turns;
 
   turns = run_request (client, "big", params, &seen, NULL, big_done, NULL);
-  g_signal_handler_disconnect (client, id);
 
   g_test_message ("a 20 MiB message arrived over %u main-loop turns", turns);
   g_assert_cmpuint (seen.big_size, ==, size);
@@ -231,15 +153,13 @@ test_notification_flood (void)
 {
   McpClient *client = connect_server ();
   g_autofree char *params = g_strdup_printf ("{\"count\":%u,\"rate\":1000000000}", FLOOD_COUNT);
-  Seen seen = { 0, 0, TRUE, 0 };
-  gulong id = g_signal_connect (client, "log-message", G_CALLBACK (log_message_cb), &seen);
+  StallSeen seen = { 0 };
   guint most_in_a_turn = 0;
   guint turns;
 
   /* As fast as the server can write: the pipe stays full, and only the
    * transport's own bound keeps one turn from taking the whole flood. */
   turns = run_request (client, "flood", params, &seen, &seen.count, flood_done, &most_in_a_turn);
-  g_signal_handler_disconnect (client, id);
 
   g_test_message ("%u notifications arrived over %u main-loop turns, at most %u in one",
                   FLOOD_COUNT, turns, most_in_a_turn);

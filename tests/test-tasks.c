@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +14,7 @@
 #include "mcp-scripted-transport.h"
 #include "mcp-stdio-transport.h"
 #include "test-delegate.h"
+#include "test-peer-process.h"
 
 /* Tool calls as tasks against real servers of both eras:
  * - server-everything (2025-11-25 tasks), its task-only tool
@@ -66,72 +66,16 @@ tasks_server_path (void)
   return g_build_filename (g_getenv ("G_TEST_SRCDIR"), "servers", "tasks-server.mjs", NULL);
 }
 
-static guint16
-free_port (void)
-{
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GError) error = NULL;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                         &error);
-  g_assert_no_error (error);
-  g_assert_true (g_socket_bind (socket, any, TRUE, &error));
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
-static void
-read_line_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(char **) user_data = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object),
-                                                                    result, NULL, NULL);
-  if (*(char **) user_data == NULL)
-    *(char **) user_data = g_strdup ("(the server closed stderr)");
-}
-
-static void
-drain_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
-                                                              NULL);
-
-  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
-    g_input_stream_read_bytes_async (G_INPUT_STREAM (object), 4096, G_PRIORITY_DEFAULT, NULL,
-                                     drain_cb, NULL);
-}
-
 static void
 start_http_tasks_server (Fixture *fixture)
 {
   g_autofree char *script = tasks_server_path ();
+  g_autofree char *port = test_peer_free_port ();
+  const char *argv[] = { "node", script, "http", port, NULL };
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *port = g_strdup_printf ("%u", free_port ());
-  g_autofree char *line = NULL;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  fixture->server = g_subprocess_launcher_spawn (launcher, &error, "node", script, "http", port,
-                                                 NULL);
-  g_assert_no_error (error);
-
-  lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fixture->server));
-  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
-  wait_for (line != NULL);
-  g_assert_nonnull (strstr (line, "listening"));
-  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (lines), FALSE);
-  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (fixture->server), 4096,
-                                   G_PRIORITY_DEFAULT, NULL, drain_cb, NULL);
-
+  fixture->server = test_peer_spawn (launcher, argv, "listening");
   fixture->url = g_strdup_printf ("http://127.0.0.1:%s/mcp", port);
 }
 
@@ -140,7 +84,6 @@ connect_client (Fixture *fixture,
                 gconstpointer data)
 {
   g_autoptr(McpTransport) transport = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   McpClient *client;
 
@@ -174,30 +117,12 @@ connect_client (Fixture *fixture,
 
   client = mcp_client_new (transport);
   mcp_client_set_delegate (client, MCP_CLIENT_DELEGATE (fixture->delegate));
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  g_assert_true (mcp_client_connect_finish (client, result, &error));
-  g_assert_no_error (error);
+  test_client_connect (client);
 
   /* Whether a tool needs a task is read from the list. */
   wait_for (g_list_model_get_n_items (mcp_client_get_tools (client)) > 0);
 
   return client;
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for (result != NULL);
-  g_assert_true (mcp_client_close_finish (client, result, NULL));
-  g_clear_object (&result);
-
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_finalize_object (client);
 }
 
 static void
@@ -220,18 +145,10 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
   if (fixture->client != NULL)
-    close_client (g_steal_pointer (&fixture->client));
+    test_client_close (g_steal_pointer (&fixture->client));
 
-  if (fixture->server != NULL)
-    {
-      g_subprocess_send_signal (fixture->server, SIGTERM);
-      g_subprocess_wait (fixture->server, NULL, &error);
-      g_assert_no_error (error);
-      g_clear_object (&fixture->server);
-    }
+  test_peer_stop (&fixture->server);
 
   g_clear_pointer (&fixture->url, g_free);
   g_clear_pointer (&fixture->messages, g_ptr_array_unref);
@@ -533,7 +450,7 @@ test_everything_forgotten (Fixture       *fixture,
   /* A task of a stdio server dies with the server: after a restart the
    * id is unknown, and the task is marked forgotten with the reason. */
   task = start_task (fixture->client, "simulate-research-query", "{\"topic\":\"tides\"}");
-  close_client (g_steal_pointer (&fixture->client));
+  test_client_close (g_steal_pointer (&fixture->client));
   fixture->client = connect_client (fixture, data);
 
   resumed = mcp_task_new (mcp_task_get_id (task), "simulate-research-query");
@@ -667,7 +584,7 @@ test_modern_resume (Fixture       *fixture,
    * picks the task up and gets its result. */
   task = start_task (fixture->client, "count", "{\"steps\":4,\"delayMs\":250}");
   g_assert_false (mcp_task_is_terminal (task));
-  close_client (g_steal_pointer (&fixture->client));
+  test_client_close (g_steal_pointer (&fixture->client));
 
   fixture->client = connect_client (fixture, data);
   resumed = mcp_task_new (mcp_task_get_id (task), "count");

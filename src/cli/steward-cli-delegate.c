@@ -347,6 +347,21 @@ run_next (StewardCliDelegate *self)
     }
 }
 
+/* The task owns its interaction, which starts at @step. */
+static Interaction *
+interaction_new (GTask      *task,
+                 Step        step,
+                 JsonObject *params)
+{
+  Interaction *interaction = g_new0 (Interaction, 1);
+
+  interaction->step = step;
+  interaction->params = json_object_ref (params);
+  g_task_set_task_data (task, interaction, (GDestroyNotify) interaction_free);
+
+  return interaction;
+}
+
 static void
 queue_interaction (StewardCliDelegate *self,
                    GTask              *task)
@@ -391,21 +406,10 @@ steward_cli_delegate_create_message_async (McpClientDelegate   *delegate,
       return;
     }
 
-  interaction = g_new0 (Interaction, 1);
-  interaction->step = STEP_SAMPLING_ANSWER;
-  interaction->params = json_object_ref (params);
+  interaction = interaction_new (task, STEP_SAMPLING_ANSWER, params);
   interaction->answer = g_string_new (NULL);
-  g_task_set_task_data (task, interaction, (GDestroyNotify) interaction_free);
 
   queue_interaction (self, g_steal_pointer (&task));
-}
-
-static JsonObject *
-steward_cli_delegate_create_message_finish (McpClientDelegate  *delegate,
-                                            GAsyncResult       *result,
-                                            GError            **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 static void
@@ -443,13 +447,10 @@ steward_cli_delegate_elicit_async (McpClientDelegate   *delegate,
       return;
     }
 
-  interaction = g_new0 (Interaction, 1);
-  interaction->step = STEP_ELICIT_CONFIRM;
-  interaction->params = json_object_ref (params);
+  interaction = interaction_new (task, STEP_ELICIT_CONFIRM, params);
   interaction->schema = schema;
   interaction->names = g_ptr_array_new ();
   interaction->content = json_object_new ();
-  g_task_set_task_data (task, interaction, (GDestroyNotify) interaction_free);
 
   if (json_object_has_member (schema, "properties") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (schema, "properties")))
@@ -469,14 +470,6 @@ steward_cli_delegate_elicit_async (McpClientDelegate   *delegate,
       g_ptr_array_add (interaction->names, (gpointer) name);
 
   queue_interaction (self, g_steal_pointer (&task));
-}
-
-static JsonObject *
-steward_cli_delegate_elicit_finish (McpClientDelegate  *delegate,
-                                    GAsyncResult       *result,
-                                    GError            **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 static void
@@ -509,10 +502,12 @@ steward_cli_delegate_list_roots_async (McpClientDelegate   *delegate,
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) json_object_unref);
 }
 
+/* Every answer the delegate gives, whether from the terminal or at once,
+ * is a JSON object returned through its task. */
 static JsonObject *
-steward_cli_delegate_list_roots_finish (McpClientDelegate  *delegate,
-                                        GAsyncResult       *result,
-                                        GError            **error)
+steward_cli_delegate_answer_finish (McpClientDelegate  *delegate,
+                                    GAsyncResult       *result,
+                                    GError            **error)
 {
   return g_task_propagate_pointer (G_TASK (result), error);
 }
@@ -522,11 +517,11 @@ steward_cli_delegate_iface_init (McpClientDelegateInterface *iface)
 {
   iface->get_features = steward_cli_delegate_get_features;
   iface->create_message_async = steward_cli_delegate_create_message_async;
-  iface->create_message_finish = steward_cli_delegate_create_message_finish;
+  iface->create_message_finish = steward_cli_delegate_answer_finish;
   iface->elicit_async = steward_cli_delegate_elicit_async;
-  iface->elicit_finish = steward_cli_delegate_elicit_finish;
+  iface->elicit_finish = steward_cli_delegate_answer_finish;
   iface->list_roots_async = steward_cli_delegate_list_roots_async;
-  iface->list_roots_finish = steward_cli_delegate_list_roots_finish;
+  iface->list_roots_finish = steward_cli_delegate_answer_finish;
 }
 
 static void

@@ -18,18 +18,6 @@ typedef struct {
 } Choice;
 
 static gboolean
-node_is_number (JsonNode *node)
-{
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  type = json_node_get_value_type (node);
-  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
-}
-
-static gboolean
 get_number (JsonObject *object,
             const char *member,
             double     *out)
@@ -126,7 +114,7 @@ steward_cli_form_get_default (JsonObject *field)
     {
       double value;
 
-      if (!node_is_number (node))
+      if (!mcp_json_node_is_number (node))
         return NULL;
 
       value = json_node_get_double (node);
@@ -137,7 +125,7 @@ steward_cli_form_get_default (JsonObject *field)
     }
 
   if (g_str_equal (type, "number"))
-    return node_is_number (node) ? json_node_copy (node) : NULL;
+    return mcp_json_node_is_number (node) ? json_node_copy (node) : NULL;
 
   if (g_str_equal (type, "boolean"))
     return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN

@@ -13,6 +13,7 @@
 #include "steward-text.h"
 
 #include "steward-cli-format.h"
+#include "steward-cli-output.h"
 
 /**
  * steward_cli_sanitize:
@@ -673,4 +674,33 @@ steward_cli_format_sampling_request (JsonObject *params)
     append_model_preferences (out, json_node_get_object (node));
 
   return g_string_free (out, FALSE);
+}
+
+/* Printing: what a command prints on stdout, as JSON with --json or for a
+ * person otherwise. */
+
+void
+steward_cli_print_json (JsonObject *object,
+                        gboolean    pretty)
+{
+  g_autofree char *text = steward_cli_format_json_object (object, pretty);
+
+  steward_cli_print_out (text);
+  steward_cli_print_out ("\n");
+}
+
+void
+steward_cli_print_tool_result (McpToolResult *result,
+                               gboolean       json)
+{
+  g_autofree char *text = NULL;
+
+  if (json)
+    {
+      steward_cli_print_json (mcp_tool_result_get_json (result), TRUE);
+      return;
+    }
+
+  text = steward_cli_format_tool_result (result);
+  steward_cli_print_out (text);
 }

@@ -33,4 +33,9 @@ char  *steward_cli_format_log_message        (const char       *level,
                                               JsonNode         *data);
 char  *steward_cli_format_sampling_request   (JsonObject       *params);
 
+void   steward_cli_print_json                (JsonObject       *object,
+                                              gboolean          pretty);
+void   steward_cli_print_tool_result         (McpToolResult    *result,
+                                              gboolean          json);
+
 G_END_DECLS

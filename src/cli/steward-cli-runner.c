@@ -40,16 +40,6 @@ G_DEFINE_FINAL_TYPE (StewardCliRunner, steward_cli_runner, G_TYPE_OBJECT)
 #define STDERR_LINES_KEPT 20
 
 static void
-print_json (JsonObject *object,
-            gboolean    pretty)
-{
-  g_autofree char *text = steward_cli_format_json_object (object, pretty);
-
-  steward_cli_print_out (text);
-  steward_cli_print_out ("\n");
-}
-
-static void
 close_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
@@ -132,6 +122,23 @@ fail_request (StewardCliRunner *self,
 
   steward_cli_complain ("%s", error->message);
   finish (self, STEWARD_CLI_EXIT_PROTOCOL);
+}
+
+/* Whether a request's callback has an answer to print: a failure is
+ * reported (or starts signing in) here, and once the run is finishing
+ * nothing more is printed. */
+static gboolean
+request_answered (StewardCliRunner *self,
+                  gboolean          answered,
+                  const GError     *error)
+{
+  if (!answered)
+    {
+      fail_request (self, error);
+      return FALSE;
+    }
+
+  return !self->finishing;
 }
 
 /* Streaming commands end by themselves once --count is reached. */
@@ -241,7 +248,7 @@ client_log_message_cb (StewardCliRunner *self,
         json_object_set_string_member (object, "logger", logger);
       json_object_set_member (object, "data",
                               data ? json_node_copy (data) : json_node_new (JSON_NODE_NULL));
-      print_json (object, FALSE);
+      steward_cli_print_json (object, FALSE);
     }
   else
     {
@@ -266,7 +273,7 @@ client_resource_updated_cb (StewardCliRunner *self,
       g_autoptr(JsonObject) object = json_object_new ();
 
       json_object_set_string_member (object, "uri", uri);
-      print_json (object, FALSE);
+      steward_cli_print_json (object, FALSE);
     }
   else
     {
@@ -350,7 +357,7 @@ print_json_objects (const char *member,
       json_array_add_object_element (array, json_object_ref (json));
     }
   json_object_set_array_member (reply, member, array);
-  print_json (reply, TRUE);
+  steward_cli_print_json (reply, TRUE);
 }
 
 static void
@@ -364,13 +371,7 @@ list_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   items = mcp_client_list_finish (MCP_CLIENT (object), result, &error);
-  if (items == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, items != NULL, error))
     return;
 
   if (self->options->json)
@@ -393,20 +394,6 @@ run_list (StewardCliRunner *self,
 {
   self->list_method = method;
   mcp_client_list_async (self->client, method, self->cancellable, list_cb, g_object_ref (self));
-}
-
-static void
-print_tool_result (StewardCliRunner *self,
-                   McpToolResult    *result)
-{
-  if (self->options->json)
-    print_json (mcp_tool_result_get_json (result), TRUE);
-  else
-    {
-      g_autofree char *text = steward_cli_format_tool_result (result);
-
-      steward_cli_print_out (text);
-    }
 }
 
 static void
@@ -441,7 +428,7 @@ check_tool_cb (GObject      *object,
       return;
     }
 
-  print_tool_result (self, self->tool_result);
+  steward_cli_print_tool_result (self->tool_result, self->options->json);
   finish (self, STEWARD_CLI_EXIT_TOOL_ERROR);
 }
 
@@ -455,18 +442,12 @@ call_tool_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
-  if (tool_result == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, tool_result != NULL, error))
     return;
 
   if (!mcp_tool_result_get_is_error (tool_result))
     {
-      print_tool_result (self, tool_result);
+      steward_cli_print_tool_result (tool_result, self->options->json);
       finish (self, STEWARD_CLI_EXIT_OK);
       return;
     }
@@ -486,13 +467,7 @@ read_resource_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   contents = mcp_client_read_resource_finish (MCP_CLIENT (object), result, &error);
-  if (contents == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, contents != NULL, error))
     return;
 
   if (self->options->json)
@@ -517,13 +492,7 @@ subscribe_cb (GObject      *object,
   g_autoptr(StewardCliRunner) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_client_subscribe_finish (MCP_CLIENT (object), result, &error))
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, mcp_client_subscribe_finish (MCP_CLIENT (object), result, &error), error))
     return;
 
   if (!self->options->json)
@@ -549,17 +518,11 @@ get_prompt_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   prompt = mcp_client_get_prompt_finish (MCP_CLIENT (object), result, &error);
-  if (prompt == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, prompt != NULL, error))
     return;
 
   if (self->options->json)
-    print_json (mcp_prompt_result_get_json (prompt), TRUE);
+    steward_cli_print_json (mcp_prompt_result_get_json (prompt), TRUE);
   else
     {
       g_autofree char *text = steward_cli_format_prompt_result (prompt);
@@ -582,13 +545,7 @@ complete_cb (GObject      *object,
   gint64 total = -1;
 
   values = mcp_client_complete_finish (MCP_CLIENT (object), result, &total, &has_more, &error);
-  if (values == NULL)
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, values != NULL, error))
     return;
 
   if (self->options->json)
@@ -604,7 +561,7 @@ complete_cb (GObject      *object,
         json_object_set_int_member (completion, "total", total);
       json_object_set_boolean_member (completion, "hasMore", has_more);
       json_object_set_object_member (reply, "completion", completion);
-      print_json (reply, TRUE);
+      steward_cli_print_json (reply, TRUE);
     }
   else
     {
@@ -642,20 +599,14 @@ ping_cb (GObject      *object,
   g_autoptr(StewardCliRunner) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_client_ping_finish (MCP_CLIENT (object), result, &error))
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, mcp_client_ping_finish (MCP_CLIENT (object), result, &error), error))
     return;
 
   if (self->options->json)
     {
       g_autoptr(JsonObject) reply = json_object_new ();
 
-      print_json (reply, FALSE);
+      steward_cli_print_json (reply, FALSE);
     }
   else
     {
@@ -677,13 +628,7 @@ set_log_level_cb (GObject      *object,
   g_autoptr(StewardCliRunner) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
-    {
-      fail_request (self, error);
-      return;
-    }
-
-  if (self->finishing)
+  if (!request_answered (self, mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error), error))
     return;
 
   if (!self->options->json)
@@ -719,7 +664,7 @@ print_info (StewardCliRunner *self)
                                                   : json_object_new ());
       if (instructions != NULL)
         json_object_set_string_member (reply, "instructions", instructions);
-      print_json (reply, TRUE);
+      steward_cli_print_json (reply, TRUE);
     }
   else
     {

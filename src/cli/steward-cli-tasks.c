@@ -67,10 +67,8 @@ print_task (RunData *data,
   if (data->options->json)
     {
       g_autoptr(JsonObject) object = task_to_json (task);
-      g_autofree char *json = steward_cli_format_json_object (object, TRUE);
 
-      steward_cli_print_out (json);
-      steward_cli_print_out ("\n");
+      steward_cli_print_json (object, TRUE);
       return;
     }
 
@@ -86,20 +84,7 @@ static int
 print_tool_result (RunData       *data,
                    McpToolResult *result)
 {
-  if (data->options->json)
-    {
-      g_autofree char *json = steward_cli_format_json_object (mcp_tool_result_get_json (result),
-                                                              TRUE);
-
-      steward_cli_print_out (json);
-      steward_cli_print_out ("\n");
-    }
-  else
-    {
-      g_autofree char *text = steward_cli_format_tool_result (result);
-
-      steward_cli_print_out (text);
-    }
+  steward_cli_print_tool_result (result, data->options->json);
 
   return mcp_tool_result_get_is_error (result) ? STEWARD_CLI_EXIT_TOOL_ERROR
                                                : STEWARD_CLI_EXIT_OK;
@@ -241,14 +226,11 @@ listed_cb (GObject      *object,
     {
       g_autoptr(JsonObject) list = json_object_new ();
       JsonArray *array = json_array_new ();
-      g_autofree char *json = NULL;
 
       for (guint i = 0; i < tasks->len; i++)
         json_array_add_object_element (array, task_to_json (g_ptr_array_index (tasks, i)));
       json_object_set_array_member (list, "tasks", array);
-      json = steward_cli_format_json_object (list, TRUE);
-      steward_cli_print_out (json);
-      steward_cli_print_out ("\n");
+      steward_cli_print_json (list, TRUE);
     }
   else
     for (guint i = 0; i < tasks->len; i++)

@@ -78,6 +78,23 @@ check_url (const char  *what,
   return TRUE;
 }
 
+/* Both kinds of metadata are one JSON object; @whose names the document in
+ * the error otherwise. */
+static JsonObject *
+metadata_object (JsonNode    *node,
+                 const char  *whose,
+                 GError     **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_METADATA,
+                   "The %s metadata is not a JSON object", whose);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
 /**
  * mcp_auth_resource_metadata_parse:
  *
@@ -88,17 +105,14 @@ McpAuthResourceMetadata *
 mcp_auth_resource_metadata_parse (JsonNode  *node,
                                   GError   **error)
 {
-  g_autoptr(McpAuthResourceMetadata) metadata = g_new0 (McpAuthResourceMetadata, 1);
+  g_autoptr(McpAuthResourceMetadata) metadata = NULL;
   JsonObject *object;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_METADATA,
-                           "The protected resource metadata is not a JSON object");
-      return NULL;
-    }
+  object = metadata_object (node, "protected resource", error);
+  if (object == NULL)
+    return NULL;
 
-  object = json_node_get_object (node);
+  metadata = g_new0 (McpAuthResourceMetadata, 1);
   metadata->resource = g_strdup (mcp_json_get_string (object, "resource"));
   metadata->authorization_servers = read_strings (object, "authorization_servers");
   metadata->scopes_supported = read_strings (object, "scopes_supported");
@@ -142,17 +156,14 @@ McpAuthServerMetadata *
 mcp_auth_server_metadata_parse (JsonNode  *node,
                                 GError   **error)
 {
-  g_autoptr(McpAuthServerMetadata) metadata = g_new0 (McpAuthServerMetadata, 1);
+  g_autoptr(McpAuthServerMetadata) metadata = NULL;
   JsonObject *object;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_METADATA,
-                           "The authorization server metadata is not a JSON object");
-      return NULL;
-    }
+  object = metadata_object (node, "authorization server", error);
+  if (object == NULL)
+    return NULL;
 
-  object = json_node_get_object (node);
+  metadata = g_new0 (McpAuthServerMetadata, 1);
   metadata->issuer = g_strdup (mcp_json_get_string (object, "issuer"));
   metadata->authorization_endpoint =
     g_strdup (mcp_json_get_string (object, "authorization_endpoint"));
@@ -279,6 +290,23 @@ origin_of (GUri *uri)
                      g_uri_get_port (uri), "", NULL, NULL);
 }
 
+/* The origin of @url and its trimmed path, where metadata is looked for;
+ * FALSE for a URL without a host. */
+static gboolean
+split_url (const char  *url,
+           char       **origin,
+           char       **path)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+
+  if (uri == NULL || g_uri_get_host (uri) == NULL)
+    return FALSE;
+
+  *origin = origin_of (uri);
+  *path = trimmed_path (uri);
+  return TRUE;
+}
+
 /**
  * mcp_auth_resource_metadata_urls:
  * @server_url: the MCP server's URL
@@ -292,16 +320,12 @@ origin_of (GUri *uri)
 char **
 mcp_auth_resource_metadata_urls (const char *server_url)
 {
-  g_autoptr(GUri) uri = g_uri_parse (server_url, G_URI_FLAGS_NONE, NULL);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autofree char *origin = NULL;
   g_autofree char *path = NULL;
 
-  if (uri == NULL || g_uri_get_host (uri) == NULL)
+  if (!split_url (server_url, &origin, &path))
     return NULL;
-
-  origin = origin_of (uri);
-  path = trimmed_path (uri);
 
   if (path[0] != '\0')
     take (builder,
@@ -326,16 +350,12 @@ mcp_auth_resource_metadata_urls (const char *server_url)
 char **
 mcp_auth_server_metadata_urls (const char *issuer)
 {
-  g_autoptr(GUri) uri = g_uri_parse (issuer, G_URI_FLAGS_NONE, NULL);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autofree char *origin = NULL;
   g_autofree char *path = NULL;
 
-  if (uri == NULL || g_uri_get_host (uri) == NULL)
+  if (!split_url (issuer, &origin, &path))
     return NULL;
-
-  origin = origin_of (uri);
-  path = trimmed_path (uri);
 
   if (path[0] != '\0')
     {

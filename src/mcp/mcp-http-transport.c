@@ -713,19 +713,6 @@ mcp_http_transport_get_url (McpHttpTransport *self)
   return self->url;
 }
 
-static gboolean
-is_header_name (const char *name)
-{
-  if (name == NULL || name[0] == '\0')
-    return FALSE;
-
-  for (const char *p = name; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && strchr ("!#$%&'*+-.^_`|~", *p) == NULL)
-      return FALSE;
-
-  return TRUE;
-}
-
 /**
  * mcp_http_transport_set_header:
  * @name: a header name
@@ -742,7 +729,7 @@ mcp_http_transport_set_header (McpHttpTransport *self,
                                const char       *value)
 {
   g_return_if_fail (MCP_IS_HTTP_TRANSPORT (self));
-  g_return_if_fail (is_header_name (name));
+  g_return_if_fail (mcp_http_is_header_name (name));
   g_return_if_fail (value == NULL || strpbrk (value, "\r\n") == NULL);
 
   for (guint i = 0; i + 1 < self->headers->len; i += 2)

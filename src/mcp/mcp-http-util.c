@@ -40,12 +40,19 @@ mcp_http_describe_origin (GUri *uri)
   return g_strdup_printf ("%s://%s:%d", scheme, host, mcp_http_effective_port (uri));
 }
 
+/* The origin as browsers define it: scheme, host and port, with a missing
+ * port taken as the scheme's default. A URL without a host (a Location or
+ * an endpoint such as `http:/path`) shares no one's origin. */
 gboolean
 mcp_http_same_origin (GUri *a,
                       GUri *b)
 {
+  const char *host_a = g_uri_get_host (a);
+  const char *host_b = g_uri_get_host (b);
+
   return g_ascii_strcasecmp (g_uri_get_scheme (a), g_uri_get_scheme (b)) == 0 &&
-         g_ascii_strcasecmp (g_uri_get_host (a), g_uri_get_host (b)) == 0 &&
+         host_a != NULL && host_b != NULL &&
+         g_ascii_strcasecmp (host_a, host_b) == 0 &&
          mcp_http_effective_port (a) == mcp_http_effective_port (b);
 }
 
@@ -94,6 +101,20 @@ mcp_http_parse_url (const char  *url,
     }
 
   return g_steal_pointer (&uri);
+}
+
+/* A token as RFC 9110 defines a field name. */
+gboolean
+mcp_http_is_header_name (const char *name)
+{
+  if (name == NULL || name[0] == '\0')
+    return FALSE;
+
+  for (const char *p = name; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("!#$%&'*+-.^_`|~", *p) == NULL)
+      return FALSE;
+
+  return TRUE;
 }
 
 gboolean

@@ -92,11 +92,22 @@ mcp_json_get_boolean (JsonObject *object,
 }
 
 gboolean
+mcp_json_node_is_number (JsonNode *node)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  type = json_node_get_value_type (node);
+  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
+}
+
+gboolean
 mcp_json_has_number (JsonObject *object,
                      const char *member)
 {
-  return get_value (object, member, G_TYPE_INT64) != NULL ||
-         get_value (object, member, G_TYPE_DOUBLE) != NULL;
+  return mcp_json_node_is_number (object ? json_object_get_member (object, member) : NULL);
 }
 
 /**

@@ -48,4 +48,7 @@ gboolean    mcp_json_get_int64     (JsonObject  *object,
                                     gint64       max,
                                     gint64      *value);
 
+/* Whether @node (nullable) holds a number, whole or not. */
+gboolean    mcp_json_node_is_number (JsonNode *node);
+
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include "mcp-sse-transport-private.h"
 #include "mcp-error.h"
 #include "mcp-format-private.h"
+#include "mcp-http-util-private.h"
 #include "mcp-line-framer.h"
 #include "mcp-revision.h"
 
@@ -52,29 +53,6 @@ default_port (const char *scheme)
   return -1;
 }
 
-static int
-effective_port (GUri *uri)
-{
-  int port = g_uri_get_port (uri);
-
-  return port > 0 ? port : default_port (g_uri_get_scheme (uri));
-}
-
-/* The origin as browsers define it: scheme, host and port, with a missing
- * port taken as the scheme's default. */
-gboolean
-mcp_sse_transport_same_origin (GUri *a,
-                               GUri *b)
-{
-  const char *host_a = g_uri_get_host (a);
-  const char *host_b = g_uri_get_host (b);
-
-  return g_ascii_strcasecmp (g_uri_get_scheme (a), g_uri_get_scheme (b)) == 0 &&
-         host_a != NULL && host_b != NULL &&
-         g_ascii_strcasecmp (host_a, host_b) == 0 &&
-         effective_port (a) == effective_port (b);
-}
-
 /* A URL without what may be secret in it: user, password, query, fragment. */
 char *
 mcp_sse_transport_describe_uri (GUri    *uri,
@@ -83,11 +61,11 @@ mcp_sse_transport_describe_uri (GUri    *uri,
   g_autofree char *text = NULL;
 
   const char *scheme = g_uri_get_scheme (uri);
-  int port = effective_port (uri);
+  int port = g_uri_get_port (uri);
 
   /* Without normalizing, which would make an empty path "/". */
   text = g_uri_join (G_URI_FLAGS_ENCODED, scheme, NULL, g_uri_get_host (uri),
-                     port == default_port (scheme) ? -1 : port,
+                     port > 0 && port != default_port (scheme) ? port : -1,
                      with_path ? g_uri_get_path (uri) : "", NULL, NULL);
 
   return mcp_sse_transport_quote_text (text, -1);
@@ -134,7 +112,7 @@ mcp_sse_transport_redirect_error (McpSseTransport    *self,
     error = g_error_new (MCP_ERROR, MCP_ERROR_HTTP_STATUS,
                          "the server answered %s with a redirect (HTTP %u) to no valid URL; "
                          "redirects are not followed", what, status);
-  else if (!mcp_sse_transport_same_origin (self->uri, target))
+  else if (!mcp_http_same_origin (self->uri, target))
     {
       g_autofree char *origin = mcp_sse_transport_describe_uri (target, FALSE);
 

@@ -136,8 +136,6 @@ void     mcp_sse_transport_reader_misbehaving_cb (McpSseTransport     *self,
 /* mcp-sse-transport-errors.c */
 char    *mcp_sse_transport_quote_text            (const char          *data,
                                                   gssize               length);
-gboolean mcp_sse_transport_same_origin           (GUri                *a,
-                                                  GUri                *b);
 char    *mcp_sse_transport_describe_uri          (GUri                *uri,
                                                   gboolean             with_path);
 void     mcp_sse_transport_set_status_data       (GError              *error,

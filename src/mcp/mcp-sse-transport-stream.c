@@ -8,6 +8,7 @@
 #include "mcp-sse-transport-private.h"
 #include "mcp-error.h"
 #include "mcp-format-private.h"
+#include "mcp-http-util-private.h"
 #include "mcp-line-framer.h"
 #include "mcp-revision.h"
 
@@ -229,7 +230,7 @@ handle_endpoint (McpSseTransport   *self,
       return;
     }
 
-  if (!mcp_sse_transport_same_origin (self->uri, endpoint))
+  if (!mcp_http_same_origin (self->uri, endpoint))
     {
       g_autofree char *origin = mcp_sse_transport_describe_uri (endpoint, FALSE);
 

@@ -8,6 +8,7 @@
 #include "mcp-sse-transport-private.h"
 #include "mcp-error.h"
 #include "mcp-format-private.h"
+#include "mcp-http-util-private.h"
 #include "mcp-line-framer.h"
 #include "mcp-revision.h"
 
@@ -297,42 +298,6 @@ mcp_sse_transport_iface_init (McpTransportInterface *iface)
 
 /* GObject */
 
-static GUri *
-parse_url (const char  *url,
-           GError     **error)
-{
-  g_autoptr(GUri) uri = NULL;
-  g_autoptr(GError) local_error = NULL;
-  const char *scheme;
-  const char *host;
-
-  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &local_error);
-  if (uri == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not a valid URL: %s", url, local_error->message);
-      return NULL;
-    }
-
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not an http or https URL", url);
-      return NULL;
-    }
-
-  host = g_uri_get_host (uri);
-  if (host == NULL || host[0] == '\0')
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "“%s” names no host", url);
-      return NULL;
-    }
-
-  return g_steal_pointer (&uri);
-}
-
 static void
 mcp_sse_transport_dispose (GObject *object)
 {
@@ -426,7 +391,7 @@ mcp_sse_transport_constructed (GObject *object)
   if (self->url == NULL)
     self->url = g_strdup ("");
 
-  self->uri = parse_url (self->url, &error);
+  self->uri = mcp_http_parse_url (self->url, &error);
   if (self->uri == NULL)
     {
       g_critical ("McpSseTransport needs an http or https URL: %s", error->message);
@@ -487,7 +452,7 @@ mcp_sse_transport_new (const char  *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = parse_url (url, error);
+  uri = mcp_http_parse_url (url, error);
   if (uri == NULL)
     return NULL;
 
@@ -517,19 +482,6 @@ mcp_sse_transport_get_endpoint (McpSseTransport *self)
 }
 
 static gboolean
-is_header_name (const char *name)
-{
-  if (name == NULL || name[0] == '\0')
-    return FALSE;
-
-  for (const char *p = name; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && strchr ("!#$%&'*+-.^_`|~", *p) == NULL)
-      return FALSE;
-
-  return TRUE;
-}
-
-static gboolean
 is_header_value (const char *value)
 {
   for (const guchar *p = (const guchar *) value; *p != '\0'; p++)
@@ -556,7 +508,7 @@ mcp_sse_transport_set_header (McpSseTransport *self,
   Header *header;
 
   g_return_if_fail (MCP_IS_SSE_TRANSPORT (self));
-  g_return_if_fail (is_header_name (name));
+  g_return_if_fail (mcp_http_is_header_name (name));
   g_return_if_fail (value == NULL || is_header_value (value));
 
   for (guint i = 0; i < self->headers->len; i++)

@@ -3,11 +3,7 @@
 
 #include "config.h"
 
-#include <string.h>
-
-#include "mcp-client.h"
-#include "mcp-json-private.h"
-#include "mcp-stdio-transport.h"
+#include "stall-load.h"
 
 /* How long the main loop goes without turning while a server sends a
  * 20 MiB message, or 10,000 notifications a second for a second, through
@@ -29,11 +25,6 @@ typedef struct {
   gint64 max_gap;
 } Heartbeat;
 
-typedef struct {
-  guint    count;
-  gsize    big_size;
-} Seen;
-
 static gboolean
 heartbeat_cb (gpointer user_data)
 {
@@ -45,139 +36,34 @@ heartbeat_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static void
-run_until (gboolean  (*done) (gpointer data),
-           gpointer    data)
-{
-  gint64 deadline = g_get_monotonic_time () + DEADLINE_S * G_USEC_PER_SEC;
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("the server did not finish within %d s", DEADLINE_S);
-      g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-static gboolean
-result_arrived (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
-static McpClient *
-connect_server (void)
-{
-  g_autofree char *server = g_build_filename (BENCH_SERVERS_DIR, "stdio-server.py", NULL);
-  const char *argv[] = { server, NULL };
-  g_autoptr(McpStdioTransport) transport = mcp_stdio_transport_new (argv);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  McpClient *client;
-
-  mcp_stdio_transport_set_max_message_size (transport, 32 * 1024 * 1024);
-  client = mcp_client_new (MCP_TRANSPORT (transport));
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  run_until (result_arrived, &result);
-  if (!mcp_client_connect_finish (client, result, &error))
-    g_error ("could not connect to stdio-server.py: %s", error->message);
-
-  return client;
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  run_until (result_arrived, &result);
-  g_object_unref (client);
-}
-
-static void
-notification_cb (McpClient  *client,
-                 const char *method,
-                 JsonObject *params,
-                 gpointer    user_data)
-{
-  Seen *seen = user_data;
-
-  if (g_str_equal (method, "big"))
-    seen->big_size = strlen (mcp_json_get_string (params, "pad"));
-}
-
-static void
-log_message_cb (McpClient  *client,
-                const char *level,
-                const char *logger,
-                JsonNode   *data,
-                gpointer    user_data)
-{
-  ((Seen *) user_data)->count++;
-}
-
-typedef struct {
-  GAsyncResult *result;
-  Seen         *seen;
-  gboolean    (*done) (Seen *seen);
-} Waiting;
-
-static gboolean
-all_arrived (gpointer data)
-{
-  Waiting *waiting = data;
-
-  return waiting->result != NULL && waiting->done (waiting->seen);
-}
-
 /* Sends one request that makes the server send, and returns the largest
  * gap of the heartbeat until everything arrived. */
 static gint64
-measure (McpClient  *client,
-         const char *method,
-         const char *params,
-         Seen       *seen,
-         gboolean  (*done) (Seen *seen))
+measure (McpClient     *client,
+         const char    *method,
+         const char    *params,
+         StallSeen     *seen,
+         StallDoneFunc  done)
 {
-  g_autoptr(JsonNode) node = mcp_json_from_string (params, NULL);
-  g_autoptr(JsonObject) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  Waiting waiting = { NULL, seen, done };
   Heartbeat hb = { g_get_monotonic_time (), 0 };
   guint source;
 
   source = g_timeout_add (HEARTBEAT_MS, heartbeat_cb, &hb);
-  mcp_client_request_async (client, method, json_node_get_object (node), NULL, NULL, NULL,
-                            NULL, store_result_cb, &waiting.result);
-  run_until (all_arrived, &waiting);
+  stall_load_run (client, method, params, seen, done, DEADLINE_S);
   heartbeat_cb (&hb);
   g_source_remove (source);
-
-  reply = mcp_client_request_finish (client, waiting.result, &error);
-  g_clear_object (&waiting.result);
-  if (reply == NULL)
-    g_error ("%s failed: %s", method, error->message);
 
   return hb.max_gap;
 }
 
 static gboolean
-big_done (Seen *seen)
+big_done (StallSeen *seen)
 {
   return seen->big_size > 0;
 }
 
 static gboolean
-flood_done (Seen *seen)
+flood_done (StallSeen *seen)
 {
   return seen->count == 10000;
 }
@@ -217,6 +103,7 @@ main (int   argc,
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "How often to measure each figure", "N" },
     { NULL }
   };
+  g_autofree char *server = NULL;
   McpClient *client;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -226,25 +113,22 @@ main (int   argc,
       return 2;
     }
 
-  client = connect_server ();
+  server = g_build_filename (BENCH_SERVERS_DIR, "stdio-server.py", NULL);
+  client = stall_load_connect (server);
   for (int round = 0; round < rounds; round++)
     {
-      Seen seen = { 0 };
-      gulong id;
+      StallSeen seen = { 0 };
       gint64 gap;
 
-      id = g_signal_connect (client, "notification", G_CALLBACK (notification_cb), &seen);
       gap = measure (client, "big", "{\"size\":20971520,\"count\":1}", &seen, big_done);
-      g_signal_handler_disconnect (client, id);
       g_array_append_val (big, gap);
 
-      seen = (Seen) { 0 };
-      id = g_signal_connect (client, "log-message", G_CALLBACK (log_message_cb), &seen);
+      seen = (StallSeen) { 0 };
       gap = measure (client, "flood", "{\"count\":10000,\"rate\":10000}", &seen, flood_done);
-      g_signal_handler_disconnect (client, id);
       g_array_append_val (flood, gap);
     }
-  close_client (client);
+  stall_load_close (client);
+  g_object_unref (client);
 
   g_print ("Largest main-loop gap, ms, over %d rounds (%u CPUs)\n\n", rounds,
            g_get_num_processors ());
