@@ -9,6 +9,8 @@
 #include "mcp-client.h"
 #include "mcp-json.h"
 
+#include "steward-client-metadata.h"
+
 #include "steward-cli-options.h"
 
 G_DEFINE_QUARK (steward-cli-error-quark, steward_cli_error)
@@ -430,7 +432,8 @@ apply_authorization (StewardCliOptions  *options,
   if ((raw->client_secret_file != NULL || raw->client_key_file != NULL) && raw->client_id == NULL)
     return usage_error (error, _("--client-secret-file and --client-key-file go with "
                                  "--client-id"));
-  if (raw->client_metadata_url != NULL && !g_str_has_prefix (raw->client_metadata_url, "https://"))
+  if (raw->client_metadata_url != NULL &&
+      !steward_client_metadata_url_is_valid (raw->client_metadata_url))
     return usage_error (error, _("--client-metadata-url: expected an https:// URL, not `%s`"),
                         raw->client_metadata_url);
 
