@@ -9,6 +9,7 @@
 #include "mcp-auth-challenge.h"
 #include "mcp-auth-flow.h"
 #include "mcp-error.h"
+#include "steward-client-metadata.h"
 #include "steward-redactor.h"
 
 #include "steward-cli-output.h"
@@ -124,21 +125,89 @@ steward_cli_auth_init (StewardCliAuth *self)
 {
 }
 
+/* The flags, else the servers file's "oauth" block, else Steward's
+ * own Client ID Metadata Document: a client id given on the command line
+ * comes with its own secret or none. */
+static gboolean
+set_client (StewardCliAuth       *self,
+            StewardCliOptions    *options,
+            StewardServerConfig  *server,
+            const char           *server_secret,
+            GError              **error)
+{
+  StewardServerOAuth *oauth = server != NULL ? steward_server_config_get_oauth (server) : NULL;
+  const char * const *scopes = oauth != NULL ? steward_server_oauth_get_scopes (oauth) : NULL;
+  g_autofree char *secret = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *metadata_url = NULL;
+  const char *client_id = options->client_id;
+
+  if (options->client_secret_file != NULL)
+    {
+      secret = read_file (options->client_secret_file, "--client-secret-file", error);
+      if (secret == NULL)
+        return FALSE;
+      g_strstrip (secret);
+    }
+  else if (client_id == NULL && oauth != NULL && steward_server_oauth_get_client_id (oauth))
+    {
+      client_id = steward_server_oauth_get_client_id (oauth);
+      secret = g_strdup (server_secret);
+    }
+
+  if (secret != NULL)
+    steward_redact_add_secret (secret);
+
+  if (options->client_key_file != NULL)
+    {
+      key = read_file (options->client_key_file, "--client-key-file", error);
+      if (key == NULL)
+        return FALSE;
+      mcp_auth_flow_set_client_key (self->flow, key);
+      memset (key, 0, strlen (key));
+    }
+
+  mcp_auth_flow_set_client (self->flow, client_id, secret);
+  if (secret != NULL)
+    memset (secret, 0, strlen (secret));
+
+  /* The flow offers it only to servers that accept such documents, and
+   * only without a client id. */
+  if (options->client_metadata_url != NULL)
+    metadata_url = g_strdup (options->client_metadata_url);
+  else if (server != NULL)
+    metadata_url = steward_server_config_dup_client_metadata_url (server);
+  else
+    metadata_url = steward_client_metadata_dup_url ();
+  mcp_auth_flow_set_client_metadata_url (self->flow, metadata_url);
+
+  if (scopes != NULL)
+    {
+      g_autofree char *scope = g_strjoinv (" ", (char **) scopes);
+
+      mcp_auth_flow_set_scope (self->flow, scope);
+    }
+
+  return TRUE;
+}
+
 /**
  * steward_cli_auth_new:
  * @url: the remote server
+ * @server: (nullable): its entry in the servers file, for its "oauth"
+ * @server_secret: (nullable): the entry's client secret, from the keyring
  *
  * Returns: (transfer full) (nullable): how to sign in to @url as @options
- *   say, or %NULL when a file they name cannot be read
+ *   and the entry say, or %NULL when a file they name cannot be read
  */
 StewardCliAuth *
-steward_cli_auth_new (StewardCliOptions  *options,
-                      const char         *url,
-                      GError            **error)
+steward_cli_auth_new (StewardCliOptions    *options,
+                      const char           *url,
+                      StewardServerConfig  *server,
+                      const char           *server_secret,
+                      GError              **error)
 {
   g_autoptr(StewardCliAuth) self = g_object_new (STEWARD_TYPE_CLI_AUTH, NULL);
-  g_autofree char *secret = NULL;
-  g_autofree char *key = NULL;
   g_autofree char *page = NULL;
 
   self->mode = options->authorize;
@@ -146,34 +215,14 @@ steward_cli_auth_new (StewardCliOptions  *options,
   mcp_auth_flow_set_client_name (self->flow, "Steward CLI");
   mcp_auth_flow_set_open_func (self->flow, open_cb, self, NULL);
 
-  if (options->client_secret_file != NULL)
-    {
-      secret = read_file (options->client_secret_file, "--client-secret-file", error);
-      if (secret == NULL)
-        return NULL;
-      g_strstrip (secret);
-      steward_redact_add_secret (secret);
-    }
+  if (!set_client (self, options, server, server_secret, error))
+    return NULL;
 
-  if (options->client_key_file != NULL)
-    {
-      key = read_file (options->client_key_file, "--client-key-file", error);
-      if (key == NULL)
-        return NULL;
-      mcp_auth_flow_set_client_key (self->flow, key);
-      memset (key, 0, strlen (key));
-    }
-
-  mcp_auth_flow_set_client (self->flow, options->client_id, secret);
-  mcp_auth_flow_set_client_metadata_url (self->flow, options->client_metadata_url);
   mcp_auth_flow_set_client_credentials (self->flow, options->client_credentials);
 
   page = g_strdup_printf (done_page_format, _("Signed in"), _("Signed in"),
                           _("steward-cli has what it needs. You may close this tab."));
   mcp_auth_flow_set_done_page (self->flow, page);
-
-  if (secret != NULL)
-    memset (secret, 0, strlen (secret));
 
   return g_steal_pointer (&self);
 }

@@ -5,6 +5,7 @@
 
 #include "steward-auth-store.h"
 #include "steward-cli-options.h"
+#include "steward-server-config.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +15,8 @@ G_DECLARE_FINAL_TYPE (StewardCliAuth, steward_cli_auth, STEWARD, CLI_AUTH, GObje
 
 StewardCliAuth *steward_cli_auth_new              (StewardCliOptions    *options,
                                                    const char           *url,
+                                                   StewardServerConfig  *server,
+                                                   const char           *server_secret,
                                                    GError              **error);
 void            steward_cli_auth_set_store        (StewardCliAuth       *self,
                                                    StewardAuthStore     *store);

@@ -37,6 +37,8 @@ struct _StewardCliRunner
    * in place of their references; wiped when freed. */
   GHashTable          *server_env;
   GHashTable          *server_headers;
+  /* The entry's "oauth" client secret, as "clientSecret" → the secret. */
+  GHashTable          *server_oauth;
   /* A remote server: where, with which headers, over which transport. */
   char                *url;
   GHashTable          *headers;

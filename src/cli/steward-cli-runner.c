@@ -1029,6 +1029,7 @@ steward_cli_runner_dispose (GObject *object)
   g_clear_object (&self->auth);
   g_clear_pointer (&self->server_env, g_hash_table_unref);
   g_clear_pointer (&self->server_headers, g_hash_table_unref);
+  g_clear_pointer (&self->server_oauth, g_hash_table_unref);
   g_clear_object (&self->delegate);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->loop, g_main_loop_unref);
@@ -1144,7 +1145,10 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   if (self->url != NULL && !g_hash_table_contains (self->headers, "Authorization"))
     {
-      self->auth = steward_cli_auth_new (options, self->url, &error);
+      const char *secret = self->server_oauth != NULL
+                           ? g_hash_table_lookup (self->server_oauth, "clientSecret") : NULL;
+
+      self->auth = steward_cli_auth_new (options, self->url, server, secret, &error);
       if (self->auth == NULL)
         {
           steward_cli_complain ("%s", error->message);
