@@ -173,9 +173,11 @@ def test_metadata_document(cli, url):
             "--url", url]
     cases = [
         ("the setting's default", None, [], PUBLISHED),
-        ("the setting", "https://example.test/steward.json", [], "https://example.test/steward.json"),
+        ("the setting", "https://example.test/steward.json", [],
+         "https://example.test/steward.json"),
         ("the flag over the setting", "https://example.test/steward.json",
-         ["--client-metadata-url", "https://example.test/flag.json"], "https://example.test/flag.json"),
+         ["--client-metadata-url", "https://example.test/flag.json"],
+         "https://example.test/flag.json"),
         ("an empty setting: registration", "", [], "client-1"),
     ]
     seen(url)
@@ -242,6 +244,70 @@ def test_servers_file_client(cli, url):
     return None
 
 
+def keyring_labels():
+    completed = subprocess.run(["secret-tool", "search", "--all", "kind", "sign-in"],
+                               capture_output=True, text=True)
+    return [line.split(" = ", 1)[1] for line in (completed.stdout + completed.stderr).splitlines()
+            if line.startswith("label = ")]
+
+
+def run_cli(argv):
+    completed = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT)
+    return completed.returncode, completed.stdout, completed.stderr
+
+
+def test_sign_out(cli, url):
+    if not os.environ.get("STEWARD_IN_SESSION") or shutil.which("secret-tool") is None:
+        return "not in a session with a keyring and secret-tool"
+    with tempfile.TemporaryDirectory() as directory:
+        path = write_servers(directory, {"url": url})
+        server = ["--server", "signed", "--config", path]
+        call = [cli, "--authorize", "print", "--timeout", "15000"] + server + \
+            ["tools", "call", "whoami"]
+        mine = "Steward sign-in to %s at %s" % (url, url[:-len("/mcp")])
+
+        code, out, err, opened = run_following(call)
+        assert code == 0 and opened == 1, (code, out, err)
+        assert mine in keyring_labels(), "no keyring item after signing in: %r" % keyring_labels()
+        seen(url)
+
+        code, out, err = run_cli([cli, "auth", "status"] + server)
+        assert code == 0 and "Signed in to %s" % url in out, (code, out, err)
+        assert "canary" not in out + err, "status showed the token"
+
+        code, out, err = run_cli([cli, "auth", "sign-out"] + server)
+        assert code == 0, (code, out, err)
+        assert "the server revoked the sign-in" in out, out
+        assert "canary" not in out + err, "sign-out showed the token"
+        revoked = seen(url)["revoked"]
+        assert len(revoked) == 1 and revoked[0].startswith("canary-"), \
+            "the revocation endpoint was not given the token: %d calls" % len(revoked)
+        assert mine not in keyring_labels(), "the keyring still holds the sign-in"
+
+        code, out, err = run_cli([cli, "auth", "status"] + server)
+        assert code == 0 and "Not signed in to %s" % url in out, (code, out, err)
+        code, out, err = run_cli([cli, "auth", "sign-out"] + server)
+        assert code == 0 and "nothing to sign out of" in out, (code, out, err)
+        assert seen(url)["revoked"] == [], "revoked again with nothing kept"
+
+        # Signed out means the next call signs in again.
+        code, out, err, opened = run_following(call)
+        assert code == 0 and opened == 1, "the next call did not sign in again: %r" % (
+            (code, out, err, opened),)
+
+        # The --url form ends the same sign-in: the keyring keeps it by
+        # authorization server and server, not by name.
+        code, out, err = run_cli([cli, "auth", "sign-out", "--url", url])
+        assert code == 0 and "the server revoked the sign-in" in out, (code, out, err)
+        assert mine not in keyring_labels(), "the keyring still holds the sign-in"
+
+    code, out, err = run_cli([cli, "auth", "sign-out", "--stdio", "true"])
+    assert code == 2 and "goes with a remote server" in err, (code, out, err)
+    code, out, err = run_cli([cli, "auth", "forget", "--url", url])
+    assert code == 2 and "`auth` is followed by status or sign-out" in err, (code, out, err)
+    return None
+
+
 def main():
     cli = sys.argv[1]
     tests = [("signs in with the address printed, token never shown", test_print),
@@ -250,7 +316,8 @@ def main():
              ("offers the Client ID Metadata Document of the setting or the flag",
               test_metadata_document),
              ("signs in as the servers file's client, its secret from the keyring",
-              test_servers_file_client)]
+              test_servers_file_client),
+             ("signs out: revoked at the server, gone from the keyring", test_sign_out)]
     print("1..%d" % len(tests), flush=True)
     failed = 0
     for number, (name, function) in enumerate(tests, 1):

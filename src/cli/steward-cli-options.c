@@ -36,6 +36,8 @@ static const struct {
   { { "tasks", "get" },               "ID",       STEWARD_CLI_COMMAND_TASKS_GET },
   { { "tasks", "cancel" },            "ID",       STEWARD_CLI_COMMAND_TASKS_CANCEL },
   { { "tasks", "result" },            "ID",       STEWARD_CLI_COMMAND_TASKS_RESULT },
+  { { "auth", "status" },             NULL,       STEWARD_CLI_COMMAND_AUTH_STATUS },
+  { { "auth", "sign-out" },           NULL,       STEWARD_CLI_COMMAND_AUTH_SIGN_OUT },
 };
 
 /* What GOption fills in, before it is checked. */
@@ -331,7 +333,7 @@ parse_command (StewardCliOptions  *options,
 
   if (n_words == 0)
     return usage_error (error, _("say what to do: info, tools, resources, prompts, complete, "
-                                 "ping, log-level or tasks"));
+                                 "ping, log-level, tasks or auth"));
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
@@ -365,6 +367,8 @@ parse_command (StewardCliOptions  *options,
     return usage_error (error, _("`prompts` is followed by list or get"));
   if (g_str_equal (words[0], "tasks"))
     return usage_error (error, _("`tasks` is followed by list, get, cancel or result"));
+  if (g_str_equal (words[0], "auth"))
+    return usage_error (error, _("`auth` is followed by status or sign-out"));
 
   return usage_error (error, _("unknown command `%s`"), words[0]);
 }
@@ -711,6 +715,10 @@ create_context (RawOptions *raw)
       "  tasks get ID | tasks cancel ID | tasks result ID\n"
       "                             a task the server still keeps: its status,\n"
       "                             cancel it, or wait for its result\n"
+      "  auth status                whether the keyring holds a sign-in to this\n"
+      "                             remote server, and until when\n"
+      "  auth sign-out              revoke the sign-in at the server, where it\n"
+      "                             offers that, and remove it from the keyring\n"
       "\n"
       "Protocol revisions: %s."),
     revisions);

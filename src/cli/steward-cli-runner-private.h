@@ -75,6 +75,8 @@ McpTransport        *steward_cli_runner_create_stdio_transport (StewardCliRunner
                                                                StewardServerConfig  *server,
                                                                GError              **error);
 void                 steward_cli_runner_describe_remote        (StewardCliRunner     *self);
+int                  steward_cli_runner_run_auth               (StewardCliRunner     *self,
+                                                               StewardServerConfig  *server);
 gboolean             steward_cli_runner_create_delegate        (StewardCliRunner     *self,
                                                                GError              **error);
 

@@ -1119,6 +1119,10 @@ steward_cli_runner_run (StewardCliRunner *self)
         }
     }
 
+  if (options->command == STEWARD_CLI_COMMAND_AUTH_STATUS ||
+      options->command == STEWARD_CLI_COMMAND_AUTH_SIGN_OUT)
+    return steward_cli_runner_run_auth (self, server);
+
   if (!steward_cli_runner_create_delegate (self, &error))
     {
       steward_cli_complain ("%s", error->message);
