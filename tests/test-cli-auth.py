@@ -244,6 +244,37 @@ def test_servers_file_client(cli, url):
     return None
 
 
+def test_client_credentials(cli, url):
+    if not os.environ.get("STEWARD_IN_SESSION") or shutil.which("secret-tool") is None:
+        return "not in a session with a keyring and secret-tool"
+    secret = "hush-" + secrets.token_hex(8)
+    store_secret("test-machine-secret", secret)
+    with tempfile.TemporaryDirectory() as directory:
+        path = write_servers(directory, {"url": url, "oauth": {
+            "clientId": "machine-1", "clientSecret": "${keyring:test-machine-secret}"}})
+        seen(url)
+        code, out, err, opened = run_following(
+            [cli, "--client-credentials", "--timeout", "15000", "--server", "signed",
+             "--config", path, "tools", "call", "whoami"])
+        assert code == 0 and opened == 0, (code, out, err)
+        asked = seen(url)
+        assert asked["authorize"] == [] and asked["register"] == 0, asked
+        assert asked["token_clients"] == ["machine-1:" + secret], \
+            "the token request did not authenticate as the entry's client"
+
+        # An entry without a client id cannot sign in as a client; the
+        # sign-in kept from the run above goes first.
+        code, out, err = run_cli([cli, "auth", "sign-out", "--server", "signed",
+                                  "--config", path])
+        assert code == 0, (code, out, err)
+        path = write_servers(directory, {"url": url})
+        code, out, err, opened = run_following(
+            [cli, "--client-credentials", "--timeout", "15000", "--server", "signed",
+             "--config", path, "tools", "call", "whoami"])
+        assert code != 0 and "needs a client id" in err, (code, out, err)
+    return None
+
+
 def keyring_labels():
     completed = subprocess.run(["secret-tool", "search", "--all", "kind", "sign-in"],
                                capture_output=True, text=True)
@@ -317,6 +348,8 @@ def main():
               test_metadata_document),
              ("signs in as the servers file's client, its secret from the keyring",
               test_servers_file_client),
+             ("signs in as the servers file's client without a person",
+              test_client_credentials),
              ("signs out: revoked at the server, gone from the keyring", test_sign_out)]
     print("1..%d" % len(tests), flush=True)
     failed = 0

@@ -431,8 +431,11 @@ apply_authorization (StewardCliOptions  *options,
     return usage_error (error, _("--authorize: expected browser or print, not `%s`"),
                         raw->authorize);
 
-  if (raw->client_credentials && raw->client_id == NULL)
-    return usage_error (error, _("--client-credentials needs --client-id"));
+  /* A --server entry may name the client in its "oauth" block; the
+   * sign-in says so when it does not. */
+  if (raw->client_credentials && raw->client_id == NULL && raw->server_name == NULL)
+    return usage_error (error, _("--client-credentials needs --client-id, or --server with an "
+                                 "\"oauth\" client id"));
   if ((raw->client_secret_file != NULL || raw->client_key_file != NULL) && raw->client_id == NULL)
     return usage_error (error, _("--client-secret-file and --client-key-file go with "
                                  "--client-id"));
