@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "steward-client-metadata.h"
+#include "steward-config-import.h"
 #include "steward-config.h"
 
 /* A remote server's "oauth" block in the servers file: read, refused with
@@ -211,6 +212,32 @@ test_metadata_url (void)
   g_settings_reset (settings, "client-metadata-url");
 }
 
+/* Claude Desktop's file with a remote entry whose "oauth" block holds
+ * members of its own: the entry imports, the block as it was. */
+static void
+test_import (void)
+{
+  static const char claude[] =
+    "{\"mcpServers\": {\"hub\": {\"url\": \"https://mcp.example.com/mcp\", "
+    "\"oauth\": {\"clientId\": \"from-claude\", \"callbackPort\": 8080}}}}";
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/servers.json");
+  g_autoptr(StewardConfig) config = steward_config_new (file);
+  g_autoptr(GListModel) candidates = NULL;
+  g_autoptr(StewardImportCandidate) candidate = NULL;
+  g_autoptr(GError) error = NULL;
+  StewardServerOAuth *oauth;
+
+  candidates = steward_import_parse (config, claude, strlen (claude), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (candidates), ==, 1);
+
+  candidate = g_list_model_get_item (candidates, 0);
+  g_assert_null (steward_import_candidate_get_problem (candidate));
+  oauth = steward_server_config_get_oauth (steward_import_candidate_get_config (candidate));
+  g_assert_nonnull (oauth);
+  g_assert_cmpstr (steward_server_oauth_get_client_id (oauth), ==, "from-claude");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -222,6 +249,7 @@ main (int    argc,
   g_test_add_func ("/steward/server-oauth/local-refused", test_local_refused);
   g_test_add_func ("/steward/server-oauth/write-back", test_write_back);
   g_test_add_func ("/steward/server-oauth/metadata-url", test_metadata_url);
+  g_test_add_func ("/steward/server-oauth/import", test_import);
 
   return g_test_run ();
 }
