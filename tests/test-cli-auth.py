@@ -332,6 +332,26 @@ def test_sign_out(cli, url):
         assert code == 0 and "the server revoked the sign-in" in out, (code, out, err)
         assert mine not in keyring_labels(), "the keyring still holds the sign-in"
 
+        # Without a server, every remote entry of the file: the signed-in
+        # one, one signed out, and a local one left out.
+        code, out, err, opened = run_following(call)
+        assert code == 0 and opened == 1, (code, out, err)
+        other, other_url = start_server()
+        try:
+            with open(path, "w") as f:
+                json.dump({"mcpServers": {"signed": {"url": url},
+                                          "elsewhere": {"url": other_url},
+                                          "local": {"command": "true"}}}, f)
+            code, out, err = run_cli([cli, "auth", "status", "--config", path])
+        finally:
+            other.kill()
+            other.wait()
+        assert code == 0, (code, out, err)
+        expected = "elsewhere:\n  Not signed in to %s.\nsigned:\n  Signed in to %s through" % (
+            other_url, url)
+        assert out.startswith(expected), "unexpected listing:\n%s" % out
+        assert "local" not in out and "canary" not in out + err, out
+
     code, out, err = run_cli([cli, "auth", "sign-out", "--stdio", "true"])
     assert code == 2 and "goes with a remote server" in err, (code, out, err)
     code, out, err = run_cli([cli, "auth", "forget", "--url", url])

@@ -465,10 +465,12 @@ apply_raw (StewardCliOptions  *options,
   if (n_servers > 1)
     return usage_error (error, _("--stdio, --server and --url each name a server; give only "
                                  "one of them"));
-  if (n_servers == 0)
+  /* `auth status` alone goes through the whole servers file. */
+  if (n_servers == 0 && command != STEWARD_CLI_COMMAND_AUTH_STATUS)
     return usage_error (error, _("say which server: --url URL, --server NAME, or --stdio "
                                  "COMMAND [ARGUMENT…] at the end"));
-  if (raw->config_path != NULL && raw->server_name == NULL)
+  if (raw->config_path != NULL && raw->server_name == NULL &&
+      !(n_servers == 0 && command == STEWARD_CLI_COMMAND_AUTH_STATUS))
     return usage_error (error, _("--config only makes sense with --server"));
   if (options->server_argv != NULL && (raw->headers != NULL || raw->transport != NULL))
     return usage_error (error, _("--header and --transport go with a remote server: --url, or "
@@ -719,7 +721,8 @@ create_context (RawOptions *raw)
       "                             a task the server still keeps: its status,\n"
       "                             cancel it, or wait for its result\n"
       "  auth status                whether the keyring holds a sign-in to this\n"
-      "                             remote server, and until when\n"
+      "                             remote server, and until when; without a\n"
+      "                             server, for each remote server of the file\n"
       "  auth sign-out              revoke the sign-in at the server, where it\n"
       "                             offers that, and remove it from the keyring\n"
       "\n"

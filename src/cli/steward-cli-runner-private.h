@@ -77,6 +77,7 @@ McpTransport        *steward_cli_runner_create_stdio_transport (StewardCliRunner
 void                 steward_cli_runner_describe_remote        (StewardCliRunner     *self);
 int                  steward_cli_runner_run_auth               (StewardCliRunner     *self,
                                                                StewardServerConfig  *server);
+int                  steward_cli_runner_run_auth_all           (StewardCliRunner     *self);
 gboolean             steward_cli_runner_create_delegate        (StewardCliRunner     *self,
                                                                GError              **error);
 

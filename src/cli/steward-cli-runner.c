@@ -1102,6 +1102,10 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   options = self->options;
 
+  if (options->command == STEWARD_CLI_COMMAND_AUTH_STATUS && options->url == NULL &&
+      options->server_name == NULL && options->server_argv == NULL)
+    return steward_cli_runner_run_auth_all (self);
+
   if (options->url != NULL)
     {
       self->url = g_strdup (options->url);
