@@ -28,7 +28,7 @@ parse_entry (const char  *text,
 static void
 test_read (void)
 {
-  g_autoptr(StewardServerConfig) server = NULL;
+  StewardServerConfig *server;
   g_autoptr(GError) error = NULL;
   StewardServerOAuth *oauth;
   const char * const *scopes;
@@ -50,10 +50,12 @@ test_read (void)
   g_assert_cmpstr (steward_server_oauth_get_client_metadata_url (oauth), ==,
                    "https://example.org/steward.json");
 
-  g_clear_object (&server);
+  g_assert_finalize_object (server);
+
   server = parse_entry ("{\"url\": \"https://mcp.example.com/mcp\"}", &error);
   g_assert_no_error (error);
   g_assert_null (steward_server_config_get_oauth (server));
+  g_assert_finalize_object (server);
 }
 
 static void
@@ -179,9 +181,9 @@ test_write_back (void)
 static void
 test_metadata_url (void)
 {
-  g_autoptr(StewardServerConfig) plain = NULL;
-  g_autoptr(StewardServerConfig) own = NULL;
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  StewardServerConfig *plain;
+  StewardServerConfig *own;
+  GSettings *settings = g_settings_new (APPLICATION_ID);
   g_autofree char *url = NULL;
 
   plain = parse_entry ("{\"url\": \"https://a.example/mcp\"}", NULL);
@@ -210,6 +212,10 @@ test_metadata_url (void)
   g_settings_set_string (settings, "client-metadata-url", "http://example.net/x.json");
   g_assert_null (steward_server_config_dup_client_metadata_url (plain));
   g_settings_reset (settings, "client-metadata-url");
+
+  g_assert_finalize_object (plain);
+  g_assert_finalize_object (own);
+  g_assert_finalize_object (settings);
 }
 
 /* Claude Desktop's file with a remote entry whose "oauth" block holds
@@ -222,8 +228,8 @@ test_import (void)
     "\"oauth\": {\"clientId\": \"from-claude\", \"callbackPort\": 8080}}}}";
   g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/servers.json");
   g_autoptr(StewardConfig) config = steward_config_new (file);
-  g_autoptr(GListModel) candidates = NULL;
-  g_autoptr(StewardImportCandidate) candidate = NULL;
+  GListModel *candidates;
+  StewardImportCandidate *candidate;
   g_autoptr(GError) error = NULL;
   StewardServerOAuth *oauth;
 
@@ -236,6 +242,9 @@ test_import (void)
   oauth = steward_server_config_get_oauth (steward_import_candidate_get_config (candidate));
   g_assert_nonnull (oauth);
   g_assert_cmpstr (steward_server_oauth_get_client_id (oauth), ==, "from-claude");
+
+  g_object_unref (candidate);
+  g_assert_finalize_object (candidates);
 }
 
 int
