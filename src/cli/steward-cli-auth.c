@@ -9,6 +9,7 @@
 #include "mcp-auth-challenge.h"
 #include "mcp-auth-flow.h"
 #include "mcp-error.h"
+#include "steward-client-metadata.h"
 #include "steward-redactor.h"
 
 #include "steward-cli-output.h"
@@ -124,21 +125,89 @@ steward_cli_auth_init (StewardCliAuth *self)
 {
 }
 
+/* The flags, else the servers file's "oauth" block, else Steward's
+ * own Client ID Metadata Document: a client id given on the command line
+ * comes with its own secret or none. */
+static gboolean
+set_client (StewardCliAuth       *self,
+            StewardCliOptions    *options,
+            StewardServerConfig  *server,
+            const char           *server_secret,
+            GError              **error)
+{
+  StewardServerOAuth *oauth = server != NULL ? steward_server_config_get_oauth (server) : NULL;
+  const char * const *scopes = oauth != NULL ? steward_server_oauth_get_scopes (oauth) : NULL;
+  g_autofree char *secret = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *metadata_url = NULL;
+  const char *client_id = options->client_id;
+
+  if (options->client_secret_file != NULL)
+    {
+      secret = read_file (options->client_secret_file, "--client-secret-file", error);
+      if (secret == NULL)
+        return FALSE;
+      g_strstrip (secret);
+    }
+  else if (client_id == NULL && oauth != NULL && steward_server_oauth_get_client_id (oauth))
+    {
+      client_id = steward_server_oauth_get_client_id (oauth);
+      secret = g_strdup (server_secret);
+    }
+
+  if (secret != NULL)
+    steward_redact_add_secret (secret);
+
+  if (options->client_key_file != NULL)
+    {
+      key = read_file (options->client_key_file, "--client-key-file", error);
+      if (key == NULL)
+        return FALSE;
+      mcp_auth_flow_set_client_key (self->flow, key);
+      memset (key, 0, strlen (key));
+    }
+
+  mcp_auth_flow_set_client (self->flow, client_id, secret);
+  if (secret != NULL)
+    memset (secret, 0, strlen (secret));
+
+  /* The flow offers it only to servers that accept such documents, and
+   * only without a client id. */
+  if (options->client_metadata_url != NULL)
+    metadata_url = g_strdup (options->client_metadata_url);
+  else if (server != NULL)
+    metadata_url = steward_server_config_dup_client_metadata_url (server);
+  else
+    metadata_url = steward_client_metadata_dup_url ();
+  mcp_auth_flow_set_client_metadata_url (self->flow, metadata_url);
+
+  if (scopes != NULL)
+    {
+      g_autofree char *scope = g_strjoinv (" ", (char **) scopes);
+
+      mcp_auth_flow_set_scope (self->flow, scope);
+    }
+
+  return TRUE;
+}
+
 /**
  * steward_cli_auth_new:
  * @url: the remote server
+ * @server: (nullable): its entry in the servers file, for its "oauth"
+ * @server_secret: (nullable): the entry's client secret, from the keyring
  *
  * Returns: (transfer full) (nullable): how to sign in to @url as @options
- *   say, or %NULL when a file they name cannot be read
+ *   and the entry say, or %NULL when a file they name cannot be read
  */
 StewardCliAuth *
-steward_cli_auth_new (StewardCliOptions  *options,
-                      const char         *url,
-                      GError            **error)
+steward_cli_auth_new (StewardCliOptions    *options,
+                      const char           *url,
+                      StewardServerConfig  *server,
+                      const char           *server_secret,
+                      GError              **error)
 {
   g_autoptr(StewardCliAuth) self = g_object_new (STEWARD_TYPE_CLI_AUTH, NULL);
-  g_autofree char *secret = NULL;
-  g_autofree char *key = NULL;
   g_autofree char *page = NULL;
 
   self->mode = options->authorize;
@@ -146,34 +215,14 @@ steward_cli_auth_new (StewardCliOptions  *options,
   mcp_auth_flow_set_client_name (self->flow, "Steward CLI");
   mcp_auth_flow_set_open_func (self->flow, open_cb, self, NULL);
 
-  if (options->client_secret_file != NULL)
-    {
-      secret = read_file (options->client_secret_file, "--client-secret-file", error);
-      if (secret == NULL)
-        return NULL;
-      g_strstrip (secret);
-      steward_redact_add_secret (secret);
-    }
+  if (!set_client (self, options, server, server_secret, error))
+    return NULL;
 
-  if (options->client_key_file != NULL)
-    {
-      key = read_file (options->client_key_file, "--client-key-file", error);
-      if (key == NULL)
-        return NULL;
-      mcp_auth_flow_set_client_key (self->flow, key);
-      memset (key, 0, strlen (key));
-    }
-
-  mcp_auth_flow_set_client (self->flow, options->client_id, secret);
-  mcp_auth_flow_set_client_metadata_url (self->flow, options->client_metadata_url);
   mcp_auth_flow_set_client_credentials (self->flow, options->client_credentials);
 
   page = g_strdup_printf (done_page_format, _("Signed in"), _("Signed in"),
                           _("steward-cli has what it needs. You may close this tab."));
   mcp_auth_flow_set_done_page (self->flow, page);
-
-  if (secret != NULL)
-    memset (secret, 0, strlen (secret));
 
   return g_steal_pointer (&self);
 }
@@ -422,4 +471,230 @@ steward_cli_auth_authorize_finish (StewardCliAuth  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Looking at and ending a kept sign-in. Both first find the server's
+ * authorization server, as the keyring item belongs to it and the
+ * server together. */
+
+static void
+stored_token_loaded_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpAuthToken *token;
+  GError *error = NULL;
+
+  token = steward_auth_store_load_finish (STEWARD_AUTH_STORE (object), result, &error);
+  if (token == NULL && g_error_matches (error, STEWARD_SECRETS_ERROR,
+                                        STEWARD_SECRETS_ERROR_NOT_FOUND))
+    {
+      g_clear_error (&error);
+      g_task_return_pointer (task, NULL, NULL);
+      return;
+    }
+  if (token == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_pointer (task, token, (GDestroyNotify) mcp_auth_token_free);
+}
+
+static void
+stored_discovered_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StewardCliAuth *self = g_task_get_source_object (task);
+  const McpAuthServerMetadata *metadata;
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  if (!mcp_auth_flow_discover_finish (self->flow, result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  metadata = mcp_auth_flow_get_server_metadata (self->flow);
+  cancellable = g_task_get_cancellable (task);
+  steward_auth_store_load_async (self->store, metadata->issuer,
+                                 mcp_auth_flow_get_resource (self->flow), cancellable,
+                                 stored_token_loaded_cb, g_steal_pointer (&task));
+}
+
+/**
+ * steward_cli_auth_lookup_async:
+ *
+ * Finds the sign-in the keyring keeps for the server, asking the server
+ * which authorization server it uses now. Needs a store.
+ */
+void
+steward_cli_auth_lookup_async (StewardCliAuth      *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (STEWARD_IS_CLI_AUTH (self));
+  g_return_if_fail (self->store != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_cli_auth_lookup_async);
+  mcp_auth_flow_discover_async (self->flow, NULL, cancellable, stored_discovered_cb, task);
+}
+
+/**
+ * steward_cli_auth_lookup_finish:
+ *
+ * Returns: (transfer full) (nullable): the kept tokens, or %NULL without
+ *   an error when there are none
+ */
+McpAuthToken *
+steward_cli_auth_lookup_finish (StewardCliAuth  *self,
+                                GAsyncResult    *result,
+                                GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+forgotten_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!steward_auth_store_forget_finish (STEWARD_AUTH_STORE (object), result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_int (task, GPOINTER_TO_INT (g_task_get_task_data (task)));
+}
+
+static void
+forget (GTask                *task,
+        StewardCliSignOut     outcome)
+{
+  StewardCliAuth *self = g_task_get_source_object (task);
+  const McpAuthServerMetadata *metadata = mcp_auth_flow_get_server_metadata (self->flow);
+
+  g_task_set_task_data (task, GINT_TO_POINTER (outcome), NULL);
+  steward_auth_store_forget_async (self->store, metadata->issuer,
+                                   mcp_auth_flow_get_resource (self->flow),
+                                   g_task_get_cancellable (task), forgotten_cb, task);
+}
+
+static void
+revoked_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GTask *task = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean revoked;
+
+  revoked = mcp_auth_flow_revoke_finish (MCP_AUTH_FLOW (object), result, &error);
+
+  /* The sign-in ends here whatever the server says: a token it would not
+   * revoke still lapses when it expires, and this computer keeps none. */
+  if (error != NULL)
+    steward_cli_complain (_("the server did not revoke the sign-in (%s); it is removed from "
+                            "the keyring all the same"),
+                          error->message);
+
+  forget (task, revoked ? STEWARD_CLI_SIGN_OUT_REVOKED : STEWARD_CLI_SIGN_OUT_FORGOTTEN);
+}
+
+static void
+sign_out_looked_up_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  GTask *task = user_data;
+  StewardCliAuth *self = STEWARD_CLI_AUTH (object);
+  g_autoptr(McpAuthToken) token = NULL;
+  GError *error = NULL;
+
+  token = steward_cli_auth_lookup_finish (self, result, &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  if (token == NULL)
+    {
+      g_task_return_int (task, STEWARD_CLI_SIGN_OUT_NOT_SIGNED_IN);
+      g_object_unref (task);
+      return;
+    }
+
+  /* The refresh token is the one to revoke where there is one: it is
+   * what would mint new access tokens. */
+  mcp_auth_flow_revoke_async (self->flow, token, g_task_get_cancellable (task), revoked_cb,
+                              task);
+}
+
+/**
+ * steward_cli_auth_sign_out_async:
+ *
+ * Ends the sign-in the keyring keeps for the server: revokes it at the
+ * authorization server (RFC 7009) where that offers revocation, then
+ * removes it from the keyring. Needs a store.
+ */
+void
+steward_cli_auth_sign_out_async (StewardCliAuth      *self,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (STEWARD_IS_CLI_AUTH (self));
+  g_return_if_fail (self->store != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_cli_auth_sign_out_async);
+  steward_cli_auth_lookup_async (self, cancellable, sign_out_looked_up_cb, task);
+}
+
+/**
+ * steward_cli_auth_sign_out_finish:
+ *
+ * Returns: what became of the sign-in, or -1 with an error when the
+ *   server or the keyring could not be reached
+ */
+StewardCliSignOut
+steward_cli_auth_sign_out_finish (StewardCliAuth  *self,
+                                  GAsyncResult    *result,
+                                  GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), -1);
+
+  return g_task_propagate_int (G_TASK (result), error);
+}
+
+/**
+ * steward_cli_auth_get_flow:
+ *
+ * Returns: (transfer none): the flow, for what discovery found
+ */
+McpAuthFlow *
+steward_cli_auth_get_flow (StewardCliAuth *self)
+{
+  g_return_val_if_fail (STEWARD_IS_CLI_AUTH (self), NULL);
+
+  return self->flow;
 }

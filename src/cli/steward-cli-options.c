@@ -9,6 +9,8 @@
 #include "mcp-client.h"
 #include "mcp-json.h"
 
+#include "steward-client-metadata.h"
+
 #include "steward-cli-options.h"
 
 G_DEFINE_QUARK (steward-cli-error-quark, steward_cli_error)
@@ -34,6 +36,8 @@ static const struct {
   { { "tasks", "get" },               "ID",       STEWARD_CLI_COMMAND_TASKS_GET },
   { { "tasks", "cancel" },            "ID",       STEWARD_CLI_COMMAND_TASKS_CANCEL },
   { { "tasks", "result" },            "ID",       STEWARD_CLI_COMMAND_TASKS_RESULT },
+  { { "auth", "status" },             NULL,       STEWARD_CLI_COMMAND_AUTH_STATUS },
+  { { "auth", "sign-out" },           NULL,       STEWARD_CLI_COMMAND_AUTH_SIGN_OUT },
 };
 
 /* What GOption fills in, before it is checked. */
@@ -329,7 +333,7 @@ parse_command (StewardCliOptions  *options,
 
   if (n_words == 0)
     return usage_error (error, _("say what to do: info, tools, resources, prompts, complete, "
-                                 "ping, log-level or tasks"));
+                                 "ping, log-level, tasks or auth"));
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
@@ -363,6 +367,8 @@ parse_command (StewardCliOptions  *options,
     return usage_error (error, _("`prompts` is followed by list or get"));
   if (g_str_equal (words[0], "tasks"))
     return usage_error (error, _("`tasks` is followed by list, get, cancel or result"));
+  if (g_str_equal (words[0], "auth"))
+    return usage_error (error, _("`auth` is followed by status or sign-out"));
 
   return usage_error (error, _("unknown command `%s`"), words[0]);
 }
@@ -425,12 +431,16 @@ apply_authorization (StewardCliOptions  *options,
     return usage_error (error, _("--authorize: expected browser or print, not `%s`"),
                         raw->authorize);
 
-  if (raw->client_credentials && raw->client_id == NULL)
-    return usage_error (error, _("--client-credentials needs --client-id"));
+  /* A --server entry may name the client in its "oauth" block; the
+   * sign-in says so when it does not. */
+  if (raw->client_credentials && raw->client_id == NULL && raw->server_name == NULL)
+    return usage_error (error, _("--client-credentials needs --client-id, or --server with an "
+                                 "\"oauth\" client id"));
   if ((raw->client_secret_file != NULL || raw->client_key_file != NULL) && raw->client_id == NULL)
     return usage_error (error, _("--client-secret-file and --client-key-file go with "
                                  "--client-id"));
-  if (raw->client_metadata_url != NULL && !g_str_has_prefix (raw->client_metadata_url, "https://"))
+  if (raw->client_metadata_url != NULL &&
+      !steward_client_metadata_url_is_valid (raw->client_metadata_url))
     return usage_error (error, _("--client-metadata-url: expected an https:// URL, not `%s`"),
                         raw->client_metadata_url);
 
@@ -455,10 +465,12 @@ apply_raw (StewardCliOptions  *options,
   if (n_servers > 1)
     return usage_error (error, _("--stdio, --server and --url each name a server; give only "
                                  "one of them"));
-  if (n_servers == 0)
+  /* `auth status` alone goes through the whole servers file. */
+  if (n_servers == 0 && command != STEWARD_CLI_COMMAND_AUTH_STATUS)
     return usage_error (error, _("say which server: --url URL, --server NAME, or --stdio "
                                  "COMMAND [ARGUMENT…] at the end"));
-  if (raw->config_path != NULL && raw->server_name == NULL)
+  if (raw->config_path != NULL && raw->server_name == NULL &&
+      !(n_servers == 0 && command == STEWARD_CLI_COMMAND_AUTH_STATUS))
     return usage_error (error, _("--config only makes sense with --server"));
   if (options->server_argv != NULL && (raw->headers != NULL || raw->transport != NULL))
     return usage_error (error, _("--header and --transport go with a remote server: --url, or "
@@ -708,6 +720,11 @@ create_context (RawOptions *raw)
       "  tasks get ID | tasks cancel ID | tasks result ID\n"
       "                             a task the server still keeps: its status,\n"
       "                             cancel it, or wait for its result\n"
+      "  auth status                whether the keyring holds a sign-in to this\n"
+      "                             remote server, and until when; without a\n"
+      "                             server, for each remote server of the file\n"
+      "  auth sign-out              revoke the sign-in at the server, where it\n"
+      "                             offers that, and remove it from the keyring\n"
       "\n"
       "Protocol revisions: %s."),
     revisions);

@@ -37,6 +37,8 @@ struct _StewardCliRunner
    * in place of their references; wiped when freed. */
   GHashTable          *server_env;
   GHashTable          *server_headers;
+  /* The entry's "oauth" client secret, as "clientSecret" → the secret. */
+  GHashTable          *server_oauth;
   /* A remote server: where, with which headers, over which transport. */
   char                *url;
   GHashTable          *headers;
@@ -73,6 +75,9 @@ McpTransport        *steward_cli_runner_create_stdio_transport (StewardCliRunner
                                                                StewardServerConfig  *server,
                                                                GError              **error);
 void                 steward_cli_runner_describe_remote        (StewardCliRunner     *self);
+int                  steward_cli_runner_run_auth               (StewardCliRunner     *self,
+                                                               StewardServerConfig  *server);
+int                  steward_cli_runner_run_auth_all           (StewardCliRunner     *self);
 gboolean             steward_cli_runner_create_delegate        (StewardCliRunner     *self,
                                                                GError              **error);
 

@@ -114,6 +114,8 @@ steward_cli_runner_resolve_secrets (StewardCliRunner     *self,
 {
   const char *name = steward_server_config_get_name (server);
   g_autoptr(StewardSecrets) secrets = steward_secrets_new ();
+  g_autoptr(GHashTable) oauth_table = NULL;
+  StewardServerOAuth *oauth;
 
   /* Translators: fills the second placeholder of "server `%s`, %s: %s". */
   self->server_env = resolve_references (self, secrets, name, _("environment"),
@@ -124,7 +126,20 @@ steward_cli_runner_resolve_secrets (StewardCliRunner     *self,
   /* Translators: fills the second placeholder of "server `%s`, %s: %s". */
   self->server_headers = resolve_references (self, secrets, name, _("headers"),
                                              steward_server_config_get_headers (server), error);
-  return self->server_headers != NULL;
+  if (self->server_headers == NULL)
+    return FALSE;
+
+  oauth = steward_server_config_get_oauth (server);
+  if (oauth == NULL || steward_server_oauth_get_client_secret (oauth) == NULL)
+    return TRUE;
+
+  oauth_table = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (oauth_table, (char *) "clientSecret",
+                       (char *) steward_server_oauth_get_client_secret (oauth));
+  /* Translators: fills the second placeholder of "server `%s`, %s: %s". */
+  self->server_oauth = resolve_references (self, secrets, name, _("oauth client secret"),
+                                           oauth_table, error);
+  return self->server_oauth != NULL;
 }
 
 /* What a remote entry of the servers file says, with the command line's

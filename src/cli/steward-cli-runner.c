@@ -977,6 +977,7 @@ steward_cli_runner_dispose (GObject *object)
   g_clear_object (&self->auth);
   g_clear_pointer (&self->server_env, g_hash_table_unref);
   g_clear_pointer (&self->server_headers, g_hash_table_unref);
+  g_clear_pointer (&self->server_oauth, g_hash_table_unref);
   g_clear_object (&self->delegate);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->loop, g_main_loop_unref);
@@ -1049,6 +1050,10 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   options = self->options;
 
+  if (options->command == STEWARD_CLI_COMMAND_AUTH_STATUS && options->url == NULL &&
+      options->server_name == NULL && options->server_argv == NULL)
+    return steward_cli_runner_run_auth_all (self);
+
   if (options->url != NULL)
     {
       self->url = g_strdup (options->url);
@@ -1065,6 +1070,10 @@ steward_cli_runner_run (StewardCliRunner *self)
           return STEWARD_CLI_EXIT_USAGE;
         }
     }
+
+  if (options->command == STEWARD_CLI_COMMAND_AUTH_STATUS ||
+      options->command == STEWARD_CLI_COMMAND_AUTH_SIGN_OUT)
+    return steward_cli_runner_run_auth (self, server);
 
   if (!steward_cli_runner_create_delegate (self, &error))
     {
@@ -1092,7 +1101,10 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   if (self->url != NULL && !g_hash_table_contains (self->headers, "Authorization"))
     {
-      self->auth = steward_cli_auth_new (options, self->url, &error);
+      const char *secret = self->server_oauth != NULL
+                           ? g_hash_table_lookup (self->server_oauth, "clientSecret") : NULL;
+
+      self->auth = steward_cli_auth_new (options, self->url, server, secret, &error);
       if (self->auth == NULL)
         {
           steward_cli_complain ("%s", error->message);

@@ -44,6 +44,7 @@ struct _McpAuthFlow
   char                    *client_id;
   char                    *client_secret;
   char                    *client_metadata_url;
+  char                    *scope;
   char                    *private_key_pem;
   gboolean                 client_credentials;
 
@@ -533,8 +534,8 @@ has_scope (const char *scopes,
 }
 
 /* The scopes to ask for, as the spec's strategy has it: those of the
- * challenge (with those asked for before, on a step-up), else all the
- * resource lists, else none at all; with `offline_access` added only where
+ * challenge (with those asked for before, on a step-up), else those
+ * configured, else all the resource lists, else none at all; with `offline_access` added only where
  * the authorization server lists it, for a refresh token. */
 static char *
 choose_scope (McpAuthFlow      *self,
@@ -557,6 +558,8 @@ choose_scope (McpAuthFlow      *self,
               g_string_append_printf (scope, " %s", before[i]);
         }
     }
+  else if (self->scope != NULL)
+    scope = g_string_new (self->scope);
   else if (self->resource_metadata != NULL && self->resource_metadata->scopes_supported != NULL &&
            self->resource_metadata->scopes_supported[0] != NULL)
     {
@@ -983,6 +986,7 @@ mcp_auth_flow_finalize (GObject *object)
   g_free (self->client_id);
   g_free (self->client_secret);
   g_free (self->client_metadata_url);
+  g_free (self->scope);
   g_free (self->private_key_pem);
   mcp_auth_resource_metadata_free (self->resource_metadata);
   mcp_auth_server_metadata_free (self->server_metadata);
@@ -1078,6 +1082,16 @@ mcp_auth_flow_set_client_metadata_url (McpAuthFlow *self,
 
   g_free (self->client_metadata_url);
   self->client_metadata_url = g_strdup (url);
+}
+
+/* @scope: (nullable): space-separated scopes for a challenge naming none */
+void
+mcp_auth_flow_set_scope (McpAuthFlow *self,
+                         const char  *scope)
+{
+  g_return_if_fail (MCP_IS_AUTH_FLOW (self));
+  g_free (self->scope);
+  self->scope = g_strdup (scope);
 }
 
 /**

@@ -70,6 +70,8 @@ void          mcp_auth_flow_set_client             (McpAuthFlow          *self,
                                                     const char           *client_secret);
 void          mcp_auth_flow_set_client_metadata_url (McpAuthFlow         *self,
                                                     const char           *url);
+void          mcp_auth_flow_set_scope              (McpAuthFlow          *self,
+                                                    const char           *scope);
 void          mcp_auth_flow_set_client_key         (McpAuthFlow          *self,
                                                     const char           *private_key_pem);
 void          mcp_auth_flow_set_client_credentials (McpAuthFlow          *self,

@@ -9,13 +9,27 @@
 #   oauth-server.py
 #
 # Prints its base URL on a line once it listens, then serves until killed. Every token it grants holds "canary", so a test can look for it.
+# It accepts Client ID Metadata Documents and revokes tokens (RFC 7009);
+# GET /seen answers what it was asked since the last GET /seen: the
+# clients and scopes of authorization requests, registrations, the client
+# authentication of token requests, and the tokens revoked.
 
+import base64
 import http.server
 import json
 import secrets
+import threading
 import urllib.parse
 
 TOKENS = set()
+LOCK = threading.Lock()
+
+
+def new_seen():
+    return {"authorize": [], "register": 0, "token_clients": [], "revoked": []}
+
+
+SEEN = new_seen()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -49,11 +63,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "authorization_endpoint": base + "/authorize",
                 "token_endpoint": base + "/token",
                 "registration_endpoint": base + "/register",
+                "revocation_endpoint": base + "/revoke",
+                "client_id_metadata_document_supported": True,
                 "code_challenge_methods_supported": ["S256"],
                 "authorization_response_iss_parameter_supported": True,
             })
+        elif url.path == "/seen":
+            global SEEN
+            with LOCK:
+                seen, SEEN = SEEN, new_seen()
+            self.reply(200, seen)
         elif url.path == "/authorize":
             query = dict(urllib.parse.parse_qsl(url.query))
+            with LOCK:
+                SEEN["authorize"].append({"client_id": query.get("client_id"),
+                                          "scope": query.get("scope")})
             location = query["redirect_uri"] + "?" + urllib.parse.urlencode(
                 {"code": "code-1", "state": query.get("state", ""), "iss": base})
             self.reply(302, headers=[("Location", location)])
@@ -63,9 +87,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         url = urllib.parse.urlsplit(self.path)
+        form = dict(urllib.parse.parse_qsl(body.decode()))
         if url.path == "/register":
+            with LOCK:
+                SEEN["register"] += 1
             self.reply(201, {"client_id": "client-1"})
+        elif url.path == "/revoke":
+            with LOCK:
+                SEEN["revoked"].append(form.get("token", ""))
+                TOKENS.discard(form.get("token", ""))
+            self.reply(200)
         elif url.path == "/token":
+            with LOCK:
+                SEEN["token_clients"].append(self.client_of(form))
             token = "canary-%s" % secrets.token_hex(12)
             TOKENS.add(token)
             self.reply(200, {"access_token": token, "token_type": "Bearer",
@@ -74,6 +108,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.mcp(json.loads(body))
         else:
             self.reply(404, {})
+
+    def client_of(self, form):
+        """Who a token request authenticates as: "id:secret" with HTTP
+        Basic, "id" in the form for a public client."""
+        authorization = self.headers.get("Authorization", "")
+        if authorization.startswith("Basic "):
+            return urllib.parse.unquote(base64.b64decode(authorization[6:]).decode())
+        if "client_secret" in form:
+            return "%s:%s" % (form.get("client_id"), form["client_secret"])
+        return form.get("client_id")
 
     def mcp(self, message):
         authorization = self.headers.get("Authorization", "")

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "steward-client-metadata.h"
 #include "steward-config.h"
 #include "steward-config-private.h"
 #include "steward-sandbox-profile.h"
@@ -32,6 +33,7 @@ struct _StewardServerConfig
 
   char                   *url;
   GHashTable             *headers;
+  StewardServerOAuth     *oauth;
 };
 
 G_DEFINE_FINAL_TYPE (StewardServerConfig, steward_server_config, G_TYPE_OBJECT)
@@ -344,6 +346,7 @@ parse (StewardServerConfig  *self,
        GError              **error)
 {
   JsonNode *disabled = json_object_get_member (json, "disabled");
+  JsonNode *oauth = json_object_get_member (json, "oauth");
 
   if (!read_string (self, json, "command", &self->command, error) ||
       !read_string (self, json, "url", &self->url, error))
@@ -387,8 +390,20 @@ parse (StewardServerConfig  *self,
 
       self->args = g_new0 (char *, 1);
       self->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      return read_string_map (self, json, "headers", is_header_name, is_header_value,
+      if (oauth != NULL)
+        self->oauth = steward_server_oauth_new_from_json (self->name, oauth, error);
+      return (oauth == NULL || self->oauth != NULL) &&
+             read_string_map (self, json, "headers", is_header_name, is_header_value,
                               &self->headers, error);
+    }
+
+  if (oauth != NULL)
+    {
+      g_set_error (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID,
+                   _("server `%s`: \"oauth\" goes with a server that has a \"url\"; a "
+                     "local server is not signed in to"),
+                   self->name);
+      return FALSE;
     }
 
   self->headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -429,6 +444,7 @@ steward_server_config_finalize (GObject *object)
   g_clear_pointer (&self->readable, g_strfreev);
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->headers, g_hash_table_unref);
+  g_clear_object (&self->oauth);
 
   G_OBJECT_CLASS (steward_server_config_parent_class)->finalize (object);
 }
@@ -708,6 +724,41 @@ steward_server_config_get_headers (StewardServerConfig *self)
   g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
 
   return self->headers;
+}
+
+/**
+ * steward_server_config_get_oauth:
+ *
+ * Returns: (nullable) (transfer none): how to register with a remote
+ *   server's authorization server (`"oauth"`), when the entry says
+ */
+StewardServerOAuth *
+steward_server_config_get_oauth (StewardServerConfig *self)
+{
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  return self->oauth;
+}
+
+/**
+ * steward_server_config_dup_client_metadata_url:
+ *
+ * The Client ID Metadata Document to offer this server's authorization
+ * server: the entry's `"clientMetadataUrl"`, else the
+ * "client-metadata-url" setting (steward_client_metadata_dup_url()).
+ *
+ * Returns: (transfer full) (nullable): the address, or %NULL when none is
+ *   to be offered
+ */
+char *
+steward_server_config_dup_client_metadata_url (StewardServerConfig *self)
+{
+  const char *url;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+
+  url = self->oauth != NULL ? steward_server_oauth_get_client_metadata_url (self->oauth) : NULL;
+  return url != NULL ? g_strdup (url) : steward_client_metadata_dup_url ();
 }
 
 const char *
@@ -1075,6 +1126,41 @@ steward_server_config_with_headers (StewardServerConfig *self,
 
   json = copy_object (self->json);
   set_string_map (json, "headers", headers);
+  return build (self->name, json);
+}
+
+/**
+ * steward_server_config_with_oauth:
+ * @oauth: (nullable): the block, or %NULL to remove it
+ *
+ * Returns: (transfer full): a copy of a remote server's entry registering
+ *   as @oauth says; members other hosts wrote into the block are kept
+ */
+StewardServerConfig *
+steward_server_config_with_oauth (StewardServerConfig *self,
+                                  StewardServerOAuth  *oauth)
+{
+  g_autoptr(JsonObject) json = NULL;
+  JsonObject *block;
+
+  g_return_val_if_fail (STEWARD_IS_SERVER_CONFIG (self), NULL);
+  g_return_val_if_fail (self->url != NULL, NULL);
+  g_return_val_if_fail (oauth == NULL || STEWARD_IS_SERVER_OAUTH (oauth), NULL);
+
+  json = copy_object (self->json);
+  if (oauth == NULL || steward_server_oauth_is_empty (oauth))
+    {
+      json_object_remove_member (json, "oauth");
+      return build (self->name, json);
+    }
+
+  block = json_object_get_object_member (json, "oauth");
+  if (block == NULL)
+    {
+      block = json_object_new ();
+      json_object_set_object_member (json, "oauth", block);
+    }
+  steward_server_oauth_write (oauth, block);
   return build (self->name, json);
 }
 

@@ -3,6 +3,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "steward-server-oauth.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -51,6 +53,8 @@ gboolean                steward_server_config_get_run_on_host (StewardServerConf
 /* Remote servers. */
 const char             *steward_server_config_get_url        (StewardServerConfig  *self);
 GHashTable             *steward_server_config_get_headers    (StewardServerConfig  *self);
+StewardServerOAuth     *steward_server_config_get_oauth      (StewardServerConfig  *self);
+char                   *steward_server_config_dup_client_metadata_url (StewardServerConfig *self);
 
 const char             *steward_server_transport_to_string   (StewardServerTransport transport);
 
@@ -89,6 +93,8 @@ StewardServerConfig    *steward_server_config_with_env       (StewardServerConfi
                                                               GHashTable           *env);
 StewardServerConfig    *steward_server_config_with_headers   (StewardServerConfig  *self,
                                                               GHashTable           *headers);
+StewardServerConfig    *steward_server_config_with_oauth     (StewardServerConfig  *self,
+                                                              StewardServerOAuth   *oauth);
 gboolean                steward_server_config_equal          (StewardServerConfig  *a,
                                                               StewardServerConfig  *b);
 
