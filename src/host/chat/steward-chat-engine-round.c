@@ -52,20 +52,30 @@ event_cb (StewardProviderEvent  event,
 }
 
 JsonObject *
-steward_chat_engine_tool_use_block (JsonArray *content,
-                                    guint      index)
+steward_chat_engine_block_at (JsonArray   *content,
+                              guint        index,
+                              const char **type)
 {
   JsonNode *node = json_array_get_element (content, index);
   JsonObject *block;
 
+  *type = NULL;
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
 
   block = json_node_get_object (node);
-  if (g_strcmp0 (mcp_json_get_string (block, "type"), "tool_use") != 0)
-    return NULL;
-
+  *type = mcp_json_get_string (block, "type");
   return block;
+}
+
+JsonObject *
+steward_chat_engine_tool_use_block (JsonArray *content,
+                                    guint      index)
+{
+  const char *type;
+  JsonObject *block = steward_chat_engine_block_at (content, index, &type);
+
+  return g_strcmp0 (type, "tool_use") == 0 ? block : NULL;
 }
 
 /* The answer as the provider finished it is the one that counts; tool
