@@ -81,13 +81,9 @@ update_tool_use (Turn            *turn,
 
   for (guint i = 0; i < json_array_get_length (content); i++)
     {
-      JsonNode *node = json_array_get_element (content, i);
-      JsonObject *block;
+      JsonObject *block = steward_chat_engine_tool_use_block (content, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      block = json_node_get_object (node);
-      if (g_strcmp0 (mcp_json_get_string (block, "type"), "tool_use") == 0 &&
+      if (block != NULL &&
           g_strcmp0 (mcp_json_get_string (block, "id"), steward_tool_call_get_id (call)) == 0)
         json_object_set_object_member (block, "input",
                                        steward_chat_json_copy_object (

@@ -109,5 +109,14 @@ void             steward_chat_engine_ensure_id           (Turn                 *
 
 /* steward-chat-engine-round.c */
 void             steward_chat_engine_next_round          (GTask                *task);
+/* The @index-th block of @content when it is an object, with its type
+ * (%NULL when it has none); else %NULL. */
+JsonObject      *steward_chat_engine_block_at            (JsonArray            *content,
+                                                          guint                 index,
+                                                          const char          **type);
+/* The @index-th block of @content when it is a tool_use block, else
+ * %NULL. */
+JsonObject      *steward_chat_engine_tool_use_block      (JsonArray            *content,
+                                                          guint                 index);
 
 G_END_DECLS

@@ -300,15 +300,11 @@ add_user_content (JsonArray *out,
 {
   for (guint i = 0; i < json_array_get_length (content); i++)
     {
-      JsonNode *node = json_array_get_element (content, i);
-      JsonObject *block;
       const char *type;
+      JsonObject *block = steward_chat_engine_block_at (content, i, &type);
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (block == NULL)
         continue;
-
-      block = json_node_get_object (node);
-      type = mcp_json_get_string (block, "type");
 
       if (g_strcmp0 (type, "text") == 0 || g_strcmp0 (type, "image") == 0 ||
           g_strcmp0 (type, "audio") == 0)
@@ -409,14 +405,11 @@ steward_chat_engine_build_messages (StewardConversation *conversation)
 
       for (guint j = 0; j < json_array_get_length (content); j++)
         {
-          JsonNode *node = json_array_get_element (content, j);
-          JsonObject *block;
           const char *type;
+          JsonObject *block = steward_chat_engine_block_at (content, j, &type);
 
-          if (!JSON_NODE_HOLDS_OBJECT (node))
+          if (block == NULL)
             continue;
-          block = json_node_get_object (node);
-          type = mcp_json_get_string (block, "type");
           if (g_strcmp0 (type, "tool_use") == 0 ||
               (g_strcmp0 (type, "text") == 0 &&
                g_strcmp0 (mcp_json_get_string (block, "text"), "") != 0))

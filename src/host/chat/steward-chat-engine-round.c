@@ -51,6 +51,33 @@ event_cb (StewardProviderEvent  event,
     }
 }
 
+JsonObject *
+steward_chat_engine_block_at (JsonArray   *content,
+                              guint        index,
+                              const char **type)
+{
+  JsonNode *node = json_array_get_element (content, index);
+  JsonObject *block;
+
+  *type = NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  block = json_node_get_object (node);
+  *type = mcp_json_get_string (block, "type");
+  return block;
+}
+
+JsonObject *
+steward_chat_engine_tool_use_block (JsonArray *content,
+                                    guint      index)
+{
+  const char *type;
+  JsonObject *block = steward_chat_engine_block_at (content, index, &type);
+
+  return g_strcmp0 (type, "tool_use") == 0 ? block : NULL;
+}
+
 /* The answer as the provider finished it is the one that counts; tool
  * calls seen while streaming keep their blocks in it. */
 static void
@@ -69,13 +96,9 @@ settle_answer (Turn       *turn,
 
   for (guint i = 0; i < json_array_get_length (content); i++)
     {
-      JsonNode *node = json_array_get_element (content, i);
-      JsonObject *block;
+      JsonObject *block = steward_chat_engine_tool_use_block (content, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      block = json_node_get_object (node);
-      if (g_strcmp0 (mcp_json_get_string (block, "type"), "tool_use") != 0)
+      if (block == NULL)
         continue;
 
       steward_chat_engine_ensure_id (turn, block);
