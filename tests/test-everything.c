@@ -52,16 +52,6 @@ peer_path (const char *package,
   return g_build_filename (peers, "@modelcontextprotocol", package, file, NULL);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static JsonObject *
 object_from (const char *json)
 {
@@ -288,7 +278,7 @@ call_tool (Fixture     *fixture,
   g_autoptr(GAsyncResult) result = NULL;
 
   mcp_client_call_tool_async (fixture->client, name, args, NULL, NULL, NULL, NULL,
-                              store_result_cb, &result);
+                              test_store_result_cb, &result);
   wait_for (result != NULL);
 
   return mcp_client_call_tool_finish (fixture->client, result, error);
@@ -313,7 +303,7 @@ ping (McpClient *client)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
+  mcp_client_ping_async (client, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   g_assert_true (mcp_client_ping_finish (client, result, &error));
   g_assert_no_error (error);
@@ -515,7 +505,7 @@ read_resource (Fixture    *fixture,
   g_autoptr(GError) error = NULL;
   GPtrArray *contents;
 
-  mcp_client_read_resource_async (fixture->client, uri, NULL, store_result_cb, &result);
+  mcp_client_read_resource_async (fixture->client, uri, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   contents = mcp_client_read_resource_finish (fixture->client, result, &error);
   g_assert_no_error (error);
@@ -591,7 +581,7 @@ subscribe (Fixture    *fixture,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_subscribe_async (fixture->client, uri, on, NULL, store_result_cb, &result);
+  mcp_client_subscribe_async (fixture->client, uri, on, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   g_assert_true (mcp_client_subscribe_finish (fixture->client, result, &error));
   g_assert_no_error (error);
@@ -624,7 +614,7 @@ get_prompt (Fixture     *fixture,
   g_autoptr(JsonObject) args = object_from (arguments);
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_get_prompt_async (fixture->client, name, args, NULL, store_result_cb, &result);
+  mcp_client_get_prompt_async (fixture->client, name, args, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
 
   return mcp_client_get_prompt_finish (fixture->client, result, error);
@@ -644,7 +634,7 @@ complete (Fixture    *fixture,
   char **values;
 
   mcp_client_complete_async (fixture->client, ref_type, ref_name, argument, value, ctx, NULL,
-                             store_result_cb, &result);
+                             test_store_result_cb, &result);
   wait_for (result != NULL);
   values = mcp_client_complete_finish (fixture->client, result, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -744,7 +734,7 @@ set_log_level (Fixture    *fixture,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_set_log_level_async (fixture->client, level, NULL, store_result_cb, &result);
+  mcp_client_set_log_level_async (fixture->client, level, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   g_assert_true (mcp_client_set_log_level_finish (fixture->client, result, &error));
   g_assert_no_error (error);
@@ -821,7 +811,7 @@ test_progress_and_cancel (Fixture       *fixture,
   /* 4 steps over 0.8 s: progress at each step, spaced beyond coalescing. */
   args = test_parse_object ("{\"duration\":0.8,\"steps\":4}");
   mcp_client_call_tool_async (fixture->client, "trigger-long-running-operation", args,
-                              progress_cb, &progress, NULL, NULL, store_result_cb, &result);
+                              progress_cb, &progress, NULL, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   reply = mcp_client_call_tool_finish (fixture->client, result, &error);
   g_assert_no_error (error);
@@ -837,7 +827,8 @@ test_progress_and_cancel (Fixture       *fixture,
   args = test_parse_object ("{\"duration\":20,\"steps\":20}");
   started = g_get_monotonic_time ();
   mcp_client_call_tool_async (fixture->client, "trigger-long-running-operation", args,
-                              progress_cb, &cancelled, NULL, cancellable, store_result_cb, &result);
+                              progress_cb, &cancelled, NULL, cancellable, test_store_result_cb,
+                              &result);
   wait_for (result != NULL);
   reply = mcp_client_call_tool_finish (fixture->client, result, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);

@@ -25,14 +25,6 @@ typedef struct {
   gboolean      subscribed;  /* the server acknowledged subscriptions/listen */
 } Fixture;
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static JsonObject *
 reply_cb (const char  *method,
           JsonObject  *params,
@@ -123,7 +115,7 @@ call_text (Fixture    *fixture,
   g_autoptr(McpToolResult) reply = NULL;
 
   mcp_client_call_tool_async (fixture->client, name, args, NULL, NULL, NULL, NULL,
-                              store_result_cb, &result);
+                              test_store_result_cb, &result);
   wait_for (result != NULL);
   reply = mcp_client_call_tool_finish (fixture->client, result, &error);
   g_assert_no_error (error);

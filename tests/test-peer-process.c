@@ -9,10 +9,10 @@
 #include "mcp-scripted-transport.h"
 #include "test-peer-process.h"
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+void
+test_store_result_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
 {
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
@@ -124,7 +124,7 @@ test_client_connect (McpClient *client)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  mcp_client_connect_async (client, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   g_assert_true (mcp_client_connect_finish (client, result, &error));
   g_assert_no_error (error);
@@ -135,7 +135,7 @@ test_client_close (McpClient *client)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
+  mcp_client_close_async (client, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   g_assert_true (mcp_client_close_finish (client, result, NULL));
   g_clear_object (&result);

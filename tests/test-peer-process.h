@@ -24,6 +24,12 @@ GSubprocess *test_peer_spawn     (GSubprocessLauncher *launcher,
  * nothing when *@server is %NULL. */
 void         test_peer_stop      (GSubprocess        **server);
 
+/* A GAsyncReadyCallback that keeps the result in the GAsyncResult *
+ * @user_data points to, for wait_for (result != NULL). */
+void         test_store_result_cb (GObject        *object,
+                                   GAsyncResult   *result,
+                                   gpointer        user_data);
+
 /* Connects @client, asserting that it succeeds. */
 void         test_client_connect (McpClient           *client);
 /* Closes @client, asserting that it closes cleanly, and that nothing but

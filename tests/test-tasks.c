@@ -33,14 +33,6 @@ typedef struct {
   GPtrArray    *messages;    /* status messages seen, in order */
 } Fixture;
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static JsonObject *
 reply_cb (const char  *method,
           JsonObject  *params,
@@ -212,7 +204,7 @@ call_tool (Fixture     *fixture,
   g_autoptr(GAsyncResult) result = NULL;
 
   mcp_client_call_tool_async (client, name, args, record_progress, fixture, NULL, NULL,
-                              store_result_cb, &result);
+                              test_store_result_cb, &result);
   wait_for (result != NULL);
   return mcp_client_call_tool_finish (client, result, error);
 }
@@ -228,7 +220,7 @@ start_task (McpClient  *client,
   g_autoptr(McpToolResult) immediate = NULL;
   McpTask *task;
 
-  mcp_client_start_task_async (client, name, args, NULL, store_result_cb, &result);
+  mcp_client_start_task_async (client, name, args, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   task = mcp_client_start_task_finish (client, result, &immediate, &error);
   g_assert_no_error (error);
@@ -248,7 +240,7 @@ follow (McpClient     *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_follow_task_async (client, task, cancellable, store_result_cb, &result);
+  mcp_client_follow_task_async (client, task, cancellable, test_store_result_cb, &result);
   wait_for (result != NULL);
   return mcp_client_follow_task_finish (client, result, error);
 }
@@ -260,7 +252,7 @@ get_task (McpClient   *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_get_task_async (client, id, NULL, store_result_cb, &result);
+  mcp_client_get_task_async (client, id, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   return mcp_client_get_task_finish (client, result, error);
 }
@@ -408,7 +400,7 @@ test_everything_list_result (Fixture       *fixture,
 
   task = start_task (fixture->client, "simulate-research-query", "{\"topic\":\"reefs\"}");
 
-  mcp_client_list_tasks_async (fixture->client, NULL, store_result_cb, &result);
+  mcp_client_list_tasks_async (fixture->client, NULL, test_store_result_cb, &result);
   wait_for (result != NULL);
   tasks = mcp_client_list_tasks_finish (fixture->client, result, &error);
   g_assert_no_error (error);
@@ -424,7 +416,7 @@ test_everything_list_result (Fixture       *fixture,
 
   /* tasks/result waits for the end, past the poll of a second. */
   mcp_client_get_task_result_async (fixture->client, mcp_task_get_id (task), NULL,
-                                    store_result_cb, &result);
+                                    test_store_result_cb, &result);
   wait_for (result != NULL);
   tool_result = mcp_client_get_task_result_finish (fixture->client, result, &error);
   g_assert_no_error (error);
@@ -563,7 +555,7 @@ test_modern_cancel (Fixture       *fixture,
 
   /* The result of a cancelled task is an error that says so. */
   mcp_client_get_task_result_async (fixture->client, mcp_task_get_id (task), NULL,
-                                    store_result_cb, &async_result);
+                                    test_store_result_cb, &async_result);
   wait_for (async_result != NULL);
   g_assert_null (mcp_client_get_task_result_finish (fixture->client, async_result, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_READY);

@@ -61,7 +61,7 @@ mcp_http_transport_exchange_unref (Exchange *ex)
       g_clear_object (&ex->body);
     }
 
-  mcp_http_transport_clear_source (&ex->timer);
+  mcp_clear_source (&ex->timer);
   g_clear_pointer (&ex->message, mcp_message_unref);
   g_clear_object (&ex->msg);
   g_clear_object (&ex->cancellable);
@@ -129,7 +129,7 @@ mcp_http_transport_exchange_detach (Exchange   *ex,
     return;
 
   mcp_http_transport_exchange_complete_task (ex, MCP_ERROR_CLOSED, failure);
-  mcp_http_transport_clear_source (&ex->timer);
+  mcp_clear_source (&ex->timer);
 
   /* Refused or failed, it opens no stream; what it held goes out. */
   if (ex->opens_listen)
@@ -189,7 +189,7 @@ mcp_http_transport_exchange_arm_timer (Exchange *ex,
                                        guint     timeout_ms,
                                        Wait      wait)
 {
-  mcp_http_transport_clear_source (&ex->timer);
+  mcp_clear_source (&ex->timer);
   ex->wait = wait;
   ex->timer_ms = timeout_ms;
   ex->timer = mcp_http_transport_schedule (ex->self, timeout_ms, exchange_timeout_cb, ex);
@@ -269,7 +269,7 @@ mcp_http_transport_stream_new (McpHttpTransport *self,
 void
 mcp_http_transport_stream_free (Stream *stream)
 {
-  mcp_http_transport_clear_source (&stream->timer);
+  mcp_clear_source (&stream->timer);
   if (stream->exchange != NULL)
     mcp_http_transport_exchange_detach (stream->exchange,
                                         "the connection to the server was closed");
@@ -365,7 +365,7 @@ mcp_http_transport_release_held (McpHttpTransport *self)
 {
   Exchange *ex;
 
-  mcp_http_transport_clear_source (&self->hold_source);
+  mcp_clear_source (&self->hold_source);
   while ((ex = g_queue_pop_head (&self->held)) != NULL)
     {
       if (ex->self != NULL)

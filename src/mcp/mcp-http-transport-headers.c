@@ -398,7 +398,7 @@ mcp_http_transport_exchange_sent_cb (GObject      *object,
     return;
 
   self = g_object_ref (ex->self);
-  mcp_http_transport_clear_source (&ex->timer);
+  mcp_clear_source (&ex->timer);
 
   if (body == NULL)
     {

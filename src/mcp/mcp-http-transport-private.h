@@ -13,6 +13,7 @@
 
 #include "mcp-http-transport.h"
 #include "mcp-message-reader.h"
+#include "mcp-source-private.h"
 #include "mcp-sse-parser.h"
 
 G_BEGIN_DECLS
@@ -156,7 +157,6 @@ struct _McpHttpTransport
 /* mcp-http-transport.c */
 void      mcp_http_transport_emit_interrupted       (McpHttpTransport  *self,
                                                      const char        *text);
-void      mcp_http_transport_clear_source           (GSource          **source);
 GSource  *mcp_http_transport_schedule               (McpHttpTransport  *self,
                                                      guint              delay_ms,
                                                      GSourceFunc        func,

@@ -141,7 +141,7 @@ mcp_http_transport_abandon_all (McpHttpTransport *self,
       mcp_http_transport_stream_free (listen);
     }
 
-  mcp_http_transport_clear_source (&self->hold_source);
+  mcp_clear_source (&self->hold_source);
   g_queue_clear_full (&self->held, (GDestroyNotify) mcp_http_transport_exchange_unref);
 
   while (self->exchanges->len > 0)

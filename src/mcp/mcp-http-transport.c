@@ -81,16 +81,6 @@ mcp_http_transport_emit_interrupted (McpHttpTransport *self,
 
 /* Small helpers */
 
-void
-mcp_http_transport_clear_source (GSource **source)
-{
-  if (*source == NULL)
-    return;
-
-  g_source_destroy (*source);
-  g_clear_pointer (source, g_source_unref);
-}
-
 GSource *
 mcp_http_transport_schedule (McpHttpTransport *self,
                              guint             delay_ms,

@@ -237,7 +237,7 @@ post_sent_cb (GObject      *object,
   self = g_object_ref (post->self);
   g_assert (self->post_in_flight == post);
   self->post_in_flight = NULL;
-  mcp_sse_transport_clear_source (&self->post_timeout_source);
+  mcp_clear_source (&self->post_timeout_source);
 
   if (post->response == NULL)
     {

@@ -10,6 +10,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-message-reader.h"
+#include "mcp-source-private.h"
 #include "mcp-sse-parser.h"
 #include "mcp-sse-transport.h"
 
@@ -97,7 +98,6 @@ struct _Post
 };
 
 /* mcp-sse-transport.c */
-void     mcp_sse_transport_clear_source          (GSource            **source);
 GSource *mcp_sse_transport_schedule              (McpSseTransport     *self,
                                                   guint                delay_ms,
                                                   GSourceFunc          func,

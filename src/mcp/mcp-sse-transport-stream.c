@@ -54,11 +54,11 @@ mcp_sse_transport_stop (McpSseTransport *self)
 
   self->state = STATE_CLOSED;
   g_cancellable_cancel (self->cancellable);
-  mcp_sse_transport_clear_source (&self->start_cancel_source);
-  mcp_sse_transport_clear_source (&self->endpoint_source);
-  mcp_sse_transport_clear_source (&self->idle_source);
-  mcp_sse_transport_clear_source (&self->finish_source);
-  mcp_sse_transport_clear_source (&self->post_timeout_source);
+  mcp_clear_source (&self->start_cancel_source);
+  mcp_clear_source (&self->endpoint_source);
+  mcp_clear_source (&self->idle_source);
+  mcp_clear_source (&self->finish_source);
+  mcp_clear_source (&self->post_timeout_source);
   close_stream (self);
   g_clear_error (&self->ended);
 
@@ -180,7 +180,7 @@ stream_ended (McpSseTransport *self,
 
   self->ended = error;
   close_stream (self);
-  mcp_sse_transport_clear_source (&self->idle_source);
+  mcp_clear_source (&self->idle_source);
   try_finish (self);
 }
 
@@ -190,8 +190,8 @@ open_connection (McpSseTransport *self)
   g_autoptr(GTask) task = g_steal_pointer (&self->start_task);
 
   self->state = STATE_OPEN;
-  mcp_sse_transport_clear_source (&self->endpoint_source);
-  mcp_sse_transport_clear_source (&self->start_cancel_source);
+  mcp_clear_source (&self->endpoint_source);
+  mcp_clear_source (&self->start_cancel_source);
 
   g_task_return_boolean (task, TRUE);
 }

@@ -43,16 +43,6 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (McpSseTransport, mcp_sse_transport, G_TYPE_OBJECT
                                G_IMPLEMENT_INTERFACE (MCP_TYPE_TRANSPORT,
                                                       mcp_sse_transport_iface_init))
 
-void
-mcp_sse_transport_clear_source (GSource **source)
-{
-  if (*source == NULL)
-    return;
-
-  g_source_destroy (*source);
-  g_clear_pointer (source, g_source_unref);
-}
-
 GSource *
 mcp_sse_transport_schedule (McpSseTransport *self,
                             guint            delay_ms,

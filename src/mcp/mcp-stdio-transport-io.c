@@ -27,14 +27,14 @@ void
 mcp_stdio_transport_stop_reading_stdout (McpStdioTransport *self)
 {
   self->stdout_done = TRUE;
-  mcp_stdio_transport_clear_source (&self->stdout_source);
+  mcp_clear_source (&self->stdout_source);
 }
 
 static void
 stdout_ended (McpStdioTransport *self)
 {
   self->stdout_done = TRUE;
-  mcp_stdio_transport_clear_source (&self->stdout_source);
+  mcp_clear_source (&self->stdout_source);
 
   if (self->stdout_pipe != NULL)
     g_input_stream_close (self->stdout_pipe, NULL, NULL);
@@ -112,7 +112,7 @@ stdout_ready_cb (int          fd,
         return G_SOURCE_REMOVE;
       if (mcp_message_reader_get_n_pending (self->reader) >= MAX_PENDING_TEXTS)
         {
-          mcp_stdio_transport_clear_source (&self->stdout_source);
+          mcp_clear_source (&self->stdout_source);
           return G_SOURCE_REMOVE;
         }
 
@@ -198,7 +198,7 @@ write_failed (McpStdioTransport *self,
                                        g_error_new (MCP_ERROR, MCP_ERROR_CLOSED,
                                                     "could not write to the server’s stdin: %s",
                                                     cause));
-  mcp_stdio_transport_clear_source (&self->stdin_source);
+  mcp_clear_source (&self->stdin_source);
   g_output_stream_close (self->stdin_pipe, NULL, NULL);
   g_clear_object (&self->stdin_pipe);
   self->stdin_fd = -1;
@@ -285,7 +285,7 @@ mcp_stdio_transport_write_next (McpStdioTransport *self)
         }
     }
 
-  mcp_stdio_transport_clear_source (&self->stdin_source);
+  mcp_clear_source (&self->stdin_source);
 
   if (self->close_stdin_pending)
     mcp_stdio_transport_close_stdin (self);

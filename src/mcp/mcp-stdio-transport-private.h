@@ -13,6 +13,7 @@
 
 #include "mcp-line-framer.h"
 #include "mcp-message-reader.h"
+#include "mcp-source-private.h"
 #include "mcp-stdio-transport.h"
 
 G_BEGIN_DECLS
@@ -120,7 +121,6 @@ typedef struct {
 } CloseData;
 
 /* mcp-stdio-transport.c */
-void     mcp_stdio_transport_clear_source          (GSource            **source);
 GSource *mcp_stdio_transport_schedule              (McpStdioTransport   *self,
                                                     guint                delay_ms,
                                                     GSourceFunc          func);

@@ -98,7 +98,7 @@ mcp_stdio_transport_close_stdin (McpStdioTransport *self)
     }
 
   self->close_stdin_pending = FALSE;
-  mcp_stdio_transport_clear_source (&self->stdin_source);
+  mcp_clear_source (&self->stdin_source);
   self->stdin_fd = -1;
   g_output_stream_close (self->stdin_pipe, NULL, NULL);
   g_clear_object (&self->stdin_pipe);
@@ -107,7 +107,7 @@ mcp_stdio_transport_close_stdin (McpStdioTransport *self)
 void
 mcp_stdio_transport_close_data_free (CloseData *data)
 {
-  mcp_stdio_transport_clear_source (&data->cancel_source);
+  mcp_clear_source (&data->cancel_source);
   g_free (data);
 }
 
@@ -120,7 +120,7 @@ complete_close_tasks (McpStdioTransport *self)
     {
       CloseData *data = g_task_get_task_data (task);
 
-      mcp_stdio_transport_clear_source (&data->cancel_source);
+      mcp_clear_source (&data->cancel_source);
       g_task_return_boolean (task, TRUE);
       g_object_unref (task);
     }
@@ -135,11 +135,11 @@ finish (McpStdioTransport *self)
     return;
 
   self->state = STATE_STOPPED;
-  mcp_stdio_transport_clear_source (&self->escalation_source);
-  mcp_stdio_transport_clear_source (&self->drain_source);
-  mcp_stdio_transport_clear_source (&self->finish_source);
+  mcp_clear_source (&self->escalation_source);
+  mcp_clear_source (&self->drain_source);
+  mcp_clear_source (&self->finish_source);
 
-  mcp_stdio_transport_clear_source (&self->stdout_source);
+  mcp_clear_source (&self->stdout_source);
   g_cancellable_cancel (self->stderr_cancellable);
   self->stdout_done = TRUE;
   self->stderr_done = TRUE;
@@ -231,7 +231,7 @@ send_term (McpStdioTransport *self)
   self->signalled = TRUE;
   mcp_stdio_transport_signal_group (self, SIGTERM);
 
-  mcp_stdio_transport_clear_source (&self->escalation_source);
+  mcp_clear_source (&self->escalation_source);
   self->escalation_source = mcp_stdio_transport_schedule (self, self->grace_ms, escalate_cb);
 }
 
@@ -349,7 +349,7 @@ mcp_stdio_transport_wait_cb (GObject      *object,
 
   self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
   self->exited = TRUE;
-  mcp_stdio_transport_clear_source (&self->escalation_source);
+  mcp_clear_source (&self->escalation_source);
 
   /* Whatever the server started and left behind in its group would hold
    * the pipes open and live on unseen. */

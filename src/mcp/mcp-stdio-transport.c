@@ -52,16 +52,6 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (McpStdioTransport, mcp_stdio_transport, G_TYPE_OB
                                G_IMPLEMENT_INTERFACE (MCP_TYPE_TRANSPORT,
                                                       mcp_stdio_transport_iface_init))
 
-void
-mcp_stdio_transport_clear_source (GSource **source)
-{
-  if (*source == NULL)
-    return;
-
-  g_source_destroy (*source);
-  g_clear_pointer (source, g_source_unref);
-}
-
 GSource *
 mcp_stdio_transport_schedule (McpStdioTransport *self,
                               guint              delay_ms,
@@ -299,11 +289,11 @@ mcp_stdio_transport_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->stderr_cancellable);
-  mcp_stdio_transport_clear_source (&self->stdout_source);
-  mcp_stdio_transport_clear_source (&self->stdin_source);
-  mcp_stdio_transport_clear_source (&self->escalation_source);
-  mcp_stdio_transport_clear_source (&self->drain_source);
-  mcp_stdio_transport_clear_source (&self->finish_source);
+  mcp_clear_source (&self->stdout_source);
+  mcp_clear_source (&self->stdin_source);
+  mcp_clear_source (&self->escalation_source);
+  mcp_clear_source (&self->drain_source);
+  mcp_clear_source (&self->finish_source);
 
   /* Nobody is left to shut the server down politely. */
   if (self->subprocess != NULL && !self->exited)
