@@ -61,4 +61,8 @@ StewardCliSignOut steward_cli_auth_sign_out_finish (StewardCliAuth      *self,
                                                    GError              **error);
 McpAuthFlow    *steward_cli_auth_get_flow         (StewardCliAuth       *self);
 
+char           *steward_cli_read_option_file      (const char           *path,
+                                                   const char           *option,
+                                                   GError              **error);
+
 G_END_DECLS
