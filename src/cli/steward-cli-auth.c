@@ -693,16 +693,3 @@ steward_cli_auth_sign_out_finish (StewardCliAuth  *self,
 
   return g_task_propagate_int (G_TASK (result), error);
 }
-
-/**
- * steward_cli_auth_get_flow:
- *
- * Returns: (transfer none): the flow, for what discovery found
- */
-McpAuthFlow *
-steward_cli_auth_get_flow (StewardCliAuth *self)
-{
-  g_return_val_if_fail (STEWARD_IS_CLI_AUTH (self), NULL);
-
-  return self->flow;
-}

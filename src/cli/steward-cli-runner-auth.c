@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mcp-auth-flow.h"
 #include "steward-config.h"
 
 #include "steward-cli-output.h"
