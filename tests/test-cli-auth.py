@@ -355,7 +355,57 @@ def test_sign_out(cli, url):
     code, out, err = run_cli([cli, "auth", "sign-out", "--stdio", "true"])
     assert code == 2 and "goes with a remote server" in err, (code, out, err)
     code, out, err = run_cli([cli, "auth", "forget", "--url", url])
-    assert code == 2 and "`auth` is followed by status or sign-out" in err, (code, out, err)
+    assert code == 2 and "`auth` is followed by status, sign-out or set-client" in err, (code, out, err)
+    return None
+
+
+def test_set_client(cli, url):
+    if not os.environ.get("STEWARD_IN_SESSION") or shutil.which("secret-tool") is None:
+        return "not in a session with a keyring and secret-tool"
+    secret = "hush-" + secrets.token_hex(8)
+    with tempfile.TemporaryDirectory() as directory:
+        path = write_servers(directory, {"url": url, "oauth": {"scopes": ["read"],
+                                                               "x-other": 1}})
+        secret_file = os.path.join(directory, "secret")
+        with open(os.open(secret_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write(secret + "\n")
+        server = ["--server", "signed", "--config", path]
+
+        code, out, err = run_cli([cli, "auth", "set-client", "--client-id", "pre-9",
+                                  "--client-secret-file", secret_file] + server)
+        assert code == 0 and "signs in as client pre-9" in out, (code, out, err)
+        with open(path) as f:
+            written = f.read()
+        assert secret not in written, "the client secret went into the servers file"
+        block = json.loads(written)["mcpServers"]["signed"]["oauth"]
+        assert block["clientId"] == "pre-9" and block["scopes"] == ["read"], block
+        assert block["x-other"] == 1, "a member of another host was lost: %r" % block
+        assert re.fullmatch(r"\$\{keyring:[^}]+\}", block["clientSecret"]), block
+        found = subprocess.run(["secret-tool", "search", "--all", "kind", "client-secret"],
+                               capture_output=True, text=True)
+        assert "label = Steward: signed client secret" in found.stdout + found.stderr, found
+
+        seen(url)
+        code, out, err, opened = run_following(
+            [cli, "--authorize", "print", "--timeout", "15000"] + server +
+            ["tools", "call", "whoami"])
+        assert code == 0 and opened == 1, (code, out, err)
+        asked = seen(url)
+        assert asked["token_clients"] == ["pre-9:" + secret], "not signed in as the client set"
+        assert asked["authorize"][0]["scope"] == "read", asked
+
+        # Another, public client: the old secret leaves the file and the keyring.
+        code, out, err = run_cli([cli, "auth", "set-client", "--client-id", "pub-1"] + server)
+        assert code == 0, (code, out, err)
+        with open(path) as f:
+            block = json.load(f)["mcpServers"]["signed"]["oauth"]
+        assert block["clientId"] == "pub-1" and "clientSecret" not in block, block
+        found = subprocess.run(["secret-tool", "search", "--all", "kind", "client-secret"],
+                               capture_output=True, text=True)
+        assert "signed client secret" not in found.stdout + found.stderr, found
+
+        code, out, err = run_cli([cli, "auth", "set-client"] + server)
+        assert code == 2 and "needs --server NAME, and --client-id" in err, (code, out, err)
     return None
 
 
@@ -370,7 +420,9 @@ def main():
               test_servers_file_client),
              ("signs in as the servers file's client without a person",
               test_client_credentials),
-             ("signs out: revoked at the server, gone from the keyring", test_sign_out)]
+             ("signs out: revoked at the server, gone from the keyring", test_sign_out),
+             ("keeps the client set for an entry, its secret in the keyring",
+              test_set_client)]
     print("1..%d" % len(tests), flush=True)
     failed = 0
     for number, (name, function) in enumerate(tests, 1):

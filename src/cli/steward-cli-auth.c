@@ -83,10 +83,17 @@ open_cb (const char *url,
     }
 }
 
-static char *
-read_file (const char  *path,
-           const char  *option,
-           GError     **error)
+/**
+ * steward_cli_read_option_file:
+ * @option: the option that named @path, for the error
+ *
+ * Returns: (transfer full) (nullable): the contents of a file an option
+ *   names, such as a client secret
+ */
+char *
+steward_cli_read_option_file (const char  *path,
+                              const char  *option,
+                              GError     **error)
 {
   g_autofree char *contents = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -144,7 +151,8 @@ set_client (StewardCliAuth       *self,
 
   if (options->client_secret_file != NULL)
     {
-      secret = read_file (options->client_secret_file, "--client-secret-file", error);
+      secret = steward_cli_read_option_file (options->client_secret_file, "--client-secret-file",
+                                             error);
       if (secret == NULL)
         return FALSE;
       g_strstrip (secret);
@@ -160,7 +168,7 @@ set_client (StewardCliAuth       *self,
 
   if (options->client_key_file != NULL)
     {
-      key = read_file (options->client_key_file, "--client-key-file", error);
+      key = steward_cli_read_option_file (options->client_key_file, "--client-key-file", error);
       if (key == NULL)
         return FALSE;
       mcp_auth_flow_set_client_key (self->flow, key);
@@ -684,17 +692,4 @@ steward_cli_auth_sign_out_finish (StewardCliAuth  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), -1);
 
   return g_task_propagate_int (G_TASK (result), error);
-}
-
-/**
- * steward_cli_auth_get_flow:
- *
- * Returns: (transfer none): the flow, for what discovery found
- */
-McpAuthFlow *
-steward_cli_auth_get_flow (StewardCliAuth *self)
-{
-  g_return_val_if_fail (STEWARD_IS_CLI_AUTH (self), NULL);
-
-  return self->flow;
 }

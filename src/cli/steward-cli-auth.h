@@ -3,7 +3,6 @@
 
 #include <gio/gio.h>
 
-#include "mcp-auth-flow.h"
 #include "steward-auth-store.h"
 #include "steward-cli-options.h"
 #include "steward-server-config.h"
@@ -59,6 +58,8 @@ void            steward_cli_auth_sign_out_async   (StewardCliAuth       *self,
 StewardCliSignOut steward_cli_auth_sign_out_finish (StewardCliAuth      *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);
-McpAuthFlow    *steward_cli_auth_get_flow         (StewardCliAuth       *self);
+char           *steward_cli_read_option_file      (const char           *path,
+                                                   const char           *option,
+                                                   GError              **error);
 
 G_END_DECLS

@@ -38,6 +38,7 @@ static const struct {
   { { "tasks", "result" },            "ID",       STEWARD_CLI_COMMAND_TASKS_RESULT },
   { { "auth", "status" },             NULL,       STEWARD_CLI_COMMAND_AUTH_STATUS },
   { { "auth", "sign-out" },           NULL,       STEWARD_CLI_COMMAND_AUTH_SIGN_OUT },
+  { { "auth", "set-client" },         NULL,       STEWARD_CLI_COMMAND_AUTH_SET_CLIENT },
 };
 
 /* What GOption fills in, before it is checked. */
@@ -368,7 +369,7 @@ parse_command (StewardCliOptions  *options,
   if (g_str_equal (words[0], "tasks"))
     return usage_error (error, _("`tasks` is followed by list, get, cancel or result"));
   if (g_str_equal (words[0], "auth"))
-    return usage_error (error, _("`auth` is followed by status or sign-out"));
+    return usage_error (error, _("`auth` is followed by status, sign-out or set-client"));
 
   return usage_error (error, _("unknown command `%s`"), words[0]);
 }
@@ -469,6 +470,10 @@ apply_raw (StewardCliOptions  *options,
   if (n_servers == 0 && command != STEWARD_CLI_COMMAND_AUTH_STATUS)
     return usage_error (error, _("say which server: --url URL, --server NAME, or --stdio "
                                  "COMMAND [ARGUMENT…] at the end"));
+  if (command == STEWARD_CLI_COMMAND_AUTH_SET_CLIENT &&
+      (raw->server_name == NULL || (raw->client_id == NULL && raw->client_metadata_url == NULL)))
+    return usage_error (error, _("`auth set-client` needs --server NAME, and --client-id ID "
+                                 "or --client-metadata-url URL"));
   if (raw->config_path != NULL && raw->server_name == NULL &&
       !(n_servers == 0 && command == STEWARD_CLI_COMMAND_AUTH_STATUS))
     return usage_error (error, _("--config only makes sense with --server"));
@@ -725,6 +730,10 @@ create_context (RawOptions *raw)
       "                             server, for each remote server of the file\n"
       "  auth sign-out              revoke the sign-in at the server, where it\n"
       "                             offers that, and remove it from the keyring\n"
+      "  auth set-client --server NAME [--client-id ID [--client-secret-file FILE]]\n"
+      "           [--client-metadata-url URL]\n"
+      "                             keep the client to sign in as in the entry's\n"
+      "                             \"oauth\" block, its secret in the keyring\n"
       "\n"
       "Protocol revisions: %s."),
     revisions);

@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "mcp-auth-flow.h"
 #include "steward-config.h"
 
 #include "steward-cli-output.h"
@@ -318,4 +320,175 @@ steward_cli_runner_run_auth_all (StewardCliRunner *self)
     steward_cli_print_out (g_ptr_array_index (lines, i));
 
   return self->exit_code;
+}
+
+/* `auth set-client`: the client a remote entry signs in as, written into
+ * its "oauth" block, the secret into the keyring. */
+
+static void
+keyring_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* The keyring answers over D-Bus, and the file is written only once it
+ * has; steward-cli has nothing else to do meanwhile. */
+static GAsyncResult *
+wait_for (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  return *result;
+}
+
+static char *
+store_client_secret (StewardSecrets  *secrets,
+                     const char      *server,
+                     const char      *old_id,
+                     const char      *secret,
+                     GError         **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *id = NULL;
+
+  /* Translators: the keyring's name for a client secret; the placeholder
+   * is the server's name. */
+  label = g_strdup_printf (_("Steward: %s client secret"), server);
+  steward_secrets_store_async (secrets, old_id, STEWARD_SECRET_KIND_CLIENT_SECRET, label, secret,
+                               NULL, keyring_done_cb, &result);
+  id = steward_secrets_store_finish (secrets, wait_for (&result), error);
+
+  return id != NULL ? steward_secret_reference_new (id) : NULL;
+}
+
+static gboolean
+save_server (StewardConfig        *config,
+             StewardServerConfig  *server,
+             GError              **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  steward_config_put_server (config, server);
+  steward_config_save_async (config, NULL, keyring_done_cb, &result);
+  return steward_config_save_finish (config, wait_for (&result), error);
+}
+
+/**
+ * steward_cli_runner_set_client:
+ *
+ * Runs `auth set-client`: keeps the client of --client-id (with the
+ * secret of --client-secret-file, or as a public client) or the document
+ * of --client-metadata-url in the entry's "oauth" block, its scopes and
+ * other members as they were.
+ *
+ * Returns: the exit status
+ */
+int
+steward_cli_runner_set_client (StewardCliRunner *self)
+{
+  StewardCliOptions *options = self->options;
+  g_autoptr(StewardConfig) config = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(StewardSecrets) secrets = NULL;
+  g_autoptr(StewardServerOAuth) oauth = NULL;
+  g_autoptr(StewardServerConfig) changed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *secret = NULL;
+  g_autofree char *reference = NULL;
+  g_autofree char *old_id = NULL;
+  g_autofree char *text = NULL;
+  StewardServerConfig *server;
+  StewardServerOAuth *old;
+  const char *client_id;
+  const char *name = options->server_name;
+
+  if (options->config_path != NULL)
+    file = g_file_new_for_commandline_arg (options->config_path);
+  config = steward_config_new (file);
+  if (!steward_config_load (config, NULL, &error) ||
+      (server = steward_config_lookup (config, name, &error)) == NULL)
+    {
+      steward_cli_complain ("%s", error->message);
+      return STEWARD_CLI_EXIT_USAGE;
+    }
+
+  if (!steward_server_config_is_remote (server))
+    {
+      steward_cli_complain (_("`auth` goes with a remote server: --url, or --server with a "
+                              "\"url\" entry"));
+      return STEWARD_CLI_EXIT_USAGE;
+    }
+
+  old = steward_server_config_get_oauth (server);
+  if (old != NULL)
+    old_id = steward_secret_reference_get_id (steward_server_oauth_get_client_secret (old));
+
+  if (options->client_secret_file != NULL)
+    {
+      secret = steward_cli_read_option_file (options->client_secret_file,
+                                             "--client-secret-file", &error);
+      if (secret == NULL)
+        {
+          steward_cli_complain ("%s", error->message);
+          return STEWARD_CLI_EXIT_USAGE;
+        }
+      g_strstrip (secret);
+    }
+
+  secrets = steward_secrets_new ();
+  if (secret != NULL)
+    {
+      reference = store_client_secret (secrets, name, old_id, secret, &error);
+      memset (secret, 0, strlen (secret));
+      if (reference == NULL)
+        {
+          steward_cli_complain ("%s", error->message);
+          return STEWARD_CLI_EXIT_USAGE;
+        }
+    }
+  else if (options->client_id == NULL && old != NULL)
+    reference = g_strdup (steward_server_oauth_get_client_secret (old));
+
+  client_id = options->client_id;
+  if (client_id == NULL && old != NULL)
+    client_id = steward_server_oauth_get_client_id (old);
+
+  oauth = steward_server_oauth_new (client_id, reference,
+                                    old != NULL ? steward_server_oauth_get_scopes (old) : NULL,
+                                    options->client_metadata_url != NULL
+                                    ? options->client_metadata_url
+                                    : old != NULL
+                                    ? steward_server_oauth_get_client_metadata_url (old)
+                                    : NULL);
+  changed = steward_server_config_with_oauth (server, oauth);
+  if (!save_server (config, changed, &error))
+    {
+      steward_cli_complain ("%s", error->message);
+      return STEWARD_CLI_EXIT_USAGE;
+    }
+
+  /* A public client now, or another one: the old secret serves nobody. */
+  if (old_id != NULL && reference == NULL)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+
+      steward_secrets_clear_async (secrets, old_id, NULL, keyring_done_cb, &result);
+      if (!steward_secrets_clear_finish (secrets, wait_for (&result), &error))
+        steward_cli_complain ("%s", error->message);
+    }
+
+  if (client_id != NULL)
+    /* Translators: the placeholders are a server's name and a client id. */
+    text = g_strdup_printf (_("Server `%s` signs in as client %s.\n"), name, client_id);
+  else
+    /* Translators: the placeholders are a server's name and an address. */
+    text = g_strdup_printf (_("Server `%s` offers %s as Steward's client id.\n"), name,
+                            options->client_metadata_url);
+  steward_cli_print_out (text);
+
+  return STEWARD_CLI_EXIT_OK;
 }

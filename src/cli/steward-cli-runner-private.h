@@ -78,6 +78,7 @@ void                 steward_cli_runner_describe_remote        (StewardCliRunner
 int                  steward_cli_runner_run_auth               (StewardCliRunner     *self,
                                                                StewardServerConfig  *server);
 int                  steward_cli_runner_run_auth_all           (StewardCliRunner     *self);
+int                  steward_cli_runner_set_client             (StewardCliRunner     *self);
 gboolean             steward_cli_runner_create_delegate        (StewardCliRunner     *self,
                                                                GError              **error);
 

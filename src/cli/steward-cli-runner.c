@@ -1050,6 +1050,9 @@ steward_cli_runner_run (StewardCliRunner *self)
 
   options = self->options;
 
+  if (options->command == STEWARD_CLI_COMMAND_AUTH_SET_CLIENT)
+    return steward_cli_runner_set_client (self);
+
   if (options->command == STEWARD_CLI_COMMAND_AUTH_STATUS && options->url == NULL &&
       options->server_name == NULL && options->server_argv == NULL)
     return steward_cli_runner_run_auth_all (self);

@@ -64,6 +64,8 @@ kind_to_string (StewardSecretKind kind)
       return "consent-key";
     case STEWARD_SECRET_KIND_SIGN_IN:
       return "sign-in";
+    case STEWARD_SECRET_KIND_CLIENT_SECRET:
+      return "client-secret";
     default:
       g_return_val_if_reached ("provider-key");
     }

@@ -27,6 +27,7 @@ typedef enum {
   STEWARD_SECRET_KIND_SERVER_HEADER,  /* a header value for a remote server */
   STEWARD_SECRET_KIND_CONSENT_KEY,    /* the key that seals consents (steward-consent-store.h) */
   STEWARD_SECRET_KIND_SIGN_IN,        /* a remote server's tokens (steward-auth-store.h) */
+  STEWARD_SECRET_KIND_CLIENT_SECRET,  /* the secret of a server's "oauth" client */
 } StewardSecretKind;
 
 #define STEWARD_TYPE_SECRETS (steward_secrets_get_type ())
