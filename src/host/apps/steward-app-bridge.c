@@ -11,6 +11,7 @@
 #include "mcp-json.h"
 
 #include "steward-app-bridge.h"
+#include "steward-app-message.h"
 #include "steward-approval.h"
 #include "steward-approvals.h"
 #include "steward-log-store.h"
@@ -113,16 +114,6 @@ log_traffic (StewardAppBridge    *self,
   steward_log_store_append (store, entry);
 }
 
-static char *
-describe_id (JsonNode *id)
-{
-  if (id == NULL || JSON_NODE_HOLDS_NULL (id))
-    return g_strdup ("");
-  if (json_node_get_value_type (id) == G_TYPE_STRING)
-    return g_strdup_printf (" #%s", json_node_get_string (id));
-  return g_strdup_printf (" #%" G_GINT64_FORMAT, json_node_get_int (id));
-}
-
 /* Sending */
 
 static void
@@ -154,7 +145,7 @@ reply_result (StewardAppBridge *self,
 {
   g_autoptr(JsonObject) message = new_message ();
   g_autofree char *summary = NULL;
-  g_autofree char *id_text = describe_id (id);
+  g_autofree char *id_text = steward_app_message_describe_id (id);
 
   json_object_set_member (message, "id", json_node_copy (id));
   json_object_set_object_member (message, "result",
@@ -172,7 +163,7 @@ reply_error (StewardAppBridge *self,
   g_autoptr(JsonObject) message = new_message ();
   JsonObject *error = json_object_new ();
   g_autofree char *summary = NULL;
-  g_autofree char *id_text = describe_id (id);
+  g_autofree char *id_text = steward_app_message_describe_id (id);
 
   if (id != NULL)
     json_object_set_member (message, "id", json_node_copy (id));
@@ -1034,18 +1025,6 @@ handle_response (StewardAppBridge *self,
                  _("An answer to nothing Steward asked; dropped"), "", 0);
 }
 
-static gboolean
-is_valid_id (JsonNode *id)
-{
-  GType type;
-
-  if (!JSON_NODE_HOLDS_VALUE (id))
-    return FALSE;
-
-  type = json_node_get_value_type (id);
-  return type == G_TYPE_STRING || type == G_TYPE_INT64;
-}
-
 static void
 refuse (StewardAppBridge *self,
         JsonNode         *id,
@@ -1060,64 +1039,21 @@ refuse (StewardAppBridge *self,
 }
 
 static void
-dispatch (StewardAppBridge *self,
-          JsonObject       *message)
+dispatch (StewardAppBridge  *self,
+          StewardAppMessage *message)
 {
-  JsonNode *id = json_object_get_member (message, "id");
-  JsonNode *method_node = json_object_get_member (message, "method");
-  JsonNode *params_node = json_object_get_member (message, "params");
-  JsonObject *params = NULL;
-  const char *method;
+  JsonNode *id = message->id;
+  JsonObject *params = message->params;
+  const char *method = message->method;
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) null_id = json_node_new (JSON_NODE_NULL);
 
-  if (g_strcmp0 (mcp_json_get_string (message, "jsonrpc"), "2.0") != 0)
+  if (message->kind == STEWARD_APP_MESSAGE_RESPONSE)
     {
-      reply_error (self, id != NULL && is_valid_id (id) ? id : null_id,
-                   MCP_ERROR_INVALID_REQUEST,
-                   _("The message is not JSON-RPC 2.0: “jsonrpc” must be “2.0”"));
+      handle_response (self, message->object, id);
       return;
     }
 
-  if (id != NULL && !is_valid_id (id))
-    {
-      reply_error (self, null_id, MCP_ERROR_INVALID_REQUEST,
-                   _("The message’s “id” must be a string or a whole number"));
-      return;
-    }
-
-  if (method_node == NULL)
-    {
-      if (id != NULL && (json_object_has_member (message, "result") ||
-                         json_object_has_member (message, "error")))
-        handle_response (self, message, id);
-      else
-        reply_error (self, id != NULL ? id : null_id, MCP_ERROR_INVALID_REQUEST,
-                     _("The message has no “method” and is no answer"));
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_VALUE (method_node) ||
-      json_node_get_value_type (method_node) != G_TYPE_STRING)
-    {
-      refuse (self, id, MCP_ERROR_INVALID_REQUEST, _("The message’s “method” is not text"));
-      return;
-    }
-  method = json_node_get_string (method_node);
-
-  if (params_node != NULL && !JSON_NODE_HOLDS_NULL (params_node))
-    {
-      if (!JSON_NODE_HOLDS_OBJECT (params_node))
-        {
-          /* Translators: %s is a JSON-RPC method. */
-          text = g_strdup_printf (_("The “params” of %s must be an object"), method);
-          refuse (self, id, MCP_ERROR_INVALID_PARAMS, text);
-          return;
-        }
-      params = json_node_get_object (params_node);
-    }
-
-  if (id != NULL)
+  if (message->kind == STEWARD_APP_MESSAGE_REQUEST)
     {
       if (g_str_equal (method, "ui/initialize"))
         {
@@ -1176,11 +1112,11 @@ void
 steward_app_bridge_receive (StewardAppBridge *self,
                             const char       *json_text)
 {
+  g_autoptr(StewardAppMessage) message = NULL;
+  g_autoptr(JsonNode) reply_id = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(JsonNode) null_id = json_node_new (JSON_NODE_NULL);
-  g_autofree char *text = NULL;
   g_autofree char *summary = NULL;
+  g_autofree char *id_text = NULL;
   gsize length;
 
   g_return_if_fail (STEWARD_IS_APP_BRIDGE (self));
@@ -1188,56 +1124,29 @@ steward_app_bridge_receive (StewardAppBridge *self,
   /* Keeps the bridge while a handler drops the last other reference. */
   g_object_ref (self);
 
-  length = json_text != NULL ? strlen (json_text) : 0;
-  if (length > STEWARD_APP_BRIDGE_MAX_MESSAGE)
+  if (json_text == NULL)
+    json_text = "";
+  length = strlen (json_text);
+  message = steward_app_message_parse (json_text, length, &reply_id, &error);
+
+  if (message == NULL)
     {
-      log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_WARNING,
-                   _("An oversized message"), json_text, length);
-      /* Translators: %zu is a size in bytes, %d the most taken. */
-      text = g_strdup_printf (_("The message has %zu bytes; a view may send at most %d"),
-                              length, STEWARD_APP_BRIDGE_MAX_MESSAGE);
-      reply_error (self, null_id, MCP_ERROR_INVALID_REQUEST, text);
-      goto out;
+      log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_WARNING, error->message,
+                   json_text, length);
+      /* A notification has no one to answer; the log says what was wrong. */
+      if (reply_id != NULL)
+        reply_error (self, reply_id, error->code, error->message);
+    }
+  else
+    {
+      id_text = steward_app_message_describe_id (message->id);
+      summary = g_strconcat (message->method != NULL ? message->method : "result", id_text,
+                             NULL);
+      log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_DEBUG, summary, json_text,
+                   length);
+      dispatch (self, message);
     }
 
-  root = json_text != NULL ? mcp_json_parse_with_depth (json_text, length, MCP_JSON_MAX_DEPTH,
-                                                        &error)
-                           : NULL;
-  if (root == NULL)
-    {
-      log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_WARNING,
-                   _("A message that is not JSON"), json_text != NULL ? json_text : "", length);
-      /* Translators: %s says why a message could not be read. */
-      text = g_strdup_printf (_("The message is not JSON: %s"),
-                              error != NULL ? error->message : _("there is nothing"));
-      reply_error (self, null_id, MCP_ERROR_PARSE_ERROR, text);
-      goto out;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_WARNING,
-                   _("A message that is not an object"), json_text, length);
-      reply_error (self, null_id, MCP_ERROR_INVALID_REQUEST,
-                   _("The message is not a JSON-RPC object (a batch or a bare value)"));
-      goto out;
-    }
-
-  {
-    JsonObject *message = json_node_get_object (root);
-    const char *method = mcp_json_get_string (message, "method");
-    g_autofree char *id_text = NULL;
-    JsonNode *id = json_object_get_member (message, "id");
-
-    id_text = id != NULL && is_valid_id (id) ? describe_id (id) : g_strdup ("");
-    summary = method != NULL ? g_strconcat (method, id_text, NULL)
-                             : g_strconcat ("result", id_text, NULL);
-    log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_DEBUG, summary, json_text,
-                 length);
-    dispatch (self, message);
-  }
-
-out:
   g_object_unref (self);
 }
 

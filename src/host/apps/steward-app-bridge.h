@@ -7,6 +7,7 @@
 #include "mcp-app-resource-meta.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
+#include "steward-app-message.h"
 #include "steward-host.h"
 #include "steward-server.h"
 
@@ -54,7 +55,7 @@ G_BEGIN_DECLS
  */
 
 /* The largest message taken from a view, in bytes. */
-#define STEWARD_APP_BRIDGE_MAX_MESSAGE (4 * 1024 * 1024)
+#define STEWARD_APP_BRIDGE_MAX_MESSAGE STEWARD_APP_MESSAGE_MAX_BYTES
 /* How long a teardown waits for the view to answer, in milliseconds. */
 #define STEWARD_APP_BRIDGE_TEARDOWN_TIMEOUT_MS 3000
 
