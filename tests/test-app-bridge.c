@@ -605,11 +605,13 @@ test_view_requests (Fixture       *fixture,
   g_assert_nonnull (mcp_json_get_object (reply, "result"));
   g_assert_cmpstr (opened, ==, "https://example.com/docs");
   g_clear_pointer (&reply, json_object_unref);
-  for (guint i = 0; i < 4; i++)
+  for (guint i = 0; i < 6; i++)
     {
       const char *refused[] = { "{\"url\": \"file:///etc/passwd\"}",
                                 "{\"url\": \"javascript:alert(1)\"}",
-                                "{\"url\": \"steam://run/1\"}", "{\"url\": 5}" };
+                                "{\"url\": \"steam://run/1\"}", "{\"url\": 5}",
+                                "{\"url\": \"http://example.com/\"}",
+                                "{\"url\": \"https://evil.example\\\\@bank.example/\"}" };
 
       reply = request (fixture, "ui/open-link", refused[i]);
       error_message (reply, MCP_ERROR_INVALID_PARAMS);

@@ -42,8 +42,9 @@ G_BEGIN_DECLS
  * - "display-mode-requested" (const char *mode) → char *: the mode the
  *   UI granted ("inline", "fullscreen" or "pip"); without a handler the
  *   current mode stays.
- * - "open-link" (const char *url): an http(s) or mailto link the view asked
- *   to open; the UI asks the person and opens it through the desktop.
+ * - "open-link" (const char *url): a link the view asked to open, one
+ *   that passed steward_url_check(); the UI asks the person and opens it
+ *   through the desktop. Without a handler the view is told isError.
  * - "size-changed" (int width, int height): the size the page wants, -1
  *   for a dimension it did not give.
  * - "initialized": the view finished ui/initialize.
