@@ -278,7 +278,8 @@ initialize (Fixture *fixture)
 
   g_assert_nonnull (mcp_json_get_object (reply, "result"));
   steward_app_bridge_receive (fixture->bridge,
-                              "{\"jsonrpc\": \"2.0\", \"method\": \"ui/notifications/initialized\"}");
+                              "{\"jsonrpc\": \"2.0\", \"method\": "
+                              "\"ui/notifications/initialized\"}");
   g_assert_true (steward_app_bridge_get_initialized (fixture->bridge));
 }
 
@@ -335,7 +336,8 @@ test_initialize (Fixture       *fixture,
 
   /* The call's arguments wait for the view's initialized, then come. */
   steward_app_bridge_receive (fixture->bridge,
-                              "{\"jsonrpc\": \"2.0\", \"method\": \"ui/notifications/initialized\"}");
+                              "{\"jsonrpc\": \"2.0\", \"method\": "
+                              "\"ui/notifications/initialized\"}");
   input = find_sent (fixture, "ui/notifications/tool-input");
   g_assert_nonnull (input);
   g_assert_cmpstr (mcp_json_get_string (mcp_json_get_object (mcp_json_get_object (input, "params"),
@@ -474,7 +476,8 @@ test_call_asks (Fixture       *fixture,
 
   steward_app_bridge_receive (fixture->bridge,
                               "{\"jsonrpc\": \"2.0\", \"id\": \"a\", \"method\": \"tools/call\","
-                              " \"params\": {\"name\": \"move\", \"arguments\": {\"square\": \"d4\"}}}");
+                              " \"params\": {\"name\": \"move\", \"arguments\": {\"square\": "
+                              "\"d4\"}}}");
   test_loop_until (first_tool_approval (fixture) != NULL, 10);
   approval = first_tool_approval (fixture);
   g_assert_cmpstr (steward_approval_get_server (approval), ==, "apps");
@@ -493,7 +496,8 @@ test_call_asks (Fixture       *fixture,
 
   steward_app_bridge_receive (fixture->bridge,
                               "{\"jsonrpc\": \"2.0\", \"id\": 77, \"method\": \"tools/call\","
-                              " \"params\": {\"name\": \"move\", \"arguments\": {\"square\": \"d5\"}}}");
+                              " \"params\": {\"name\": \"move\", \"arguments\": {\"square\": "
+                              "\"d5\"}}}");
   test_loop_until (first_tool_approval (fixture) != NULL, 10);
   steward_approval_respond (first_tool_approval (fixture), STEWARD_APPROVAL_ACTION_ALLOW, NULL);
   test_loop_until (find_reply (fixture, 77) != NULL, 30);
@@ -621,14 +625,16 @@ test_view_requests (Fixture       *fixture,
 
   g_signal_connect (fixture->bridge, "size-changed", G_CALLBACK (size_cb), size);
   steward_app_bridge_receive (fixture->bridge,
-                              "{\"jsonrpc\": \"2.0\", \"method\": \"ui/notifications/size-changed\","
+                              "{\"jsonrpc\": \"2.0\", \"method\": "
+                              "\"ui/notifications/size-changed\","
                               " \"params\": {\"height\": 420}}");
   g_assert_cmpint (size[0], ==, -1);
   g_assert_cmpint (size[1], ==, 420);
 
   steward_app_bridge_receive (fixture->bridge,
                               "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/message\","
-                              " \"params\": {\"level\": \"warning\", \"data\": \"low on squares\"}}");
+                              " \"params\": {\"level\": \"warning\", \"data\": \"low on "
+                              "squares\"}}");
   {
     StewardLogStore *store = steward_host_get_log_store (fixture->host);
     gboolean found = FALSE;

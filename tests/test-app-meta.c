@@ -145,7 +145,8 @@ test_parse (void)
   g_assert_finalize_object (g_steal_pointer (&meta));
 
   /* From a resources/read content item, with and without _meta.ui */
-  content = parse_object ("{\"uri\": \"ui://x/view.html\", \"mimeType\": \"text/html;profile=mcp-app\","
+  content = parse_object ("{\"uri\": \"ui://x/view.html\", \"mimeType\": "
+                          "\"text/html;profile=mcp-app\","
                           " \"text\": \"<p>\", \"_meta\": {\"ui\": {\"prefersBorder\": true}}}");
   meta = mcp_app_resource_meta_new_from_content (content, &error);
   g_assert_no_error (error);

@@ -1030,19 +1030,6 @@ handle_response (StewardAppBridge *self,
 }
 
 static void
-refuse (StewardAppBridge *self,
-        JsonNode         *id,
-        int               code,
-        const char       *text)
-{
-  /* A notification has no one to answer; the log says what was wrong. */
-  if (id == NULL)
-    log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_WARNING, text, "", 0);
-  else
-    reply_error (self, id, code, text);
-}
-
-static void
 dispatch (StewardAppBridge  *self,
           StewardAppMessage *message)
 {
@@ -1107,8 +1094,9 @@ dispatch (StewardAppBridge  *self,
     handle_server_log (self, params);
   else
     {
+      /* A notification has no one to answer; the log says what was wrong. */
       text = g_strdup_printf (_("Steward offers views no notification “%s”; dropped"), method);
-      refuse (self, NULL, 0, text);
+      log_traffic (self, STEWARD_LOG_DIRECTION_IN, STEWARD_LOG_LEVEL_WARNING, text, "", 0);
     }
 }
 
