@@ -9,6 +9,7 @@
 #include "mcp-json.h"
 
 #include "steward-app-bridge.h"
+#include "steward-chat-engine-private.h"
 #include "steward-approvals.h"
 #include "steward-log-store.h"
 #include "steward-server-registry.h"
@@ -773,6 +774,41 @@ test_teardown (Fixture       *fixture,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
 }
 
+static void
+offered_free (gpointer data)
+{
+  Offered *offered = data;
+
+  g_free (offered->server);
+  g_clear_object (&offered->tool);
+  g_free (offered);
+}
+
+/* A tool whose visibility leaves out "model" is not in the list a model
+ * gets, even reviewed and allowed; the others are. */
+static void
+test_model_list (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  StewardChatEngine *engine = steward_host_get_chat_engine (fixture->host);
+  Turn turn = { 0 };
+  g_autoptr(JsonArray) tools = NULL;
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  allow_server (fixture);
+  turn.offered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, offered_free);
+  tools = steward_chat_engine_build_tools (engine, &turn);
+
+  g_assert_true (g_hash_table_contains (turn.offered, "apps__show-board"));
+  g_assert_true (g_hash_table_contains (turn.offered, "apps__model-only"));
+  g_assert_true (g_hash_table_contains (turn.offered, "apps__client-capabilities"));
+  g_assert_false (g_hash_table_contains (turn.offered, "apps__move"));
+  g_assert_cmpuint (g_hash_table_size (turn.offered), ==, 3);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 3);
+
+  g_hash_table_unref (turn.offered);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -789,6 +825,7 @@ main (int   argc,
   ADD ("view-requests", test_view_requests);
   ADD ("bad-input", test_bad_input);
   ADD ("teardown", test_teardown);
+  ADD ("model-list", test_model_list);
 
 #undef ADD
 
