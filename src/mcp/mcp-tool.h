@@ -19,4 +19,14 @@ gboolean     mcp_tool_get_idempotent_hint  (McpTool     *self);
 gboolean     mcp_tool_get_open_world_hint  (McpTool     *self);
 const char  *mcp_tool_get_task_support     (McpTool     *self);
 
+/* MCP Apps (mcp-app-resource-meta.h): the `ui://` resource that shows
+ * this tool's calls, from `_meta.ui.resourceUri` (or the older flat
+ * `_meta["ui/resourceUri"]`), or NULL. */
+const char  *mcp_tool_get_ui_resource_uri  (McpTool     *self);
+/* Who may call the tool, from `_meta.ui.visibility` (both by default):
+ * the model (offered in chats), and the tool's own views. A tool visible
+ * to the app alone is shown on the Tools page as app-only. */
+gboolean     mcp_tool_get_visible_to_model (McpTool     *self);
+gboolean     mcp_tool_get_visible_to_app   (McpTool     *self);
+
 G_END_DECLS

@@ -77,7 +77,8 @@ steward_server_get_features (McpClientDelegate *delegate)
    * model's calls back to the server, which runs them. */
   return MCP_CLIENT_FEATURE_ROOTS | MCP_CLIENT_FEATURE_ROOTS_LIST_CHANGED |
          MCP_CLIENT_FEATURE_SAMPLING | MCP_CLIENT_FEATURE_SAMPLING_TOOLS |
-         MCP_CLIENT_FEATURE_ELICITATION_FORM | MCP_CLIENT_FEATURE_ELICITATION_URL;
+         MCP_CLIENT_FEATURE_ELICITATION_FORM | MCP_CLIENT_FEATURE_ELICITATION_URL |
+         MCP_CLIENT_FEATURE_APPS;
 }
 
 /* How the broker's answer to a request is finished: sampling and
