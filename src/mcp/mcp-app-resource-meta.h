@@ -11,8 +11,9 @@ G_BEGIN_DECLS
  * from the `_meta.ui` of its content in resources/read.
  *
  * Every domain a resource declares is checked when it is read: a plain
- * origin (`https://host`, `https://*.host`, an optional port; `wss://` for
- * connections; `http://` and `ws://` on loopback only), nothing else. A
+ * origin (`https://host`, or a subdomain pattern `*.host` after the
+ * scheme, with an optional port; `wss://` for connections; `http://` and
+ * `ws://` on loopback only), nothing else. A
  * quote, a space, a `;`, a path, a lone `*`, a CSP keyword or a `data:` makes
  * the whole declaration fail with an error naming the field and the value,
  * so that nothing a server writes can widen the view's policy beyond the
@@ -74,6 +75,10 @@ McpAppPermissions   mcp_app_resource_meta_get_permissions      (McpAppResourceMe
 /* The dedicated origin the server asked for (a host name), or NULL. */
 const char         *mcp_app_resource_meta_get_domain           (McpAppResourceMeta  *self);
 McpAppBorder        mcp_app_resource_meta_get_border           (McpAppResourceMeta  *self);
+
+/* Adds `extensions["io.modelcontextprotocol/ui"]` with our MIME type to
+ * a client's @capabilities. */
+void                mcp_app_add_capabilities                   (JsonObject          *capabilities);
 
 /* Checks one declared domain; the error names @domain and why. */
 gboolean            mcp_app_domain_check                       (const char          *domain,

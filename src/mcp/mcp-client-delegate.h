@@ -24,6 +24,8 @@ typedef enum {
   MCP_CLIENT_FEATURE_SAMPLING_CONTEXT   = 1 << 4,
   MCP_CLIENT_FEATURE_ELICITATION_FORM   = 1 << 5,
   MCP_CLIENT_FEATURE_ELICITATION_URL    = 1 << 6,
+  /* Shows MCP Apps views (`io.modelcontextprotocol/ui`, HTML). */
+  MCP_CLIENT_FEATURE_APPS               = 1 << 7,
 } McpClientFeatures;
 
 #define MCP_TYPE_CLIENT_DELEGATE (mcp_client_delegate_get_type ())

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include "mcp-app-resource-meta.h"
 #include "mcp-client-private.h"
 #include "mcp-era-private.h"
 #include "mcp-error.h"
@@ -265,6 +266,11 @@ build_capabilities (McpClient *self)
 
   if (self->modern)
     mcp_client_tasks_add_capabilities (self, capabilities);
+
+  /* Extensions are declared the same way in the handshake and in each
+   * request's _meta, and a server of an older revision ignores them. */
+  if (features & MCP_CLIENT_FEATURE_APPS)
+    mcp_app_add_capabilities (capabilities);
 
   return capabilities;
 }

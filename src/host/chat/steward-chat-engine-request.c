@@ -570,8 +570,10 @@ steward_chat_engine_build_tools (StewardChatEngine *self,
           g_autofree char *name = g_strconcat (server_name, TOOL_SEPARATOR, tool_name, NULL);
           Offered *offered;
 
-          /* Only what the person reviewed and left on (first contact). */
-          if (!steward_tool_pins_is_offered (pins, server_name, tool))
+          /* Only what the person reviewed and left on (first contact),
+           * and not the tools a server keeps for its views (MCP Apps). */
+          if (!steward_tool_pins_is_offered (pins, server_name, tool) ||
+              !mcp_tool_get_visible_to_model (tool))
             continue;
 
           if (strlen (name) > STEWARD_CHAT_TOOL_NAME_MAX)
