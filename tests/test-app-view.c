@@ -26,6 +26,9 @@ typedef struct
   SoupServer    *http;
   guint          http_requests;
   char          *blocked_uri;
+  /* The running page's bridge, which outlives the widget until the page
+   * answered its teardown. */
+  gpointer       bridge;
 } Fixture;
 
 static void
@@ -91,6 +94,8 @@ fixture_tear_down (Fixture       *fixture,
   test_drain_main_context ();
   if (fixture->view != NULL)
     g_assert_finalize_object (fixture->view);
+  /* The page answers ui/resource-teardown, and its bridge goes. */
+  test_loop_until (fixture->bridge == NULL, 10);
 
   steward_server_stop_async (fixture->server, NULL, test_store_result_cb, &result);
   test_loop_until (result != NULL, 10);
@@ -176,6 +181,8 @@ show_view (Fixture    *fixture,
 
   test_loop_until (steward_app_view_get_web_view (view) != NULL, 20);
   web_view = steward_app_view_get_web_view (view);
+  fixture->bridge = steward_app_view_get_bridge (view);
+  g_object_add_weak_pointer (fixture->bridge, &fixture->bridge);
   test_loop_until (!webkit_web_view_is_loading (web_view)
                    && webkit_web_view_get_uri (web_view) != NULL, 30);
 
@@ -315,8 +322,12 @@ test_unmapped_goes (Fixture       *fixture,
   test_loop_until (steward_app_view_get_web_view (view) == NULL, 30);
   test_loop_until (web_view == NULL, 30);
 
+  test_loop_until (fixture->bridge == NULL, 10);
+
   gtk_widget_set_visible (fixture->view, TRUE);
   test_loop_until (steward_app_view_get_web_view (view) != NULL, 20);
+  fixture->bridge = steward_app_view_get_bridge (view);
+  g_object_add_weak_pointer (fixture->bridge, &fixture->bridge);
 }
 
 int

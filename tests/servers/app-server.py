@@ -32,6 +32,10 @@ window.addEventListener('message', function (event) {
   if (event.source !== window.parent)
     return;
   window.steward.messages.push(event.data);
+  if (event.data.method === 'ui/resource-teardown') {
+    window.parent.postMessage({ jsonrpc: '2.0', id: event.data.id, result: {} }, '*');
+    return;
+  }
   if (event.data.id === 1 && event.data.result) {
     window.steward.initialized = event.data.result;
     window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
