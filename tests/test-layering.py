@@ -3,8 +3,8 @@
 """Check that each layer includes only what it may.
 
 src/mcp (the protocol) includes nothing from src/host or src/ui and no
-GTK, GDK or libadwaita header; src/host and src/cli include no GTK, GDK or
-libadwaita header and nothing that lives in src/ui. The same goes for the
+GTK, GDK, libadwaita or WebKit header; src/host and src/cli include no GTK,
+GDK, libadwaita or WebKit header and nothing that lives in src/ui. The same goes for the
 dependencies their meson.build files declare.
 
 Usage: test-layering.py [SOURCE_ROOT]
@@ -20,8 +20,8 @@ import sys
 import tempfile
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
-TOOLKIT_HEADER_RE = re.compile(r'^(gtk|gdk|gsk)(-[0-9.]+)?/|^(gtk|adwaita)\.h$|^adw-')
-TOOLKIT_DEP_RE = re.compile(r"""dependency\s*\(\s*['"](gtk4|gtk\+-3\.0|gtk-4|libadwaita-1)['"]""")
+TOOLKIT_HEADER_RE = re.compile(r'^(gtk|gdk|gsk)(-[0-9.]+)?/|^(gtk|adwaita)\.h$|^adw-|^webkit/|^jsc/')
+TOOLKIT_DEP_RE = re.compile(r"""dependency\s*\(\s*['"](gtk4|gtk\+-3\.0|gtk-4|libadwaita-1|webkitgtk-6\.0)['"]""")
 SOURCE_SUFFIXES = ('.c', '.h')
 
 # Which layers each layer must not reach into.
@@ -131,6 +131,9 @@ BAD_CASES = [
     ('src/host/meson.build', "adw_dep = dependency('libadwaita-1', version: '>= 1.2')\n"),
     ('src/cli/steward-bad.c', '#include <gtk/gtk.h>\n'),
     ('src/cli/steward-bad.c', '#include "../ui/steward-window.h"\n'),
+    ('src/host/steward-bad.c', '#include <webkit/webkit.h>\n'),
+    ('src/mcp/mcp-bad.c', '#include <jsc/jsc.h>\n'),
+    ('src/host/meson.build', "webkit_dep = dependency('webkitgtk-6.0')\n"),
 ]
 
 

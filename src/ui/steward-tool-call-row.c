@@ -8,6 +8,7 @@
 #include "mcp-content.h"
 #include "steward-text.h"
 
+#include "steward-app-call-view.h"
 #include "steward-application.h"
 #include "steward-content-view.h"
 #include "steward-elicitation-dialog.h"
@@ -33,6 +34,7 @@ struct _StewardToolCallRow
   GtkImage        *arrow;
   GtkWidget       *approval_bar;
   GtkRevealer     *revealer;
+  AdwBin          *app_bin;
   GtkLabel        *arguments_label;
   GtkWidget       *result_title;
   GtkBox          *result_box;
@@ -475,6 +477,7 @@ steward_tool_call_row_constructed (GObject *object)
   g_signal_connect_object (steward_tool_call_get_approvals (self->call), "items-changed",
                            G_CALLBACK (approvals_changed_cb), self, G_CONNECT_SWAPPED);
 
+  adw_bin_set_child (self->app_bin, steward_app_call_view_new (self->call));
   update_state (self);
   update_overdue (self);
   approvals_changed_cb (self, 0, 0,
@@ -579,6 +582,7 @@ steward_tool_call_row_class_init (StewardToolCallRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, arguments_label);
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, result_title);
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, result_box);
+  gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, app_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, error_label);
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, approvals_title);
   gtk_widget_class_bind_template_child (widget_class, StewardToolCallRow, approvals_list);

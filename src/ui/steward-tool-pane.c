@@ -7,6 +7,8 @@
 
 #include "mcp-client-tasks.h"
 
+#include "steward-app-view.h"
+#include "steward-application.h"
 #include "steward-item-row.h"
 #include "steward-overdue-prompt.h"
 #include "steward-schema-form.h"
@@ -39,6 +41,7 @@ struct _StewardToolPane
   GtkLabel       *progress_label;
   GtkLabel       *status_label;
   AdwBin         *result_bin;
+  AdwBin         *app_bin;
   GtkWidget      *form;
 };
 
@@ -169,6 +172,37 @@ show_result (StewardToolPane *self,
   gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_result_tick, NULL, NULL);
 }
 
+/* A tool with a view shows it under the result from the moment it is
+ * called: the view gets the arguments first, the answer when it comes. */
+static void
+show_app_view (StewardToolPane *self,
+               JsonObject      *arguments)
+{
+  GApplication *app = g_application_get_default ();
+  GtkWidget *view = NULL;
+
+  if (STEWARD_IS_APPLICATION (app) && steward_app_view_tool_has_view (self->tool))
+    view = steward_app_view_new (steward_application_get_host (STEWARD_APPLICATION (app)),
+                                 self->server, self->tool, arguments);
+  adw_bin_set_child (self->app_bin, view);
+}
+
+static void
+tell_app_view (StewardToolPane *self,
+               McpToolResult   *result,
+               const char      *cancelled)
+{
+  GtkWidget *view = adw_bin_get_child (self->app_bin);
+
+  if (!STEWARD_IS_APP_VIEW (view))
+    return;
+
+  if (result != NULL)
+    steward_app_view_set_result (STEWARD_APP_VIEW (view), result);
+  else
+    steward_app_view_set_cancelled (STEWARD_APP_VIEW (view), cancelled);
+}
+
 static void
 call_cb (GObject      *object,
          GAsyncResult *result,
@@ -190,6 +224,7 @@ call_cb (GObject      *object,
     show_result (self, steward_tool_result_view_new_for_result (tool_result));
   else
     show_result (self, steward_tool_result_view_new_for_error (error));
+  tell_app_view (self, tool_result, error != NULL ? error->message : NULL);
 }
 
 /* The server asks about each of its calls past the timeout; this pane
@@ -239,6 +274,7 @@ call_action (GtkWidget  *widget,
 
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   show_result (self, NULL);
+  show_app_view (self, arguments);
   self->cancellable = g_cancellable_new ();
   set_running (self, TRUE);
 
@@ -266,6 +302,7 @@ cancel_action (GtkWidget  *widget,
   g_clear_object (&self->cancellable);
   g_clear_object (&self->overdue);
   set_running (self, FALSE);
+  tell_app_view (self, NULL, _("The call was cancelled."));
   gtk_label_set_text (self->status_label, _("The call was cancelled."));
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
 }
@@ -342,6 +379,7 @@ steward_tool_pane_class_init (StewardToolPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, progress_label);
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, status_label);
   gtk_widget_class_bind_template_child (widget_class, StewardToolPane, result_bin);
+  gtk_widget_class_bind_template_child (widget_class, StewardToolPane, app_bin);
 }
 
 static void

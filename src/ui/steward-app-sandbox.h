@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <webkit/webkit.h>
+
+G_BEGIN_DECLS
+
+#define STEWARD_APP_SCHEME "steward-app"
+
+#define STEWARD_TYPE_APP_SANDBOX (steward_app_sandbox_get_type ())
+
+G_DECLARE_FINAL_TYPE (StewardAppSandbox, steward_app_sandbox, STEWARD, APP_SANDBOX, GObject)
+
+/*
+ * Where the MCP Apps views of one server live (docs/SECURITY.md, "MCP
+ * Apps"): a web context and an ephemeral network session of their own, so
+ * that no cookie, cache or storage is shared with another server's views
+ * or outlives the app, and the steward-app:// scheme, which serves the
+ * documents the views were given and nothing else, each with its
+ * Content-Security-Policy as a response header.
+ *
+ * One sandbox per server name while any of its views lives.
+ */
+StewardAppSandbox    *steward_app_sandbox_get_for_server  (const char        *server_name);
+
+const char           *steward_app_sandbox_get_origin      (StewardAppSandbox *self);
+WebKitWebContext     *steward_app_sandbox_get_context     (StewardAppSandbox *self);
+WebKitNetworkSession *steward_app_sandbox_get_session     (StewardAppSandbox *self);
+
+/* Serves @html under a new unguessable address of this sandbox's origin
+ * with @csp as its policy, until steward_app_sandbox_remove_document().
+ * Returns the address. */
+char                 *steward_app_sandbox_add_document    (StewardAppSandbox *self,
+                                                           const char        *html,
+                                                           const char        *csp);
+void                  steward_app_sandbox_remove_document (StewardAppSandbox *self,
+                                                           const char        *uri);
+
+/* @html with a <meta http-equiv="Content-Security-Policy"> carrying @csp
+ * as the first thing in its head, so that the policy also holds where a
+ * response header would not reach. */
+char                 *steward_app_sandbox_add_csp_meta    (const char        *html,
+                                                           const char        *csp);
+
+G_END_DECLS

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "steward-app-view.h"
+#include "test-host-fixture.h"
+#include "test-widgets.h"
+
+/*
+ * StewardAppView against tests/servers/app-server.py, a server whose view
+ * reports from inside the page: the test reads what the page saw by
+ * running JavaScript in the web view, as the page itself would.
+ */
+
+typedef struct
+{
+  char          *top;
+  StewardHost   *host;
+  StewardServer *server;
+  GtkWindow     *window;
+  GtkWidget     *view;
+  SoupServer    *http;
+  guint          http_requests;
+  char          *blocked_uri;
+  /* The running page's bridge, which outlives the widget until the page
+   * answered its teardown. */
+  gpointer       bridge;
+} Fixture;
+
+static void
+http_cb (SoupServer        *server,
+         SoupServerMessage *message,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  Fixture *fixture = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (message);
+
+  fixture->http_requests++;
+  soup_message_headers_append (headers, "Access-Control-Allow-Origin", "*");
+  soup_server_message_set_status (message, 200, NULL);
+  soup_server_message_set_response (message, "text/plain", SOUP_MEMORY_STATIC, "reached", 7);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers", "app-server.py", NULL);
+  g_autofree char *port = NULL;
+  g_autoptr(StewardServerConfig) plain = NULL;
+  g_autoptr(StewardServerConfig) config = NULL;
+
+  /* A web server the page is not allowed to reach, that counts whether
+   * it was reached all the same. */
+  fixture->http = soup_server_new (NULL, NULL);
+  soup_server_add_handler (fixture->http, NULL, http_cb, fixture, NULL);
+  g_assert_true (soup_server_listen_local (fixture->http, 0, SOUP_SERVER_LISTEN_IPV4_ONLY,
+                                           &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (fixture->http);
+  port = g_strdup_printf ("%d", g_uri_get_port (uris->data));
+
+  fixture->top = test_make_top ("test-app-view");
+  fixture->host = test_host_new_in (fixture->top);
+
+  {
+    const char *args[] = { script, port, NULL };
+
+    plain = steward_server_config_new_stdio ("app-server", "/usr/bin/python3", args, NULL, NULL);
+  }
+  config = steward_server_config_with_permissions (plain, -1, FALSE, TRUE, NULL);
+  test_record_consent (steward_host_get_config (fixture->host), config);
+  fixture->server = steward_server_new (steward_host_get_server_context (fixture->host), config);
+  steward_server_start (fixture->server);
+  test_wait_for_status (fixture->server, STEWARD_SERVER_STATUS_READY, 30);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  if (fixture->window != NULL)
+    gtk_window_destroy (fixture->window);
+  test_drain_main_context ();
+  if (fixture->view != NULL)
+    g_assert_finalize_object (fixture->view);
+  /* The page answers ui/resource-teardown, and its bridge goes. */
+  test_loop_until (fixture->bridge == NULL, 10);
+
+  steward_server_stop_async (fixture->server, NULL, test_store_result_cb, &result);
+  test_loop_until (result != NULL, 10);
+  g_clear_object (&result);
+  g_assert_finalize_object (fixture->server);
+  test_drain_main_context ();
+  g_assert_finalize_object (fixture->host);
+  soup_server_disconnect (fixture->http);
+  g_assert_finalize_object (fixture->http);
+  test_remove_tree (fixture->top);
+  g_free (fixture->top);
+  g_free (fixture->blocked_uri);
+}
+
+static McpTool *
+find_tool (Fixture    *fixture,
+           const char *name)
+{
+  GListModel *tools = mcp_client_get_tools (steward_server_get_client (fixture->server));
+
+  test_loop_until (g_list_model_get_n_items (tools) > 0, 10);
+  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
+    {
+      g_autoptr(McpTool) tool = g_list_model_get_item (tools, i);
+
+      if (g_strcmp0 (mcp_item_get_name (MCP_ITEM (tool)), name) == 0)
+        return tool;
+    }
+
+  g_error ("the app server has no tool %s", name);
+}
+
+/* Runs @body as an async function in the page and returns what it
+ * returned, as JSON. */
+static char *
+run_in_page (WebKitWebView *web_view,
+             const char    *body)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+
+  webkit_web_view_call_async_javascript_function (web_view, body, -1, NULL, NULL, NULL, NULL,
+                                                  test_store_result_cb, &result);
+  test_loop_until (result != NULL, 20);
+  value = webkit_web_view_call_async_javascript_function_finish (web_view, result, &error);
+  g_assert_no_error (error);
+
+  return jsc_value_to_json (value, 0);
+}
+
+static void
+navigation_blocked_cb (StewardAppView *view,
+                       const char     *uri,
+                       gpointer        user_data)
+{
+  Fixture *fixture = user_data;
+
+  g_free (fixture->blocked_uri);
+  fixture->blocked_uri = g_strdup (uri);
+}
+
+/* Shows @tool_name's view in a window and waits until the page has its
+ * answer to ui/initialize. */
+static WebKitWebView *
+show_view (Fixture    *fixture,
+           const char *tool_name)
+{
+  McpTool *tool = find_tool (fixture, tool_name);
+  StewardAppView *view;
+  WebKitWebView *web_view;
+  g_autofree char *initialized = NULL;
+
+  fixture->view = g_object_ref_sink (steward_app_view_new (fixture->host, fixture->server,
+                                                           tool, NULL));
+  view = STEWARD_APP_VIEW (fixture->view);
+  g_signal_connect (view, "navigation-blocked", G_CALLBACK (navigation_blocked_cb), fixture);
+
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 640, 480);
+  gtk_window_set_child (fixture->window, fixture->view);
+  gtk_window_present (fixture->window);
+
+  test_loop_until (steward_app_view_get_web_view (view) != NULL, 20);
+  web_view = steward_app_view_get_web_view (view);
+  fixture->bridge = steward_app_view_get_bridge (view);
+  g_object_add_weak_pointer (fixture->bridge, &fixture->bridge);
+  test_loop_until (!webkit_web_view_is_loading (web_view)
+                   && webkit_web_view_get_uri (web_view) != NULL, 30);
+
+  /* The page's script ran, posted ui/initialize through window.parent,
+   * and the bridge's answer came back as a message event. */
+  for (gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;;)
+    {
+      g_free (initialized);
+      initialized = run_in_page (web_view, "return window.steward && window.steward.initialized;");
+      if (g_strcmp0 (initialized, "null") != 0)
+        break;
+      if (g_get_monotonic_time () > deadline)
+        g_error ("the view never got its answer to ui/initialize");
+      g_main_context_iteration (NULL, FALSE);
+    }
+
+  return web_view;
+}
+
+static void
+test_renders (Fixture       *fixture,
+              gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  g_autofree char *heading = NULL;
+  g_autofree char *origin = NULL;
+  g_autofree char *protocol = NULL;
+  g_autofree char *platform = NULL;
+  g_autofree char *theme = NULL;
+
+  heading = run_in_page (web_view, "return document.getElementById('heading').textContent;");
+  g_assert_cmpstr (heading, ==, "\"Rendered by the app server\"");
+
+  /* Served from the server's own origin of our scheme, never a file. */
+  g_assert_true (g_str_has_prefix (webkit_web_view_get_uri (web_view),
+                                   "steward-app://app-server/"));
+  origin = run_in_page (web_view, "return window.location.origin;");
+  g_assert_cmpstr (origin, ==, "\"steward-app://app-server\"");
+
+  protocol = run_in_page (web_view, "return window.steward.initialized.protocolVersion;");
+  g_assert_cmpstr (protocol, ==, "\"2026-01-26\"");
+  platform = run_in_page (web_view, "return window.steward.initialized.hostContext.platform;");
+  g_assert_cmpstr (platform, ==, "\"desktop\"");
+  theme = run_in_page (web_view, "return window.steward.initialized.hostContext.theme;");
+  g_assert_true (g_strcmp0 (theme, "\"light\"") == 0 || g_strcmp0 (theme, "\"dark\"") == 0);
+}
+
+static void
+test_navigation_denied (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  g_autofree char *document = g_strdup (webkit_web_view_get_uri (web_view));
+  g_autofree char *location = NULL;
+  g_autofree char *heading = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *opened = NULL;
+
+  g_free (run_in_page (web_view, "window.location.href = 'https://example.org/'; return true;"));
+  test_loop_until (fixture->blocked_uri != NULL, 20);
+  g_assert_cmpstr (fixture->blocked_uri, ==, "https://example.org/");
+
+  /* Still the same document, with the page's own state in it. */
+  g_assert_cmpstr (webkit_web_view_get_uri (web_view), ==, document);
+  location = run_in_page (web_view, "return window.location.href;");
+  expected = g_strdup_printf ("\"%s\"", document);
+  g_assert_cmpstr (location, ==, expected);
+  heading = run_in_page (web_view, "return window.steward.initialized !== null;");
+  g_assert_cmpstr (heading, ==, "true");
+
+  /* Another view of the same server is another document, not a way
+   * out either. */
+  g_clear_pointer (&fixture->blocked_uri, g_free);
+  g_free (run_in_page (web_view,
+                       "window.location.href = 'steward-app://app-server/other'; return true;"));
+  test_loop_until (fixture->blocked_uri != NULL, 20);
+  g_assert_cmpstr (webkit_web_view_get_uri (web_view), ==, document);
+
+  /* No new windows either. */
+  opened = run_in_page (web_view, "return window.open('https://example.org/') === null;");
+  g_assert_cmpstr (opened, ==, "true");
+  g_assert_cmpstr (webkit_web_view_get_uri (web_view), ==, document);
+}
+
+static void
+test_fetch_undeclared (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  g_autoslist(GUri) uris = soup_server_get_uris (fixture->http);
+  g_autofree char *target = g_uri_to_string (uris->data);
+  g_autofree char *body = NULL;
+  g_autofree char *outcome = NULL;
+  g_autofree char *violations = NULL;
+
+  body = g_strdup_printf ("return fetch('%s').then(r => r.text(), e => 'refused: ' + e.name);",
+                          target);
+  outcome = run_in_page (web_view, body);
+  g_test_message ("fetch of an undeclared origin: %s", outcome);
+  g_assert_true (g_str_has_prefix (outcome, "\"refused: "));
+  g_assert_cmpuint (fixture->http_requests, ==, 0);
+
+  /* Refused by the policy, not by chance. */
+  violations = run_in_page (web_view, "return window.steward.violations.join('\\n');");
+  g_assert_nonnull (strstr (violations, "connect-src"));
+}
+
+static void
+test_fetch_declared (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show-allowed");
+  g_autoslist(GUri) uris = soup_server_get_uris (fixture->http);
+  g_autofree char *target = g_uri_to_string (uris->data);
+  g_autofree char *body = NULL;
+  g_autofree char *outcome = NULL;
+
+  /* The same request, from a view whose resource declared the origin:
+   * the refusal above was the policy's. */
+  body = g_strdup_printf ("return fetch('%s').then(r => r.text(), e => 'refused: ' + e.name);",
+                          target);
+  outcome = run_in_page (web_view, body);
+  g_assert_cmpstr (outcome, ==, "\"reached\"");
+  g_assert_cmpuint (fixture->http_requests, ==, 1);
+}
+
+static void
+test_unmapped_goes (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  StewardAppView *view = STEWARD_APP_VIEW (fixture->view);
+
+  g_object_add_weak_pointer (G_OBJECT (web_view), (gpointer *) &web_view);
+  gtk_widget_set_visible (fixture->view, FALSE);
+  /* The page waits a little for the view to come back, then goes. */
+  test_loop_until (steward_app_view_get_web_view (view) == NULL, 30);
+  test_loop_until (web_view == NULL, 30);
+
+  test_loop_until (fixture->bridge == NULL, 10);
+
+  gtk_widget_set_visible (fixture->view, TRUE);
+  test_loop_until (steward_app_view_get_web_view (view) != NULL, 20);
+  fixture->bridge = steward_app_view_get_bridge (view);
+  g_object_add_weak_pointer (fixture->bridge, &fixture->bridge);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+#define ADD(path, func) \
+  g_test_add ("/steward/app-view/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("renders", test_renders);
+  ADD ("navigation-denied", test_navigation_denied);
+  ADD ("fetch-undeclared", test_fetch_undeclared);
+  ADD ("fetch-declared", test_fetch_declared);
+  ADD ("unmapped-goes", test_unmapped_goes);
+#undef ADD
+
+  return g_test_run ();
+}
