@@ -5,6 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-json.h"
+
 #include "mcp-tool.h"
 #include "steward-text.h"
 
@@ -57,43 +59,6 @@ G_DEFINE_FINAL_TYPE (StewardToolApprovalDialog, steward_tool_approval_dialog,
                      STEWARD_TYPE_APPROVAL_DIALOG)
 
 static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-/* A hint as the spec reads it: absent means its default. */
-static gboolean
-hint (JsonObject *annotations,
-      const char *name,
-      gboolean    fallback)
-{
-  JsonNode *node = annotations != NULL ? json_object_get_member (annotations, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return fallback;
-
-  return json_node_get_boolean (node);
-}
-
-static JsonObject *
 get_request (StewardToolApprovalDialog *self)
 {
   return steward_approval_get_request (self->approval);
@@ -102,7 +67,7 @@ get_request (StewardToolApprovalDialog *self)
 static JsonObject *
 get_arguments (StewardToolApprovalDialog *self)
 {
-  return member_object (get_request (self), "arguments");
+  return mcp_json_get_object (get_request (self), "arguments");
 }
 
 static void
@@ -145,18 +110,18 @@ add_badge (StewardToolApprovalDialog *self,
 static void
 build_badges (StewardToolApprovalDialog *self)
 {
-  JsonObject *annotations = member_object (get_request (self), "annotations");
+  JsonObject *annotations = mcp_json_get_object (get_request (self), "annotations");
   gboolean read_only, destructive, open_world, idempotent;
 
   if (annotations == NULL)
-    annotations = member_object (member_object (get_request (self), "definition"),
+    annotations = mcp_json_get_object (mcp_json_get_object (get_request (self), "definition"),
                                  "annotations");
 
   /* The spec's defaults assume the worst of a tool that says nothing. */
-  read_only = hint (annotations, "readOnlyHint", FALSE);
-  destructive = !read_only && hint (annotations, "destructiveHint", TRUE);
-  idempotent = !read_only && hint (annotations, "idempotentHint", FALSE);
-  open_world = hint (annotations, "openWorldHint", TRUE);
+  read_only = mcp_json_get_boolean (annotations, "readOnlyHint", FALSE);
+  destructive = !read_only && mcp_json_get_boolean (annotations, "destructiveHint", TRUE);
+  idempotent = !read_only && mcp_json_get_boolean (annotations, "idempotentHint", FALSE);
+  open_world = mcp_json_get_boolean (annotations, "openWorldHint", TRUE);
 
   if (read_only)
     add_badge (self, _("Read-only"), "success",
@@ -196,7 +161,7 @@ build_diff (StewardToolApprovalDialog *self,
             const char                *server,
             const char                *tool_name)
 {
-  JsonObject *definition = member_object (get_request (self), "definition");
+  JsonObject *definition = mcp_json_get_object (get_request (self), "definition");
   g_autofree char *pinned = NULL;
   g_autofree char *current = NULL;
 
@@ -244,7 +209,7 @@ schema_with_arguments (JsonObject *schema,
   g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), schema);
   g_autoptr(JsonNode) copy = steward_approval_dialog_copy_json (root);
   JsonObject *result = json_node_get_object (copy);
-  JsonObject *fields = member_object (result, "properties");
+  JsonObject *fields = mcp_json_get_object (result, "properties");
   JsonObjectIter iter;
   const char *name;
   JsonNode *field;
@@ -292,9 +257,9 @@ static gboolean
 try_form (StewardToolApprovalDialog *self,
           JsonObject                *arguments)
 {
-  JsonObject *schema = member_object (member_object (get_request (self), "definition"),
+  JsonObject *schema = mcp_json_get_object (mcp_json_get_object (get_request (self), "definition"),
                                       "inputSchema");
-  JsonObject *fields = member_object (schema, "properties");
+  JsonObject *fields = mcp_json_get_object (schema, "properties");
   g_autoptr(JsonObject) prefilled = NULL;
   g_autoptr(JsonObject) values = NULL;
   GtkWidget *form;
@@ -308,7 +273,7 @@ try_form (StewardToolApprovalDialog *self,
   json_object_iter_init (&iter, arguments);
   while (json_object_iter_next (&iter, &name, &value))
     {
-      if (fields == NULL || member_object (fields, name) == NULL)
+      if (fields == NULL || mcp_json_get_object (fields, name) == NULL)
         return FALSE;
     }
 
@@ -375,11 +340,11 @@ static void
 build (StewardToolApprovalDialog *self)
 {
   JsonObject *request = get_request (self);
-  JsonObject *definition = member_object (request, "definition");
+  JsonObject *definition = mcp_json_get_object (request, "definition");
   const char *server = steward_approval_get_server (self->approval);
-  const char *tool_name = member_string (request, "tool");
-  const char *title = member_string (definition, "title");
-  const char *description = member_string (definition, "description");
+  const char *tool_name = mcp_json_get_string (request, "tool");
+  const char *title = mcp_json_get_string (definition, "title");
+  const char *description = mcp_json_get_string (definition, "description");
   g_autofree char *visible_server = NULL;
   g_autofree char *visible_tool = NULL;
   g_autofree char *intro = NULL;
@@ -387,11 +352,11 @@ build (StewardToolApprovalDialog *self)
   g_autofree char *server_label = NULL;
 
   if (server == NULL)
-    server = member_string (request, "server");
+    server = mcp_json_get_string (request, "server");
   if (tool_name == NULL)
-    tool_name = member_string (definition, "name");
+    tool_name = mcp_json_get_string (definition, "name");
   if (title == NULL)
-    title = member_string (member_object (definition, "annotations"), "title");
+    title = mcp_json_get_string (mcp_json_get_object (definition, "annotations"), "title");
 
   if (definition != NULL)
     self->tool = mcp_tool_new (definition, NULL);
@@ -432,7 +397,7 @@ build (StewardToolApprovalDialog *self)
     }
 
   build_badges (self);
-  build_diff (self, member_string (request, "pinState"), server, tool_name);
+  build_diff (self, mcp_json_get_string (request, "pinState"), server, tool_name);
   build_arguments (self);
 
   /* Translators: %s is a server's name. A server's standing "allow"
