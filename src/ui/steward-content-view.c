@@ -8,6 +8,7 @@
 
 #include "mcp-json.h"
 #include "steward-hyphenation.h"
+#include "steward-json-text.h"
 #include "steward-text.h"
 #include "steward-url.h"
 
@@ -100,15 +101,8 @@ static void
 show_json (StewardContentView *self,
            JsonObject         *object)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autofree char *json = NULL;
+  g_autofree char *json = steward_json_object_to_text (object);
 
-  json_node_set_object (node, object);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  json = json_generator_to_data (generator, NULL);
   show_text (self, json, TRUE);
 }
 

@@ -8,6 +8,7 @@
 #include "mcp-json.h"
 
 #include "mcp-tool.h"
+#include "steward-json-text.h"
 #include "steward-text.h"
 
 #include "steward-schema-form-private.h"
@@ -144,17 +145,6 @@ build_badges (StewardToolApprovalDialog *self)
   self->risky = destructive || open_world;
 }
 
-static char *
-pretty_json (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
-}
-
 static void
 build_diff (StewardToolApprovalDialog *self,
             const char                *pin_state,
@@ -179,9 +169,7 @@ build_diff (StewardToolApprovalDialog *self,
     }
   else if (definition != NULL)
     {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), definition);
-
-      current = pretty_json (node);
+      current = steward_json_object_to_text (definition);
     }
 
   steward_tool_diff_fill (gtk_text_view_get_buffer (self->diff_view), pinned,
@@ -314,7 +302,6 @@ build_arguments (StewardToolApprovalDialog *self)
 {
   JsonObject *arguments = get_arguments (self);
   g_autoptr(JsonObject) empty = NULL;
-  g_autoptr(JsonNode) node = NULL;
   g_autofree char *json = NULL;
 
   if (arguments == NULL)
@@ -323,8 +310,7 @@ build_arguments (StewardToolApprovalDialog *self)
   if (try_form (self, arguments))
     return;
 
-  node = json_node_init_object (json_node_alloc (), arguments);
-  json = pretty_json (node);
+  json = steward_json_object_to_text (arguments);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->json_view), json, -1);
   gtk_stack_set_visible_child_name (self->arguments_stack, "json");
 }
