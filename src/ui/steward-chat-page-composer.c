@@ -221,16 +221,22 @@ resource_read_cb (GObject      *object,
   page_request_free (data);
 }
 
+/* The server's client while it is ready to answer, or NULL. */
 static McpClient *
-ready_client (StewardChatPage *self,
-              const char      *server_name)
+client_if_ready (StewardServer *server)
 {
-  StewardServer *server = steward_server_registry_lookup (_steward_chat_page_get_registry (self), server_name);
-
   if (server == NULL || steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY)
     return NULL;
 
   return steward_server_get_client (server);
+}
+
+static McpClient *
+ready_client (StewardChatPage *self,
+              const char      *server_name)
+{
+  return client_if_ready (steward_server_registry_lookup (_steward_chat_page_get_registry (self),
+                                                          server_name));
 }
 
 void
@@ -261,11 +267,11 @@ attach_popover_show_cb (StewardChatPage *self)
   for (guint i = 0; i < n_servers && shown < MAX_RESOURCE_CHOICES; i++)
     {
       g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
-      McpClient *client = steward_server_get_client (server);
+      McpClient *client = client_if_ready (server);
       GListModel *resources;
       guint n_resources;
 
-      if (client == NULL || steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY)
+      if (client == NULL)
         continue;
 
       resources = mcp_client_get_resources (client);
@@ -393,11 +399,11 @@ _steward_chat_page_update_prompt_list (StewardChatPage *self)
   for (guint i = 0; i < n_servers && shown < MAX_PROMPT_CHOICES; i++)
     {
       g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
-      McpClient *client = steward_server_get_client (server);
+      McpClient *client = client_if_ready (server);
       GListModel *prompts;
       guint n_prompts;
 
-      if (client == NULL || steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY)
+      if (client == NULL)
         continue;
 
       prompts = mcp_client_get_prompts (client);

@@ -440,21 +440,32 @@ present_key_dialog (StewardProvidersPage *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The provider an action's parameter names, when it has a key to set:
+ * the person, who writes the answers, has none. */
+static StewardProvider *
+lookup_keyed_provider (StewardProvidersPage *self,
+                       GVariant             *parameter)
+{
+  StewardProvider *provider = steward_providers_lookup (self->providers,
+                                                        g_variant_get_string (parameter, NULL));
+
+  return provider != NULL && !is_manual (provider) ? provider : NULL;
+}
+
 static void
 set_key_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
   StewardProvidersPage *self = STEWARD_PROVIDERS_PAGE (widget);
-  StewardProvider *provider = steward_providers_lookup (self->providers,
-                                                        g_variant_get_string (parameter, NULL));
+  StewardProvider *provider = lookup_keyed_provider (self, parameter);
   GtkWidget *dialog;
   GtkWidget *entry;
   g_autofree char *heading = NULL;
   g_autofree char *accessible = NULL;
   const char *name;
 
-  if (provider == NULL || is_manual (provider))
+  if (provider == NULL)
     return;
 
   name = steward_provider_get_display_name (provider);
@@ -496,12 +507,11 @@ clear_key_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   StewardProvidersPage *self = STEWARD_PROVIDERS_PAGE (widget);
-  StewardProvider *provider = steward_providers_lookup (self->providers,
-                                                        g_variant_get_string (parameter, NULL));
+  StewardProvider *provider = lookup_keyed_provider (self, parameter);
   GtkWidget *dialog;
   g_autofree char *heading = NULL;
 
-  if (provider == NULL || is_manual (provider))
+  if (provider == NULL)
     return;
 
   /* Translators: %s is a provider's name ("Anthropic"). */
