@@ -53,16 +53,6 @@ G_DEFINE_FINAL_TYPE (StewardElicitationDialog, steward_elicitation_dialog,
                      STEWARD_TYPE_APPROVAL_DIALOG)
 
 static void
-show_uri_default (GtkWindow  *parent,
-                  const char *uri,
-                  gpointer    user_data)
-{
-  /* The desktop's launcher, which goes through the portal in Flatpak;
-   * never a shell. */
-  gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
-}
-
-static void
 add_warning (StewardElicitationDialog *self,
              const char               *text)
 {
@@ -526,7 +516,7 @@ steward_elicitation_dialog_class_init (StewardElicitationDialogClass *klass)
 static void
 steward_elicitation_dialog_init (StewardElicitationDialog *self)
 {
-  self->show_uri = show_uri_default;
+  self->show_uri = steward_show_uri_default;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 }
@@ -557,7 +547,7 @@ steward_elicitation_dialog_set_show_uri_func (StewardElicitationDialog *self,
 {
   g_return_if_fail (STEWARD_IS_ELICITATION_DIALOG (self));
 
-  self->show_uri = func != NULL ? func : show_uri_default;
+  self->show_uri = func != NULL ? func : steward_show_uri_default;
   self->show_uri_data = func != NULL ? user_data : NULL;
 }
 
