@@ -10,6 +10,7 @@
 
 #include "steward-accessible.h"
 #include "steward-error-row.h"
+#include "steward-manual-provider.h"
 #include "steward-openai-provider.h"
 #include "steward-preferences-window-private.h"
 #include "steward-provider-row.h"
@@ -302,6 +303,14 @@ get_catalog (Fixture *fixture)
 }
 
 /* Where the Models page's own actions are activated. */
+/* Where the Providers page's actions are: a person's click on one of its
+ * buttons starts there. */
+static GtkWidget *
+providers_page (Fixture *fixture)
+{
+  return GTK_WIDGET (steward_preferences_window_get_providers_page (fixture->window));
+}
+
 static GtkWidget *
 models_page (Fixture *fixture)
 {
@@ -333,7 +342,7 @@ add_provider (Fixture    *fixture,
   adw_combo_row_set_selected (kind_row, kind);
   gtk_editable_set_text (GTK_EDITABLE (name_row), name);
   gtk_editable_set_text (GTK_EDITABLE (url_row), url);
-  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-provider", NULL);
+  gtk_widget_activate_action (providers_page (fixture), "prefs.add-provider", NULL);
 }
 
 static const char *
@@ -384,7 +393,7 @@ test_provider_key (void)
   g_assert_null (provider_key_id (&fixture, "my-cloud"));
 
   /* Set…: the dialog's password entry, then Save, as a person would. */
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.set-key", "s", "my-cloud");
+  gtk_widget_activate_action (providers_page (&fixture), "prefs.set-key", "s", "my-cloud");
   dialog = steward_preferences_window_get_key_dialog (fixture.window);
   g_assert_nonnull (dialog);
   g_assert_false (adw_message_dialog_get_response_enabled (dialog, "save"));
@@ -414,7 +423,7 @@ test_provider_key (void)
   g_assert_null (strstr (contents, CANARY_KEY));
 
   /* Clear asks first; cancelling keeps the key. */
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.clear-key", "s", "my-cloud");
+  gtk_widget_activate_action (providers_page (&fixture), "prefs.clear-key", "s", "my-cloud");
   dialog = steward_preferences_window_get_key_dialog (fixture.window);
   g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "cancel");
@@ -422,7 +431,7 @@ test_provider_key (void)
   drain ();
   g_assert_cmpstr (key_subtitle (&fixture, CLOUD_KEY_ID), ==, masked);
 
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.clear-key", "s", "my-cloud");
+  gtk_widget_activate_action (providers_page (&fixture), "prefs.clear-key", "s", "my-cloud");
   dialog = steward_preferences_window_get_key_dialog (fixture.window);
   click_response (dialog, "C_lear");
   wait_until (&fixture, key_subtitle_is, &not_set);
@@ -435,7 +444,7 @@ test_provider_key (void)
   g_assert_nonnull (steward_preferences_window_get_provider_row (fixture.window, "my-cloud-2"));
   g_assert_cmpint (steward_providers_get_kind (get_providers (&fixture), "my-cloud-2"), ==,
                    STEWARD_PROVIDER_KIND_ANTHROPIC);
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-provider", "s",
+  gtk_widget_activate_action (providers_page (&fixture), "prefs.remove-provider", "s",
                               "my-cloud");
   g_assert_null (steward_preferences_window_get_provider_row (fixture.window, "my-cloud"));
   g_assert_null (steward_providers_lookup (get_providers (&fixture), "my-cloud"));
@@ -539,7 +548,7 @@ test_settings (void)
                                                             "provider.openai-compatible"));
 
   /* Removed, the provider takes its key along, and is not found again. */
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.remove-provider", "s",
+  gtk_widget_activate_action (providers_page (&fixture), "prefs.remove-provider", "s",
                               "anthropic");
   wait_until (&fixture, key_gone, ANTHROPIC_KEY_ID);
 
@@ -632,7 +641,7 @@ test_ollama (void)
 
   /* Found, offered, added once. */
   wait_until (&fixture, ollama_offered, GINT_TO_POINTER (TRUE));
-  gtk_widget_activate_action (GTK_WIDGET (fixture.window), "prefs.add-ollama", NULL);
+  gtk_widget_activate_action (providers_page (&fixture), "prefs.add-ollama", NULL);
   g_assert_true (ollama_offered (&fixture, GINT_TO_POINTER (FALSE)));
   g_assert_nonnull (steward_providers_lookup (get_providers (&fixture), "ollama"));
   g_assert_nonnull (steward_preferences_window_get_provider_row (fixture.window, "ollama"));
@@ -1097,6 +1106,55 @@ test_provider_row_template (void)
   fixture_tear_down (&fixture);
 }
 
+static gboolean
+placeholder_shown (Fixture *fixture)
+{
+  GtkLabel *label = test_find_label (GTK_WIDGET (fixture->window),
+                                     "No provider is set up: you write the answers");
+
+  return label != NULL && gtk_widget_get_mapped (GTK_WIDGET (label));
+}
+
+/* The rows follow the host's list of providers as it changes, whoever
+ * changes it: a row each, the one there before kept, none for the person. */
+static void
+test_provider_rows_bound (void)
+{
+  Fixture fixture = { 0 };
+  g_autoptr(GError) error = NULL;
+  AdwExpanderRow *first;
+
+  fixture_set_up (&fixture, FALSE);
+  g_assert_true (placeholder_shown (&fixture));
+  g_assert_null (steward_preferences_window_get_provider_row (fixture.window,
+                                                              STEWARD_MANUAL_PROVIDER_ID));
+
+  g_assert_nonnull (steward_providers_put (get_providers (&fixture), "first",
+                                           STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE, "First",
+                                           "https://first.example.com/v1", NULL, &error));
+  g_assert_no_error (error);
+  first = steward_preferences_window_get_provider_row (fixture.window, "first");
+  g_assert_nonnull (first);
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (first)), ==, "First");
+  g_assert_false (placeholder_shown (&fixture));
+
+  g_assert_nonnull (steward_providers_put (get_providers (&fixture), "second",
+                                           STEWARD_PROVIDER_KIND_ANTHROPIC, "Second", NULL,
+                                           NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (steward_preferences_window_get_provider_row (fixture.window, "second"));
+  g_assert_true (steward_preferences_window_get_provider_row (fixture.window, "first") == first);
+
+  g_assert_true (steward_providers_remove (get_providers (&fixture), "first", &error));
+  g_assert_no_error (error);
+  g_assert_null (steward_preferences_window_get_provider_row (fixture.window, "first"));
+  g_assert_true (steward_providers_remove (get_providers (&fixture), "second", &error));
+  g_assert_no_error (error);
+  g_assert_true (placeholder_shown (&fixture));
+
+  fixture_tear_down (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1114,6 +1172,7 @@ main (int   argc,
   g_test_add_func ("/steward/preferences-window/server-models", test_server_models);
   g_test_add_func ("/steward/preferences-window/provider-error", test_provider_error);
   g_test_add_func ("/steward/preferences-window/form-errors", test_form_errors);
+  g_test_add_func ("/steward/preferences-window/provider-rows-bound", test_provider_rows_bound);
   g_test_add_func ("/steward/preferences-window/provider-row-template",
                    test_provider_row_template);
 

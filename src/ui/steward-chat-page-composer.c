@@ -139,17 +139,30 @@ add_attachment (StewardChatPage *self,
   return TRUE;
 }
 
+/* A request the composer makes for the page, which may be gone by its
+ * answer, and what it was for: a resource's address, a prompt's command. */
 typedef struct
 {
   GWeakRef  page;
-  char     *uri;
-} ReadData;
+  char     *text;
+} PageRequest;
+
+static PageRequest *
+page_request_new (StewardChatPage *page,
+                  const char      *text)
+{
+  PageRequest *data = g_new0 (PageRequest, 1);
+
+  g_weak_ref_init (&data->page, page);
+  data->text = g_strdup (text);
+  return data;
+}
 
 static void
-read_data_free (ReadData *data)
+page_request_free (PageRequest *data)
 {
   g_weak_ref_clear (&data->page);
-  g_free (data->uri);
+  g_free (data->text);
   g_free (data);
 }
 
@@ -158,7 +171,7 @@ resource_read_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  ReadData *data = user_data;
+  PageRequest *data = user_data;
   g_autoptr(StewardChatPage) self = g_weak_ref_get (&data->page);
   g_autoptr(GPtrArray) contents = NULL;
   g_autoptr(GError) error = NULL;
@@ -166,20 +179,20 @@ resource_read_cb (GObject      *object,
   contents = mcp_client_read_resource_finish (MCP_CLIENT (object), result, &error);
   if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      read_data_free (data);
+      page_request_free (data);
       return;
     }
 
   if (contents == NULL)
     {
-      g_autofree char *visible = steward_text_make_visible_capped (data->uri, 1024, NULL);
+      g_autofree char *visible = steward_text_make_visible_capped (data->text, 1024, NULL);
       /* Translators: the first %s is a resource's address, the second why
        * it could not be read. */
       g_autofree char *text = g_strdup_printf (_("Could not attach %s: %s"), visible,
                                                error->message);
 
       _steward_chat_page_show_error (self, text);
-      read_data_free (data);
+      page_request_free (data);
       return;
     }
 
@@ -189,7 +202,7 @@ resource_read_cb (GObject      *object,
 
       if (content_size (content) > MAX_ATTACHMENT_BYTES)
         {
-          g_autofree char *visible = steward_text_make_visible_capped (data->uri, 1024, NULL);
+          g_autofree char *visible = steward_text_make_visible_capped (data->text, 1024, NULL);
           g_autofree char *size = g_format_size (content_size (content));
           g_autofree char *limit = g_format_size (MAX_ATTACHMENT_BYTES);
           /* Translators: a resource's address, its size and the largest
@@ -205,19 +218,25 @@ resource_read_cb (GObject      *object,
     }
 
   _steward_chat_page_update_attachment_chips (self);
-  read_data_free (data);
+  page_request_free (data);
+}
+
+/* The server's client while it is ready to answer, or NULL. */
+static McpClient *
+client_if_ready (StewardServer *server)
+{
+  if (server == NULL || steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY)
+    return NULL;
+
+  return steward_server_get_client (server);
 }
 
 static McpClient *
 ready_client (StewardChatPage *self,
               const char      *server_name)
 {
-  StewardServer *server = steward_server_registry_lookup (_steward_chat_page_get_registry (self), server_name);
-
-  if (server == NULL || steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY)
-    return NULL;
-
-  return steward_server_get_client (server);
+  return client_if_ready (steward_server_registry_lookup (_steward_chat_page_get_registry (self),
+                                                          server_name));
 }
 
 void
@@ -226,15 +245,12 @@ _steward_chat_page_attach_resource (StewardChatPage *self,
                                     const char      *uri)
 {
   McpClient *client = ready_client (self, server);
-  ReadData *data;
 
   if (client == NULL)
     return;
 
-  data = g_new0 (ReadData, 1);
-  g_weak_ref_init (&data->page, self);
-  data->uri = g_strdup (uri);
-  mcp_client_read_resource_async (client, uri, self->cancellable, resource_read_cb, data);
+  mcp_client_read_resource_async (client, uri, self->cancellable, resource_read_cb,
+                                  page_request_new (self, uri));
 }
 
 static void
@@ -251,11 +267,11 @@ attach_popover_show_cb (StewardChatPage *self)
   for (guint i = 0; i < n_servers && shown < MAX_RESOURCE_CHOICES; i++)
     {
       g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
-      McpClient *client = steward_server_get_client (server);
+      McpClient *client = client_if_ready (server);
       GListModel *resources;
       guint n_resources;
 
-      if (client == NULL || steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY)
+      if (client == NULL)
         continue;
 
       resources = mcp_client_get_resources (client);
@@ -383,11 +399,11 @@ _steward_chat_page_update_prompt_list (StewardChatPage *self)
   for (guint i = 0; i < n_servers && shown < MAX_PROMPT_CHOICES; i++)
     {
       g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
-      McpClient *client = steward_server_get_client (server);
+      McpClient *client = client_if_ready (server);
       GListModel *prompts;
       guint n_prompts;
 
-      if (client == NULL || steward_server_get_status (server) != STEWARD_SERVER_STATUS_READY)
+      if (client == NULL)
         continue;
 
       prompts = mcp_client_get_prompts (client);
@@ -511,26 +527,12 @@ insert_prompt_result (StewardChatPage *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
 }
 
-typedef struct
-{
-  GWeakRef  page;
-  char     *command;
-} PromptData;
-
-static void
-prompt_data_free (PromptData *data)
-{
-  g_weak_ref_clear (&data->page);
-  g_free (data->command);
-  g_free (data);
-}
-
 static void
 prompt_got_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  PromptData *data = user_data;
+  PageRequest *data = user_data;
   g_autoptr(StewardChatPage) self = g_weak_ref_get (&data->page);
   g_autoptr(McpPromptResult) prompt = NULL;
   g_autoptr(GError) error = NULL;
@@ -542,7 +544,7 @@ prompt_got_cb (GObject      *object,
     }
   else if (self != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      g_autofree char *visible = steward_text_make_visible_capped (data->command, 256, NULL);
+      g_autofree char *visible = steward_text_make_visible_capped (data->text, 256, NULL);
       /* Translators: the first %s is a prompt ("server/prompt"), the
        * second why the server did not give it. */
       g_autofree char *text = g_strdup_printf (_("Could not get %s: %s"), visible,
@@ -551,7 +553,7 @@ prompt_got_cb (GObject      *object,
       _steward_chat_page_show_error (self, text);
     }
 
-  prompt_data_free (data);
+  page_request_free (data);
 }
 
 static void
@@ -559,13 +561,11 @@ get_prompt (StewardChatPage *self,
             PromptChoice    *choice,
             JsonObject      *arguments)
 {
-  PromptData *data = g_new0 (PromptData, 1);
+  const char *name = mcp_item_get_name (MCP_ITEM (choice->prompt));
+  g_autofree char *command = g_strdup_printf ("%s/%s", choice->server, name);
 
-  g_weak_ref_init (&data->page, self);
-  data->command = g_strdup_printf ("%s/%s", choice->server,
-                                   mcp_item_get_name (MCP_ITEM (choice->prompt)));
-  mcp_client_get_prompt_async (choice->client, mcp_item_get_name (MCP_ITEM (choice->prompt)),
-                               arguments, self->cancellable, prompt_got_cb, data);
+  mcp_client_get_prompt_async (choice->client, name, arguments, self->cancellable,
+                               prompt_got_cb, page_request_new (self, command));
 }
 
 static JsonObject *

@@ -5,6 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-json.h"
+
 #include "steward-command-text.h"
 #include "steward-consent-dialog.h"
 
@@ -86,19 +88,6 @@ add_command_row (StewardConsentDialog *self,
   gtk_list_box_append (self->command_list, row);
 }
 
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* An argument as written, or the JSON of a value that is not a string. */
 static char *
 dup_element_text (JsonNode *node)
@@ -149,7 +138,7 @@ get_names (JsonObject *object,
 static gboolean
 is_remote (JsonObject *request)
 {
-  return get_string (request, "url") != NULL;
+  return mcp_json_get_string (request, "url") != NULL;
 }
 
 static char *
@@ -175,7 +164,7 @@ build_command (StewardConsentDialog *self,
 {
   if (is_remote (request))
     {
-      g_autofree char *url = steward_command_quote (get_string (request, "url"));
+      g_autofree char *url = steward_command_quote (mcp_json_get_string (request, "url"));
       g_autoptr(GPtrArray) headers = get_names (request, "headers");
 
       add_command_row (self, _("URL"), url);
@@ -188,17 +177,17 @@ build_command (StewardConsentDialog *self,
     }
   else
     {
-      g_autofree char *program = steward_command_quote (get_string (request, "command"));
-      const char *found = get_string (request, "program");
+      g_autofree char *program = steward_command_quote (mcp_json_get_string (request, "command"));
+      const char *found = mcp_json_get_string (request, "program");
       JsonNode *args = json_object_get_member (request, "args");
-      const char *cwd = get_string (request, "cwd");
+      const char *cwd = mcp_json_get_string (request, "cwd");
       g_autoptr(GPtrArray) env = get_names (request, "env");
 
       add_command_row (self, _("Program"), program);
 
       /* The file the command was found as on PATH, when that says more
        * than the command itself. */
-      if (found != NULL && g_strcmp0 (found, get_string (request, "command")) != 0)
+      if (found != NULL && g_strcmp0 (found, mcp_json_get_string (request, "command")) != 0)
         {
           g_autofree char *quoted = steward_command_quote (found);
 
@@ -280,7 +269,7 @@ build_network (StewardConsentDialog *self,
   network = json_node_get_object (node);
   gtk_switch_set_active (self->network_switch,
                          json_object_get_boolean_member_with_default (network, "allowed", FALSE));
-  reason = get_string (network, "reason");
+  reason = mcp_json_get_string (network, "reason");
   adw_action_row_set_subtitle (self->network_row, reason != NULL ? reason : "");
   if (reason != NULL)
     gtk_accessible_update_property (GTK_ACCESSIBLE (self->network_switch),
@@ -309,7 +298,7 @@ build_permissions (StewardConsentDialog *self,
     return;
 
   build_network (self, sandbox);
-  unavailable = get_string (sandbox, "unavailable");
+  unavailable = mcp_json_get_string (sandbox, "unavailable");
   if (unavailable != NULL)
     {
       g_autofree char *text = g_strdup_printf (
@@ -369,7 +358,7 @@ describe_lines (JsonObject *request)
 
   if (is_remote (request))
     {
-      g_autofree char *url = steward_command_quote (get_string (request, "url"));
+      g_autofree char *url = steward_command_quote (mcp_json_get_string (request, "url"));
 
       g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("URL:"), url));
       names = get_names (request, "headers");
@@ -382,9 +371,9 @@ describe_lines (JsonObject *request)
     }
   else
     {
-      g_autofree char *program = steward_command_quote (get_string (request, "command"));
+      g_autofree char *program = steward_command_quote (mcp_json_get_string (request, "command"));
       JsonNode *args = json_object_get_member (request, "args");
-      const char *cwd = get_string (request, "cwd");
+      const char *cwd = mcp_json_get_string (request, "cwd");
 
       g_ptr_array_add (lines, g_strdup_printf ("%s %s", _("Program:"), program));
       if (args != NULL && JSON_NODE_HOLDS_ARRAY (args))

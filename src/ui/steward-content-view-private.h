@@ -2,17 +2,13 @@
 #pragma once
 
 #include "steward-content-view.h"
+#include "steward-show-uri.h"
 
 G_BEGIN_DECLS
 
-/* How the view hands a link to the desktop; gtk_show_uri() unless a test
- * puts a recorder in its place, so that no browser opens. */
-typedef void (*StewardContentShowUriFunc) (GtkWindow  *parent,
-                                           const char *uri,
-                                           gpointer    user_data);
-
-void steward_content_view_set_show_uri_func (StewardContentView        *self,
-                                             StewardContentShowUriFunc  func,
-                                             gpointer                   user_data);
+/* How the view hands a link to the desktop. */
+void steward_content_view_set_show_uri_func (StewardContentView *self,
+                                             StewardShowUriFunc  func,
+                                             gpointer            user_data);
 
 G_END_DECLS

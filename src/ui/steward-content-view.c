@@ -8,6 +8,7 @@
 
 #include "mcp-json.h"
 #include "steward-hyphenation.h"
+#include "steward-json-text.h"
 #include "steward-text.h"
 #include "steward-url.h"
 
@@ -29,7 +30,7 @@ struct _StewardContentView
   GtkMediaStream            *media;
   GtkFileChooserNative      *chooser;
   char                      *link_uri;
-  StewardContentShowUriFunc  show_uri;
+  StewardShowUriFunc         show_uri;
   gpointer                   show_uri_data;
 
   GtkLabel                  *kind_label;
@@ -100,15 +101,8 @@ static void
 show_json (StewardContentView *self,
            JsonObject         *object)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autofree char *json = NULL;
+  g_autofree char *json = steward_json_object_to_text (object);
 
-  json_node_set_object (node, object);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  json = json_generator_to_data (generator, NULL);
   show_text (self, json, TRUE);
 }
 
@@ -579,15 +573,6 @@ save_as_action (GtkWidget  *widget,
 }
 
 static void
-show_uri_default (GtkWindow  *parent,
-                  const char *uri,
-                  gpointer    user_data)
-{
-  /* The desktop's launcher, through the portal in Flatpak; never a shell. */
-  gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
-}
-
-static void
 open_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
@@ -732,7 +717,7 @@ static void
 steward_content_view_init (StewardContentView *self)
 {
   self->cancellable = g_cancellable_new ();
-  self->show_uri = show_uri_default;
+  self->show_uri = steward_show_uri_default;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "content.open", FALSE);
@@ -767,13 +752,13 @@ steward_content_view_get_content (StewardContentView *self)
 }
 
 void
-steward_content_view_set_show_uri_func (StewardContentView        *self,
-                                        StewardContentShowUriFunc  func,
-                                        gpointer                   user_data)
+steward_content_view_set_show_uri_func (StewardContentView *self,
+                                        StewardShowUriFunc  func,
+                                        gpointer            user_data)
 {
   g_return_if_fail (STEWARD_IS_CONTENT_VIEW (self));
 
-  self->show_uri = func != NULL ? func : show_uri_default;
+  self->show_uri = func != NULL ? func : steward_show_uri_default;
   self->show_uri_data = user_data;
 }
 

@@ -3,15 +3,11 @@
 
 #include "steward-elicitation-dialog.h"
 #include "steward-schema-form.h"
+#include "steward-show-uri.h"
 
 G_BEGIN_DECLS
 
-/* How the dialog hands an address to the desktop; gtk_show_uri() unless a
- * test puts a recorder in its place, so that no browser opens. */
-typedef void (*StewardShowUriFunc) (GtkWindow  *parent,
-                                    const char *uri,
-                                    gpointer    user_data);
-
+/* How the dialog hands an address to the desktop. */
 void steward_elicitation_dialog_set_show_uri_func (StewardElicitationDialog *self,
                                                    StewardShowUriFunc        func,
                                                    gpointer                  user_data);

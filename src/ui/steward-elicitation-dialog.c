@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+
+#include "mcp-json.h"
 #include <string.h>
 
 #include "steward-text.h"
@@ -49,29 +51,6 @@ struct _StewardElicitationDialog
 
 G_DEFINE_FINAL_TYPE (StewardElicitationDialog, steward_elicitation_dialog,
                      STEWARD_TYPE_APPROVAL_DIALOG)
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static void
-show_uri_default (GtkWindow  *parent,
-                  const char *uri,
-                  gpointer    user_data)
-{
-  /* The desktop's launcher, which goes through the portal in Flatpak;
-   * never a shell. */
-  gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
-}
 
 static void
 add_warning (StewardElicitationDialog *self,
@@ -303,7 +282,7 @@ schema_asks_for_secret (JsonObject *schema)
   while (json_object_iter_next (&iter, &name, &field))
     {
       const char *title = JSON_NODE_HOLDS_OBJECT (field)
-                          ? member_string (json_node_get_object (field), "title") : NULL;
+                          ? mcp_json_get_string (json_node_get_object (field), "title") : NULL;
       g_autofree char *lower_name = g_utf8_strdown (name, -1);
       g_autofree char *lower_title = g_utf8_strdown (title != NULL ? title : "", -1);
 
@@ -321,8 +300,8 @@ static void
 build (StewardElicitationDialog *self)
 {
   JsonObject *request = steward_approval_get_request (self->approval);
-  const char *mode = member_string (request, "mode");
-  const char *message = member_string (request, "message");
+  const char *mode = mcp_json_get_string (request, "mode");
+  const char *message = mcp_json_get_string (request, "message");
   g_autofree char *server = steward_approval_dialog_dup_server_name (STEWARD_APPROVAL_DIALOG (self));
   g_autofree char *visible_message = steward_text_for_display (message != NULL ? message : "");
   g_autofree char *title = NULL;
@@ -350,7 +329,7 @@ build (StewardElicitationDialog *self)
   if (self->url_mode)
     {
       gtk_stack_set_visible_child_name (self->stack, "url");
-      self->url = g_strdup (member_string (request, "url"));
+      self->url = g_strdup (mcp_json_get_string (request, "url"));
       build_url (self);
       /* Enter never opens a page. After a warning, opening is not the
        * suggested answer either: the button stays, plain. */
@@ -537,7 +516,7 @@ steward_elicitation_dialog_class_init (StewardElicitationDialogClass *klass)
 static void
 steward_elicitation_dialog_init (StewardElicitationDialog *self)
 {
-  self->show_uri = show_uri_default;
+  self->show_uri = steward_show_uri_default;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 }
@@ -568,7 +547,7 @@ steward_elicitation_dialog_set_show_uri_func (StewardElicitationDialog *self,
 {
   g_return_if_fail (STEWARD_IS_ELICITATION_DIALOG (self));
 
-  self->show_uri = func != NULL ? func : show_uri_default;
+  self->show_uri = func != NULL ? func : steward_show_uri_default;
   self->show_uri_data = func != NULL ? user_data : NULL;
 }
 

@@ -3,6 +3,7 @@
 
 #include "steward-models-page.h"
 #include "steward-preferences-window.h"
+#include "steward-providers-page.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,11 @@ GtkWidget        *steward_preferences_window_get_refresh_error_row
 GtkWidget        *steward_preferences_window_get_add_error_row
                                                           (StewardPreferencesWindow *self);
 GtkWidget        *steward_preferences_window_get_hint_error_row
+                                                          (StewardPreferencesWindow *self);
+/* The Providers page, whose actions ("prefs.set-key", "prefs.clear-key",
+ * "prefs.add-provider", "prefs.add-ollama", "prefs.remove-provider") are
+ * its own. */
+StewardProvidersPage *steward_preferences_window_get_providers_page
                                                           (StewardPreferencesWindow *self);
 /* The Models page, whose actions ("prefs.add-hint", "prefs.remove-hint",
  * "prefs.remove-model") are its own. */

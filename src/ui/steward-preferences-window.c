@@ -7,18 +7,17 @@
 #include <string.h>
 
 #include "steward-accessible.h"
-#include "steward-anthropic-provider.h"
 #include "steward-manual-provider.h"
-#include "steward-openai-provider.h"
+#include "steward-provider-migration.h"
 
 #include "steward-error-row.h"
-#include "steward-preferences-window-private.h"
-#include "steward-provider-row.h"
-#include "steward-provider-migration.h"
 #include "steward-models-page.h"
 #include "steward-preferences-rows.h"
 #include "steward-calls-page.h"
+#include "steward-providers-page.h"
 #include "steward-sampling-page.h"
+
+#include "steward-preferences-window-private.h"
 
 
 /* The nicks of the "color-scheme" key, in the order of the style row. */
@@ -29,32 +28,16 @@ struct _StewardPreferencesWindow
   AdwPreferencesWindow   parent_instance;
 
   StewardHost           *host;
-  StewardSecrets        *secrets;
   StewardProviders      *providers;
   StewardModelCatalog   *catalog;
   GSettings             *settings;
   GCancellable          *cancellable;
 
-  AdwMessageDialog      *key_dialog;
-  /* Key id → the row that shows it, and a count bumped on every lookup,
-   * so that a late answer never overwrites a newer one. */
-  GHashTable            *key_rows;
-  /* Provider id → the error a person must act on, and the row under its
-   * refresh row that shows it. */
-  GHashTable            *provider_errors;
+  /* Provider id → the row under its refresh row that shows its error. */
   GHashTable            *refresh_error_rows;
-  GHashTable            *key_generations;
-  GPtrArray             *provider_rows;
   GPtrArray             *refresh_rows;
-  gboolean               ollama_found;
 
-  AdwPreferencesGroup   *ollama_group;
-  AdwActionRow          *ollama_row;
-  AdwPreferencesGroup   *providers_group;
-  AdwComboRow           *add_kind_row;
-  AdwEntryRow           *add_name_row;
-  AdwEntryRow           *add_url_row;
-  StewardErrorRow       *add_error_row;
+  StewardProvidersPage  *providers_page;
   AdwPreferencesGroup   *refresh_group;
   StewardModelsPage     *models_page;
   StewardSamplingPage   *sampling_page;
@@ -75,10 +58,6 @@ G_DEFINE_FINAL_TYPE (StewardPreferencesWindow, steward_preferences_window,
 /* Shorter, for the template bindings. */
 typedef StewardPreferencesWindow Prefs;
 
-#define PROVIDER_KEY "steward-provider"
-#define MODEL_KEY    "steward-model"
-#define ENTRY_KEY    "steward-entry"
-
 /* libadwaita 1.2 reads a toast's title as markup: escape what we show. */
 static void
 show_toast (StewardPreferencesWindow *self,
@@ -90,479 +69,6 @@ show_toast (StewardPreferencesWindow *self,
 }
 
 /* Providers */
-
-static gboolean
-is_manual (StewardProvider *provider)
-{
-  return g_strcmp0 (steward_provider_get_id (provider), STEWARD_MANUAL_PROVIDER_ID) == 0;
-}
-
-static const char *
-provider_base_url (StewardProvider *provider)
-{
-  if (STEWARD_IS_HTTP_PROVIDER (provider))
-    return steward_http_provider_get_base_url (STEWARD_HTTP_PROVIDER (provider));
-
-  return NULL;
-}
-
-static const char *
-provider_key_id (StewardProvider *provider)
-{
-  if (STEWARD_IS_HTTP_PROVIDER (provider))
-    return steward_http_provider_get_key_id (STEWARD_HTTP_PROVIDER (provider));
-
-  return NULL;
-}
-
-/* The key id a provider's key row shows: its own, or the one a key set
- * now would get. */
-static char *
-dup_row_key_id (StewardProvider *provider)
-{
-  const char *key_id = provider_key_id (provider);
-
-  if (key_id != NULL)
-    return g_strdup (key_id);
-
-  return steward_providers_make_key_id (steward_provider_get_id (provider));
-}
-
-static const char *
-kind_label (StewardProviderKind kind)
-{
-  switch (kind)
-    {
-    case STEWARD_PROVIDER_KIND_ANTHROPIC:
-      return _("Anthropic");
-    case STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE:
-      return _("OpenAI-Compatible");
-    case STEWARD_PROVIDER_KIND_MANUAL:
-    default:
-      return _("You write the answers");
-    }
-}
-
-static void set_provider_error (StewardPreferencesWindow *self,
-                                const char               *id,
-                                const char               *message);
-
-/* Puts @provider again with another key id, everything else the same. */
-static void
-put_with_key_id (StewardPreferencesWindow *self,
-                 const char               *id,
-                 const char               *key_id)
-{
-  g_autoptr(StewardProvider) provider = NULL;
-  g_autoptr(GError) error = NULL;
-
-  provider = steward_providers_lookup (self->providers, id);
-  if (provider != NULL)
-    g_object_ref (provider);
-  if (provider == NULL || g_strcmp0 (provider_key_id (provider), key_id) == 0)
-    return;
-
-  if (steward_providers_put (self->providers, id, steward_providers_get_kind (self->providers, id),
-                             steward_provider_get_display_name (provider),
-                             provider_base_url (provider), key_id, &error) == NULL)
-    set_provider_error (self, id, error->message);
-}
-
-/* API keys */
-
-typedef struct
-{
-  StewardPreferencesWindow *self;
-  char                     *provider_id;
-  char                     *key_id;
-  guint                     generation;
-} KeyOperation;
-
-static void
-key_operation_free (KeyOperation *op)
-{
-  g_free (op->provider_id);
-  g_free (op->key_id);
-  g_free (op);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KeyOperation, key_operation_free)
-
-static KeyOperation *
-key_operation_new (StewardPreferencesWindow *self,
-                   const char               *provider_id,
-                   const char               *key_id)
-{
-  KeyOperation *op = g_new0 (KeyOperation, 1);
-  guint generation = GPOINTER_TO_UINT (g_hash_table_lookup (self->key_generations, key_id)) + 1;
-
-  op->self = self;
-  op->provider_id = g_strdup (provider_id);
-  op->key_id = g_strdup (key_id);
-  op->generation = generation;
-  g_hash_table_replace (self->key_generations, g_strdup (key_id), GUINT_TO_POINTER (generation));
-
-  return op;
-}
-
-static gboolean
-key_operation_is_current (KeyOperation *op)
-{
-  return op->generation ==
-         GPOINTER_TO_UINT (g_hash_table_lookup (op->self->key_generations, op->key_id));
-}
-
-static void
-set_key_state (StewardPreferencesWindow *self,
-               const char               *key_id,
-               const char               *subtitle,
-               gboolean                  is_set)
-{
-  StewardProviderRow *row = g_hash_table_lookup (self->key_rows, key_id);
-
-  if (row != NULL)
-    steward_provider_row_set_key_state (row, subtitle, is_set);
-}
-
-/* The key row's subtitle while the keyring works. */
-static void
-set_key_busy (StewardPreferencesWindow *self,
-              const char               *key_id,
-              const char               *subtitle)
-{
-  StewardProviderRow *row = g_hash_table_lookup (self->key_rows, key_id);
-
-  if (row != NULL)
-    adw_action_row_set_subtitle (steward_provider_row_get_key_row (row), subtitle);
-}
-
-static void refresh_key (StewardPreferencesWindow *self,
-                         const char               *provider_id,
-                         const char               *key_id);
-
-static void
-lookup_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(KeyOperation) op = user_data;
-  g_autoptr(GError) error = NULL;
-  StewardPreferencesWindow *self;
-  char *value;
-
-  value = steward_secrets_lookup_finish (STEWARD_SECRETS (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = op->self;
-  if (!key_operation_is_current (op))
-    {
-      steward_secret_value_free (value);
-      return;
-    }
-
-  if (value != NULL)
-    {
-      /* Only the masked form leaves this function; the value is wiped. */
-      g_autofree char *masked = steward_secret_mask (value);
-
-      steward_secret_value_free (value);
-      set_key_state (self, op->key_id, masked, TRUE);
-    }
-  else if (g_error_matches (error, STEWARD_SECRETS_ERROR, STEWARD_SECRETS_ERROR_NOT_FOUND))
-    {
-      set_key_state (self, op->key_id, _("Not set"), FALSE);
-    }
-  else
-    {
-      g_autofree char *text = g_strdup_printf (_("The keyring could not be read: %s"),
-                                               error != NULL ? error->message : "");
-
-      set_key_state (self, op->key_id, text, FALSE);
-    }
-}
-
-static void
-refresh_key (StewardPreferencesWindow *self,
-             const char               *provider_id,
-             const char               *key_id)
-{
-  KeyOperation *op = key_operation_new (self, provider_id, key_id);
-
-  set_key_busy (self, key_id, _("Looking up…"));
-  steward_secrets_lookup_async (self->secrets, key_id, self->cancellable, lookup_cb, op);
-}
-
-static void
-store_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(KeyOperation) op = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
-
-  id = steward_secrets_store_finish (STEWARD_SECRETS (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  if (id == NULL)
-    {
-      g_autofree char *title = g_strdup_printf (_("Could not store the key: %s"),
-                                                error != NULL ? error->message : "");
-
-      set_provider_error (op->self, op->provider_id, title);
-    }
-  else
-    {
-      /* The provider reads its key from now on; an error it gave before
-       * may well have been about the key. */
-      set_provider_error (op->self, op->provider_id, NULL);
-      put_with_key_id (op->self, op->provider_id, op->key_id);
-    }
-
-  refresh_key (op->self, op->provider_id, op->key_id);
-}
-
-static void
-store_key (StewardPreferencesWindow *self,
-           const char               *provider_id,
-           const char               *key_id,
-           const char               *value)
-{
-  KeyOperation *op = key_operation_new (self, provider_id, key_id);
-  StewardProvider *provider = steward_providers_lookup (self->providers, provider_id);
-  g_autofree char *label = NULL;
-
-  /* Translators: how the key is named in the keyring; %s is a provider. */
-  label = g_strdup_printf (_("Steward: %s API key"),
-                           provider ? steward_provider_get_display_name (provider) : provider_id);
-  set_key_busy (self, key_id, _("Saving…"));
-  steward_secrets_store_async (self->secrets, key_id, STEWARD_SECRET_KIND_PROVIDER_KEY, label,
-                               value, self->cancellable, store_cb, op);
-}
-
-static void
-clear_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(KeyOperation) op = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!steward_secrets_clear_finish (STEWARD_SECRETS (object), result, &error))
-    {
-      g_autofree char *title = NULL;
-
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-
-      if (!g_error_matches (error, STEWARD_SECRETS_ERROR, STEWARD_SECRETS_ERROR_NOT_FOUND))
-        {
-          title = g_strdup_printf (_("Could not clear the key: %s"), error->message);
-          set_provider_error (op->self, op->provider_id, title);
-          refresh_key (op->self, op->provider_id, op->key_id);
-          return;
-        }
-    }
-
-  /* Without a key the provider asks for none, as Ollama wants. */
-  set_provider_error (op->self, op->provider_id, NULL);
-  put_with_key_id (op->self, op->provider_id, NULL);
-  refresh_key (op->self, op->provider_id, op->key_id);
-}
-
-static void
-key_entry_changed_cb (AdwMessageDialog *dialog,
-                      GtkEditable      *entry)
-{
-  const char *text = gtk_editable_get_text (entry);
-
-  adw_message_dialog_set_response_enabled (dialog, "save", text != NULL && *text != '\0');
-}
-
-static void
-key_dialog_response_cb (AdwMessageDialog         *dialog,
-                        const char               *response,
-                        StewardPreferencesWindow *self)
-{
-  const char *provider_id = g_object_get_data (G_OBJECT (dialog), PROVIDER_KEY);
-  const char *key_id = g_object_get_data (G_OBJECT (dialog), "steward-key-id");
-  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), ENTRY_KEY);
-
-  if (self->key_dialog == dialog)
-    self->key_dialog = NULL;
-
-  if (g_strcmp0 (response, "save") == 0 && entry != NULL)
-    {
-      const char *value = gtk_editable_get_text (entry);
-
-      if (value != NULL && *value != '\0')
-        store_key (self, provider_id, key_id, value);
-    }
-  else if (g_strcmp0 (response, "clear") == 0)
-    {
-      steward_secrets_clear_async (self->secrets, key_id, self->cancellable, clear_cb,
-                                   key_operation_new (self, provider_id, key_id));
-    }
-
-  /* The password entry keeps its text in secure memory; emptying it now
-   * wipes the key from the widget as well. */
-  if (entry != NULL)
-    gtk_editable_set_text (entry, "");
-
-  /* GTK 4.8's password entry would hear its inner text lose the focus only
-   * after it is gone, as the dialog closes; let it lose the focus now. */
-  gtk_window_set_focus (GTK_WINDOW (dialog), NULL);
-}
-
-static void
-present_key_dialog (StewardPreferencesWindow *self,
-                    AdwMessageDialog         *dialog,
-                    StewardProvider          *provider)
-{
-  if (self->key_dialog != NULL)
-    gtk_window_destroy (GTK_WINDOW (self->key_dialog));
-
-  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
-  g_object_set_data_full (G_OBJECT (dialog), PROVIDER_KEY,
-                          g_strdup (steward_provider_get_id (provider)), g_free);
-  g_object_set_data_full (G_OBJECT (dialog), "steward-key-id", dup_row_key_id (provider),
-                          g_free);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (key_dialog_response_cb), self, 0);
-  self->key_dialog = dialog;
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-set_key_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
-  StewardProvider *provider = steward_providers_lookup (self->providers,
-                                                        g_variant_get_string (parameter, NULL));
-  GtkWidget *dialog;
-  GtkWidget *entry;
-  g_autofree char *heading = NULL;
-  g_autofree char *accessible = NULL;
-  const char *name;
-
-  if (provider == NULL || is_manual (provider))
-    return;
-
-  name = steward_provider_get_display_name (provider);
-  /* Translators: %s is a provider's name ("Anthropic"). */
-  heading = g_strdup_printf (_("Set the %s API Key"), name);
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
-                                   _("The key is kept in your keyring. Steward shows it masked "
-                                     "from now on and never writes it to a file."));
-
-  entry = gtk_password_entry_new ();
-  gtk_password_entry_set_show_peek_icon (GTK_PASSWORD_ENTRY (entry), TRUE);
-  g_object_set (entry, "activates-default", TRUE, NULL);
-  /* Translators: %s is a provider's name ("Anthropic"). */
-  accessible = g_strdup_printf (_("%s API key"), name);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
-                                  -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  g_object_set_data (G_OBJECT (dialog), ENTRY_KEY, entry);
-
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "save", _("_Save"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "save", FALSE);
-  g_signal_connect_object (entry, "changed",
-                           G_CALLBACK (key_entry_changed_cb), dialog, G_CONNECT_SWAPPED);
-
-  present_key_dialog (self, ADW_MESSAGE_DIALOG (dialog), provider);
-  gtk_widget_grab_focus (entry);
-}
-
-static void
-clear_key_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
-  StewardProvider *provider = steward_providers_lookup (self->providers,
-                                                        g_variant_get_string (parameter, NULL));
-  GtkWidget *dialog;
-  g_autofree char *heading = NULL;
-
-  if (provider == NULL || is_manual (provider))
-    return;
-
-  /* Translators: %s is a provider's name ("Anthropic"). */
-  heading = g_strdup_printf (_("Clear the %s API Key?"),
-                             steward_provider_get_display_name (provider));
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
-                                   _("The key is removed from your keyring. Steward cannot use "
-                                     "this provider until you set a key again, unless it needs "
-                                     "none."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "clear", _("C_lear"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "clear",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-
-  present_key_dialog (self, ADW_MESSAGE_DIALOG (dialog), provider);
-}
-
-/* The list of providers */
-
-static void provider_edited_cb          (StewardProviderRow       *row,
-                                        const char               *name,
-                                        const char               *base_url,
-                                        StewardPreferencesWindow *self);
-static void provider_error_dismissed_cb (StewardPreferencesWindow *self,
-                                        GObject                  *row);
-
-/* What a provider's error says, above the message itself. */
-static char *
-error_title (StewardProvider *provider)
-{
-  const char *name = steward_provider_get_display_name (provider);
-
-  /* Translators: %s is a provider's name. */
-  return g_strdup_printf (_("“%s” needs attention"), name);
-}
-
-static GtkWidget *
-create_provider_row (StewardPreferencesWindow *self,
-                     StewardProvider          *provider)
-{
-  const char *id = steward_provider_get_id (provider);
-  const char *message = g_hash_table_lookup (self->provider_errors, id);
-  g_autofree char *key_id = dup_row_key_id (provider);
-  GtkWidget *row;
-
-  row = steward_provider_row_new (provider,
-                                  kind_label (steward_providers_get_kind (self->providers, id)),
-                                  provider_base_url (provider));
-  g_signal_connect_object (row, "edited", G_CALLBACK (provider_edited_cb), self, 0);
-  g_signal_connect_object (row, "error-dismissed", G_CALLBACK (provider_error_dismissed_cb),
-                           self, G_CONNECT_SWAPPED);
-  if (message != NULL)
-    {
-      g_autofree char *title = error_title (provider);
-
-      steward_provider_row_set_error (STEWARD_PROVIDER_ROW (row), title, message);
-    }
-  g_hash_table_replace (self->key_rows, g_strdup (key_id), row);
-  refresh_key (self, id, key_id);
-
-  return row;
-}
 
 static GtkWidget *
 create_refresh_row (StewardPreferencesWindow *self,
@@ -585,156 +91,69 @@ create_refresh_row (StewardPreferencesWindow *self,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
   gtk_widget_set_name (row, id);
-  g_object_set_data_full (G_OBJECT (row), PROVIDER_KEY, g_strdup (id), g_free);
 
   return row;
 }
 
-/* Under the refresh row, the error the last refresh ended with, until a
- * refresh works, the provider is edited or the person dismisses it. */
+/* Under the refresh row, the error the last refresh ended with, as the
+ * Providers page keeps it, until a refresh works, the provider is edited or
+ * the person dismisses it. */
+static void
+show_refresh_error (StewardPreferencesWindow *self,
+                    const char               *id)
+{
+  GtkWidget *row = g_hash_table_lookup (self->refresh_error_rows, id);
+  const char *message = steward_providers_page_get_error (self->providers_page, id);
+  g_autofree char *title = steward_providers_page_dup_error_title (self->providers_page, id);
+
+  if (row == NULL)
+    return;
+  if (message != NULL && title != NULL)
+    steward_error_row_set_error (STEWARD_ERROR_ROW (row), title, message);
+  else
+    steward_error_row_clear (STEWARD_ERROR_ROW (row));
+}
+
+static void
+refresh_error_dismissed_cb (StewardPreferencesWindow *self,
+                            GtkWidget                *row)
+{
+  steward_providers_page_set_error (self->providers_page, gtk_widget_get_name (row), NULL);
+}
+
 static GtkWidget *
 create_refresh_error_row (StewardPreferencesWindow *self,
                           StewardProvider          *provider)
 {
   const char *id = steward_provider_get_id (provider);
-  const char *message = g_hash_table_lookup (self->provider_errors, id);
   GtkWidget *row = steward_error_row_new ();
 
   gtk_widget_set_name (row, id);
   steward_error_row_set_retry (STEWARD_ERROR_ROW (row), "prefs.refresh-models", id);
-  g_signal_connect_object (row, "dismissed", G_CALLBACK (provider_error_dismissed_cb), self,
+  g_signal_connect_object (row, "dismissed", G_CALLBACK (refresh_error_dismissed_cb), self,
                            G_CONNECT_SWAPPED);
-  if (message != NULL)
-    {
-      g_autofree char *title = error_title (provider);
-
-      steward_error_row_set_error (STEWARD_ERROR_ROW (row), title, message);
-    }
 
   return row;
 }
 
-/* Shows @message (NULL: none) on the provider's rows of both pages, and
- * keeps it for when they are built again. */
 static void
-set_provider_error (StewardPreferencesWindow *self,
-                    const char               *id,
-                    const char               *message)
-{
-  StewardProvider *provider = steward_providers_lookup (self->providers, id);
-  GtkWidget *provider_row = steward_prefs_find_row (self->provider_rows, id);
-  GtkWidget *error_row = g_hash_table_lookup (self->refresh_error_rows, id);
-  g_autofree char *title = NULL;
-
-  if (message == NULL || provider == NULL)
-    {
-      g_hash_table_remove (self->provider_errors, id);
-      if (STEWARD_IS_PROVIDER_ROW (provider_row))
-        steward_provider_row_clear_error (STEWARD_PROVIDER_ROW (provider_row));
-      if (error_row != NULL)
-        steward_error_row_clear (STEWARD_ERROR_ROW (error_row));
-      return;
-    }
-
-  g_hash_table_replace (self->provider_errors, g_strdup (id), g_strdup (message));
-  title = error_title (provider);
-  if (STEWARD_IS_PROVIDER_ROW (provider_row))
-    steward_provider_row_set_error (STEWARD_PROVIDER_ROW (provider_row), title, message);
-  if (error_row != NULL)
-    steward_error_row_set_error (STEWARD_ERROR_ROW (error_row), title, message);
-}
-
-static void
-provider_error_dismissed_cb (StewardPreferencesWindow *self,
-                             GObject                  *row)
-{
-  set_provider_error (self, gtk_widget_get_name (GTK_WIDGET (row)), NULL);
-}
-
-/* An edit puts the provider again under the same id, with the same kind
- * and key, so that its models and their settings stay its own. */
-static void
-provider_edited_cb (StewardProviderRow       *row,
-                    const char               *name,
-                    const char               *base_url,
-                    StewardPreferencesWindow *self)
-{
-  StewardProvider *provider = steward_provider_row_get_provider (row);
-  g_autofree char *id = g_strdup (steward_provider_get_id (provider));
-  StewardProviderKind kind = steward_providers_get_kind (self->providers, id);
-  g_autoptr(GError) error = NULL;
-
-  if (*name == '\0')
-    name = kind_label (kind);
-  if (*base_url == '\0' && kind == STEWARD_PROVIDER_KIND_ANTHROPIC)
-    base_url = STEWARD_ANTHROPIC_DEFAULT_BASE_URL;
-  if (*base_url == '\0')
-    {
-      set_provider_error (self, id, _("Give the provider’s base URL, such as "
-                                      "https://api.openai.com/v1"));
-      return;
-    }
-
-  if (steward_providers_put (self->providers, id, kind, name, base_url,
-                             provider_key_id (provider), &error) == NULL)
-    {
-      set_provider_error (self, id, error->message);
-      return;
-    }
-
-  /* What went wrong before may have been the old address. */
-  set_provider_error (self, id, NULL);
-}
-
-static gboolean
-has_ollama (StewardPreferencesWindow *self)
-{
-  g_autofree char *url = steward_providers_dup_ollama_base_url ();
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->providers));
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(StewardProvider) provider = g_list_model_get_item (G_LIST_MODEL (self->providers),
-                                                                   i);
-
-      if (g_strcmp0 (steward_provider_get_id (provider), "ollama") == 0 ||
-          g_strcmp0 (provider_base_url (provider), url) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static void
-update_ollama_row (StewardPreferencesWindow *self)
-{
-  gtk_widget_set_visible (GTK_WIDGET (self->ollama_group),
-                          self->ollama_found && !has_ollama (self));
-}
-
-static void
-rebuild_provider_rows (StewardPreferencesWindow *self)
+rebuild_refresh_rows (StewardPreferencesWindow *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->providers));
 
-  steward_prefs_clear_rows (self->providers_group, self->provider_rows);
   steward_prefs_clear_rows (self->refresh_group, self->refresh_rows);
-  g_hash_table_remove_all (self->key_rows);
   g_hash_table_remove_all (self->refresh_error_rows);
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(StewardProvider) provider = g_list_model_get_item (G_LIST_MODEL (self->providers),
                                                                    i);
+      const char *id = steward_provider_get_id (provider);
       GtkWidget *row;
 
-      /* The person is always there to write an answer; nothing to set. */
-      if (is_manual (provider))
+      /* The person is always there to write an answer; no models to find. */
+      if (g_strcmp0 (id, STEWARD_MANUAL_PROVIDER_ID) == 0)
         continue;
-
-      row = create_provider_row (self, provider);
-      adw_preferences_group_add (self->providers_group, row);
-      g_ptr_array_add (self->provider_rows, row);
 
       row = create_refresh_row (self, provider);
       adw_preferences_group_add (self->refresh_group, row);
@@ -743,153 +162,13 @@ rebuild_provider_rows (StewardPreferencesWindow *self)
       row = create_refresh_error_row (self, provider);
       adw_preferences_group_add (self->refresh_group, row);
       g_ptr_array_add (self->refresh_rows, row);
-      g_hash_table_replace (self->refresh_error_rows,
-                            g_strdup (steward_provider_get_id (provider)), row);
+      g_hash_table_replace (self->refresh_error_rows, g_strdup (id), row);
+      show_refresh_error (self, id);
     }
 
-  if (self->provider_rows->len == 0)
-    {
-      steward_prefs_add_placeholder (self->providers_group, self->provider_rows,
-                       _("No provider is set up: you write the answers"));
-      steward_prefs_add_placeholder (self->refresh_group, self->refresh_rows,
-                       _("Add a provider to find its models"));
-    }
-
-  update_ollama_row (self);
-}
-
-static char *
-make_provider_id (StewardPreferencesWindow *self,
-                  const char               *name)
-{
-  g_autoptr(GString) id = g_string_new (NULL);
-  g_autofree char *base = NULL;
-
-  for (const char *p = name; *p != '\0'; p++)
-    {
-      if (g_ascii_isalnum (*p))
-        g_string_append_c (id, g_ascii_tolower (*p));
-      else if (id->len > 0 && id->str[id->len - 1] != '-')
-        g_string_append_c (id, '-');
-    }
-  while (id->len > 0 && id->str[id->len - 1] == '-')
-    g_string_truncate (id, id->len - 1);
-  if (id->len == 0)
-    g_string_append (id, "provider");
-
-  /* A second provider of the same name gets a number. */
-  base = g_strdup (id->str);
-  for (guint n = 2;
-       steward_providers_lookup (self->providers, id->str) != NULL ||
-       g_str_equal (id->str, STEWARD_MANUAL_PROVIDER_ID);
-       n++)
-    g_string_printf (id, "%s-%u", base, n);
-
-  return g_string_free (g_steal_pointer (&id), FALSE);
-}
-
-static void
-add_form_changed_cb (StewardPreferencesWindow *self)
-{
-  steward_error_row_clear (self->add_error_row);
-}
-
-static void
-add_provider_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
-  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->add_name_row));
-  const char *url = gtk_editable_get_text (GTK_EDITABLE (self->add_url_row));
-  StewardProviderKind kind = adw_combo_row_get_selected (self->add_kind_row) == 1
-                             ? STEWARD_PROVIDER_KIND_ANTHROPIC
-                             : STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE;
-  g_autofree char *stripped_name = g_strstrip (g_strdup (name ? name : ""));
-  g_autofree char *stripped_url = g_strstrip (g_strdup (url ? url : ""));
-  g_autofree char *id = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (*stripped_name == '\0')
-    {
-      g_free (stripped_name);
-      stripped_name = g_strdup (kind_label (kind));
-    }
-  if (*stripped_url == '\0' && kind == STEWARD_PROVIDER_KIND_ANTHROPIC)
-    {
-      g_free (stripped_url);
-      stripped_url = g_strdup (STEWARD_ANTHROPIC_DEFAULT_BASE_URL);
-    }
-  if (*stripped_url == '\0')
-    {
-      steward_error_row_set_error (self->add_error_row, _("The provider could not be added"),
-                                   _("Give the provider’s base URL, such as "
-                                     "https://api.openai.com/v1"));
-      return;
-    }
-
-  id = make_provider_id (self, stripped_name);
-  if (steward_providers_put (self->providers, id, kind, stripped_name, stripped_url, NULL,
-                             &error) == NULL)
-    {
-      steward_error_row_set_error (self->add_error_row, _("The provider could not be added"),
-                                   error->message);
-      return;
-    }
-
-  gtk_editable_set_text (GTK_EDITABLE (self->add_name_row), "");
-  gtk_editable_set_text (GTK_EDITABLE (self->add_url_row), "");
-}
-
-static void
-add_ollama_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
-  g_autofree char *url = steward_providers_dup_ollama_base_url ();
-  g_autoptr(GError) error = NULL;
-
-  if (has_ollama (self))
-    return;
-
-  if (steward_providers_put (self->providers, "ollama", STEWARD_PROVIDER_KIND_OPENAI_COMPATIBLE,
-                             "Ollama", url, NULL, &error) == NULL)
-    steward_error_row_set_error (self->add_error_row, _("The provider could not be added"),
-                                 error->message);
-}
-
-static void
-remove_provider_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
-
-  const char *id = g_variant_get_string (parameter, NULL);
-
-  if (!steward_providers_remove (self->providers, id, &error))
-    set_provider_error (self, id, error->message);
-  else
-    g_hash_table_remove (self->provider_errors, id);
-}
-
-static void
-detect_ollama_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  StewardPreferencesWindow *self = user_data;
-  g_autoptr(GError) error = NULL;
-  gboolean found;
-
-  found = steward_providers_detect_ollama_finish (STEWARD_PROVIDERS (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self->ollama_found = found;
-  update_ollama_row (self);
+  if (self->refresh_rows->len == 0)
+    steward_prefs_add_placeholder (self->refresh_group, self->refresh_rows,
+                                   _("Add a provider to find its models"));
 }
 
 /* Settings from before providers.json become providers, once. */
@@ -943,11 +222,11 @@ list_models_cb (GObject      *object,
   self = refresh->self;
   if (names == NULL)
     {
-      set_provider_error (self, refresh->provider_id, error->message);
+      steward_providers_page_set_error (self->providers_page, refresh->provider_id, error->message);
       return;
     }
 
-  set_provider_error (self, refresh->provider_id, NULL);
+  steward_providers_page_set_error (self->providers_page, refresh->provider_id, NULL);
 
   before = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
   for (guint i = 0; i < names->len; i++)
@@ -1045,23 +324,23 @@ steward_preferences_window_constructed (GObject *object)
 
   g_return_if_fail (STEWARD_IS_HOST (self->host));
 
-  self->secrets = g_object_ref (steward_host_get_secrets (self->host));
   self->providers = g_object_ref (steward_host_get_providers (self->host));
   self->catalog = g_object_ref (steward_host_get_model_catalog (self->host));
+  steward_providers_page_set_host (self->providers_page, self->host);
   steward_models_page_set_catalog (self->models_page, self->catalog);
   self->refresh_group = steward_models_page_get_refresh_group (self->models_page);
   steward_sampling_page_set_host (self->sampling_page, self->host);
 
-  steward_providers_migrate_legacy_async (self->providers, self->settings, self->secrets,
+  steward_providers_migrate_legacy_async (self->providers, self->settings,
+                                          steward_host_get_secrets (self->host),
                                           self->cancellable, migrated_cb, NULL);
 
   g_signal_connect_object (self->providers, "items-changed",
-                           G_CALLBACK (rebuild_provider_rows), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (rebuild_refresh_rows), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->providers_page, "error-changed",
+                           G_CALLBACK (show_refresh_error), self, G_CONNECT_SWAPPED);
 
-  rebuild_provider_rows (self);
-
-  steward_providers_detect_ollama_async (self->providers, self->cancellable, detect_ollama_cb,
-                                         self);
+  rebuild_refresh_rows (self);
 }
 
 static void
@@ -1070,14 +349,6 @@ steward_preferences_window_dispose (GObject *object)
   StewardPreferencesWindow *self = STEWARD_PREFERENCES_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
-
-  if (self->key_dialog != NULL)
-    {
-      AdwMessageDialog *dialog = g_steal_pointer (&self->key_dialog);
-
-      g_signal_handlers_disconnect_by_data (dialog, self);
-      gtk_window_destroy (GTK_WINDOW (dialog));
-    }
 
   if (self->providers != NULL)
     g_signal_handlers_disconnect_by_data (self->providers, self);
@@ -1088,16 +359,11 @@ steward_preferences_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_PREFERENCES_WINDOW);
 
-  g_clear_pointer (&self->provider_rows, g_ptr_array_unref);
   g_clear_pointer (&self->refresh_rows, g_ptr_array_unref);
-  g_clear_pointer (&self->key_rows, g_hash_table_unref);
-  g_clear_pointer (&self->provider_errors, g_hash_table_unref);
   g_clear_pointer (&self->refresh_error_rows, g_hash_table_unref);
-  g_clear_pointer (&self->key_generations, g_hash_table_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->catalog);
   g_clear_object (&self->providers);
-  g_clear_object (&self->secrets);
   g_clear_object (&self->host);
 
   G_OBJECT_CLASS (steward_preferences_window_parent_class)->dispose (object);
@@ -1168,30 +434,17 @@ steward_preferences_window_class_init (StewardPreferencesWindowClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  g_type_ensure (STEWARD_TYPE_ERROR_ROW);
+  g_type_ensure (STEWARD_TYPE_PROVIDERS_PAGE);
   g_type_ensure (STEWARD_TYPE_MODELS_PAGE);
   g_type_ensure (STEWARD_TYPE_SAMPLING_PAGE);
   g_type_ensure (STEWARD_TYPE_CALLS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-preferences-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, Prefs, ollama_group);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, ollama_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, providers_group);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, add_kind_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, add_name_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, add_url_row);
-  gtk_widget_class_bind_template_child (widget_class, Prefs, add_error_row);
-  gtk_widget_class_bind_template_callback (widget_class, add_form_changed_cb);
+  gtk_widget_class_bind_template_child (widget_class, Prefs, providers_page);
   gtk_widget_class_bind_template_child (widget_class, Prefs, models_page);
   gtk_widget_class_bind_template_child (widget_class, Prefs, sampling_page);
   gtk_widget_class_bind_template_child (widget_class, Prefs, color_scheme_row);
 
-  gtk_widget_class_install_action (widget_class, "prefs.set-key", "s", set_key_action);
-  gtk_widget_class_install_action (widget_class, "prefs.clear-key", "s", clear_key_action);
-  gtk_widget_class_install_action (widget_class, "prefs.add-provider", NULL, add_provider_action);
-  gtk_widget_class_install_action (widget_class, "prefs.add-ollama", NULL, add_ollama_action);
-  gtk_widget_class_install_action (widget_class, "prefs.remove-provider", "s",
-                                   remove_provider_action);
   gtk_widget_class_install_action (widget_class, "prefs.refresh-models", "s",
                                    refresh_models_action);
 
@@ -1204,12 +457,8 @@ steward_preferences_window_init (StewardPreferencesWindow *self)
   GtkWidget *search;
 
   self->cancellable = g_cancellable_new ();
-  self->provider_rows = g_ptr_array_new ();
   self->refresh_rows = g_ptr_array_new ();
-  self->key_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->provider_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->refresh_error_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->key_generations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
   /* libadwaita 1.2 gives its search button an icon and a tooltip only. */
@@ -1251,12 +500,9 @@ AdwActionRow *
 steward_preferences_window_get_key_row (StewardPreferencesWindow *self,
                                         const char               *key_id)
 {
-  StewardProviderRow *row;
-
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  row = g_hash_table_lookup (self->key_rows, key_id);
-  return row != NULL ? steward_provider_row_get_key_row (row) : NULL;
+  return steward_providers_page_get_key_row (self->providers_page, key_id);
 }
 
 AdwMessageDialog *
@@ -1264,7 +510,7 @@ steward_preferences_window_get_key_dialog (StewardPreferencesWindow *self)
 {
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  return self->key_dialog;
+  return steward_providers_page_get_key_dialog (self->providers_page);
 }
 
 AdwComboRow *
@@ -1280,7 +526,7 @@ steward_preferences_window_get_ollama_row (StewardPreferencesWindow *self)
 {
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  return self->ollama_row;
+  return steward_providers_page_get_ollama_row (self->providers_page);
 }
 
 AdwExpanderRow *
@@ -1289,7 +535,7 @@ steward_preferences_window_get_provider_row (StewardPreferencesWindow *self,
 {
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  return (AdwExpanderRow *) steward_prefs_find_row (self->provider_rows, id);
+  return steward_providers_page_get_provider_row (self->providers_page, id);
 }
 
 AdwActionRow *
@@ -1336,9 +582,7 @@ steward_preferences_window_get_add_rows (StewardPreferencesWindow  *self,
 {
   g_return_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self));
 
-  *kind = self->add_kind_row;
-  *name = self->add_name_row;
-  *url = self->add_url_row;
+  steward_providers_page_get_add_rows (self->providers_page, kind, name, url);
 }
 
 void
@@ -1365,7 +609,7 @@ steward_preferences_window_get_add_error_row (StewardPreferencesWindow *self)
 {
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
-  return GTK_WIDGET (self->add_error_row);
+  return steward_providers_page_get_add_error_row (self->providers_page);
 }
 
 GtkWidget *
@@ -1382,4 +626,12 @@ steward_preferences_window_get_models_page (StewardPreferencesWindow *self)
   g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
 
   return self->models_page;
+}
+
+StewardProvidersPage *
+steward_preferences_window_get_providers_page (StewardPreferencesWindow *self)
+{
+  g_return_val_if_fail (STEWARD_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return self->providers_page;
 }

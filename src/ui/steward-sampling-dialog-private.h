@@ -4,6 +4,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
+#include "mcp-json.h"
+
 #include "steward-sampling-dialog.h"
 
 G_BEGIN_DECLS
@@ -63,38 +65,6 @@ struct _StewardSamplingDialog
   gboolean          continued;
   gboolean          filling_models;
 };
-
-/* Members of the request, NULL (or FALSE) when absent or of another type. */
-static inline const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static inline JsonArray *
-member_array (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static inline JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
 
 static inline gboolean
 member_number (JsonObject *object,

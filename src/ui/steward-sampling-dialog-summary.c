@@ -74,7 +74,7 @@ describe_strings (JsonArray  *array,
       g_autofree char *visible = NULL;
 
       if (member != NULL && JSON_NODE_HOLDS_OBJECT (node))
-        value = member_string (json_node_get_object (node), member);
+        value = mcp_json_get_string (json_node_get_object (node), member);
       else if (member == NULL && JSON_NODE_HOLDS_VALUE (node) &&
                json_node_get_value_type (node) == G_TYPE_STRING)
         value = json_node_get_string (node);
@@ -104,8 +104,8 @@ void
 steward_sampling_dialog_update_parameters (StewardSamplingDialog *self)
 {
   JsonObject *request = steward_approval_get_request (self->approval);
-  JsonObject *preferences = member_object (request, "modelPreferences");
-  const char *context = member_string (request, "includeContext");
+  JsonObject *preferences = mcp_json_get_object (request, "modelPreferences");
+  const char *context = mcp_json_get_string (request, "includeContext");
   g_autofree char *temperature = NULL;
   g_autofree char *stops = NULL;
   g_autofree char *hints = NULL;
@@ -119,15 +119,15 @@ steward_sampling_dialog_update_parameters (StewardSamplingDialog *self)
     temperature = g_strdup_printf ("%g", value);
   set_row (self->temperature_row, temperature != NULL ? temperature : _("The model’s default"));
 
-  stops = describe_strings (member_array (request, "stopSequences"), NULL, TRUE);
+  stops = describe_strings (mcp_json_get_array (request, "stopSequences"), NULL, TRUE);
   set_row (self->stop_row, stops != NULL ? stops : _("None"));
 
   /* Steward declares no sampling context, so whatever the server asks
    * for, nothing is added; say so plainly, in the broker's words when it
    * gave some. */
-  if (member_string (member_object (request, "_steward"), "includeContext") != NULL)
+  if (mcp_json_get_string (mcp_json_get_object (request, "_steward"), "includeContext") != NULL)
     set_row (self->context_row,
-             member_string (member_object (request, "_steward"), "includeContext"));
+             mcp_json_get_string (mcp_json_get_object (request, "_steward"), "includeContext"));
   else if (g_strcmp0 (context, "thisServer") == 0)
     set_row (self->context_row, _("This server: context from this server "
                                   "(none is shared in this version)"));
@@ -137,7 +137,7 @@ steward_sampling_dialog_update_parameters (StewardSamplingDialog *self)
   else
     set_row (self->context_row, _("None: nothing else is included"));
 
-  hints = describe_strings (member_array (preferences, "hints"), "name", FALSE);
+  hints = describe_strings (mcp_json_get_array (preferences, "hints"), "name", FALSE);
   if (hints != NULL)
     /* Translators: %s is a list of model names, in the server's order. */
     g_string_append_printf (wanted, _("Hints: %s"), hints);
@@ -172,7 +172,7 @@ steward_sampling_dialog_update_parameters (StewardSamplingDialog *self)
   }
   set_row (self->preferences_row, wanted->len > 0 ? wanted->str : _("None given"));
 
-  tools = describe_strings (member_array (request, "tools"), "name", FALSE);
+  tools = describe_strings (mcp_json_get_array (request, "tools"), "name", FALSE);
   set_row (self->tools_row, tools);
 }
 
@@ -194,7 +194,7 @@ find_choice (StewardSamplingDialog *self,
     {
       JsonObject *choice = json_array_get_object_element (choices, i);
 
-      if (g_strcmp0 (member_string (choice, "id"), id) == 0)
+      if (g_strcmp0 (mcp_json_get_string (choice, "id"), id) == 0)
         return choice;
     }
 
@@ -209,8 +209,8 @@ count_request (JsonObject *request,
                guint      *n_media,
                gint64     *n_chars)
 {
-  JsonArray *messages = member_array (request, "messages");
-  const char *system = member_string (request, "systemPrompt");
+  JsonArray *messages = mcp_json_get_array (request, "messages");
+  const char *system = mcp_json_get_string (request, "systemPrompt");
 
   *n_messages = messages != NULL ? json_array_get_length (messages) : 0;
   *n_media = 0;
@@ -234,9 +234,9 @@ count_request (JsonObject *request,
                            ? json_array_get_element (json_node_get_array (content), j)
                            : content;
           JsonObject *block = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-          const char *type = member_string (block, "type");
-          const char *text = member_string (block, "text");
-          const char *data = member_string (block, "data");
+          const char *type = mcp_json_get_string (block, "type");
+          const char *text = mcp_json_get_string (block, "text");
+          const char *data = mcp_json_get_string (block, "data");
 
           if (g_strcmp0 (type, "image") == 0 || g_strcmp0 (type, "audio") == 0)
             (*n_media)++;
@@ -253,8 +253,8 @@ static void
 update_sent (StewardSamplingDialog *self)
 {
   JsonObject *request = steward_approval_get_request (self->approval);
-  const char *context = member_string (
-    member_object (request, "_steward"), "includeContext");
+  const char *context = mcp_json_get_string (
+    mcp_json_get_object (request, "_steward"), "includeContext");
   JsonObject *choice = find_choice (self, steward_approval_get_model (self->approval));
   g_autofree char *what = NULL;
   g_autofree char *where = NULL;
@@ -286,11 +286,11 @@ update_sent (StewardSamplingDialog *self)
   else if (choice != NULL && json_object_get_boolean_member_with_default (choice, "local", FALSE))
     /* Translators: %s names a provider, such as "ollama". */
     where = g_strdup_printf (_("They go to “%s”, which runs on this computer."),
-                             member_string (choice, "provider"));
+                             mcp_json_get_string (choice, "provider"));
   else if (choice != NULL)
     /* Translators: %s names a provider, such as "anthropic". */
     where = g_strdup_printf (_("They leave this computer for “%s”."),
-                             member_string (choice, "provider"));
+                             mcp_json_get_string (choice, "provider"));
   else
     where = g_strdup (_("They go to the model named above."));
 
@@ -360,13 +360,13 @@ model_selected_cb (StewardSamplingDialog *self)
     return;
 
   choice = json_array_get_object_element (choices, selected);
-  if (g_strcmp0 (member_string (choice, "id"),
+  if (g_strcmp0 (mcp_json_get_string (choice, "id"),
                  steward_approval_get_model (self->approval)) == 0)
     return;
 
   /* The broker takes the model from the approval on "continue", and only
    * one it offered. */
-  steward_approval_set_model (self->approval, member_string (choice, "id"),
+  steward_approval_set_model (self->approval, mcp_json_get_string (choice, "id"),
                               _("You picked this model."));
 }
 
@@ -413,7 +413,7 @@ fill_model_choices (StewardSamplingDialog *self)
       for (guint i = 0; i < n; i++)
         {
           JsonObject *choice = json_array_get_object_element (choices, i);
-          const char *id = member_string (choice, "id");
+          const char *id = mcp_json_get_string (choice, "id");
 
           gtk_string_list_append (names, id != NULL ? id : "");
         }
@@ -433,7 +433,7 @@ fill_model_choices (StewardSamplingDialog *self)
     {
       JsonObject *choice = json_array_get_object_element (choices, i);
 
-      if (g_strcmp0 (member_string (choice, "id"), model) == 0)
+      if (g_strcmp0 (mcp_json_get_string (choice, "id"), model) == 0)
         selected = i;
     }
 

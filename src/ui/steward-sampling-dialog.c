@@ -80,7 +80,7 @@ static void
 update_tool_uses (StewardSamplingDialog *self)
 {
   JsonObject *request = steward_approval_get_request (self->approval);
-  JsonArray *uses = member_array (member_object (request, "_steward"), "toolUse");
+  JsonArray *uses = mcp_json_get_array (mcp_json_get_object (request, "_steward"), "toolUse");
   g_autoptr(GString) text = g_string_new (NULL);
 
   for (guint i = 0; uses != NULL && i < json_array_get_length (uses); i++)
@@ -89,7 +89,7 @@ update_tool_uses (StewardSamplingDialog *self)
       JsonObject *use = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
       JsonNode *input = use ? json_object_get_member (use, "input") : NULL;
       g_autofree char *arguments = input ? json_to_string (input, FALSE) : g_strdup ("{}");
-      g_autofree char *name = steward_text_make_visible_capped (member_string (use, "name"),
+      g_autofree char *name = steward_text_make_visible_capped (mcp_json_get_string (use, "name"),
                                                                 256, NULL);
       g_autofree char *shown = steward_text_make_visible_capped (arguments, 4096, NULL);
 
@@ -117,8 +117,9 @@ update_actions (StewardSamplingDialog *self)
   gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (self->answer_view), &start, &end);
   /* Calls to the server's tools are an answer even without words. */
   empty = gtk_text_iter_equal (&start, &end) &&
-          member_array (member_object (steward_approval_get_request (self->approval), "_steward"),
-                        "toolUse") == NULL;
+          mcp_json_get_array (mcp_json_get_object (steward_approval_get_request (self->approval),
+                                                   "_steward"),
+                              "toolUse") == NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sampling.reject", open);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sampling.continue",
@@ -404,11 +405,11 @@ add_content_block (StewardSamplingDialog *self,
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       object = json_node_get_object (node);
-      if (g_strcmp0 (member_string (object, "type"), "text") == 0 &&
-          member_string (object, "text") != NULL)
+      if (g_strcmp0 (mcp_json_get_string (object, "type"), "text") == 0 &&
+          mcp_json_get_string (object, "text") != NULL)
         {
           add_text_block (self, card, message, block, role, (*parts)++,
-                          member_string (object, "text"));
+                          mcp_json_get_string (object, "text"));
           return;
         }
 
@@ -433,7 +434,7 @@ add_message (StewardSamplingDialog *self,
              JsonNode              *node)
 {
   JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-  const char *role = member_string (message, "role");
+  const char *role = mcp_json_get_string (message, "role");
   JsonNode *content = message != NULL ? json_object_get_member (message, "content") : NULL;
   GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
   GtkWidget *role_label;
@@ -493,8 +494,8 @@ static void
 build_request (StewardSamplingDialog *self)
 {
   JsonObject *request = steward_approval_get_request (self->approval);
-  JsonArray *messages = member_array (request, "messages");
-  const char *system = member_string (request, "systemPrompt");
+  JsonArray *messages = mcp_json_get_array (request, "messages");
+  const char *system = mcp_json_get_string (request, "systemPrompt");
   const char *cause = steward_approval_get_cause (self->approval);
   g_autofree char *server = steward_approval_dialog_dup_server_name (STEWARD_APPROVAL_DIALOG (self));
   g_autofree char *title = NULL;
@@ -595,7 +596,7 @@ dup_edited_request (StewardSamplingDialog *self)
   else if (json_object_has_member (params, "systemPrompt"))
     json_object_remove_member (params, "systemPrompt");
 
-  messages = member_array (params, "messages");
+  messages = mcp_json_get_array (params, "messages");
   for (guint i = 0; messages != NULL && i < self->blocks->len; i++)
     {
       TextBlock *block = g_ptr_array_index (self->blocks, i);

@@ -80,37 +80,6 @@ field_free (gpointer data)
 /* Reading the schema. It is untrusted JSON: every member is checked for
  * its type before use, and a member of the wrong type counts as absent. */
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 static gboolean
 node_is_number (JsonNode *node)
 {
@@ -297,7 +266,7 @@ choices_from_titled (JsonArray *list)
       if (value == NULL || !node_is_scalar (value))
         return NULL;
 
-      g_ptr_array_add (choices, choice_new (value, member_string (object, "title")));
+      g_ptr_array_add (choices, choice_new (value, mcp_json_get_string (object, "title")));
     }
 
   return n > 0 ? g_steal_pointer (&choices) : NULL;
@@ -306,18 +275,18 @@ choices_from_titled (JsonArray *list)
 static GPtrArray *
 choices_from_schema (JsonObject *schema)
 {
-  JsonArray *values = member_array (schema, "enum");
+  JsonArray *values = mcp_json_get_array (schema, "enum");
   JsonArray *list;
 
   if (schema == NULL)
     return NULL;
 
   if (values != NULL)
-    return choices_from_enum (values, member_array (schema, "enumNames"));
+    return choices_from_enum (values, mcp_json_get_array (schema, "enumNames"));
 
-  list = member_array (schema, "oneOf");
+  list = mcp_json_get_array (schema, "oneOf");
   if (list == NULL)
-    list = member_array (schema, "anyOf");
+    list = mcp_json_get_array (schema, "anyOf");
 
   return list != NULL ? choices_from_titled (list) : NULL;
 }
@@ -641,7 +610,7 @@ field_read_schema (Field      *field,
 
   if (g_strcmp0 (type, "array") == 0)
     {
-      items = member_object (schema, "items");
+      items = mcp_json_get_object (schema, "items");
       field->choices = choices_from_schema (items);
       if (field->choices != NULL)
         {
@@ -663,7 +632,7 @@ field_read_schema (Field      *field,
       field->min_length = member_count (schema, "minLength");
       field->max_length = member_count (schema, "maxLength");
 
-      format = member_string (schema, "format");
+      format = mcp_json_get_string (schema, "format");
       if (g_strcmp0 (format, "email") == 0)
         field->format = FORMAT_EMAIL;
       else if (g_strcmp0 (format, "uri") == 0)
@@ -675,7 +644,7 @@ field_read_schema (Field      *field,
 
       /* JSON Schema patterns are ECMA 262; PCRE reads most of them alike,
        * and one it cannot compile is not checked at all. */
-      pattern = member_string (schema, "pattern");
+      pattern = mcp_json_get_string (schema, "pattern");
       if (pattern != NULL)
         field->pattern = g_regex_new (pattern, G_REGEX_DEFAULT, G_REGEX_MATCH_DEFAULT, NULL);
       if (field->pattern != NULL)
@@ -747,8 +716,8 @@ field_new (StewardSchemaForm *self,
                                                             : NULL;
   Field *field = g_new0 (Field, 1);
   g_autofree char *heading = NULL;
-  const char *title = member_string (schema, "title");
-  const char *description = member_string (schema, "description");
+  const char *title = mcp_json_get_string (schema, "title");
+  const char *description = mcp_json_get_string (schema, "description");
   GtkWidget *box;
   GtkWidget *outer = NULL;
   JsonNode *value = NULL;
@@ -854,8 +823,8 @@ field_new (StewardSchemaForm *self,
 static void
 steward_schema_form_build (StewardSchemaForm *self)
 {
-  JsonObject *properties_object = member_object (self->schema, "properties");
-  JsonArray *required = member_array (self->schema, "required");
+  JsonObject *properties_object = mcp_json_get_object (self->schema, "properties");
+  JsonArray *required = mcp_json_get_array (self->schema, "required");
   g_autoptr(GHashTable) required_names = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GList) names = NULL;
   guint skipped = 0;

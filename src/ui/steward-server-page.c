@@ -236,13 +236,15 @@ back_clicked_cb (StewardServerPage *self)
     adw_leaflet_navigate (leaflet, ADW_NAVIGATION_DIRECTION_BACK);
 }
 
+/* Also while the leaflet is unfolded: a window made narrow afterwards keeps
+ * showing the item a person chose rather than folding back to the list. */
 static void
 show_pane_of (AdwBin *bin)
 {
   GtkWidget *leaflet = gtk_widget_get_ancestor (GTK_WIDGET (bin), ADW_TYPE_LEAFLET);
   GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (bin), GTK_TYPE_SCROLLED_WINDOW);
 
-  if (leaflet != NULL && scroller != NULL && adw_leaflet_get_folded (ADW_LEAFLET (leaflet)))
+  if (leaflet != NULL && scroller != NULL)
     adw_leaflet_set_visible_child (ADW_LEAFLET (leaflet), scroller);
 }
 

@@ -5,7 +5,10 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-json.h"
+
 #include "mcp-tool.h"
+#include "steward-json-text.h"
 #include "steward-text.h"
 
 #include "steward-schema-form-private.h"
@@ -57,43 +60,6 @@ G_DEFINE_FINAL_TYPE (StewardToolApprovalDialog, steward_tool_approval_dialog,
                      STEWARD_TYPE_APPROVAL_DIALOG)
 
 static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-/* A hint as the spec reads it: absent means its default. */
-static gboolean
-hint (JsonObject *annotations,
-      const char *name,
-      gboolean    fallback)
-{
-  JsonNode *node = annotations != NULL ? json_object_get_member (annotations, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return fallback;
-
-  return json_node_get_boolean (node);
-}
-
-static JsonObject *
 get_request (StewardToolApprovalDialog *self)
 {
   return steward_approval_get_request (self->approval);
@@ -102,7 +68,7 @@ get_request (StewardToolApprovalDialog *self)
 static JsonObject *
 get_arguments (StewardToolApprovalDialog *self)
 {
-  return member_object (get_request (self), "arguments");
+  return mcp_json_get_object (get_request (self), "arguments");
 }
 
 static void
@@ -145,18 +111,18 @@ add_badge (StewardToolApprovalDialog *self,
 static void
 build_badges (StewardToolApprovalDialog *self)
 {
-  JsonObject *annotations = member_object (get_request (self), "annotations");
+  JsonObject *annotations = mcp_json_get_object (get_request (self), "annotations");
   gboolean read_only, destructive, open_world, idempotent;
 
   if (annotations == NULL)
-    annotations = member_object (member_object (get_request (self), "definition"),
+    annotations = mcp_json_get_object (mcp_json_get_object (get_request (self), "definition"),
                                  "annotations");
 
   /* The spec's defaults assume the worst of a tool that says nothing. */
-  read_only = hint (annotations, "readOnlyHint", FALSE);
-  destructive = !read_only && hint (annotations, "destructiveHint", TRUE);
-  idempotent = !read_only && hint (annotations, "idempotentHint", FALSE);
-  open_world = hint (annotations, "openWorldHint", TRUE);
+  read_only = mcp_json_get_boolean (annotations, "readOnlyHint", FALSE);
+  destructive = !read_only && mcp_json_get_boolean (annotations, "destructiveHint", TRUE);
+  idempotent = !read_only && mcp_json_get_boolean (annotations, "idempotentHint", FALSE);
+  open_world = mcp_json_get_boolean (annotations, "openWorldHint", TRUE);
 
   if (read_only)
     add_badge (self, _("Read-only"), "success",
@@ -179,24 +145,13 @@ build_badges (StewardToolApprovalDialog *self)
   self->risky = destructive || open_world;
 }
 
-static char *
-pretty_json (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
-}
-
 static void
 build_diff (StewardToolApprovalDialog *self,
             const char                *pin_state,
             const char                *server,
             const char                *tool_name)
 {
-  JsonObject *definition = member_object (get_request (self), "definition");
+  JsonObject *definition = mcp_json_get_object (get_request (self), "definition");
   g_autofree char *pinned = NULL;
   g_autofree char *current = NULL;
 
@@ -214,9 +169,7 @@ build_diff (StewardToolApprovalDialog *self,
     }
   else if (definition != NULL)
     {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), definition);
-
-      current = pretty_json (node);
+      current = steward_json_object_to_text (definition);
     }
 
   steward_tool_diff_fill (gtk_text_view_get_buffer (self->diff_view), pinned,
@@ -244,7 +197,7 @@ schema_with_arguments (JsonObject *schema,
   g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), schema);
   g_autoptr(JsonNode) copy = steward_approval_dialog_copy_json (root);
   JsonObject *result = json_node_get_object (copy);
-  JsonObject *fields = member_object (result, "properties");
+  JsonObject *fields = mcp_json_get_object (result, "properties");
   JsonObjectIter iter;
   const char *name;
   JsonNode *field;
@@ -292,9 +245,9 @@ static gboolean
 try_form (StewardToolApprovalDialog *self,
           JsonObject                *arguments)
 {
-  JsonObject *schema = member_object (member_object (get_request (self), "definition"),
+  JsonObject *schema = mcp_json_get_object (mcp_json_get_object (get_request (self), "definition"),
                                       "inputSchema");
-  JsonObject *fields = member_object (schema, "properties");
+  JsonObject *fields = mcp_json_get_object (schema, "properties");
   g_autoptr(JsonObject) prefilled = NULL;
   g_autoptr(JsonObject) values = NULL;
   GtkWidget *form;
@@ -308,7 +261,7 @@ try_form (StewardToolApprovalDialog *self,
   json_object_iter_init (&iter, arguments);
   while (json_object_iter_next (&iter, &name, &value))
     {
-      if (fields == NULL || member_object (fields, name) == NULL)
+      if (fields == NULL || mcp_json_get_object (fields, name) == NULL)
         return FALSE;
     }
 
@@ -349,7 +302,6 @@ build_arguments (StewardToolApprovalDialog *self)
 {
   JsonObject *arguments = get_arguments (self);
   g_autoptr(JsonObject) empty = NULL;
-  g_autoptr(JsonNode) node = NULL;
   g_autofree char *json = NULL;
 
   if (arguments == NULL)
@@ -358,8 +310,7 @@ build_arguments (StewardToolApprovalDialog *self)
   if (try_form (self, arguments))
     return;
 
-  node = json_node_init_object (json_node_alloc (), arguments);
-  json = pretty_json (node);
+  json = steward_json_object_to_text (arguments);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->json_view), json, -1);
   gtk_stack_set_visible_child_name (self->arguments_stack, "json");
 }
@@ -375,11 +326,11 @@ static void
 build (StewardToolApprovalDialog *self)
 {
   JsonObject *request = get_request (self);
-  JsonObject *definition = member_object (request, "definition");
+  JsonObject *definition = mcp_json_get_object (request, "definition");
   const char *server = steward_approval_get_server (self->approval);
-  const char *tool_name = member_string (request, "tool");
-  const char *title = member_string (definition, "title");
-  const char *description = member_string (definition, "description");
+  const char *tool_name = mcp_json_get_string (request, "tool");
+  const char *title = mcp_json_get_string (definition, "title");
+  const char *description = mcp_json_get_string (definition, "description");
   g_autofree char *visible_server = NULL;
   g_autofree char *visible_tool = NULL;
   g_autofree char *intro = NULL;
@@ -387,11 +338,11 @@ build (StewardToolApprovalDialog *self)
   g_autofree char *server_label = NULL;
 
   if (server == NULL)
-    server = member_string (request, "server");
+    server = mcp_json_get_string (request, "server");
   if (tool_name == NULL)
-    tool_name = member_string (definition, "name");
+    tool_name = mcp_json_get_string (definition, "name");
   if (title == NULL)
-    title = member_string (member_object (definition, "annotations"), "title");
+    title = mcp_json_get_string (mcp_json_get_object (definition, "annotations"), "title");
 
   if (definition != NULL)
     self->tool = mcp_tool_new (definition, NULL);
@@ -432,7 +383,7 @@ build (StewardToolApprovalDialog *self)
     }
 
   build_badges (self);
-  build_diff (self, member_string (request, "pinState"), server, tool_name);
+  build_diff (self, mcp_json_get_string (request, "pinState"), server, tool_name);
   build_arguments (self);
 
   /* Translators: %s is a server's name. A server's standing "allow"

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-content.h"
+#include "steward-json-text.h"
 #include "steward-text.h"
 
 #include "steward-app-call-view.h"
@@ -135,22 +136,10 @@ present_approval (GtkWidget       *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-static char *
-pretty_json (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
-}
-
 static void
 update_arguments (StewardToolCallRow *self)
 {
   JsonObject *arguments = steward_tool_call_get_arguments (self->call);
-  g_autoptr(JsonNode) node = NULL;
   g_autofree char *json = NULL;
   g_autofree char *visible = NULL;
 
@@ -160,8 +149,7 @@ update_arguments (StewardToolCallRow *self)
       return;
     }
 
-  node = json_node_init_object (json_node_alloc (), arguments);
-  json = pretty_json (node);
+  json = steward_json_object_to_text (arguments);
   visible = steward_text_for_display (json);
   gtk_label_set_text (self->arguments_label, visible);
 }

@@ -43,6 +43,10 @@ struct _StewardToolPane
   AdwBin         *result_bin;
   AdwBin         *app_bin;
   GtkWidget      *form;
+
+  guint           scroll_tick_id;    /* scrolling to a new result, or 0 */
+  int             result_height;     /* the result's height at the last frame */
+  guint           steady_frames;     /* frames it has kept that height */
 };
 
 enum {
@@ -55,6 +59,9 @@ static GParamSpec *properties[N_PROPS];
 
 /* What a result shows above and around its text: the kind line, margins. */
 #define RESULT_CHROME_HEIGHT 48
+
+/* Frames a result keeps its height before the pane stops following it. */
+#define SETTLE_FRAMES 10
 
 G_DEFINE_FINAL_TYPE (StewardToolPane, steward_tool_pane, ADW_TYPE_BIN)
 
@@ -122,7 +129,10 @@ progress_cb (double      progress,
 
 /* Once the result has its place, the pane scrolls so that it starts at the
  * top: a person who pressed Call wants to read what came back, not the form
- * they just filled in. */
+ * they just filled in. A long text measures its lines over several frames
+ * and the result grows as it does, so the pane follows it until its top is
+ * at the top, or its height has settled where the pane cannot scroll that
+ * far. */
 static gboolean
 scroll_to_result_tick (GtkWidget     *widget,
                        GdkFrameClock *frame_clock,
@@ -133,19 +143,47 @@ scroll_to_result_tick (GtkWidget     *widget,
   GtkWidget *view = adw_bin_get_child (self->result_bin);
   GtkWidget *viewport;
   GtkAdjustment *adjustment;
+  int height;
   double x, y;
 
   if (scroller == NULL || view == NULL)
-    return G_SOURCE_REMOVE;
-  if (gtk_widget_get_height (view) == 0)
+    goto done;
+  height = gtk_widget_get_height (view);
+  if (height == 0)
     return G_SOURCE_CONTINUE;
 
   viewport = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
-  if (gtk_widget_translate_coordinates (view, viewport, 0, 0, &x, &y))
-    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + y);
+  if (!gtk_widget_translate_coordinates (view, viewport, 0, 0, &x, &y) || ABS (y) < 1)
+    goto done;
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + y);
 
+  if (height != self->result_height)
+    {
+      self->result_height = height;
+      self->steady_frames = 0;
+    }
+  else if (++self->steady_frames >= SETTLE_FRAMES)
+    {
+      goto done;
+    }
+
+  return G_SOURCE_CONTINUE;
+
+done:
+  self->scroll_tick_id = 0;
   return G_SOURCE_REMOVE;
+}
+
+static void
+follow_new_result (StewardToolPane *self)
+{
+  if (self->scroll_tick_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick_id);
+  self->result_height = 0;
+  self->steady_frames = 0;
+  self->scroll_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self),
+                                                       scroll_to_result_tick, NULL, NULL);
 }
 
 static void
@@ -169,7 +207,7 @@ show_result (StewardToolPane *self,
                                                 (int) gtk_adjustment_get_page_size (adjustment)
                                                 - RESULT_CHROME_HEIGHT);
     }
-  gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_result_tick, NULL, NULL);
+  follow_new_result (self);
 }
 
 /* A tool with a view shows it under the result from the moment it is

@@ -7,6 +7,7 @@
 
 #include "steward-content-view.h"
 #include "steward-hyphenation.h"
+#include "steward-json-text.h"
 #include "steward-text.h"
 
 #include "steward-tool-result-view.h"
@@ -71,14 +72,9 @@ show_result (StewardToolResultView *self)
 
   if (structured != NULL)
     {
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
-      g_autofree char *json = NULL;
+      g_autofree char *json = steward_json_to_text (structured);
       g_autofree char *visible = NULL;
 
-      json_generator_set_pretty (generator, TRUE);
-      json_generator_set_indent (generator, 2);
-      json_generator_set_root (generator, structured);
-      json = json_generator_to_data (generator, NULL);
       visible = steward_text_for_display (json);
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->structured_view), visible, -1);
       /* Collapsed: the content blocks say the same for a person, and a

@@ -263,6 +263,53 @@ def finds_call_in_protocol_trace(s):
         s.screenshot(s.main, "log-viewer.png")
 
 
+def large_text():
+    """A text well past what a label shows, as a notes file is: prose, and
+    addresses too long for a line that can only break inside a word."""
+    lines = []
+    for number in range(1, 41):
+        lines.append("Bed %d: tomatoes, basil and marigolds; water at dawn, "
+                     "mulch after the first warm week." % number)
+        if number % 4 == 0:
+            lines.append("https://garden.example.org/notes/beds/bed%d/"
+                         "planting_schedule_and_watering_log_for_this_summer.md" % number)
+    return "\n".join(lines)
+
+
+@step(calls_echo_from_tools_page)
+def large_result_in_text_view(s):
+    """A result too long for a label shows whole in its own scrolled text
+    view, which the pane scrolls to and which fills it, and long words
+    break without hyphens."""
+    message = large_text()
+    pane = open_tool(s, "echo")
+    a11y.set_text(a11y.find(pane, "text", "message"), message)
+    call(pane)
+    # The new result takes the place of the last one, which had no text view.
+    text = a11y.find(pane, "text", "Content text")
+    view = a11y.find(pane, "filler", "StewardToolResultView")
+    shown = a11y.wait_until("the result's text view to hold the whole text",
+                            lambda: a11y.text_of(text) if message in a11y.text_of(text) else None)
+    check(shown == "Echo: " + message, "the text view holds exactly the result: %r" % shown[:200])
+    check(not any(message in a11y.text_of(label) for label in a11y.find_all(view, "label")),
+          "the large text is not in a label")
+    # Lines are wrapped at the view's width, never with a hyphen put in:
+    # the accessible text holds what the server sent and nothing more.
+    check("\u00ad" not in shown and "\u2010" not in shown, "no hyphen was put in the text")
+
+    # The pane scrolls by itself to the result's top, and the text takes
+    # most of the pane's height.
+    scroller = a11y._scroller_of(view)
+    area = a11y.extents(scroller)
+
+    def filled():
+        box = a11y.extents(text)
+        return (box[1] >= area[1] and box[1] < area[1] + area[3] // 4 and
+                box[3] >= area[3] // 2)
+    a11y.wait_until("the text view to fill the pane, scrolled to", filled)
+    s.screenshot(s.main, "large-result.png")
+
+
 @step(starts_after_consent)
 def shares_folders_from_roots_page(s):
     views = s.views()

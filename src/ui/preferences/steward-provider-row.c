@@ -15,6 +15,7 @@ struct _StewardProviderRow
   AdwExpanderRow   parent_instance;
 
   StewardProvider *provider;
+  char            *key_id;
 
   StewardErrorRow *error_row;
   AdwActionRow    *key_row;
@@ -24,6 +25,15 @@ struct _StewardProviderRow
   AdwEntryRow     *url_row;
   GtkButton       *remove_button;
 };
+
+enum {
+  PROP_0,
+  PROP_PROVIDER,
+  PROP_KEY_ID,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 enum {
   EDITED,
@@ -65,12 +75,83 @@ steward_provider_row_dispose (GObject *object)
 }
 
 static void
+steward_provider_row_finalize (GObject *object)
+{
+  StewardProviderRow *self = STEWARD_PROVIDER_ROW (object);
+
+  g_free (self->key_id);
+
+  G_OBJECT_CLASS (steward_provider_row_parent_class)->finalize (object);
+}
+
+static void
+steward_provider_row_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  StewardProviderRow *self = STEWARD_PROVIDER_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROVIDER:
+      g_value_set_object (value, self->provider);
+      break;
+    case PROP_KEY_ID:
+      g_value_set_string (value, self->key_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+steward_provider_row_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  StewardProviderRow *self = STEWARD_PROVIDER_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROVIDER:
+      self->provider = g_value_dup_object (value);
+      break;
+    case PROP_KEY_ID:
+      self->key_id = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 steward_provider_row_class_init (StewardProviderRowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = steward_provider_row_dispose;
+  object_class->finalize = steward_provider_row_finalize;
+  object_class->get_property = steward_provider_row_get_property;
+  object_class->set_property = steward_provider_row_set_property;
+
+  properties[PROP_PROVIDER] =
+    g_param_spec_object ("provider", NULL, NULL,
+                         STEWARD_TYPE_PROVIDER,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * StewardProviderRow:key-id:
+   *
+   * The keyring id of the key the row shows: the provider's own, or the
+   * one a key set now would get.
+   */
+  properties[PROP_KEY_ID] =
+    g_param_spec_string ("key-id", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * StewardProviderRow::edited:
@@ -124,11 +205,13 @@ name_button (GtkButton  *button,
 
 /**
  * steward_provider_row_new:
+ * @key_id: the keyring id of the key the row shows
  * @kind: what kind of provider it is, as a person reads it
  * @base_url: (nullable): where it is
  */
 GtkWidget *
 steward_provider_row_new (StewardProvider *provider,
+                          const char      *key_id,
                           const char      *kind,
                           const char      *base_url)
 {
@@ -139,10 +222,13 @@ steward_provider_row_new (StewardProvider *provider,
   g_autofree char *accessible = NULL;
 
   g_return_val_if_fail (STEWARD_IS_PROVIDER (provider), NULL);
+  g_return_val_if_fail (key_id != NULL, NULL);
   g_return_val_if_fail (kind != NULL, NULL);
 
-  self = g_object_new (STEWARD_TYPE_PROVIDER_ROW, NULL);
-  self->provider = g_object_ref (provider);
+  self = g_object_new (STEWARD_TYPE_PROVIDER_ROW,
+                       "provider", provider,
+                       "key-id", key_id,
+                       NULL);
   id = steward_provider_get_id (provider);
   name = steward_provider_get_display_name (provider);
 
@@ -175,6 +261,14 @@ steward_provider_row_get_provider (StewardProviderRow *self)
   g_return_val_if_fail (STEWARD_IS_PROVIDER_ROW (self), NULL);
 
   return self->provider;
+}
+
+const char *
+steward_provider_row_get_key_id (StewardProviderRow *self)
+{
+  g_return_val_if_fail (STEWARD_IS_PROVIDER_ROW (self), NULL);
+
+  return self->key_id;
 }
 
 AdwActionRow *

@@ -17,9 +17,11 @@ G_DECLARE_FINAL_TYPE (StewardProviderRow, steward_provider_row, STEWARD, PROVIDE
  * and "prefs.remove-provider" with the provider's id; an edit is the
  * "edited" signal, with the new name and base URL. */
 GtkWidget       *steward_provider_row_new           (StewardProvider    *provider,
+                                                     const char         *key_id,
                                                      const char         *kind,
                                                      const char         *base_url);
 StewardProvider *steward_provider_row_get_provider  (StewardProviderRow *self);
+const char      *steward_provider_row_get_key_id    (StewardProviderRow *self);
 AdwActionRow    *steward_provider_row_get_key_row   (StewardProviderRow *self);
 /* The key row's subtitle (the masked key, or why there is none); @is_set
  * turns "Set…" into "Replace…" and shows "Clear". */
