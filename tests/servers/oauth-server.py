@@ -6,16 +6,41 @@
 # tool `whoami` answers with the Authorization header it received, so a
 # client that showed it would show the token.
 #
-#   oauth-server.py
+#   oauth-server.py [--log FILE] [--account NAME]
 #
 # Prints its base URL on a line once it listens, then serves until killed. Every token it grants holds "canary", so a test can look for it.
+# --log appends a line naming each authorization, token and revocation
+# request to FILE, so that a test can count them. --account makes its
+# tokens JWT-shaped, naming NAME as who signed in, and offers revocation.
 
+import argparse
+import base64
 import http.server
 import json
 import secrets
 import urllib.parse
 
 TOKENS = set()
+OPTIONS = None
+
+
+def note(what):
+    if OPTIONS.log:
+        with open(OPTIONS.log, "a") as log:
+            log.write(what + "\n")
+
+
+def new_token():
+    token = "canary-%s" % secrets.token_hex(12)
+    if OPTIONS.account:
+        # Shaped like a JWT, so that a client can show who signed in; the
+        # signature part still holds the canary.
+        def part(value):
+            return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+        token = "%s.%s.%s" % (part({"alg": "none"}),
+                              part({"sub": "user-1", "preferred_username": OPTIONS.account}),
+                              token)
+    return token
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -44,15 +69,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/.well-known/oauth-protected-resource/mcp":
             self.reply(200, {"resource": base + "/mcp", "authorization_servers": [base]})
         elif url.path == "/.well-known/oauth-authorization-server":
-            self.reply(200, {
+            metadata = {
                 "issuer": base,
                 "authorization_endpoint": base + "/authorize",
                 "token_endpoint": base + "/token",
                 "registration_endpoint": base + "/register",
                 "code_challenge_methods_supported": ["S256"],
                 "authorization_response_iss_parameter_supported": True,
-            })
+            }
+            if OPTIONS.account:
+                metadata["revocation_endpoint"] = base + "/revoke"
+            self.reply(200, metadata)
         elif url.path == "/authorize":
+            note("authorize")
             query = dict(urllib.parse.parse_qsl(url.query))
             location = query["redirect_uri"] + "?" + urllib.parse.urlencode(
                 {"code": "code-1", "state": query.get("state", ""), "iss": base})
@@ -66,10 +95,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/register":
             self.reply(201, {"client_id": "client-1"})
         elif url.path == "/token":
-            token = "canary-%s" % secrets.token_hex(12)
+            note("token")
+            token = new_token()
             TOKENS.add(token)
             self.reply(200, {"access_token": token, "token_type": "Bearer",
                              "expires_in": 3600})
+        elif url.path == "/revoke" and OPTIONS.account:
+            note("revoke")
+            form = dict(urllib.parse.parse_qsl(body.decode()))
+            TOKENS.discard(form.get("token"))
+            self.reply(200)
         elif url.path == "/mcp":
             self.mcp(json.loads(body))
         else:
@@ -92,6 +127,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "protocolVersion": message["params"]["protocolVersion"],
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "signed-in", "version": "1.0"}}})
+        elif method == "tools/list":
+            self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {"tools": [{
+                "name": "whoami",
+                "description": "Says what the caller sent to sign in",
+                "inputSchema": {"type": "object"}}]}})
         elif method == "tools/call":
             self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {
                 "content": [{"type": "text", "text": "you sent " + authorization}]}})
@@ -101,6 +141,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
+    global OPTIONS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log")
+    parser.add_argument("--account")
+    OPTIONS = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
     server.serve_forever()
