@@ -86,6 +86,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             location = query["redirect_uri"] + "?" + urllib.parse.urlencode(
                 {"code": "code-1", "state": query.get("state", ""), "iss": base})
             self.reply(302, headers=[("Location", location)])
+        elif url.path == "/mcp":
+            # No stream of its own to offer (Streamable HTTP says 405).
+            self.reply(405, headers=[("Allow", "POST")])
         else:
             self.reply(404, {})
 
@@ -127,6 +130,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "protocolVersion": message["params"]["protocolVersion"],
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "signed-in", "version": "1.0"}}})
+        elif method == "ping":
+            self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {}})
         elif method == "tools/list":
             self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {"tools": [{
                 "name": "whoami",
