@@ -50,9 +50,11 @@ fixture_set_up (Fixture       *fixture,
   fixture->host = test_host_new_in (fixture->top);
   fixture->oauth_log = g_build_filename (fixture->top, "oauth.log", NULL);
 
+  /* @data: how long the tokens last, in seconds, or NULL for an hour. */
   fixture->oauth = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "python3", oauth,
                                      "--log", fixture->oauth_log,
-                                     "--account", "ada@example.com", NULL);
+                                     "--account", "ada@example.com",
+                                     "--expires-in", data != NULL ? data : "3600", NULL);
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fixture->oauth));
   line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
@@ -324,6 +326,38 @@ test_sign_in (Fixture       *fixture,
   g_object_run_dispose (G_OBJECT (again));
 }
 
+/* A token about to run out is renewed with its refresh token when the
+ * server starts again, without the browser. */
+static void
+test_refresh (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(StewardServer) again = NULL;
+  StewardServerAuth *auth;
+
+  show_server (fixture);
+  steward_server_start (fixture->server);
+  wait_status (fixture, STEWARD_SERVER_STATUS_NEEDS_SIGN_IN);
+  click (fixture->page, "_Sign In…");
+  wait_status (fixture, STEWARD_SERVER_STATUS_READY);
+  g_assert_cmpuint (count_requests (fixture, "authorize"), ==, 1);
+  g_assert_cmpuint (count_requests (fixture, "refresh"), ==, 0);
+
+  again = steward_server_new (steward_host_get_server_context (fixture->host),
+                              steward_server_get_config (fixture->server));
+  auth = steward_server_get_auth (again);
+  steward_server_start (again);
+  test_wait_for_status (again, STEWARD_SERVER_STATUS_READY, 30);
+  g_assert_cmpuint (count_requests (fixture, "authorize"), ==, 1);
+  g_assert_cmpuint (count_requests (fixture, "refresh"), ==, 1);
+  g_assert_cmpint (steward_server_auth_get_state (auth), ==, STEWARD_SERVER_AUTH_STATE_SIGNED_IN);
+  g_assert_cmpstr (steward_server_auth_get_account (auth), ==, "ada@example.com");
+  g_object_run_dispose (G_OBJECT (again));
+
+  steward_server_stop_async (fixture->server, NULL, NULL, NULL);
+  wait_status (fixture, STEWARD_SERVER_STATUS_STOPPED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -348,6 +382,9 @@ main (int   argc,
   adw_init ();
 
   g_test_add ("/steward/sign-in/page", Fixture, NULL, fixture_set_up, test_sign_in,
+              fixture_tear_down);
+
+  g_test_add ("/steward/sign-in/refresh", Fixture, "30", fixture_set_up, test_refresh,
               fixture_tear_down);
 
   status = g_test_run ();

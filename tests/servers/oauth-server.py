@@ -6,12 +6,13 @@
 # tool `whoami` answers with the Authorization header it received, so a
 # client that showed it would show the token.
 #
-#   oauth-server.py [--log FILE] [--account NAME]
+#   oauth-server.py [--log FILE] [--account NAME] [--expires-in SECONDS]
 #
 # Prints its base URL on a line once it listens, then serves until killed. Every token it grants holds "canary", so a test can look for it.
 # --log appends a line naming each authorization, token and revocation
 # request to FILE, so that a test can count them. --account makes its
-# tokens JWT-shaped, naming NAME as who signed in, and offers revocation.
+# tokens JWT-shaped, naming NAME as who signed in, with refresh tokens,
+# and offers revocation. --expires-in says how long its tokens last.
 
 import argparse
 import base64
@@ -21,6 +22,7 @@ import secrets
 import urllib.parse
 
 TOKENS = set()
+REFRESH_TOKENS = set()
 OPTIONS = None
 
 
@@ -98,11 +100,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/register":
             self.reply(201, {"client_id": "client-1"})
         elif url.path == "/token":
-            note("token")
+            form = dict(urllib.parse.parse_qsl(body.decode()))
+            if form.get("grant_type") == "refresh_token":
+                if form.get("refresh_token") not in REFRESH_TOKENS:
+                    self.reply(400, {"error": "invalid_grant"})
+                    return
+                note("refresh")
+            else:
+                note("token")
             token = new_token()
             TOKENS.add(token)
-            self.reply(200, {"access_token": token, "token_type": "Bearer",
-                             "expires_in": 3600})
+            answer = {"access_token": token, "token_type": "Bearer",
+                      "expires_in": OPTIONS.expires_in}
+            if OPTIONS.account:
+                answer["refresh_token"] = "canary-refresh-%s" % secrets.token_hex(12)
+                REFRESH_TOKENS.add(answer["refresh_token"])
+            self.reply(200, answer)
         elif url.path == "/revoke" and OPTIONS.account:
             note("revoke")
             form = dict(urllib.parse.parse_qsl(body.decode()))
@@ -150,6 +163,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--log")
     parser.add_argument("--account")
+    parser.add_argument("--expires-in", type=int, default=3600)
     OPTIONS = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("http://127.0.0.1:%d" % server.server_address[1], flush=True)

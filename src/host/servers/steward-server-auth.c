@@ -562,10 +562,14 @@ resume_discovered_cb (GObject      *object,
 
   set_host_from_flow (self);
 
-  /* The token just refused: renewed once, else the person signs in. */
+  /* The token just refused: renewed when it ran out, or when it did not
+   * come from a renewal itself; else the person signs in. */
   if (self->token != NULL)
     {
-      if (!self->refreshed && self->token->refresh_token != NULL)
+      gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+      gboolean ran_out = mcp_auth_token_expires_within (self->token, now, EXPIRY_MARGIN);
+
+      if ((ran_out || !self->refreshed) && self->token->refresh_token != NULL)
         {
           mcp_auth_flow_refresh_async (self->flow, self->token, g_task_get_cancellable (task),
                                        resume_refreshed_cb, task);
