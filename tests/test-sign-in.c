@@ -293,7 +293,8 @@ test_sign_in (Fixture       *fixture,
 
   /* The browser was told it may close the tab. */
   g_assert_true (g_file_get_contents (page, &page_text, NULL, NULL));
-  g_assert_nonnull (strstr (page_text, "<title>Signed in to signed</title>"));
+  g_assert_nonnull (strstr (page_text, "<title>Back to Steward</title>"));
+  g_assert_nonnull (strstr (page_text, "Steward has the answer for signed "));
   g_assert_nonnull (strstr (page_text, "You may close this tab."));
 
   /* The same server started afresh uses the keyring's token: no second

@@ -216,13 +216,20 @@ remember (StewardServerAuth  *self,
   steward_auth_store_save_async (self->store, token, NULL, saved_cb, NULL);
 }
 
+/* The page the browser shows once the authorization server sent it back
+ * to Steward. The loopback serves it for every answer, a refusal too, so
+ * it says where things go on rather than how they went. */
 static char *
 build_done_page (const char *name)
 {
   g_autofree char *escaped = g_markup_escape_text (name != NULL ? name : "", -1);
-  /* Translators: the title of the page the browser shows once the
-   * person signed in; %s is the server's name. */
-  g_autofree char *title = g_strdup_printf (_("Signed in to %s"), escaped);
+  /* Translators: the page the browser shows once the authorization
+   * server sent the person back; %s is the server's name. */
+  g_autofree char *text = g_strdup_printf (_("Steward has the answer for %s and goes on in its "
+                                             "window. You may close this tab."),
+                                           escaped);
+  /* Translators: the title of that page. */
+  const char *title = _("Back to Steward");
   /* Translators: the language code of this translation, such as de or
    * zh-CN, for the page the browser shows once the person signed in. */
   const char *lang = _("en");
@@ -232,9 +239,7 @@ build_done_page (const char *name)
                           "<title>%s</title></head>"
                           "<body style=\"font-family: sans-serif; margin: 4em auto; "
                           "max-width: 32em; padding: 0 1em\"><h1>%s</h1><p>%s</p></body></html>",
-                          lang, title, title,
-                          _("Steward has what it needs and connects to the server. "
-                            "You may close this tab."));
+                          lang, title, title, text);
 }
 
 static McpAuthFlow *
