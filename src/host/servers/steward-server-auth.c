@@ -536,14 +536,14 @@ resume_loaded_cb (GObject      *object,
   /* A keyring that cannot be read is a sign-in to ask for, not a server
    * that cannot start. */
   token = steward_auth_store_load_finish (STEWARD_AUTH_STORE (object), result, &error);
-  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("No token from the keyring: %s", error->message);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       g_object_unref (task);
       return;
     }
+  if (error != NULL)
+    g_debug ("No token from the keyring: %s", error->message);
 
   resume_with (self, token, task);
 }
@@ -853,23 +853,4 @@ steward_server_auth_sign_out_finish (StewardServerAuth  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-void
-steward_server_auth_set_state_for_testing (StewardServerAuth      *self,
-                                           StewardServerAuthState  state,
-                                           const char             *host,
-                                           const char             *account,
-                                           gint64                  expires_at)
-{
-  g_return_if_fail (STEWARD_IS_SERVER_AUTH (self));
-
-  set_string (self, &self->host, host, properties[PROP_AUTHORIZATION_HOST]);
-  set_string (self, &self->account, account, properties[PROP_ACCOUNT]);
-  if (self->expires_at != expires_at)
-    {
-      self->expires_at = expires_at;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPIRES_AT]);
-    }
-  set_state (self, state);
 }

@@ -91,12 +91,4 @@ gboolean                steward_server_auth_sign_out_finish        (StewardServe
                                                                     GAsyncResult        *result,
                                                                     GError             **error);
 
-/* Tests: puts the object in @state without an authorization server, so
- * that the widgets showing it can be looked at. */
-void                    steward_server_auth_set_state_for_testing  (StewardServerAuth   *self,
-                                                                    StewardServerAuthState state,
-                                                                    const char          *host,
-                                                                    const char          *account,
-                                                                    gint64               expires_at);
-
 G_END_DECLS
