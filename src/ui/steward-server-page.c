@@ -15,6 +15,7 @@
 #include "steward-item-row.h"
 #include "steward-prompt-view.h"
 #include "steward-resource-view.h"
+#include "steward-sign-in-view.h"
 #include "steward-template-view.h"
 #include "steward-text.h"
 #include "steward-tool-pane.h"
@@ -63,6 +64,7 @@ struct _StewardServerPage
   GtkSearchEntry     *resource_search;
   GtkWidget          *back_button;
   GtkWidget          *header_actions;
+  AdwBin             *sign_in_bin;
   AdwLeaflet         *tool_leaflet;
   AdwLeaflet         *resource_leaflet;
   AdwLeaflet         *prompt_leaflet;
@@ -402,6 +404,8 @@ status_title (StewardServerStatus status)
       return _("Not Running");
     case STEWARD_SERVER_STATUS_DISCONNECTED:
       return _("Disconnected");
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
+      return _("Sign-In Needed");
     case STEWARD_SERVER_STATUS_READY:
       return _("Ready");
     case STEWARD_SERVER_STATUS_STOPPED:
@@ -417,6 +421,8 @@ status_icon (StewardServerStatus status)
     {
     case STEWARD_SERVER_STATUS_AWAITING_CONSENT:
       return "dialog-question-symbolic";
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
+      return "dialog-password-symbolic";
     case STEWARD_SERVER_STATUS_FAILED:
       return "dialog-error-symbolic";
     case STEWARD_SERVER_STATUS_DISCONNECTED:
@@ -497,7 +503,8 @@ update_status (StewardServerPage *self)
   set_action_visible (self->review_button, status == STEWARD_SERVER_STATUS_AWAITING_CONSENT);
   gtk_widget_action_set_enabled (widget, "server.start",
                                  status == STEWARD_SERVER_STATUS_STOPPED ||
-                                 status == STEWARD_SERVER_STATUS_FAILED);
+                                 status == STEWARD_SERVER_STATUS_FAILED ||
+                                 status == STEWARD_SERVER_STATUS_NEEDS_SIGN_IN);
   gtk_widget_action_set_enabled (widget, "server.stop",
                                  status == STEWARD_SERVER_STATUS_STARTING ||
                                  status == STEWARD_SERVER_STATUS_READY ||
@@ -631,6 +638,7 @@ steward_server_page_constructed (GObject *object)
   g_signal_connect_object (self->network_switch, "notify::active",
                            G_CALLBACK (network_toggled_cb), self, G_CONNECT_SWAPPED);
   update_permissions (self);
+  adw_bin_set_child (self->sign_in_bin, steward_sign_in_view_new (self->server));
   g_signal_connect_object (self->server, "notify::status", G_CALLBACK (update_status), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->server, "notify::status-text", G_CALLBACK (update_status), self,
@@ -759,6 +767,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_search);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, back_button);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, header_actions);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, sign_in_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, resource_leaflet);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, prompt_leaflet);

@@ -46,6 +46,8 @@ status_icon_name (StewardServerStatus status)
       return "emblem-synchronizing-symbolic";
     case STEWARD_SERVER_STATUS_AWAITING_CONSENT:
       return "dialog-question-symbolic";
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
+      return "dialog-password-symbolic";
     case STEWARD_SERVER_STATUS_FAILED:
       return "dialog-error-symbolic";
     case STEWARD_SERVER_STATUS_DISCONNECTED:
@@ -68,6 +70,7 @@ status_style (StewardServerStatus status)
     case STEWARD_SERVER_STATUS_AWAITING_CONSENT:
     case STEWARD_SERVER_STATUS_RESTARTING:
     case STEWARD_SERVER_STATUS_DISCONNECTED:
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
       return "warning";
     case STEWARD_SERVER_STATUS_FAILED:
       return "error";
@@ -111,6 +114,7 @@ rebuild_menu (StewardServerRow *self)
       break;
     case STEWARD_SERVER_STATUS_STOPPED:
     case STEWARD_SERVER_STATUS_FAILED:
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
       append_item (run, _("Start"), "win.server-start", name);
       break;
     case STEWARD_SERVER_STATUS_DISABLED:

@@ -6,14 +6,19 @@
 # tool `whoami` answers with the Authorization header it received, so a
 # client that showed it would show the token.
 #
-#   oauth-server.py
+#   oauth-server.py [--log FILE] [--account NAME] [--expires-in SECONDS]
 #
 # Prints its base URL on a line once it listens, then serves until killed. Every token it grants holds "canary", so a test can look for it.
 # It accepts Client ID Metadata Documents and revokes tokens (RFC 7009);
 # GET /seen answers what it was asked since the last GET /seen: the
 # clients and scopes of authorization requests, registrations, the client
 # authentication of token requests, and the tokens revoked.
+# --log appends a line naming each authorization, token and revocation
+# request to FILE, so that a test can count them. --account makes its
+# tokens JWT-shaped, naming NAME as who signed in, with refresh tokens.
+# --expires-in says how long its tokens last.
 
+import argparse
 import base64
 import http.server
 import json
@@ -22,6 +27,8 @@ import threading
 import urllib.parse
 
 TOKENS = set()
+REFRESH_TOKENS = set()
+OPTIONS = None
 LOCK = threading.Lock()
 
 
@@ -30,6 +37,25 @@ def new_seen():
 
 
 SEEN = new_seen()
+
+
+def note(what):
+    if OPTIONS.log:
+        with open(OPTIONS.log, "a") as log:
+            log.write(what + "\n")
+
+
+def new_token():
+    token = "canary-%s" % secrets.token_hex(12)
+    if OPTIONS.account:
+        # Shaped like a JWT, so that a client can show who signed in; the
+        # signature part still holds the canary.
+        def part(value):
+            return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+        token = "%s.%s.%s" % (part({"alg": "none"}),
+                              part({"sub": "user-1", "preferred_username": OPTIONS.account}),
+                              token)
+    return token
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -74,6 +100,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 seen, SEEN = SEEN, new_seen()
             self.reply(200, seen)
         elif url.path == "/authorize":
+            note("authorize")
             query = dict(urllib.parse.parse_qsl(url.query))
             with LOCK:
                 SEEN["authorize"].append({"client_id": query.get("client_id"),
@@ -81,6 +108,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             location = query["redirect_uri"] + "?" + urllib.parse.urlencode(
                 {"code": "code-1", "state": query.get("state", ""), "iss": base})
             self.reply(302, headers=[("Location", location)])
+        elif url.path == "/mcp":
+            # No stream of its own to offer (Streamable HTTP says 405).
+            self.reply(405, headers=[("Allow", "POST")])
         else:
             self.reply(404, {})
 
@@ -93,6 +123,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 SEEN["register"] += 1
             self.reply(201, {"client_id": "client-1"})
         elif url.path == "/revoke":
+            note("revoke")
             with LOCK:
                 SEEN["revoked"].append(form.get("token", ""))
                 TOKENS.discard(form.get("token", ""))
@@ -100,10 +131,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif url.path == "/token":
             with LOCK:
                 SEEN["token_clients"].append(self.client_of(form))
-            token = "canary-%s" % secrets.token_hex(12)
+            if form.get("grant_type") == "refresh_token":
+                if form.get("refresh_token") not in REFRESH_TOKENS:
+                    self.reply(400, {"error": "invalid_grant"})
+                    return
+                note("refresh")
+            else:
+                note("token")
+            token = new_token()
             TOKENS.add(token)
-            self.reply(200, {"access_token": token, "token_type": "Bearer",
-                             "expires_in": 3600})
+            answer = {"access_token": token, "token_type": "Bearer",
+                      "expires_in": OPTIONS.expires_in}
+            if OPTIONS.account:
+                answer["refresh_token"] = "canary-refresh-%s" % secrets.token_hex(12)
+                REFRESH_TOKENS.add(answer["refresh_token"])
+            self.reply(200, answer)
         elif url.path == "/mcp":
             self.mcp(json.loads(body))
         else:
@@ -136,6 +178,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "protocolVersion": message["params"]["protocolVersion"],
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "signed-in", "version": "1.0"}}})
+        elif method == "ping":
+            self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {}})
+        elif method == "tools/list":
+            self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {"tools": [{
+                "name": "whoami",
+                "description": "Says what the caller sent to sign in",
+                "inputSchema": {"type": "object"}}]}})
         elif method == "tools/call":
             self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {
                 "content": [{"type": "text", "text": "you sent " + authorization}]}})
@@ -145,6 +194,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
+    global OPTIONS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log")
+    parser.add_argument("--account")
+    parser.add_argument("--expires-in", type=int, default=3600)
+    OPTIONS = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
     server.serve_forever()

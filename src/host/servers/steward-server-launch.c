@@ -101,6 +101,10 @@ connect_failed (StewardServer *self,
   StewardServerFailureKind kind = steward_server_failure_get_kind (failure);
   g_autofree char *detail = NULL;
 
+  /* A remote server that wants the person signed in. */
+  if (steward_server_try_sign_in (self, error))
+    return;
+
   if (self->answered && kind != STEWARD_SERVER_FAILURE_SPAWN &&
       kind != STEWARD_SERVER_FAILURE_NOT_FOUND && kind != STEWARD_SERVER_FAILURE_UNAUTHORIZED &&
       kind != STEWARD_SERVER_FAILURE_TLS)
@@ -226,6 +230,7 @@ connect_now (StewardServer *self)
 
   if (steward_server_config_is_remote (config))
     {
+      steward_server_add_authorization (self, resolved);
       mcp_connect_http_async (steward_server_config_get_url (config), resolved,
                               http_kind (config), setup_client, self, self->cancellable,
                               connect_http_cb, steward_server_attempt_new (self));

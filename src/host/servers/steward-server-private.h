@@ -98,6 +98,7 @@ struct _StewardServer
   StewardApproval       *consent;
 
   GHashTable            *resolved;      /* env or header name → value, wiped on free */
+  StewardServerAuth     *auth;
 
   GQueue                 stderr_lines;
   GArray                *crash_times;   /* gint64, monotonic */
@@ -203,6 +204,12 @@ void                  steward_server_close_cb         (GObject            *objec
 
 /* steward-server-launch.c */
 void     steward_server_launch       (StewardServer  *self);
+
+/* steward-server-signin.c */
+void     steward_server_add_authorization (StewardServer *self,
+                                           GHashTable    *headers);
+gboolean steward_server_try_sign_in       (StewardServer *self,
+                                           const GError  *error);
 gboolean steward_server_find_command (StewardServer  *self,
                                       char          **found,
                                       char          **reason,

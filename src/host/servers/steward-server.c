@@ -295,6 +295,7 @@ steward_server_dispose (GObject *object)
   g_clear_object (&self->log_store);
   g_clear_object (&self->approvals);
   g_clear_object (&self->broker);
+  g_clear_object (&self->auth);
 
   G_OBJECT_CLASS (steward_server_parent_class)->dispose (object);
 }
@@ -468,6 +469,8 @@ steward_server_status_get_type (void)
         { STEWARD_SERVER_STATUS_READY, "STEWARD_SERVER_STATUS_READY", "ready" },
         { STEWARD_SERVER_STATUS_RESTARTING, "STEWARD_SERVER_STATUS_RESTARTING", "restarting" },
         { STEWARD_SERVER_STATUS_FAILED, "STEWARD_SERVER_STATUS_FAILED", "failed" },
+        { STEWARD_SERVER_STATUS_NEEDS_SIGN_IN, "STEWARD_SERVER_STATUS_NEEDS_SIGN_IN",
+          "needs-sign-in" },
         { STEWARD_SERVER_STATUS_DISCONNECTED, "STEWARD_SERVER_STATUS_DISCONNECTED",
           "disconnected" },
         { 0, NULL, NULL },
@@ -505,6 +508,7 @@ steward_server_new (StewardServerContext *context,
   self->broker = g_object_ref (steward_server_context_get_broker (context));
   self->name = g_strdup (steward_server_config_get_name (config));
   self->config = g_object_ref (config);
+  self->auth = steward_server_auth_new (self->secrets);
   steward_server_set_idle_status (self);
 
   g_signal_connect_object (self->roots, "changed", G_CALLBACK (roots_changed_cb), self,
@@ -737,6 +741,7 @@ steward_server_start (StewardServer *self)
       return;
 
     case STEWARD_SERVER_STATUS_FAILED:
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
       self->answered = FALSE;
       g_array_set_size (self->crash_times, 0);
       self->backoff_ms = self->backoff_base_ms;
@@ -935,6 +940,8 @@ steward_server_status_to_string (StewardServerStatus status)
       return "failed";
     case STEWARD_SERVER_STATUS_DISCONNECTED:
       return "disconnected";
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
+      return "needs-sign-in";
     default:
       return "unknown";
     }

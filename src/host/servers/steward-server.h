@@ -5,6 +5,7 @@
 
 #include "mcp-client.h"
 #include "mcp-tool-result.h"
+#include "steward-server-auth.h"
 #include "steward-server-config.h"
 #include "steward-server-context.h"
 
@@ -45,6 +46,7 @@ typedef enum {
   STEWARD_SERVER_STATUS_RESTARTING,       /* waiting "retry-in" seconds */
   STEWARD_SERVER_STATUS_FAILED,           /* gave up, or consent denied; see status-text */
   STEWARD_SERVER_STATUS_DISCONNECTED,     /* remote, stopped answering; reconnecting */
+  STEWARD_SERVER_STATUS_NEEDS_SIGN_IN,    /* remote, waits for the person to sign in */
 } StewardServerStatus;
 
 #define STEWARD_TYPE_SERVER_STATUS (steward_server_status_get_type ())
@@ -109,6 +111,25 @@ McpToolResult        *steward_server_call_tool_finish (StewardServer        *sel
  * elicitation request arriving now is caused by, so that a caller can
  * tell its own calls apart (the chat nests such requests under its call). */
 GCancellable         *steward_server_get_cause_cancellable (StewardServer  *self);
+
+/* Signing in to a remote server that answers 401 (steward-server-auth.h):
+ * its sign-in state, opening the browser, and connecting once signed in;
+ * signing out disconnects and forgets the token. */
+StewardServerAuth    *steward_server_get_auth         (StewardServer        *self);
+void                  steward_server_sign_in_async    (StewardServer        *self,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+gboolean              steward_server_sign_in_finish   (StewardServer        *self,
+                                                       GAsyncResult         *result,
+                                                       GError              **error);
+void                  steward_server_sign_out_async   (StewardServer        *self,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+gboolean              steward_server_sign_out_finish  (StewardServer        *self,
+                                                       GAsyncResult         *result,
+                                                       GError              **error);
 
 const char           *steward_server_status_to_string (StewardServerStatus   status);
 
