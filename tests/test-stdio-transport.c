@@ -805,6 +805,72 @@ test_misbehaving (void)
   harness_free (h);
 }
 
+/* What the nested-loop handler saw. */
+typedef struct {
+  guint    depth;
+  guint    n_reentered;
+  gboolean nested_done;
+  gboolean window_over;
+} Nesting;
+
+static gboolean
+window_over_cb (gpointer user_data)
+{
+  ((Nesting *) user_data)->window_over = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* On the first message, runs a nested main loop for a while, as a modal
+ * question would; a message delivered meanwhile would come in the middle
+ * of the read that delivered the first. */
+static void
+nesting_message_cb (McpTransport *transport,
+                    McpMessage   *message,
+                    Nesting      *nesting)
+{
+  if (nesting->depth > 0)
+    nesting->n_reentered++;
+  if (nesting->nested_done)
+    return;
+
+  nesting->nested_done = TRUE;
+  nesting->depth++;
+  g_timeout_add (200, window_over_cb, nesting);
+  while (!nesting->window_over)
+    g_main_context_iteration (NULL, TRUE);
+  nesting->depth--;
+}
+
+static void
+test_nested_loop (void)
+{
+  Harness *h = harness_new ("serve", NULL);
+  Nesting nesting = { 0 };
+  const guint n = 50;
+
+  g_signal_connect (h->transport, "message", G_CALLBACK (nesting_message_cb), &nesting);
+  harness_start (h);
+  for (guint i = 0; i < n; i++)
+    harness_send (h, i, "echo", NULL);
+  WAIT_FOR (h->messages->len == n, DEADLINE_MS);
+
+  /* Nothing came while the handler was nested, and nothing was lost,
+   * doubled or reordered once it returned. */
+  g_assert_true (nesting.nested_done);
+  g_assert_cmpuint (nesting.n_reentered, ==, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 id;
+
+      g_assert_true (mcp_message_get_int_id (g_ptr_array_index (h->messages, i), &id));
+      g_assert_cmpint (id, ==, i);
+    }
+
+  harness_close (h);
+  g_assert_null (h->closed_error);
+  harness_free (h);
+}
+
 static void
 test_batches (void)
 {
@@ -1154,6 +1220,7 @@ main (int   argc,
 
   g_test_add_func ("/steward/stdio-transport/description", test_description);
   g_test_add_func ("/steward/stdio-transport/round-trip", test_round_trip);
+  g_test_add_func ("/steward/stdio-transport/nested-loop", test_nested_loop);
   g_test_add_func ("/steward/stdio-transport/environment", test_environment);
   g_test_add_func ("/steward/stdio-transport/cwd", test_cwd);
   g_test_add_func ("/steward/stdio-transport/stderr", test_stderr);

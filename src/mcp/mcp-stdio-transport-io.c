@@ -63,11 +63,9 @@ line_cb (const char *line,
 #define MAX_READS_PER_WAKEUP 16
 
 static gboolean
-stdout_ready_cb (int          fd,
-                 GIOCondition condition,
-                 gpointer     user_data)
+read_stdout_chunks (McpStdioTransport *self,
+                    int                fd)
 {
-  g_autoptr(McpStdioTransport) self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
   g_autoptr(GError) error = NULL;
 
   for (guint i = 0; i < MAX_READS_PER_WAKEUP; i++)
@@ -125,6 +123,31 @@ stdout_ready_cb (int          fd,
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+stdout_ready_cb (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
+{
+  g_autoptr(McpStdioTransport) self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
+  gboolean keep;
+
+  /* The source may recurse (see mcp_stdio_transport_read_stdout()), so a
+   * message handler that runs a nested main loop reaches us again while
+   * the framer and the read buffer are in use: drop the source instead,
+   * and the reader asks for a new one once that handler has returned. */
+  if (self->in_stdout_cb)
+    {
+      mcp_stdio_transport_clear_source (&self->stdout_source);
+      return G_SOURCE_REMOVE;
+    }
+
+  self->in_stdout_cb = TRUE;
+  keep = read_stdout_chunks (self, fd);
+  self->in_stdout_cb = FALSE;
+
+  return keep;
+}
+
 void
 mcp_stdio_transport_read_stdout (McpStdioTransport *self)
 {
@@ -138,6 +161,11 @@ mcp_stdio_transport_read_stdout (McpStdioTransport *self)
   g_source_set_callback (self->stdout_source, (GSourceFunc) (void (*) (void)) stdout_ready_cb,
                          self, NULL);
   g_source_set_static_name (self->stdout_source, "[mcp] server stdout");
+  /* A source that may not recurse has its fd taken out of the poll set and
+   * put back around every dispatch, and each of those wakes the main
+   * context up through its eventfd: two writes and a read per message.
+   * stdout_ready_cb() guards against the recursion itself. */
+  g_source_set_can_recurse (self->stdout_source, TRUE);
   g_source_attach (self->stdout_source, self->context);
 }
 

@@ -84,6 +84,7 @@ struct _McpStdioTransport
   McpLineFramer     *framer;
   McpMessageReader  *reader;
   gboolean           stdout_done;
+  gboolean           in_stdout_cb;
   gboolean           stderr_done;
   gboolean           drain_expired;
   gboolean           exited;
