@@ -35,6 +35,12 @@ static const char servers_json[] =
   "  \"alpha\": {\"command\": \"true\", \"disabled\": true}"
   "}}";
 
+static const char two_servers_json[] =
+  "{\"mcpServers\": {"
+  "  \"alpha\": {\"command\": \"true\", \"disabled\": true},"
+  "  \"beta\": {\"command\": \"true\", \"disabled\": true}"
+  "}}";
+
 typedef struct
 {
   char                     *tmp_dir;
@@ -267,6 +273,28 @@ catalog_settled (Fixture       *fixture,
   return catalog_saved;
 }
 
+static gboolean policies_saved;
+
+static void
+policies_saved_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (steward_sampling_broker_save_finish (STEWARD_SAMPLING_BROKER (object), result,
+                                                      &error));
+  g_assert_no_error (error);
+  policies_saved = TRUE;
+}
+
+static gboolean
+policies_settled (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  return policies_saved;
+}
+
 static void
 fixture_tear_down (Fixture *fixture)
 {
@@ -276,6 +304,10 @@ fixture_tear_down (Fixture *fixture)
   steward_model_catalog_save_async (steward_host_get_model_catalog (fixture->host), NULL,
                                     catalog_saved_cb, NULL);
   wait_until (fixture, catalog_settled, NULL);
+  policies_saved = FALSE;
+  steward_sampling_broker_save_async (steward_host_get_sampling_broker (fixture->host), NULL,
+                                      policies_saved_cb, NULL);
+  wait_until (fixture, policies_settled, NULL);
 
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   drain ();
@@ -754,6 +786,9 @@ test_server_models (void)
   GtkWidget *any_switch;
   GtkWidget *check;
   const char * const *allowed;
+  StewardConfig *config;
+  StewardServerRegistry *registry;
+  g_autoptr(GError) error = NULL;
 
   fixture_set_up (&fixture, TRUE);
   catalog = get_catalog (&fixture);
@@ -799,6 +834,29 @@ test_server_models (void)
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
   steward_sampling_settings_set_local_only (settings_of (broker, "alpha"), FALSE);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (local_switch)));
+
+  /* A server the host gains or loses shows without reopening. */
+  config = steward_host_get_config (fixture.host);
+  registry = steward_host_get_registry (fixture.host);
+  g_assert_null (steward_preferences_window_get_server_row (fixture.window, "beta"));
+  g_assert_true (steward_config_load_from_data (config, two_servers_json,
+                                                strlen (two_servers_json), &error));
+  g_assert_no_error (error);
+  steward_server_registry_sync (registry, FALSE);
+  row = steward_preferences_window_get_server_row (fixture.window, "beta");
+  g_assert_nonnull (row);
+  g_assert_nonnull (test_find_by_name (GTK_WIDGET (row), "allow:beta:ollama/qwen2.5:7b"));
+
+  /* So does a model the catalogue gains, in every server's list. */
+  steward_model_catalog_add (catalog, "ollama", "llama3.1:8b", TRUE);
+  g_assert_nonnull (test_find_by_name (GTK_WIDGET (row), "allow:beta:ollama/llama3.1:8b"));
+
+  g_assert_true (steward_config_load_from_data (config, servers_json, strlen (servers_json),
+                                                &error));
+  g_assert_no_error (error);
+  steward_server_registry_sync (registry, FALSE);
+  g_assert_null (steward_preferences_window_get_server_row (fixture.window, "beta"));
+  g_assert_nonnull (steward_preferences_window_get_server_row (fixture.window, "alpha"));
 
   fixture_tear_down (&fixture);
 }

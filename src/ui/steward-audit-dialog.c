@@ -7,6 +7,7 @@
 
 #include "steward-audit-record.h"
 #include "steward-error-banner.h"
+#include "steward-file-chooser.h"
 
 #include "steward-audit-dialog.h"
 
@@ -30,7 +31,7 @@ struct _StewardAuditDialog
   GtkFilterListModel   *filter_model;
   char                 *needle;
   gboolean              loading;
-  GtkFileChooserNative *chooser;
+  GCancellable         *chooser;
 
   AdwToastOverlay      *toast_overlay;
   StewardErrorBanner   *error_banner;
@@ -259,20 +260,16 @@ copy_done_cb (GObject      *object,
 }
 
 static void
-chooser_response_cb (StewardAuditDialog   *self,
-                     int                   response,
-                     GtkFileChooserNative *chooser)
+choose_destination_cb (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
 {
-  g_autoptr(GFile) destination = NULL;
-  GFile *journal = get_journal (self);
+  g_autoptr(StewardAuditDialog) self = user_data;
+  g_autoptr(GFile) destination = steward_file_chooser_choose_finish (result, NULL);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    destination = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
   g_clear_object (&self->chooser);
 
-  if (destination == NULL || journal == NULL)
+  if (destination == NULL || get_journal (self) == NULL)
     return;
 
   steward_audit_dialog_export_to (self, destination);
@@ -288,16 +285,11 @@ export_action (GtkWidget  *widget,
   if (self->chooser != NULL)
     return;
 
-  self->chooser = gtk_file_chooser_native_new (_("Export Journal"),
-                                               GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Export"),
-                                               _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), "steward-audit.jsonl");
-  g_signal_connect_object (self->chooser, "response",
-                           G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  self->chooser = g_cancellable_new ();
+  steward_file_chooser_choose_async (GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                     _("Export Journal"), _("_Export"), NULL,
+                                     "steward-audit.jsonl", NULL, self->chooser,
+                                     choose_destination_cb, g_object_ref (self));
 }
 
 static void
@@ -322,11 +314,7 @@ steward_audit_dialog_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
 
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
+  g_cancellable_cancel (self->chooser);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_AUDIT_DIALOG);
 

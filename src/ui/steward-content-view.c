@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mcp-json.h"
+#include "steward-file-chooser.h"
 #include "steward-hyphenation.h"
 #include "steward-json-text.h"
 #include "steward-text.h"
@@ -28,7 +29,7 @@ struct _StewardContentView
   McpContent                *content;
   GCancellable              *cancellable;
   GtkMediaStream            *media;
-  GtkFileChooserNative      *chooser;
+  GCancellable              *chooser;
   char                      *link_uri;
   StewardShowUriFunc         show_uri;
   gpointer                   show_uri_data;
@@ -500,24 +501,21 @@ decode_for_save_cb (GObject      *object,
 }
 
 static void
-chooser_response_cb (StewardContentView *self,
-                     int                 response,
-                     GtkNativeDialog    *chooser)
+save_as_chosen_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
 {
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(StewardContentView) self = user_data;
+  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
   g_autoptr(GTask) task = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  gtk_native_dialog_destroy (chooser);
   g_clear_object (&self->chooser);
 
   if (file == NULL)
     return;
 
   task = g_task_new (self, self->cancellable, decode_for_save_cb, g_steal_pointer (&file));
-  g_task_set_source_tag (task, chooser_response_cb);
+  g_task_set_source_tag (task, save_as_chosen_cb);
   g_task_set_task_data (task, g_object_ref (self->content), g_object_unref);
   g_task_run_in_thread (task, decode_data_thread);
 }
@@ -555,21 +553,15 @@ save_as_action (GtkWidget  *widget,
   GtkRoot *root = gtk_widget_get_root (widget);
   g_autofree char *name = suggest_file_name (self->content);
 
+  /* The chooser already open is modal and in front. */
   if (self->chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-      return;
-    }
+    return;
 
-  self->chooser = gtk_file_chooser_native_new (_("Save Content"),
-                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                               GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
-  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  self->chooser = g_cancellable_new ();
+  steward_file_chooser_choose_async (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                     GTK_FILE_CHOOSER_ACTION_SAVE, _("Save Content"),
+                                     _("_Save"), NULL, name, NULL, self->chooser,
+                                     save_as_chosen_cb, g_object_ref (self));
 }
 
 static void
@@ -610,9 +602,7 @@ steward_content_view_dispose (GObject *object)
   StewardContentView *self = STEWARD_CONTENT_VIEW (object);
 
   g_cancellable_cancel (self->cancellable);
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
+  g_cancellable_cancel (self->chooser);
   if (self->media != NULL)
     {
       gtk_media_stream_pause (self->media);

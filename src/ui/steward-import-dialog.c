@@ -8,6 +8,7 @@
 #include "steward-accessible.h"
 #include "steward-command-text.h"
 #include "steward-config-import.h"
+#include "steward-file-chooser.h"
 #include "steward-hyphenation.h"
 #include "steward-import-dialog.h"
 
@@ -18,7 +19,7 @@ struct _StewardImportDialog
   StewardHost          *host;
   GCancellable         *cancellable;
   GListModel           *candidates;
-  GtkFileChooserNative *file_chooser;
+  GCancellable         *file_chooser;
   gboolean              importing;
 
   GtkWidget            *window_title;
@@ -362,19 +363,17 @@ from_vscode_action (GtkWidget  *widget,
 }
 
 static void
-file_chosen_cb (StewardImportDialog  *self,
-                int                   response,
-                GtkFileChooserNative *chooser)
+file_chosen_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        load_file (self, file);
-    }
+  g_autoptr(StewardImportDialog) self = user_data;
+  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
 
   g_clear_object (&self->file_chooser);
+
+  if (file != NULL)
+    load_file (self, file);
 }
 
 static void
@@ -383,29 +382,26 @@ choose_file_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   StewardImportDialog *self = STEWARD_IMPORT_DIALOG (widget);
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
 
   if (self->file_chooser != NULL)
     return;
 
-  self->file_chooser = gtk_file_chooser_native_new (_("Choose a Settings File"),
-                                                    GTK_WINDOW (self),
-                                                    GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                    _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->file_chooser), TRUE);
-
   gtk_file_filter_set_name (json, _("JSON Files"));
   gtk_file_filter_add_mime_type (json, "application/json");
   gtk_file_filter_add_suffix (json, "json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->file_chooser), json);
+  g_list_store_append (filters, json);
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->file_chooser), all);
+  g_list_store_append (filters, all);
 
-  g_signal_connect_object (self->file_chooser, "response",
-                           G_CALLBACK (file_chosen_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
+  self->file_chooser = g_cancellable_new ();
+  steward_file_chooser_choose_async (GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                     _("Choose a Settings File"), _("_Open"),
+                                     G_LIST_MODEL (filters), NULL, NULL, self->file_chooser,
+                                     file_chosen_cb, g_object_ref (self));
 }
 
 static void
@@ -531,9 +527,7 @@ steward_import_dialog_dispose (GObject *object)
   StewardImportDialog *self = STEWARD_IMPORT_DIALOG (object);
 
   g_cancellable_cancel (self->cancellable);
-  if (self->file_chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->file_chooser));
-  g_clear_object (&self->file_chooser);
+  g_cancellable_cancel (self->file_chooser);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_IMPORT_DIALOG);
 

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-client.h"
+#include "steward-file-chooser.h"
 #include "steward-log-row.h"
 #include "steward-log-view-private.h"
 
@@ -177,16 +178,13 @@ steward_log_view_export_to (StewardLogView *self,
 }
 
 static void
-export_response_cb (StewardLogView       *self,
-                    int                   response,
-                    GtkFileChooserNative *chooser)
+export_chosen_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(StewardLogView) self = user_data;
+  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
   g_clear_object (&self->export_chooser);
 
   if (file != NULL)
@@ -200,32 +198,27 @@ export_action (GtkWidget  *widget,
 {
   StewardLogView *self = STEWARD_LOG_VIEW (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) text_filter = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) json_filter = gtk_file_filter_new ();
 
   if (self->export_chooser != NULL)
     return;
 
-  self->export_chooser = gtk_file_chooser_native_new (_("Export Log"),
-                                                      GTK_IS_WINDOW (root) ?
-                                                      GTK_WINDOW (root) : NULL,
-                                                      GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                      _("_Export"),
-                                                      _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_chooser), "steward-log.txt");
-
   gtk_file_filter_set_name (text_filter, _("Text (.txt)"));
   gtk_file_filter_add_suffix (text_filter, "txt");
   gtk_file_filter_add_suffix (text_filter, "log");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->export_chooser), text_filter);
+  g_list_store_append (filters, text_filter);
   gtk_file_filter_set_name (json_filter, _("JSON Lines (.jsonl)"));
   gtk_file_filter_add_suffix (json_filter, "jsonl");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->export_chooser), json_filter);
+  g_list_store_append (filters, json_filter);
 
-  g_signal_connect_object (self->export_chooser, "response",
-                           G_CALLBACK (export_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
+  self->export_chooser = g_cancellable_new ();
+  steward_file_chooser_choose_async (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                     GTK_FILE_CHOOSER_ACTION_SAVE, _("Export Log"),
+                                     _("_Export"), G_LIST_MODEL (filters), "steward-log.txt",
+                                     NULL, self->export_chooser, export_chosen_cb,
+                                     g_object_ref (self));
 }
 
 void

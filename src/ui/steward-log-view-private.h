@@ -57,7 +57,7 @@ struct _StewardLogView
 
   /* The chosen server, so "Set Level…" follows its client and status. */
   GSignalGroup         *server_signals;
-  GtkFileChooserNative *export_chooser;
+  GCancellable         *export_chooser;
 
   AdwToastOverlay      *toast_overlay;
   StewardErrorBanner   *error_banner;

@@ -856,11 +856,7 @@ steward_log_view_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->scroll_source_id, g_source_remove);
 
-  if (self->export_chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
-      g_clear_object (&self->export_chooser);
-    }
+  g_cancellable_cancel (self->export_chooser);
 
   if (self->store != NULL)
     g_signal_handlers_disconnect_by_data (self->store, self);

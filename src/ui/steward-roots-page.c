@@ -7,6 +7,7 @@
 
 #include "steward-accessible.h"
 #include "steward-error-banner.h"
+#include "steward-file-chooser.h"
 
 #include "steward-roots-page.h"
 
@@ -17,7 +18,7 @@ struct _StewardRootsPage
   StewardHost          *host;
   StewardRoots         *roots;
   GListModel           *registry;
-  GtkFileChooserNative *chooser;
+  GCancellable         *chooser;
   AdwMessageDialog     *confirm_dialog;
 
   AdwToastOverlay      *toast_overlay;
@@ -390,16 +391,13 @@ ask_to_share (StewardRootsPage *self,
 }
 
 static void
-chooser_response_cb (StewardRootsPage     *self,
-                     int                   response,
-                     GtkFileChooserNative *chooser)
+choose_folder_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
-  g_autoptr(GFile) folder = NULL;
+  g_autoptr(StewardRootsPage) self = user_data;
+  g_autoptr(GFile) folder = steward_file_chooser_choose_finish (result, NULL);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
   g_clear_object (&self->chooser);
 
   if (folder != NULL)
@@ -418,15 +416,11 @@ add_action (GtkWidget  *widget,
 
   /* The native chooser becomes the portal's in Flatpak, which gives the
    * app (and so its servers) access to exactly the folder chosen. */
-  self->chooser = gtk_file_chooser_native_new (_("Add Folder"),
-                                               get_parent_window (self),
-                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                               _("_Add"),
-                                               _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  g_signal_connect_object (self->chooser, "response",
-                           G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  self->chooser = g_cancellable_new ();
+  steward_file_chooser_choose_async (get_parent_window (self),
+                                     GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                     _("Add Folder"), _("_Add"), NULL, NULL, NULL,
+                                     self->chooser, choose_folder_cb, g_object_ref (self));
 }
 
 static void
@@ -457,11 +451,7 @@ steward_roots_page_dispose (GObject *object)
 {
   StewardRootsPage *self = STEWARD_ROOTS_PAGE (object);
 
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
+  g_cancellable_cancel (self->chooser);
 
   if (self->confirm_dialog != NULL)
     {

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "steward-file-chooser.h"
 #include "steward-sandbox-profile.h"
 #include "steward-sandbox.h"
 #include "steward-server-secrets.h"
@@ -38,7 +39,7 @@ struct _StewardServerDialog
   StewardHost         *host;
   StewardServerConfig *original;
   GCancellable        *cancellable;
-  GtkFileChooserNative *folder_chooser;
+  GCancellable         *folder_chooser;
   char                *cwd;
   gboolean             validate_live;
   gboolean             saving;
@@ -364,20 +365,18 @@ set_cwd (StewardServerDialog *self,
 }
 
 static void
-folder_chosen_cb (StewardServerDialog  *self,
-                  int                   response,
-                  GtkFileChooserNative *chooser)
+folder_chosen_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = folder != NULL ? g_file_get_path (folder) : NULL;
-
-      if (path != NULL)
-        set_cwd (self, path);
-    }
+  g_autoptr(StewardServerDialog) self = user_data;
+  g_autoptr(GFile) folder = steward_file_chooser_choose_finish (result, NULL);
+  g_autofree char *path = folder != NULL ? g_file_get_path (folder) : NULL;
 
   g_clear_object (&self->folder_chooser);
+
+  if (path != NULL)
+    set_cwd (self, path);
 }
 
 static void
@@ -386,24 +385,19 @@ choose_folder_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   StewardServerDialog *self = STEWARD_SERVER_DIALOG (widget);
+  g_autoptr(GFile) current = NULL;
 
   if (self->folder_chooser != NULL)
     return;
 
-  self->folder_chooser = gtk_file_chooser_native_new (_("Choose the Working Folder"),
-                                                      GTK_WINDOW (self),
-                                                      GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                                      _("_Select"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->folder_chooser), TRUE);
   if (self->cwd != NULL)
-    {
-      g_autoptr(GFile) current = g_file_new_for_path (self->cwd);
+    current = g_file_new_for_path (self->cwd);
 
-      gtk_file_chooser_set_file (GTK_FILE_CHOOSER (self->folder_chooser), current, NULL);
-    }
-  g_signal_connect_object (self->folder_chooser, "response",
-                           G_CALLBACK (folder_chosen_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->folder_chooser));
+  self->folder_chooser = g_cancellable_new ();
+  steward_file_chooser_choose_async (GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                     _("Choose the Working Folder"), _("_Select"), NULL, NULL,
+                                     current, self->folder_chooser, folder_chosen_cb,
+                                     g_object_ref (self));
 }
 
 static void
@@ -1112,9 +1106,7 @@ steward_server_dialog_dispose (GObject *object)
   StewardServerDialog *self = STEWARD_SERVER_DIALOG (object);
 
   g_cancellable_cancel (self->cancellable);
-  if (self->folder_chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->folder_chooser));
-  g_clear_object (&self->folder_chooser);
+  g_cancellable_cancel (self->folder_chooser);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_SERVER_DIALOG);
 

@@ -6,30 +6,22 @@
 #include <glib/gi18n.h>
 #include <stdlib.h>
 
-#include "steward-accessible.h"
 #include "steward-error-row.h"
+#include "steward-model-row.h"
 #include "steward-preferences-rows.h"
 
 #include "steward-models-page.h"
-
-typedef enum {
-  SCORE_COST,
-  SCORE_SPEED,
-  SCORE_INTELLIGENCE,
-  N_SCORES
-} Score;
 
 struct _StewardModelsPage
 {
   AdwPreferencesPage   parent_instance;
 
   StewardModelCatalog *catalog;
-  GPtrArray           *model_rows;
   GPtrArray           *hint_rows;
   GtkStringList       *hint_models;
 
   AdwPreferencesGroup *refresh_group;
-  AdwPreferencesGroup *models_group;
+  GtkListBox          *model_list;
   AdwPreferencesGroup *hints_group;
   AdwEntryRow         *hint_entry_row;
   AdwComboRow         *hint_model_row;
@@ -38,130 +30,31 @@ struct _StewardModelsPage
 
 G_DEFINE_FINAL_TYPE (StewardModelsPage, steward_models_page, ADW_TYPE_PREFERENCES_PAGE)
 
-#define MODEL_KEY "steward-model"
-#define SCORE_KEY "steward-score"
-
-static const char *
-score_name (Score score)
-{
-  switch (score)
-    {
-    case SCORE_COST:
-      return "cost";
-    case SCORE_SPEED:
-      return "speed";
-    case SCORE_INTELLIGENCE:
-    default:
-      return "intelligence";
-    }
-}
-
-static char *
-describe_scores (StewardModel *model)
-{
-  /* Translators: three scores from 0 to 1 of a model. */
-  return g_strdup_printf (_("Cost %.2f · Speed %.2f · Intelligence %.2f"),
-                          steward_model_get_cost (model), steward_model_get_speed (model),
-                          steward_model_get_intelligence (model));
-}
-
 static void
-score_changed_cb (StewardModelsPage        *self,
-                  GtkSpinButton            *spin)
+scores_edited_cb (StewardModelsPage *self,
+                  double             cost,
+                  double             speed,
+                  double             intelligence,
+                  StewardModelRow   *row)
 {
-  const char *id = g_object_get_data (G_OBJECT (spin), MODEL_KEY);
-  Score score = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (spin), SCORE_KEY));
-  StewardModel *model = steward_model_catalog_lookup (self->catalog, id);
-  double scores[N_SCORES];
+  StewardModel *model = steward_model_row_get_model (row);
 
-  if (model == NULL)
-    return;
-
-  scores[SCORE_COST] = steward_model_get_cost (model);
-  scores[SCORE_SPEED] = steward_model_get_speed (model);
-  scores[SCORE_INTELLIGENCE] = steward_model_get_intelligence (model);
-
-  /* The row following the model is no change of the person's. */
-  if (scores[score] == gtk_spin_button_get_value (spin))
-    return;
-  scores[score] = gtk_spin_button_get_value (spin);
-
-  steward_model_catalog_set_scores (self->catalog, id, scores[SCORE_COST], scores[SCORE_SPEED],
-                                    scores[SCORE_INTELLIGENCE]);
+  steward_model_catalog_set_scores (self->catalog, steward_model_get_id (model), cost, speed,
+                                    intelligence);
   steward_prefs_save_catalog (self->catalog);
 }
 
-static void
-sync_model_row (GtkWidget *row)
+static GtkWidget *
+create_model_row (gpointer item,
+                  gpointer user_data)
 {
-  StewardModel *model = g_object_get_data (G_OBJECT (row), MODEL_KEY);
-  g_autofree char *subtitle = describe_scores (model);
-  GtkSpinButton **spins = g_object_get_data (G_OBJECT (row), "steward-spins");
+  StewardModelsPage *self = user_data;
+  GtkWidget *row = steward_model_row_new (STEWARD_MODEL (item));
 
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
-  gtk_spin_button_set_value (spins[SCORE_COST], steward_model_get_cost (model));
-  gtk_spin_button_set_value (spins[SCORE_SPEED], steward_model_get_speed (model));
-  gtk_spin_button_set_value (spins[SCORE_INTELLIGENCE], steward_model_get_intelligence (model));
-}
+  g_signal_connect_object (row, "scores-edited", G_CALLBACK (scores_edited_cb), self,
+                           G_CONNECT_SWAPPED);
 
-static GtkSpinButton *
-add_score_row (StewardModelsPage        *self,
-               AdwExpanderRow           *row,
-               StewardModel             *model,
-               Score                     score)
-{
-  static const char * const titles[] = {
-    [SCORE_COST] = N_("Cost"),
-    [SCORE_SPEED] = N_("Speed"),
-    [SCORE_INTELLIGENCE] = N_("Intelligence"),
-  };
-  static const char * const subtitles[] = {
-    [SCORE_COST] = N_("0 is free, 1 the most expensive"),
-    [SCORE_SPEED] = N_("0 is slow, 1 the quickest"),
-    [SCORE_INTELLIGENCE] = N_("0 is simple, 1 the most able"),
-  };
-  const char *id = steward_model_get_id (model);
-  GtkWidget *score_row = adw_action_row_new ();
-  GtkWidget *spin = gtk_spin_button_new_with_range (0.0, 1.0, 0.05);
-  g_autofree char *accessible = NULL;
-  g_autofree char *name = g_strdup_printf ("%s:%s", score_name (score), id);
-
-  switch (score)
-    {
-    case SCORE_COST:
-      /* Translators: %s is a model ("ollama/qwen2.5:7b"); read by screen readers. */
-      accessible = g_strdup_printf (_("Cost of “%s”"), id);
-      break;
-    case SCORE_SPEED:
-      /* Translators: %s is a model ("ollama/qwen2.5:7b"); read by screen readers. */
-      accessible = g_strdup_printf (_("Speed of “%s”"), id);
-      break;
-    case SCORE_INTELLIGENCE:
-    default:
-      /* Translators: %s is a model ("ollama/qwen2.5:7b"); read by screen readers. */
-      accessible = g_strdup_printf (_("Intelligence of “%s”"), id);
-      break;
-    }
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (score_row), _(titles[score]));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (score_row), _(subtitles[score]));
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 2);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_widget_set_name (spin, name);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
-                                  -1);
-  g_object_set_data_full (G_OBJECT (spin), MODEL_KEY, g_strdup (id), g_free);
-  g_object_set_data (G_OBJECT (spin), SCORE_KEY, GINT_TO_POINTER (score));
-  g_signal_connect_object (spin, "value-changed",
-                           G_CALLBACK (score_changed_cb), self, G_CONNECT_SWAPPED);
-
-  adw_action_row_add_suffix (ADW_ACTION_ROW (score_row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (score_row), spin);
-  adw_expander_row_add_row (row, score_row);
-
-  return GTK_SPIN_BUTTON (spin);
+  return row;
 }
 
 static void
@@ -175,53 +68,9 @@ remove_model_action (GtkWidget  *widget,
   steward_prefs_save_catalog (self->catalog);
 }
 
-static GtkWidget *
-create_model_row (StewardModelsPage        *self,
-                  StewardModel             *model)
-{
-  const char *id = steward_model_get_id (model);
-  GtkWidget *row = adw_expander_row_new ();
-  GtkWidget *remove_row = adw_action_row_new ();
-  GtkWidget *remove_button;
-  GtkSpinButton **spins = g_new0 (GtkSpinButton *, N_SCORES);
-  g_autofree char *accessible = NULL;
-
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), id);
-  steward_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
-  gtk_widget_set_name (row, id);
-  g_object_set_data_full (G_OBJECT (row), MODEL_KEY, g_object_ref (model), g_object_unref);
-  g_object_set_data_full (G_OBJECT (row), "steward-spins", spins, g_free);
-
-  if (steward_model_get_local (model))
-    {
-      GtkWidget *local = gtk_label_new (_("On this computer"));
-
-      gtk_widget_add_css_class (local, "dim-label");
-      adw_expander_row_add_action (ADW_EXPANDER_ROW (row), local);
-    }
-
-  for (Score score = SCORE_COST; score < N_SCORES; score++)
-    spins[score] = add_score_row (self, ADW_EXPANDER_ROW (row), model, score);
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (remove_row), _("Remove This Model"));
-  /* Translators: %s is a model; read by screen readers. */
-  accessible = g_strdup_printf (_("Remove the model “%s”"), id);
-  remove_button = steward_prefs_new_button (_("_Remove"), accessible, "prefs.remove-model", id);
-  gtk_widget_add_css_class (remove_button, "destructive-action");
-  adw_action_row_add_suffix (ADW_ACTION_ROW (remove_row), remove_button);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (remove_row), remove_button);
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), remove_row);
-
-  g_signal_connect_object (model, "notify", G_CALLBACK (sync_model_row), row,
-                           G_CONNECT_SWAPPED);
-  sync_model_row (row);
-
-  return row;
-}
-
+/* The hint form offers the catalogue's models by id. */
 static void
-rebuild_model_rows (StewardModelsPage        *self)
+rebuild_hint_models (StewardModelsPage *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->catalog));
   g_autofree char *selected = NULL;
@@ -230,25 +79,17 @@ rebuild_model_rows (StewardModelsPage        *self)
   if (item != NULL)
     selected = g_strdup (gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
 
-  steward_prefs_clear_rows (self->models_group, self->model_rows);
   gtk_string_list_splice (self->hint_models, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->hint_models)), NULL);
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(StewardModel) model = g_list_model_get_item (G_LIST_MODEL (self->catalog), i);
-      GtkWidget *row = create_model_row (self, model);
 
-      adw_preferences_group_add (self->models_group, row);
-      g_ptr_array_add (self->model_rows, row);
       gtk_string_list_append (self->hint_models, steward_model_get_id (model));
       if (g_strcmp0 (selected, steward_model_get_id (model)) == 0)
         adw_combo_row_set_selected (self->hint_model_row, i);
     }
-
-  if (n == 0)
-    steward_prefs_add_placeholder (self->models_group, self->model_rows,
-                     _("No models yet: refresh a provider’s models above"));
 }
 
 /* The hint map */
@@ -354,7 +195,7 @@ rebuild_hint_rows (StewardModelsPage        *self)
 static void
 catalog_items_changed_cb (StewardModelsPage *self)
 {
-  rebuild_model_rows (self);
+  rebuild_hint_models (self);
   rebuild_hint_rows (self);
 }
 
@@ -368,7 +209,6 @@ steward_models_page_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_MODELS_PAGE);
 
-  g_clear_pointer (&self->model_rows, g_ptr_array_unref);
   g_clear_pointer (&self->hint_rows, g_ptr_array_unref);
   g_clear_object (&self->hint_models);
   g_clear_object (&self->catalog);
@@ -385,11 +225,12 @@ steward_models_page_class_init (StewardModelsPageClass *klass)
   object_class->dispose = steward_models_page_dispose;
 
   g_type_ensure (STEWARD_TYPE_ERROR_ROW);
+  g_type_ensure (STEWARD_TYPE_MODEL_ROW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/stewardmcp/Steward/"
                                                "preferences/steward-models-page.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardModelsPage, refresh_group);
-  gtk_widget_class_bind_template_child (widget_class, StewardModelsPage, models_group);
+  gtk_widget_class_bind_template_child (widget_class, StewardModelsPage, model_list);
   gtk_widget_class_bind_template_child (widget_class, StewardModelsPage, hints_group);
   gtk_widget_class_bind_template_child (widget_class, StewardModelsPage, hint_entry_row);
   gtk_widget_class_bind_template_child (widget_class, StewardModelsPage, hint_model_row);
@@ -404,11 +245,17 @@ steward_models_page_class_init (StewardModelsPageClass *klass)
 static void
 steward_models_page_init (StewardModelsPage *self)
 {
-  self->model_rows = g_ptr_array_new ();
+  GtkWidget *placeholder = adw_action_row_new ();
+
   self->hint_rows = g_ptr_array_new ();
   self->hint_models = gtk_string_list_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (placeholder),
+                                 _("No models yet: refresh a provider’s models above"));
+  gtk_widget_add_css_class (placeholder, "dim-label");
+  gtk_list_box_set_placeholder (self->model_list, placeholder);
   adw_combo_row_set_model (self->hint_model_row, G_LIST_MODEL (self->hint_models));
 }
 
@@ -427,12 +274,14 @@ steward_models_page_set_catalog (StewardModelsPage   *self,
   g_return_if_fail (self->catalog == NULL);
 
   self->catalog = g_object_ref (catalog);
+  gtk_list_box_bind_model (self->model_list, G_LIST_MODEL (self->catalog), create_model_row,
+                           self, NULL);
   g_signal_connect_object (self->catalog, "items-changed",
                            G_CALLBACK (catalog_items_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->catalog, "hints-changed",
                            G_CALLBACK (rebuild_hint_rows), self, G_CONNECT_SWAPPED);
 
-  rebuild_model_rows (self);
+  rebuild_hint_models (self);
   rebuild_hint_rows (self);
 }
 
@@ -450,7 +299,17 @@ steward_models_page_get_model_row (StewardModelsPage *self,
 {
   g_return_val_if_fail (STEWARD_IS_MODELS_PAGE (self), NULL);
 
-  return (AdwExpanderRow *) steward_prefs_find_row (self->model_rows, id);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->model_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (STEWARD_IS_MODEL_ROW (child)
+          && g_strcmp0 (steward_model_get_id (steward_model_row_get_model (STEWARD_MODEL_ROW (child))),
+                        id) == 0)
+        return ADW_EXPANDER_ROW (child);
+    }
+
+  return NULL;
 }
 
 AdwActionRow *
