@@ -576,6 +576,7 @@ test_overdue_waits (Fixture       *fixture,
   GtkWidget *window;
   GtkWidget *header_button;
   GtkWidget *row;
+  GtkWidget *stop;
   GtkLabel *label;
   int action = -1;
 
@@ -621,7 +622,11 @@ test_overdue_waits (Fixture       *fixture,
   test_drain_main_context ();
   dialog = find_overdue_dialog ();
   g_assert_nonnull (dialog);
-  adw_message_dialog_response (dialog, "stop");
+  /* Clicked the way a person does. */
+  stop = gtk_widget_get_ancestor (GTK_WIDGET (test_find_label (GTK_WIDGET (dialog), "Stop")),
+                                  GTK_TYPE_BUTTON);
+  g_assert_nonnull (stop);
+  g_signal_emit_by_name (stop, "clicked");
   test_drain_main_context ();
   g_assert_cmpint (action, ==, STEWARD_APPROVAL_ACTION_DENY);
   g_assert_true (steward_approval_get_finished (overdue));
