@@ -1460,6 +1460,53 @@ test_overdue_in_chat (Fixture       *fixture,
   test_loop_until (released != NULL, 20);
 }
 
+/* The chat's overdue call waits among the person's requests too, for
+ * when the conversation is not on screen; Stop from there ends the call
+ * with the message the chat shows, and the chat goes on. */
+static void
+test_overdue_stopped_from_requests (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  StewardServer *server = steward_server_registry_lookup (steward_host_get_registry (
+                                                            fixture->host), "slow");
+  g_autoptr(StewardToolCall) call = NULL;
+  g_autoptr(GAsyncResult) released = NULL;
+  g_autoptr(JsonObject) none = json_object_new ();
+  g_autoptr(McpToolResult) release = NULL;
+  g_autofree char *text = NULL;
+  StewardApproval *waiting;
+
+  script_tool (fixture->model, NULL, "call-1", "slow__plain", "{}");
+  script_text (fixture->model, "It was stopped.");
+  mcp_client_set_request_timeout (steward_server_get_client (server), 300);
+  send (fixture, "Run plain");
+  steward_approval_respond (wait_for_approval (fixture, STEWARD_APPROVAL_KIND_TOOL_CALL),
+                            STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  call = call_at (fixture, 1, 0);
+
+  waiting = wait_for_approval (fixture, STEWARD_APPROVAL_KIND_OVERDUE);
+  g_assert_cmpstr (steward_approval_get_server (waiting), ==, "slow");
+  g_assert_nonnull (steward_tool_call_get_overdue (call));
+  g_assert_true (steward_overdue_get_open (steward_tool_call_get_overdue (call)));
+  g_assert_cmpint (steward_tool_call_get_state (call), ==, STEWARD_TOOL_CALL_RUNNING);
+
+  steward_approval_respond (waiting, STEWARD_APPROVAL_ACTION_DENY, NULL);
+  finish_turn_ok (fixture);
+  g_assert_null (steward_tool_call_get_overdue (call));
+  g_assert_null (find_approval (fixture, STEWARD_APPROVAL_KIND_OVERDUE));
+  g_assert_cmpint (steward_tool_call_get_state (call), ==, STEWARD_TOOL_CALL_FAILED);
+  g_assert_nonnull (strstr (steward_tool_call_get_error (call), "was stopped"));
+
+  /* The server was told: it holds the call no longer. */
+  steward_server_call_tool_async (server, "release", none, NULL, NULL, NULL, NULL,
+                                  test_store_result_cb, &released);
+  test_loop_until (released != NULL, 20);
+  release = steward_server_call_tool_finish (server, released, NULL);
+  g_assert_nonnull (release);
+  text = mcp_tool_result_dup_text (release);
+  g_assert_cmpstr (text, ==, "released 0");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1486,6 +1533,7 @@ main (int   argc,
   ADD ("task-in-place", WITH_SLOW, test_task_in_place);
   ADD ("task-in-place-modern", WITH_TASKS, test_task_in_place);
   ADD ("overdue-in-chat", WITH_SLOW, test_overdue_in_chat);
+  ADD ("overdue-stopped-from-requests", WITH_SLOW, test_overdue_stopped_from_requests);
 
 #undef ADD
 

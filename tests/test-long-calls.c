@@ -221,6 +221,87 @@ test_overdue_by_call (Fixture       *fixture,
   g_clear_object (&asker.question);
 }
 
+/* The overdue call's question among the requests that wait for the
+ * person, answered from there as from where the call is shown. */
+static StewardApproval *
+waiting_overdue (Fixture *fixture)
+{
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+
+  for (guint i = 0; i < g_list_model_get_n_items (approvals); i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      if (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_OVERDUE &&
+          !steward_approval_get_finished (approval))
+        return approval;
+    }
+
+  return NULL;
+}
+
+static void
+test_overdue_waits_in_requests (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  McpClient *client = steward_server_get_client (fixture->server);
+  g_autoptr(GCancellable) mine = g_cancellable_new ();
+  g_autoptr(StewardApproval) first = NULL;
+  g_autoptr(McpToolResult) failed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *released = NULL;
+  Asker asker = { .mine = mine };
+  Call out = { 0 };
+  g_autoptr(StewardApproval) second = NULL;
+  gulong handler;
+
+  handler = g_signal_connect (fixture->server, "call-overdue", G_CALLBACK (call_overdue_cb),
+                              &asker);
+  mcp_client_set_request_timeout (client, 300);
+  call (fixture, "plain", mine, &out);
+
+  test_loop_until (waiting_overdue (fixture) != NULL, 20);
+  first = g_object_ref (waiting_overdue (fixture));
+  g_assert_cmpstr (steward_approval_get_server (first), ==, "slow");
+  g_assert_cmpstr (json_object_get_string_member (steward_approval_get_request (first), "tool"),
+                   ==, "plain");
+  g_assert_true (steward_overdue_get_open (asker.question));
+
+  /* Keep Waiting from the list: the call's question closes with it, the
+   * call runs on and is asked about again a timeout later. */
+  steward_approval_respond (first, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  g_assert_false (steward_overdue_get_open (asker.question));
+  g_assert_true (steward_approval_get_finished (first));
+  g_assert_false (steward_approval_get_withdrawn (first));
+  test_loop_until (asker.asked >= 2 && waiting_overdue (fixture) != NULL, 20);
+  g_assert_null (out.result);
+
+  /* Answered where the call is shown: it leaves the list. */
+  second = g_object_ref (waiting_overdue (fixture));
+  g_assert_true (second != first);
+  steward_overdue_answer (asker.question, TRUE);
+  g_assert_true (steward_approval_get_withdrawn (second));
+  g_assert_null (waiting_overdue (fixture));
+
+  /* Stop from the list: the call ends with the timeout, as the chat
+   * and the Tools page show it. */
+  test_loop_until (asker.asked >= 3 && waiting_overdue (fixture) != NULL, 20);
+  steward_approval_respond (waiting_overdue (fixture), STEWARD_APPROVAL_ACTION_DENY, NULL);
+  test_loop_until (out.result != NULL, 20);
+  failed = steward_server_call_tool_finish (fixture->server, out.result, &error);
+  g_assert_null (failed);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  g_clear_object (&out.result);
+  g_assert_null (waiting_overdue (fixture));
+
+  /* The server was told, and holds the call no longer. */
+  released = call_and_finish (fixture, "release");
+  g_assert_cmpstr (released, ==, "released 0");
+
+  g_signal_handler_disconnect (fixture->server, handler);
+  g_clear_object (&asker.question);
+}
+
 /* The threshold */
 
 static gboolean
@@ -369,6 +450,7 @@ main (int   argc,
               fixture_tear_down)
 
   ADD ("overdue-asks-the-call-not-the-tool", test_overdue_by_call);
+  ADD ("overdue-waits-among-requests", test_overdue_waits_in_requests);
   ADD ("threshold-makes-later-calls-tasks", test_threshold);
   ADD ("threshold-off-asks-instead", test_threshold_off);
   ADD ("journal-keeps-no-secret", test_journal_redacted);

@@ -6,6 +6,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include <adwaita.h>
+
 #include "steward-consent-dialog.h"
 #include "steward-log-view.h"
 #include "steward-roots-page.h"
@@ -533,6 +535,110 @@ test_waiting_requests (Fixture       *fixture,
   close_window (window);
 }
 
+static AdwMessageDialog *
+find_overdue_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (toplevel) && gtk_widget_get_visible (toplevel) &&
+          g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (toplevel)),
+                     "Keep Waiting?") == 0)
+        return ADW_MESSAGE_DIALOG (toplevel);
+    }
+
+  return NULL;
+}
+
+static void
+on_responded (StewardApproval       *approval,
+              StewardApprovalAction  action,
+              JsonObject            *data,
+              int                   *out)
+{
+  *out = action;
+}
+
+/* A call past its timeout, shown on a page the person is not on, waits
+ * among the requests: counted in the header bar and on the server's row,
+ * and answered from there; closing its question answers nothing. */
+static void
+test_overdue_waits (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
+  g_autoptr(JsonObject) request = json_object_new ();
+  g_autoptr(StewardApproval) overdue = NULL;
+  AdwMessageDialog *dialog;
+  GtkWidget *window;
+  GtkWidget *header_button;
+  GtkWidget *row;
+  GtkWidget *stop;
+  GtkLabel *label;
+  int action = -1;
+
+  test_wait_until (has_server, steward_host_get_registry (fixture->host), 10000);
+  window = open_window (fixture);
+  header_button = child (window, "approvals_button");
+  row = test_find_by_type (child (window, "server_list"), STEWARD_TYPE_SERVER_ROW);
+  /* The server's consent, answered first so that only the call waits. */
+  test_wait_until (has_approval, approvals, 10000);
+  steward_approval_respond (steward_approvals_get_first (approvals),
+                            STEWARD_APPROVAL_ACTION_DENY, NULL);
+  test_wait_until (approvals_empty, approvals, 10000);
+
+  json_object_set_string_member (request, "tool", "slow");
+  json_object_set_int_member (request, "waited", 60);
+  overdue = steward_approval_new (STEWARD_APPROVAL_KIND_OVERDUE, "broken", request);
+  g_signal_connect (overdue, "responded", G_CALLBACK (on_responded), &action);
+  steward_approvals_add (approvals, overdue);
+  test_drain_main_context ();
+  g_assert_true (gtk_widget_is_visible (header_button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (header_button)), ==, "1 Waiting");
+  label = test_find_label (row, "1 Request Waiting");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (label)));
+  /* Not pushed over the page the person is on. */
+  g_assert_null (find_overdue_dialog ());
+
+  /* Closed without an answer: the call keeps waiting, still counted. */
+  g_assert_true (gtk_widget_activate_action (header_button, "win.show-approvals", NULL));
+  test_drain_main_context ();
+  dialog = find_overdue_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog),
+                            "“slow” is taking longer than 60 seconds."));
+  gtk_window_close (GTK_WINDOW (dialog));
+  test_drain_main_context ();
+  g_assert_cmpint (action, ==, -1);
+  g_assert_false (steward_approval_get_finished (overdue));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (header_button)), ==, "1 Waiting");
+
+  /* Stop, from the header bar's requests. */
+  g_assert_true (gtk_widget_activate_action (header_button, "win.show-approvals", NULL));
+  test_drain_main_context ();
+  dialog = find_overdue_dialog ();
+  g_assert_nonnull (dialog);
+  /* Clicked the way a person does. */
+  stop = gtk_widget_get_ancestor (GTK_WIDGET (test_find_label (GTK_WIDGET (dialog), "Stop")),
+                                  GTK_TYPE_BUTTON);
+  g_assert_nonnull (stop);
+  g_signal_emit_by_name (stop, "clicked");
+  test_drain_main_context ();
+  g_assert_cmpint (action, ==, STEWARD_APPROVAL_ACTION_DENY);
+  g_assert_true (steward_approval_get_finished (overdue));
+  g_assert_null (find_overdue_dialog ());
+  test_wait_until (approvals_empty, approvals, 10000);
+  test_drain_main_context ();
+  g_assert_false (gtk_widget_get_visible (header_button));
+  g_assert_false (gtk_widget_is_visible (GTK_WIDGET (label)));
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -556,6 +662,9 @@ main (int   argc,
   g_test_add ("/steward/window/waiting-requests", Fixture,
               "{\"mcpServers\": {\"broken\": {\"command\": \"true\"}}}",
               fixture_set_up, test_waiting_requests, fixture_tear_down);
+  g_test_add ("/steward/window/overdue-waits", Fixture,
+              "{\"mcpServers\": {\"broken\": {\"command\": \"true\"}}}",
+              fixture_set_up, test_overdue_waits, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -37,6 +37,7 @@ typedef enum {
   STEWARD_APPROVAL_KIND_SAMPLING,
   STEWARD_APPROVAL_KIND_ELICITATION,
   STEWARD_APPROVAL_KIND_TOOL_CALL,     /* a chat's model calls a tool; ALLOW data: edited arguments */
+  STEWARD_APPROVAL_KIND_OVERDUE,       /* a call past its timeout; ALLOW keeps waiting, DENY stops it */
 } StewardApprovalKind;
 
 typedef enum {
@@ -77,7 +78,8 @@ G_DECLARE_FINAL_TYPE (StewardApproval, steward_approval, STEWARD, APPROVAL, GObj
  * "remembered": bool, FALSE when the keyring cannot seal the consent};
  * sampling: the sampling/createMessage params; elicitation: the
  * elicitation/create params; tool call: {"server", "tool", "arguments",
- * "annotations", "definition", "pinState", "conversation", "toolCallId"}. */
+ * "annotations", "definition", "pinState", "conversation", "toolCallId"};
+ * overdue: {"tool", "waited" (seconds)}. */
 StewardApproval      *steward_approval_new               (StewardApprovalKind   kind,
                                                           const char           *server,
                                                           JsonObject           *request);

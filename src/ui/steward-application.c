@@ -11,6 +11,7 @@
 #include "steward-elicitation-dialog.h"
 #include "steward-hyphenation.h"
 #include "steward-long-running.h"
+#include "steward-overdue-dialog.h"
 #include "steward-preferences-window.h"
 #include "steward-sampling-dialog.h"
 #include "steward-tool-approval-dialog.h"
@@ -139,6 +140,8 @@ create_dialog (StewardApplication *self,
       /* Allowing pins the definition the person read, and may set a
        * standing policy: both live in the host's pins. */
       return steward_tool_approval_dialog_new (approval, steward_host_get_tool_pins (self->host));
+    case STEWARD_APPROVAL_KIND_OVERDUE:
+      return steward_overdue_dialog_new (approval);
     default:
       g_return_val_if_reached (NULL);
     }
@@ -187,6 +190,9 @@ notification_title (StewardApproval *approval)
     case STEWARD_APPROVAL_KIND_TOOL_CALL:
       /* Translators: a desktop notification; %s is a server's name. */
       return g_strdup_printf (_("A chat asks to use a tool of “%s”"), server);
+    case STEWARD_APPROVAL_KIND_OVERDUE:
+      /* Translators: a desktop notification; %s is a server's name. */
+      return g_strdup_printf (_("A tool of “%s” is taking longer than expected"), server);
     case STEWARD_APPROVAL_KIND_ELICITATION:
     default:
       /* Translators: a desktop notification; %s is a server's name. */
@@ -205,6 +211,8 @@ notification_body (StewardApproval *approval)
       return _("Nothing is sent to your model until you allow it.");
     case STEWARD_APPROVAL_KIND_TOOL_CALL:
       return _("The tool does not run until you allow it.");
+    case STEWARD_APPROVAL_KIND_OVERDUE:
+      return _("It keeps waiting until you say whether to stop it.");
     case STEWARD_APPROVAL_KIND_ELICITATION:
     default:
       return _("It waits for your answer.");
@@ -234,6 +242,18 @@ static void
 present_or_notify (StewardApplication *self,
                    Pending            *pending)
 {
+  /* An overdue call's question is put by the page that shows the call;
+   * from elsewhere it is counted and opened from the waiting requests,
+   * never pushed over other work, and told on the desktop when the
+   * person is not looking. */
+  if (steward_approval_get_kind (pending->approval) == STEWARD_APPROVAL_KIND_OVERDUE)
+    {
+      pending->shown = TRUE;
+      if (!app_is_focused (self))
+        notify_pending (self, pending);
+      return;
+    }
+
   if (get_main_window (self) != NULL && app_is_focused (self))
     present_pending (self, pending);
   else

@@ -11,6 +11,7 @@
 #include "steward-error-banner.h"
 #include "steward-import-dialog.h"
 #include "steward-log-view.h"
+#include "steward-overdue-dialog.h"
 #include "steward-roots-page.h"
 #include "steward-tasks-page.h"
 #include "steward-server-dialog.h"
@@ -281,9 +282,12 @@ show_approvals_action (GtkWidget  *widget,
     {
       g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
 
-      if (!steward_approval_get_finished (approval) &&
-          steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_CONSENT)
+      if (steward_approval_get_finished (approval))
+        continue;
+      if (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_CONSENT)
         present_dialog (self, steward_consent_dialog_new (approval));
+      else if (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_OVERDUE)
+        present_dialog (self, steward_overdue_dialog_new (approval));
     }
 }
 

@@ -11,8 +11,15 @@
 /* The one place that hears a server's calls go past their timeout: it
  * finds the call by the cancellable its caller gave (the request's, not
  * the tool's name) and asks whoever made the call, through
- * StewardServer::call-overdue. Nobody answering leaves the call to time
- * out as before. */
+ * StewardServer::call-overdue. A question no handler takes leaves the
+ * call to time out as before.
+ *
+ * A question someone took also joins the host's waiting requests, as an
+ * approval of kind OVERDUE: the person may be on another page, in another
+ * conversation or in another program, and the call waits for them (it
+ * does not fail unseen), so the question is counted and reachable from
+ * anywhere, like every request that waits for the person. Answering
+ * either one answers both. */
 
 static guint call_overdue_signal;
 
@@ -49,6 +56,46 @@ find_call (StewardServer *self,
   return NULL;
 }
 
+static void
+question_open_cb (StewardOverdue  *question,
+                  GParamSpec      *pspec,
+                  StewardApproval *approval)
+{
+  /* Answered where the call is shown, or the call ended. */
+  if (!steward_overdue_get_open (question))
+    steward_approval_withdraw (approval);
+}
+
+static void
+approval_responded_cb (StewardApproval       *approval,
+                       StewardApprovalAction  action,
+                       JsonObject            *data,
+                       StewardOverdue        *question)
+{
+  if (action != STEWARD_APPROVAL_ACTION_ALLOW && action != STEWARD_APPROVAL_ACTION_DENY)
+    return;
+
+  /* The approval finishes with this answer; it is not withdrawn too. */
+  g_signal_handlers_disconnect_by_func (question, question_open_cb, approval);
+  steward_overdue_answer (question, action == STEWARD_APPROVAL_ACTION_ALLOW);
+}
+
+static void
+add_waiting_request (StewardServer  *self,
+                     StewardOverdue *question)
+{
+  g_autoptr(JsonObject) request = json_object_new ();
+  g_autoptr(StewardApproval) approval = NULL;
+
+  json_object_set_string_member (request, "tool", steward_overdue_get_tool (question));
+  json_object_set_int_member (request, "waited", steward_overdue_get_waited (question));
+  approval = steward_approval_new (STEWARD_APPROVAL_KIND_OVERDUE, self->name, request);
+  g_signal_connect_object (question, "notify::open", G_CALLBACK (question_open_cb), approval, 0);
+  g_signal_connect_object (approval, "responded", G_CALLBACK (approval_responded_cb), question,
+                           0);
+  steward_approvals_add (self->approvals, approval);
+}
+
 static gboolean
 request_overdue_cb (StewardServer *self,
                     gint64         id,
@@ -73,6 +120,8 @@ request_overdue_cb (StewardServer *self,
   if (call->overdue != NULL)
     steward_overdue_withdraw (call->overdue);
   g_set_object (&call->overdue, question);
+  if (steward_overdue_get_open (question))
+    add_waiting_request (self, question);
 
   /* Translators: a host event; %s is a tool, %u seconds. */
   steward_server_host_event (self, STEWARD_LOG_LEVEL_INFO,
