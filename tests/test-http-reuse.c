@@ -137,9 +137,10 @@ test_idle_closed (void)
   g_assert_no_error (error);
   wait_for (keepalive_server_count_posts (server, "tools/call") == 2);
   second = keepalive_server_find_post (server, "tools/call", 1);
-  /* On a connection opened after the old one closed (the server numbers
-   * them in order); another request may have opened it first. */
-  g_assert_cmpint ((gint64) mcp_json_get_number (second, "conn", 0), >, conn);
+  /* Not on the closed connection. It may be one opened later or another
+   * kept one still open: on a busy machine the handshake's requests can
+   * leave a second connection whose idle time has not run out yet. */
+  g_assert_cmpint ((gint64) mcp_json_get_number (second, "conn", 0), !=, conn);
 
   close_client (client);
   keepalive_server_stop (server);
