@@ -547,9 +547,10 @@ steward_server_client_trace_cb (StewardServer     *self,
   g_autofree char *detail = NULL;
   gsize size = mcp_message_get_wire_size (message);
 
-  /* What we send was built here and has no wire size yet; ours are small. */
+  /* What we send has no wire size yet: its text, which the transport sends
+   * next, is written now and kept with the message. */
   if (size == 0)
-    g_free (mcp_message_to_string (message, &size));
+    size = g_bytes_get_size (mcp_message_get_line (message)) - 1;
 
   if (direction == MCP_TRACE_INCOMING)
     self->last_in_size = size;
