@@ -374,7 +374,10 @@ static char *
 message_detail (McpMessage *message,
                 gsize       size)
 {
-  Capped w = { g_string_sized_new (256), DETAIL_MAX - DETAIL_MARKER_MAX, TRUE, FALSE };
+  /* Indented, the text grows by about half: room for that up front saves
+   * growing the buffer as it is written. */
+  gsize room = MIN (size + size / 2 + 64, DETAIL_MAX);
+  Capped w = { g_string_sized_new (room), DETAIL_MAX - DETAIL_MARKER_MAX, TRUE, FALSE };
 
   capped_append_message (&w, message);
   return finish_detail (&w, size);
