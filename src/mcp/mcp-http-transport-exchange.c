@@ -312,15 +312,15 @@ void
 mcp_http_transport_post_prepare (McpHttpTransport *self,
                                  Exchange         *ex)
 {
+  GBytes *line = mcp_message_get_line (ex->message);
   g_autoptr(GBytes) bytes = NULL;
-  GString *body = g_string_sized_new (256);
 
   g_clear_object (&ex->msg);
   g_clear_pointer (&ex->session, g_free);
   ex->msg = soup_message_new_from_uri ("POST", self->uri);
 
-  mcp_message_write (ex->message, body);
-  bytes = g_string_free_to_bytes (body);
+  /* The body is the traced text without its newline: a view, not a copy. */
+  bytes = g_bytes_new_from_bytes (line, 0, g_bytes_get_size (line) - 1);
   soup_message_set_request_body_from_bytes (ex->msg, "application/json", bytes);
 
   mcp_http_transport_apply_headers (self, ex);

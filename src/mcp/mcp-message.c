@@ -19,6 +19,9 @@ struct _McpMessage
   char            *error_message;
   JsonNode        *error_data;
   gsize            wire_size;
+  /* The compact text and a newline, built once for whoever asks first (the
+   * protocol trace, to learn its size, then the transport, to send it). */
+  GBytes          *line;
 };
 
 G_DEFINE_BOXED_TYPE (McpMessage, mcp_message, mcp_message_ref, mcp_message_unref)
@@ -267,6 +270,7 @@ mcp_message_unref (McpMessage *self)
   g_clear_pointer (&self->error_data, json_node_unref);
   g_free (self->method);
   g_free (self->error_message);
+  g_clear_pointer (&self->line, g_bytes_unref);
   g_free (self);
 }
 
@@ -462,6 +466,30 @@ mcp_message_write (McpMessage *self,
     }
 
   g_string_append_c (out, '}');
+}
+
+/**
+ * mcp_message_get_line:
+ *
+ * The message as compact JSON followed by a newline. It is written the
+ * first time it is asked for and kept with the message, which never
+ * changes, so that tracing a message and sending it write its JSON once.
+ *
+ * Returns: (transfer none): the text, newline included
+ */
+GBytes *
+mcp_message_get_line (McpMessage *self)
+{
+  if (self->line == NULL)
+    {
+      GString *out = g_string_sized_new (256);
+
+      mcp_message_write (self, out);
+      g_string_append_c (out, '\n');
+      self->line = g_string_free_to_bytes (out);
+    }
+
+  return self->line;
 }
 
 /**

@@ -137,7 +137,7 @@ stdout_ready_cb (int          fd,
    * and the reader asks for a new one once that handler has returned. */
   if (self->in_stdout_cb)
     {
-      mcp_stdio_transport_clear_source (&self->stdout_source);
+      mcp_clear_source (&self->stdout_source);
       return G_SOURCE_REMOVE;
     }
 

@@ -135,7 +135,6 @@ mcp_stdio_transport_send_async (McpTransport        *transport,
 {
   McpStdioTransport *self = MCP_STDIO_TRANSPORT (transport);
   g_autoptr(GTask) task = NULL;
-  GString *line;
   Send *send;
 
   /* A caller that wants no answer gets no task: it learns of a broken
@@ -159,12 +158,8 @@ mcp_stdio_transport_send_async (McpTransport        *transport,
       return;
     }
 
-  line = g_string_sized_new (256);
-  mcp_message_write (message, line);
-  g_string_append_c (line, '\n');
-
   send = g_new0 (Send, 1);
-  send->bytes = g_string_free_to_bytes (line);
+  send->bytes = g_bytes_ref (mcp_message_get_line (message));
   send->task = g_steal_pointer (&task);
   g_queue_push_tail (&self->send_queue, send);
 

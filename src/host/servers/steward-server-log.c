@@ -374,7 +374,10 @@ static char *
 message_detail (McpMessage *message,
                 gsize       size)
 {
-  Capped w = { g_string_sized_new (256), DETAIL_MAX - DETAIL_MARKER_MAX, TRUE, FALSE };
+  /* Indented, the text grows by about half: room for that up front saves
+   * growing the buffer as it is written. */
+  gsize room = MIN (size + size / 2 + 64, DETAIL_MAX);
+  Capped w = { g_string_sized_new (room), DETAIL_MAX - DETAIL_MARKER_MAX, TRUE, FALSE };
 
   capped_append_message (&w, message);
   return finish_detail (&w, size);
@@ -547,9 +550,10 @@ steward_server_client_trace_cb (StewardServer     *self,
   g_autofree char *detail = NULL;
   gsize size = mcp_message_get_wire_size (message);
 
-  /* What we send was built here and has no wire size yet; ours are small. */
+  /* What we send has no wire size yet: its text, which the transport sends
+   * next, is written now and kept with the message. */
   if (size == 0)
-    g_free (mcp_message_to_string (message, &size));
+    size = g_bytes_get_size (mcp_message_get_line (message)) - 1;
 
   if (direction == MCP_TRACE_INCOMING)
     self->last_in_size = size;

@@ -129,17 +129,22 @@ lookup_name (const char * const *names,
 }
 
 /*
- * Copies at most @window bytes of @input (of @length bytes), valid UTF-8
- * and redacted. The window is cut on a character boundary so that a
+ * At most @window bytes of @input (of @length bytes), valid UTF-8 and
+ * redacted. The window is cut on a character boundary so that a
  * multi-byte character is not turned into a replacement character.
+ *
+ * Most text is valid and holds no secret: then @input itself is returned
+ * and nothing is copied; otherwise the copy is returned in @owned too.
  */
-static char *
-prepare (const char *input,
-         gsize       length,
-         gsize       window,
-         gsize      *out_length)
+static const char *
+prepare (const char  *input,
+         gsize        length,
+         gsize        window,
+         gsize       *out_length,
+         char       **owned)
 {
-  g_autofree char *valid = NULL;
+  g_autofree char *made_valid = NULL;
+  const char *valid = input;
   char *redacted;
   gsize n = MIN (length, window);
 
@@ -148,17 +153,26 @@ prepare (const char *input,
   for (guint i = 0; i < 3 && n > 0 && n < length && ((guchar) input[n] & 0xC0) == 0x80; i++)
     n--;
 
-  if (g_utf8_validate_len (input, n, NULL))
-    valid = g_strndup (input, n);
-  else
-    valid = g_utf8_make_valid (input, n);
+  if (!g_utf8_validate_len (input, n, NULL))
+    {
+      made_valid = g_utf8_make_valid (input, n);
+      valid = made_valid;
+      n = strlen (made_valid);
+    }
 
-  redacted = steward_redact_if_needed (valid, strlen (valid));
-  if (redacted == NULL)
-    redacted = g_steal_pointer (&valid);
+  redacted = steward_redact_if_needed (valid, n);
+  if (redacted != NULL)
+    {
+      *out_length = strlen (redacted);
+      return *owned = redacted;
+    }
 
-  *out_length = strlen (redacted);
-  return redacted;
+  *out_length = n;
+  if (made_valid != NULL)
+    return *owned = g_steal_pointer (&made_valid);
+
+  *owned = NULL;
+  return input;
 }
 
 /* The byte offset at which @text (valid UTF-8) holds @max_bytes or fewer. */
@@ -187,24 +201,33 @@ append_one_line (GString    *out,
                  gsize       length,
                  gboolean    input_cut)
 {
-  g_autofree char *line = g_strndup (text, length);
+  gsize start = out->len;
+  gsize lead = 0;
   const char *p;
   guint n_chars = 0;
-  gsize start = out->len;
 
-  for (char *c = line; *c != '\0'; c++)
+  /* Written in place at the end of @out, with no copy of its own. */
+  g_string_append_len (out, text, length);
+  for (char *c = out->str + start; *c != '\0'; c++)
     {
       if ((guchar) *c < 0x20 || *c == 0x7f)
         *c = ' ';
     }
-  g_strstrip (line);
 
-  for (p = line; *p != '\0' && n_chars < STEWARD_LOG_ENTRY_MAX_TEXT_CHARS; p = g_utf8_next_char (p))
+  /* Control characters are spaces now, so spaces are all there is to trim. */
+  while (out->len > start && out->str[out->len - 1] == ' ')
+    g_string_truncate (out, out->len - 1);
+  while (start + lead < out->len && out->str[start + lead] == ' ')
+    lead++;
+  g_string_erase (out, start, lead);
+
+  for (p = out->str + start; *p != '\0' && n_chars < STEWARD_LOG_ENTRY_MAX_TEXT_CHARS;
+       p = g_utf8_next_char (p))
     n_chars++;
 
-  g_string_append_len (out, line, p - line);
   if (*p != '\0' || input_cut)
     {
+      g_string_truncate (out, p - out->str);
       /* Trim again so that the ellipsis follows a word, not a space. */
       while (out->len > start && out->str[out->len - 1] == ' ')
         g_string_truncate (out, out->len - 1);
@@ -418,10 +441,16 @@ steward_log_entry_new (gint64               time_us,
 {
   StewardLogEntry *self;
   g_autoptr(GString) strings = NULL;
-  g_autofree char *text_copy = NULL;
+  g_autofree char *text_owned = NULL;
+  g_autofree char *detail_owned = NULL;
+  const char *text_kept;
+  const char *detail_kept = NULL;
   gsize text_window = STEWARD_LOG_ENTRY_MAX_TEXT_CHARS * 4 + REDACT_MARGIN;
-  gsize length;
-  gsize copied;
+  gsize detail_window = STEWARD_LOG_ENTRY_MAX_DETAIL + REDACT_MARGIN;
+  gsize text_length;
+  gsize text_kept_length;
+  gsize detail_length = 0;
+  gsize detail_kept_length = 0;
 
   g_return_val_if_fail (source <= STEWARD_LOG_SOURCE_HOST, NULL);
   g_return_val_if_fail (level <= STEWARD_LOG_LEVEL_EMERGENCY, NULL);
@@ -440,27 +469,30 @@ steward_log_entry_new (gint64               time_us,
   if (logger != NULL && *logger != '\0' && g_utf8_validate (logger, -1, NULL))
     self->logger = g_ref_string_new_intern (logger);
 
-  strings = g_string_new (NULL);
-
+  /* Redaction runs on what is given, before anything is kept. */
   if (text == NULL)
     text = "";
-  length = strnlen (text, text_window + 1);
-  text_copy = prepare (text, length, text_window, &copied);
-  append_one_line (strings, text_copy, copied, length > text_window);
+  text_length = strnlen (text, text_window + 1);
+  text_kept = prepare (text, text_length, text_window, &text_kept_length, &text_owned);
 
   if (detail != NULL && *detail != '\0')
     {
-      g_autofree char *detail_copy = NULL;
-      gsize detail_window = STEWARD_LOG_ENTRY_MAX_DETAIL + REDACT_MARGIN;
+      detail_length = strnlen (detail, detail_window);
+      if (detail_length == detail_window)
+        detail_length += strlen (detail + detail_window);
+      detail_kept = prepare (detail, detail_length, detail_window, &detail_kept_length,
+                             &detail_owned);
+    }
 
-      length = strnlen (detail, detail_window);
-      if (length == detail_window)
-        length += strlen (detail + detail_window);
-      detail_copy = prepare (detail, length, detail_window, &copied);
+  /* Room for both and a fold marker, so that the buffer is not grown. */
+  strings = g_string_sized_new (text_kept_length + detail_kept_length + 128);
+  append_one_line (strings, text_kept, text_kept_length, text_length > text_window);
 
+  if (detail_kept != NULL)
+    {
       g_string_append_c (strings, '\0');
-      append_detail (strings, detail_copy, copied,
-                     length > detail_window ? length - detail_window : 0);
+      append_detail (strings, detail_kept, detail_kept_length,
+                     detail_length > detail_window ? detail_length - detail_window : 0);
       self->has_detail = TRUE;
     }
 
