@@ -453,6 +453,27 @@ need_sign_in (StewardServerAuth *self)
   set_state (self, STEWARD_SERVER_AUTH_STATE_NEEDED);
 }
 
+/**
+ * steward_server_auth_step_up:
+ * @challenge: the `WWW-Authenticate` of a `403 insufficient_scope`
+ *
+ * The token no longer does for what the server is asked: the next
+ * sign-in answers @challenge, for the wider scopes it names with those
+ * granted before (the flow keeps them), and the token is set aside until
+ * then.
+ */
+void
+steward_server_auth_step_up (StewardServerAuth *self,
+                             const char        *challenge)
+{
+  g_return_if_fail (STEWARD_IS_SERVER_AUTH (self));
+  g_return_if_fail (challenge != NULL);
+
+  g_free (self->challenge);
+  self->challenge = g_strdup (challenge);
+  need_sign_in (self);
+}
+
 static void
 resume_refreshed_cb (GObject      *object,
                      GAsyncResult *result,
