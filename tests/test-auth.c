@@ -9,6 +9,7 @@
 
 #include "mcp-auth-challenge.h"
 #include "mcp-auth-flow.h"
+#include "mcp-auth-identity.h"
 #include "mcp-auth-metadata.h"
 #include "mcp-auth-pkce.h"
 
@@ -211,6 +212,28 @@ handler_cb (SoupServer        *server,
     }
   else if (g_str_equal (path, "/register"))
     reply_json (msg, 201, "{\"client_id\": \"client-1\"}");
+  else if (g_str_equal (path, "/userinfo"))
+    {
+      const char *authorization =
+        soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                      "Authorization");
+
+      /* Every claim the person could be shown by, in the order least
+       * readable first, so that the pick is the client's. */
+      if (g_strcmp0 (authorization, "Bearer token-1") == 0)
+        reply_json (msg, 200, "{\"sub\": \"u-1\", \"email\": \"ada@example.com\", "
+                              "\"preferred_username\": \"ada\", \"name\": \"Ada Lovelace\"}");
+      else if (g_strcmp0 (authorization, "Bearer nameless") == 0)
+        reply_json (msg, 200, "{\"sub\": \"u-1\"}");
+      else
+        reply_json (msg, 401, "{\"error\": \"invalid_token\"}");
+    }
+  else if (g_str_equal (path, "/userinfo-flood"))
+    {
+      g_autofree char *flood = g_strnfill (128 * 1024, ' ');
+
+      reply_json (msg, 200, flood);
+    }
   else if (g_str_equal (path, "/authorize"))
     {
       g_autoptr(GString) location = g_string_new (g_hash_table_lookup (query, "redirect_uri"));
@@ -575,6 +598,126 @@ test_refresh_and_revoke (Fixture       *fixture,
   g_assert_finalize_object (g_steal_pointer (&later));
 }
 
+/* JWT-shaped, with @claims as its payload and no signature worth the
+ * name: who signed in is shown, never trusted. */
+static char *
+make_jwt (const char *claims)
+{
+  g_autofree char *header = g_base64_encode ((const guchar *) "{\"alg\":\"none\"}", 15);
+  g_autofree char *payload = g_base64_encode ((const guchar *) claims, strlen (claims));
+
+  g_strdelimit (header, "=", '\0');
+  g_strdelimit (payload, "=", '\0');
+  g_strdelimit (header, "+", '-');
+  g_strdelimit (payload, "+", '-');
+  g_strdelimit (header, "/", '_');
+  g_strdelimit (payload, "/", '_');
+  return g_strdup_printf ("%s.%s.sig", header, payload);
+}
+
+static void
+test_identity_claims (void)
+{
+  g_autofree char *all = make_jwt ("{\"sub\":\"u\",\"email\":\"a@example.com\","
+                                   "\"preferred_username\":\"ada\",\"name\":\"Ada L\"}");
+  g_autofree char *handle = make_jwt ("{\"email\":\"a@example.com\","
+                                      "\"preferred_username\":\"ada\"}");
+  g_autofree char *mail = make_jwt ("{\"sub\":\"u\",\"email\":\"a@example.com\","
+                                    "\"name\":\"\"}");
+  g_autofree char *subject = make_jwt ("{\"sub\":\"u\",\"name\":7}");
+  g_autofree char *from_all = mcp_auth_identity_from_jwt (all);
+  g_autofree char *from_handle = mcp_auth_identity_from_jwt (handle);
+  g_autofree char *from_mail = mcp_auth_identity_from_jwt (mail);
+  g_autofree char *from_subject = mcp_auth_identity_from_jwt (subject);
+  g_autofree char *from_opaque = mcp_auth_identity_from_jwt ("opaque-token");
+  g_autofree char *from_garbage = mcp_auth_identity_from_jwt ("a.%%%.c");
+  McpAuthToken token = { 0 };
+  g_autofree char *with_openid = NULL;
+  g_autofree char *without_openid = NULL;
+
+  /* name, then preferred_username, then email; empty and non-string
+   * claims do not count, nor does the opaque subject. */
+  g_assert_cmpstr (from_all, ==, "Ada L");
+  g_assert_cmpstr (from_handle, ==, "ada");
+  g_assert_cmpstr (from_mail, ==, "a@example.com");
+  g_assert_null (from_subject);
+  g_assert_null (from_opaque);
+  g_assert_null (from_garbage);
+
+  /* The ID token names who signed in when openid was granted; otherwise
+   * the access token does. */
+  token.access_token = handle;
+  token.id_token = all;
+  token.scope = (char *) "files openid";
+  with_openid = mcp_auth_identity_from_token (&token);
+  g_assert_cmpstr (with_openid, ==, "Ada L");
+  token.scope = (char *) "files";
+  without_openid = mcp_auth_identity_from_token (&token);
+  g_assert_cmpstr (without_openid, ==, "ada");
+}
+
+typedef struct {
+  gboolean  done;
+  char     *name;
+  GError   *error;
+} Userinfo;
+
+static void
+userinfo_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Userinfo *userinfo = user_data;
+
+  userinfo->name = mcp_auth_identity_fetch_userinfo_finish (result, &userinfo->error);
+  userinfo->done = TRUE;
+}
+
+static void
+fetch_userinfo (Fixture    *fixture,
+                const char *path,
+                const char *token,
+                Userinfo   *userinfo)
+{
+  g_autofree char *endpoint = g_strconcat (fixture->base, path, NULL);
+
+  mcp_auth_identity_fetch_userinfo_async (endpoint, token, NULL, userinfo_cb, userinfo);
+  RUN_UNTIL (userinfo->done);
+}
+
+static void
+test_userinfo (Fixture       *fixture,
+               gconstpointer  data)
+{
+  Userinfo named = { 0 };
+  Userinfo refused = { 0 };
+  Userinfo nameless = { 0 };
+  Userinfo flood = { 0 };
+
+  fetch_userinfo (fixture, "/userinfo", "token-1", &named);
+  g_assert_no_error (named.error);
+  g_assert_cmpstr (named.name, ==, "Ada Lovelace");
+
+  fetch_userinfo (fixture, "/userinfo", "someone-else", &refused);
+  g_assert_error (refused.error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_HTTP);
+  g_assert_nonnull (strstr (refused.error->message, "401"));
+  g_assert_null (refused.name);
+
+  fetch_userinfo (fixture, "/userinfo", "nameless", &nameless);
+  g_assert_error (nameless.error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_HTTP);
+  g_assert_null (nameless.name);
+
+  /* A flood is cut off at its limit rather than read whole. */
+  fetch_userinfo (fixture, "/userinfo-flood", "token-1", &flood);
+  g_assert_error (flood.error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_HTTP);
+  g_assert_nonnull (strstr (flood.error->message, "more than"));
+
+  g_free (named.name);
+  g_clear_error (&refused.error);
+  g_clear_error (&nameless.error);
+  g_clear_error (&flood.error);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -595,6 +738,9 @@ main (int    argc,
               test_issuer_mismatch, fixture_tear_down);
   g_test_add ("/steward/auth/refresh-and-revoke", Fixture, NULL, fixture_set_up,
               test_refresh_and_revoke, fixture_tear_down);
+  g_test_add_func ("/steward/auth/identity-claims", test_identity_claims);
+  g_test_add ("/steward/auth/userinfo", Fixture, NULL, fixture_set_up, test_userinfo,
+              fixture_tear_down);
 
   return g_test_run ();
 }

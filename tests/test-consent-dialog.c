@@ -307,6 +307,8 @@ test_remote_wording (void)
   dialog = present_dialog (bare);
   g_assert_false (test_any_label_contains (dialog, "headers"));
   g_assert_nonnull (test_find_label_containing (dialog, "Steward will connect to this server."));
+  /* It may ask to sign in, which the person is told before allowing. */
+  g_assert_nonnull (test_find_label_containing (dialog, "It may ask you to sign in"));
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_assert_finalize_object (dialog);
 
@@ -314,6 +316,9 @@ test_remote_wording (void)
                                      " \"headers\": [\"Authorization\"]}");
   dialog = present_dialog (with_headers);
   g_assert_nonnull (test_find_label_containing (dialog, "send it the headers named below"));
+  /* With an Authorization header of the person's own, Steward never
+   * signs in there. */
+  g_assert_false (test_any_label_contains (dialog, "sign in"));
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_assert_finalize_object (dialog);
 }

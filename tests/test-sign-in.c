@@ -50,11 +50,20 @@ fixture_set_up (Fixture       *fixture,
   fixture->host = test_host_new_in (fixture->top);
   fixture->oauth_log = g_build_filename (fixture->top, "oauth.log", NULL);
 
-  /* @data: how long the tokens last, in seconds, or NULL for an hour. */
-  fixture->oauth = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "python3", oauth,
-                                     "--log", fixture->oauth_log,
-                                     "--account", "ada@example.com",
-                                     "--expires-in", data != NULL ? data : "3600", NULL);
+  /* @data: how long the tokens last, in seconds, or NULL for an hour, or
+   * "step-up" for a server whose tool call needs the scope "admin" and
+   * whose authorization server has a userinfo endpoint. */
+  if (g_strcmp0 (data, "step-up") == 0)
+    fixture->oauth = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "python3", oauth,
+                                       "--log", fixture->oauth_log,
+                                       "--account", "ada@example.com",
+                                       "--tool-scope", "admin",
+                                       "--userinfo", "Ada Lovelace", NULL);
+  else
+    fixture->oauth = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "python3", oauth,
+                                       "--log", fixture->oauth_log,
+                                       "--account", "ada@example.com",
+                                       "--expires-in", data != NULL ? data : "3600", NULL);
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fixture->oauth));
   line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
@@ -359,6 +368,80 @@ test_refresh (Fixture       *fixture,
   wait_status (fixture, STEWARD_SERVER_STATUS_STOPPED);
 }
 
+typedef struct {
+  McpToolResult *result;
+  GError        *error;
+  gboolean       done;
+} Called;
+
+static void
+called_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Called *called = user_data;
+
+  called->result = steward_server_call_tool_finish (STEWARD_SERVER (object), result,
+                                                    &called->error);
+  called->done = TRUE;
+}
+
+static gboolean
+called_done_cb (gpointer data)
+{
+  return ((Called *) data)->done;
+}
+
+/* A tool call refused with 403 insufficient_scope on a connected server:
+ * the page asks to sign in again at the authorization server, for the
+ * wider scope, and the call is made again once signed in. Who signed in
+ * comes from the userinfo endpoint, asked once per sign-in. */
+static void
+test_step_up (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  Called called = { 0 };
+  StewardServerAuth *auth;
+
+  show_server (fixture);
+  auth = steward_server_get_auth (fixture->server);
+  steward_server_start (fixture->server);
+  wait_status (fixture, STEWARD_SERVER_STATUS_NEEDS_SIGN_IN);
+  click (fixture->page, "_Sign In…");
+  wait_status (fixture, STEWARD_SERVER_STATUS_READY);
+  wait_shown (fixture->page, "Signed in as Ada Lovelace at 127.0.0.1");
+  g_assert_cmpuint (count_requests (fixture, "userinfo"), ==, 1);
+
+  steward_server_call_tool_async (fixture->server, "whoami", arguments, NULL, NULL, NULL, NULL,
+                                  called_cb, &called);
+
+  /* Refused for its scope: the page names where to sign in again, and
+   * the call waits. */
+  wait_status (fixture, STEWARD_SERVER_STATUS_NEEDS_SIGN_IN);
+  wait_shown (fixture->row, "Sign in to signed at 127.0.0.1");
+  wait_shown (fixture->page, "signed wants you to sign in at 127.0.0.1.");
+  g_assert_cmpuint (count_requests (fixture, "insufficient-scope"), ==, 1);
+  g_assert_false (called.done);
+
+  click (fixture->page, "_Sign In…");
+  test_wait_until (called_done_cb, &called, DEADLINE_MS);
+  g_assert_no_error (called.error);
+  g_assert_nonnull (called.result);
+  g_assert_false (mcp_tool_result_get_is_error (called.result));
+  g_assert_cmpuint (count_requests (fixture, "authorize"), ==, 2);
+  g_assert_cmpuint (count_requests (fixture, "insufficient-scope"), ==, 1);
+  g_assert_cmpint (steward_server_get_status (fixture->server), ==,
+                   STEWARD_SERVER_STATUS_READY);
+  g_assert_cmpint (steward_server_auth_get_state (auth), ==, STEWARD_SERVER_AUTH_STATE_SIGNED_IN);
+  wait_shown (fixture->page, "Signed in as Ada Lovelace at 127.0.0.1");
+  g_assert_cmpuint (count_requests (fixture, "userinfo"), ==, 2);
+  g_clear_object (&called.result);
+
+  steward_server_stop_async (fixture->server, NULL, NULL, NULL);
+  wait_status (fixture, STEWARD_SERVER_STATUS_STOPPED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -386,6 +469,9 @@ main (int   argc,
               fixture_tear_down);
 
   g_test_add ("/steward/sign-in/refresh", Fixture, "30", fixture_set_up, test_refresh,
+              fixture_tear_down);
+
+  g_test_add ("/steward/sign-in/step-up", Fixture, "step-up", fixture_set_up, test_step_up,
               fixture_tear_down);
 
   status = g_test_run ();

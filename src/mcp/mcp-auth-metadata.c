@@ -171,6 +171,7 @@ mcp_auth_server_metadata_parse (JsonNode  *node,
   metadata->registration_endpoint =
     g_strdup (mcp_json_get_string (object, "registration_endpoint"));
   metadata->revocation_endpoint = g_strdup (mcp_json_get_string (object, "revocation_endpoint"));
+  metadata->userinfo_endpoint = g_strdup (mcp_json_get_string (object, "userinfo_endpoint"));
   metadata->scopes_supported = read_strings (object, "scopes_supported");
   metadata->grant_types_supported = read_strings (object, "grant_types_supported");
   metadata->code_challenge_methods_supported =
@@ -196,6 +197,11 @@ mcp_auth_server_metadata_parse (JsonNode  *node,
       !check_url ("registration endpoint", metadata->registration_endpoint, FALSE, error) ||
       !check_url ("revocation endpoint", metadata->revocation_endpoint, FALSE, error))
     return NULL;
+
+  /* Who signed in is only shown: an unusable userinfo endpoint is left
+   * out rather than refusing the sign-in. */
+  if (!check_url ("userinfo endpoint", metadata->userinfo_endpoint, FALSE, NULL))
+    g_clear_pointer (&metadata->userinfo_endpoint, g_free);
 
   return g_steal_pointer (&metadata);
 }
@@ -240,6 +246,7 @@ mcp_auth_server_metadata_free (McpAuthServerMetadata *metadata)
   g_free (metadata->token_endpoint);
   g_free (metadata->registration_endpoint);
   g_free (metadata->revocation_endpoint);
+  g_free (metadata->userinfo_endpoint);
   g_strfreev (metadata->scopes_supported);
   g_strfreev (metadata->grant_types_supported);
   g_strfreev (metadata->code_challenge_methods_supported);

@@ -33,6 +33,8 @@ typedef struct {
   char     *token_endpoint;
   char     *registration_endpoint;
   char     *revocation_endpoint;
+  /* OpenID Connect: where to ask who signed in. */
+  char     *userinfo_endpoint;
   char    **scopes_supported;
   char    **grant_types_supported;
   char    **code_challenge_methods_supported;

@@ -69,6 +69,7 @@ mcp_auth_token_parse_response (JsonNode  *node,
 
   token->refresh_token = g_strdup (mcp_json_get_string (object, "refresh_token"));
   token->scope = g_strdup (mcp_json_get_string (object, "scope"));
+  token->id_token = g_strdup (mcp_json_get_string (object, "id_token"));
   if (mcp_json_has_number (object, "expires_in"))
     {
       double in = mcp_json_get_number (object, "expires_in", 0);
@@ -92,6 +93,7 @@ mcp_auth_token_copy (const McpAuthToken *token)
   copy->issuer = g_strdup (token->issuer);
   copy->resource = g_strdup (token->resource);
   copy->client_id = g_strdup (token->client_id);
+  copy->id_token = g_strdup (token->id_token);
 
   return copy;
 }
@@ -113,6 +115,7 @@ mcp_auth_token_free (McpAuthToken *token)
   g_free (token->issuer);
   g_free (token->resource);
   g_free (token->client_id);
+  g_free (token->id_token);
   g_free (token);
 }
 
@@ -163,6 +166,11 @@ mcp_auth_token_serialize (const McpAuthToken *token)
   json_builder_add_string_value (builder, token->resource);
   json_builder_set_member_name (builder, "client_id");
   json_builder_add_string_value (builder, token->client_id);
+  if (token->id_token != NULL)
+    {
+      json_builder_set_member_name (builder, "id_token");
+      json_builder_add_string_value (builder, token->id_token);
+    }
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -197,6 +205,7 @@ mcp_auth_token_deserialize (const char  *text,
   token->issuer = g_strdup (mcp_json_get_string (object, "issuer"));
   token->resource = g_strdup (mcp_json_get_string (object, "resource"));
   token->client_id = g_strdup (mcp_json_get_string (object, "client_id"));
+  token->id_token = g_strdup (mcp_json_get_string (object, "id_token"));
 
   if (!is_b64token (token->access_token))
     {

@@ -15,6 +15,8 @@ G_BEGIN_DECLS
  * @issuer: the authorization server that granted it
  * @resource: the resource it was granted for (RFC 8707)
  * @client_id: the client it was granted to, which a refresh must name
+ * @id_token: (nullable): the OpenID Connect ID token that came with it,
+ *   kept only to show who signed in
  *
  * A grant from an authorization server. Every member but the issuer, the
  * resource and the client id is a secret: it goes to the keyring and the
@@ -28,6 +30,7 @@ typedef struct {
   char   *issuer;
   char   *resource;
   char   *client_id;
+  char   *id_token;
 } McpAuthToken;
 
 #define MCP_TYPE_AUTH_TOKEN (mcp_auth_token_get_type ())

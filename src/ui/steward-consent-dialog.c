@@ -136,6 +136,16 @@ get_names (JsonObject *object,
 }
 
 static gboolean
+has_authorization (GPtrArray *headers)
+{
+  for (guint i = 0; i < headers->len; i++)
+    if (g_ascii_strcasecmp (g_ptr_array_index (headers, i), "Authorization") == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
 is_remote (JsonObject *request)
 {
   return mcp_json_get_string (request, "url") != NULL;
@@ -590,13 +600,25 @@ steward_consent_dialog_constructed (GObject *object)
   if (is_remote (request))
     {
       g_autoptr(GPtrArray) headers = get_names (request, "headers");
-
-      gtk_label_set_text (self->intro_label,
-                          headers->len > 0
+      const char *intro = headers->len > 0
                           ? _("Steward will connect to this server and send it the headers "
                               "named below. Allow it only if you trust the server.")
                           : _("Steward will connect to this server. Allow it only if you "
-                              "trust the server."));
+                              "trust the server.");
+      g_autofree char *text = NULL;
+
+      /* Said from the request alone: nothing reaches the server before
+       * consent. An Authorization header of the person's own means
+       * Steward never signs in there. */
+      if (has_authorization (headers))
+        text = g_strdup (intro);
+      else
+        /* Translators: the first %s is the sentence before it, about
+         * connecting; the sentence added says what a sign-in would look
+         * like. */
+        text = g_strdup_printf (_("%s It may ask you to sign in: Steward then shows you at "
+                                  "which site before your browser opens."), intro);
+      gtk_label_set_text (self->intro_label, text);
       gtk_label_set_text (self->command_heading, _("Server"));
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->command_list),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server"),

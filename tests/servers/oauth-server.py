@@ -7,6 +7,7 @@
 # client that showed it would show the token.
 #
 #   oauth-server.py [--log FILE] [--account NAME] [--expires-in SECONDS]
+#                   [--tool-scope SCOPE] [--userinfo NAME]
 #
 # Prints its base URL on a line once it listens, then serves until killed. Every token it grants holds "canary", so a test can look for it.
 # It accepts Client ID Metadata Documents and revokes tokens (RFC 7009);
@@ -16,7 +17,10 @@
 # --log appends a line naming each authorization, token and revocation
 # request to FILE, so that a test can count them. --account makes its
 # tokens JWT-shaped, naming NAME as who signed in, with refresh tokens.
-# --expires-in says how long its tokens last.
+# --expires-in says how long its tokens last. --tool-scope makes a tool
+# call with a token not granted SCOPE fail with 403 insufficient_scope
+# (a step-up), while the handshake needs none. --userinfo publishes a
+# userinfo endpoint naming NAME for its tokens.
 
 import argparse
 import base64
@@ -28,6 +32,8 @@ import urllib.parse
 
 TOKENS = set()
 REFRESH_TOKENS = set()
+# The scopes each code, token and refresh token was granted.
+SCOPES = {}
 OPTIONS = None
 LOCK = threading.Lock()
 
@@ -84,7 +90,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/.well-known/oauth-protected-resource/mcp":
             self.reply(200, {"resource": base + "/mcp", "authorization_servers": [base]})
         elif url.path == "/.well-known/oauth-authorization-server":
-            self.reply(200, {
+            answer = ({
                 "issuer": base,
                 "authorization_endpoint": base + "/authorize",
                 "token_endpoint": base + "/token",
@@ -94,6 +100,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "code_challenge_methods_supported": ["S256"],
                 "authorization_response_iss_parameter_supported": True,
             })
+            if OPTIONS.userinfo:
+                answer["userinfo_endpoint"] = base + "/userinfo"
+            self.reply(200, answer)
+        elif url.path == "/userinfo":
+            note("userinfo")
+            if self.headers.get("Authorization", "")[len("Bearer "):] not in TOKENS:
+                self.reply(401, {"error": "invalid_token"})
+            else:
+                self.reply(200, {"sub": "user-1", "email": "ada@example.com",
+                                 "name": OPTIONS.userinfo})
         elif url.path == "/seen":
             global SEEN
             with LOCK:
@@ -105,8 +121,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with LOCK:
                 SEEN["authorize"].append({"client_id": query.get("client_id"),
                                           "scope": query.get("scope")})
+            code = "code-%s" % secrets.token_hex(8)
+            with LOCK:
+                SCOPES[code] = (query.get("scope") or "").split()
             location = query["redirect_uri"] + "?" + urllib.parse.urlencode(
-                {"code": "code-1", "state": query.get("state", ""), "iss": base})
+                {"code": code, "state": query.get("state", ""), "iss": base})
             self.reply(302, headers=[("Location", location)])
         elif url.path == "/mcp":
             # No stream of its own to offer (Streamable HTTP says 405).
@@ -136,15 +155,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.reply(400, {"error": "invalid_grant"})
                     return
                 note("refresh")
+                scopes = SCOPES.get(form.get("refresh_token"), [])
             else:
                 note("token")
+                scopes = SCOPES.get(form.get("code"), [])
             token = new_token()
             TOKENS.add(token)
+            SCOPES[token] = scopes
             answer = {"access_token": token, "token_type": "Bearer",
                       "expires_in": OPTIONS.expires_in}
             if OPTIONS.account:
                 answer["refresh_token"] = "canary-refresh-%s" % secrets.token_hex(12)
                 REFRESH_TOKENS.add(answer["refresh_token"])
+                SCOPES[answer["refresh_token"]] = scopes
             self.reply(200, answer)
         elif url.path == "/mcp":
             self.mcp(json.loads(body))
@@ -185,6 +208,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "name": "whoami",
                 "description": "Says what the caller sent to sign in",
                 "inputSchema": {"type": "object"}}]}})
+        elif (method == "tools/call" and OPTIONS.tool_scope and
+              OPTIONS.tool_scope not in SCOPES.get(authorization[len("Bearer "):], [])):
+            note("insufficient-scope")
+            self.reply(403, {"error": "insufficient_scope"}, headers=[(
+                "WWW-Authenticate",
+                'Bearer error="insufficient_scope", scope="%s", resource_metadata='
+                '"%s/.well-known/oauth-protected-resource/mcp"' % (OPTIONS.tool_scope,
+                                                                   self.base()))])
         elif method == "tools/call":
             self.reply(200, {"jsonrpc": "2.0", "id": ident, "result": {
                 "content": [{"type": "text", "text": "you sent " + authorization}]}})
@@ -199,6 +230,8 @@ def main():
     parser.add_argument("--log")
     parser.add_argument("--account")
     parser.add_argument("--expires-in", type=int, default=3600)
+    parser.add_argument("--tool-scope")
+    parser.add_argument("--userinfo")
     OPTIONS = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("http://127.0.0.1:%d" % server.server_address[1], flush=True)

@@ -8,6 +8,7 @@
 
 #include "mcp-auth-challenge.h"
 #include "mcp-auth-flow.h"
+#include "mcp-auth-identity.h"
 #include "mcp-error.h"
 #include "steward-auth-store.h"
 #include "steward-redactor.h"
@@ -34,6 +35,8 @@ struct _StewardServerAuth
   char                   *host;
   char                   *account;
   gint64                  expires_at;
+  /* The one question to the userinfo endpoint after a sign-in. */
+  GCancellable           *userinfo_cancellable;
 };
 
 enum {
@@ -114,56 +117,6 @@ set_host_from_flow (StewardServerAuth *self)
               properties[PROP_AUTHORIZATION_HOST]);
 }
 
-/* Who a JWT access token names, for the person to recognise: its claims
- * are shown, never trusted, so the signature is not checked here (the
- * server checks it). An opaque token names nobody. */
-static char *
-dup_account (const char *access_token)
-{
-  static const char * const claims[] = { "email", "preferred_username", "name", "sub" };
-  g_auto(GStrv) parts = g_strsplit (access_token, ".", -1);
-  g_autoptr(JsonParser) parser = NULL;
-  g_autofree guchar *payload = NULL;
-  g_autofree char *text = NULL;
-  JsonObject *object;
-  gsize length;
-
-  if (g_strv_length (parts) != 3)
-    return NULL;
-
-  /* base64url without padding, to what GLib decodes. */
-  text = g_strdup (parts[1]);
-  g_strdelimit (text, "-", '+');
-  g_strdelimit (text, "_", '/');
-  {
-    g_autoptr(GString) padded = g_string_new (text);
-
-    while (padded->len % 4 != 0)
-      g_string_append_c (padded, '=');
-    payload = g_base64_decode (padded->str, &length);
-  }
-  if (payload == NULL || length == 0)
-    return NULL;
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, (const char *) payload, length, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return NULL;
-
-  object = json_node_get_object (json_parser_get_root (parser));
-  for (guint i = 0; i < G_N_ELEMENTS (claims); i++)
-    {
-      JsonNode *node = json_object_get_member (object, claims[i]);
-
-      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-          json_node_get_value_type (node) == G_TYPE_STRING &&
-          *json_node_get_string (node) != '\0')
-        return g_utf8_make_valid (json_node_get_string (node), -1);
-    }
-
-  return NULL;
-}
-
 /* Takes @token as the one to send; NULL forgets it. */
 static void
 set_token (StewardServerAuth *self,
@@ -173,6 +126,8 @@ set_token (StewardServerAuth *self,
   g_autofree char *account = NULL;
   gint64 expires_at = 0;
 
+  g_cancellable_cancel (self->userinfo_cancellable);
+  g_clear_object (&self->userinfo_cancellable);
   g_clear_pointer (&self->token, mcp_auth_token_free);
   g_clear_pointer (&self->authorization, g_free);
   self->token = token;
@@ -184,7 +139,7 @@ set_token (StewardServerAuth *self,
       if (token->refresh_token != NULL)
         steward_redact_add_secret (token->refresh_token);
       self->authorization = g_strconcat ("Bearer ", token->access_token, NULL);
-      account = dup_account (token->access_token);
+      account = mcp_auth_identity_from_token (token);
       expires_at = token->expires_at;
     }
 
@@ -194,6 +149,45 @@ set_token (StewardServerAuth *self,
       self->expires_at = expires_at;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPIRES_AT]);
     }
+}
+
+static void
+userinfo_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(StewardServerAuth) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *account = NULL;
+
+  account = mcp_auth_identity_fetch_userinfo_finish (result, &error);
+  if (account == NULL)
+    {
+      /* Who signed in stays what the tokens say; the sign-in itself
+       * stands. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("The userinfo endpoint did not say who signed in: %s", error->message);
+      return;
+    }
+
+  set_string (self, &self->account, account, properties[PROP_ACCOUNT]);
+}
+
+/* Asks the authorization server's userinfo endpoint, where it has one,
+ * who signed in: once per sign-in, and only for showing. */
+static void
+ask_userinfo (StewardServerAuth *self)
+{
+  const McpAuthServerMetadata *metadata = mcp_auth_flow_get_server_metadata (self->flow);
+
+  if (self->token == NULL || metadata == NULL || metadata->userinfo_endpoint == NULL)
+    return;
+
+  self->userinfo_cancellable = g_cancellable_new ();
+  mcp_auth_identity_fetch_userinfo_async (metadata->userinfo_endpoint,
+                                          self->token->access_token,
+                                          self->userinfo_cancellable, userinfo_cb,
+                                          g_object_ref (self));
 }
 
 static void
@@ -265,6 +259,7 @@ steward_server_auth_finalize (GObject *object)
 
   g_clear_object (&self->store);
   g_clear_object (&self->flow);
+  g_clear_object (&self->userinfo_cancellable);
   g_free (self->name);
   g_free (self->url);
   g_free (self->challenge);
@@ -456,6 +451,27 @@ need_sign_in (StewardServerAuth *self)
 {
   set_token (self, NULL, FALSE);
   set_state (self, STEWARD_SERVER_AUTH_STATE_NEEDED);
+}
+
+/**
+ * steward_server_auth_step_up:
+ * @challenge: the `WWW-Authenticate` of a `403 insufficient_scope`
+ *
+ * The token no longer does for what the server is asked: the next
+ * sign-in answers @challenge, for the wider scopes it names with those
+ * granted before (the flow keeps them), and the token is set aside until
+ * then.
+ */
+void
+steward_server_auth_step_up (StewardServerAuth *self,
+                             const char        *challenge)
+{
+  g_return_if_fail (STEWARD_IS_SERVER_AUTH (self));
+  g_return_if_fail (challenge != NULL);
+
+  g_free (self->challenge);
+  self->challenge = g_strdup (challenge);
+  need_sign_in (self);
 }
 
 static void
@@ -706,6 +722,7 @@ authorized_cb (GObject      *object,
   set_host_from_flow (self);
   remember (self, token);
   set_token (self, g_steal_pointer (&token), FALSE);
+  ask_userinfo (self);
   set_state (self, STEWARD_SERVER_AUTH_STATE_SIGNED_IN);
   g_task_return_boolean (task, TRUE);
 }

@@ -58,6 +58,9 @@ const char             *steward_server_auth_get_authorization      (StewardServe
 /* Whether @error is the server asking for a sign-in: a 401 with a Bearer
  * challenge, or a 403 asking for more scopes. Gives the challenge. */
 char                   *steward_server_auth_challenge_from_error   (const GError        *error);
+/* A challenge that needs a new sign-in, for more scopes, while connected. */
+void                    steward_server_auth_step_up                (StewardServerAuth   *self,
+                                                                    const char          *challenge);
 
 /* After a 401 with @challenge: finds the authorization server and a token
  * without the person (the keyring's, refreshed if it ran out). TRUE with

@@ -35,6 +35,7 @@ steward_server_call_free (Call *call)
   g_queue_delete_link (&call->self->calls, call->link);
   g_object_unref (call->self);
   g_free (call->tool);
+  g_clear_pointer (&call->arguments, json_object_unref);
   g_clear_object (&call->cancellable);
   g_free (call);
 }
@@ -62,7 +63,12 @@ steward_server_call_tool_cb (GObject      *object,
   McpToolResult *tool_result;
 
   tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
-  if (tool_result == NULL)
+  /* A server that wants more scopes for this call: signed in again, the
+   * call is made once more (steward-server-signin.c). */
+  if (tool_result == NULL &&
+      steward_server_step_up_call (g_task_get_source_object (task), task, error))
+    g_steal_pointer (&task);
+  else if (tool_result == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_pointer (task, tool_result, g_object_unref);

@@ -134,6 +134,8 @@ typedef struct {
   char          *tool;
   GCancellable  *cancellable;
   StewardOverdue *overdue;      /* the question put about it, if any */
+  JsonObject    *arguments;     /* kept for the one retry after a step-up */
+  gboolean       stepped_up;    /* signed in again for it once already */
 } Call;
 
 /* steward-server.c */
@@ -209,6 +211,9 @@ void     steward_server_launch       (StewardServer  *self);
 void     steward_server_add_authorization (StewardServer *self,
                                            GHashTable    *headers);
 gboolean steward_server_try_sign_in       (StewardServer *self,
+                                           const GError  *error);
+gboolean steward_server_step_up_call      (StewardServer *self,
+                                           GTask         *task,
                                            const GError  *error);
 gboolean steward_server_find_command (StewardServer  *self,
                                       char          **found,

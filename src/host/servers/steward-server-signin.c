@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-auth-challenge.h"
 #include "steward-server-private.h"
 
 /*
@@ -14,6 +15,10 @@
  * waits, NEEDS_SIGN_IN, until the person signs in. An `Authorization`
  * header of the person's own in the servers file wins: Steward then never
  * signs in on its own.
+ *
+ * A tool call refused with `403 insufficient_scope` once connected is a
+ * step-up: the server waits for the person to sign in again, for the
+ * wider scopes, and the call is made once more when it is ready again.
  */
 
 static gboolean
@@ -127,6 +132,144 @@ steward_server_try_sign_in (StewardServer *self,
   update_target (self);
   steward_server_auth_resume_async (self->auth, challenge, self->cancellable, resumed_cb,
                                     steward_server_attempt_new (self));
+
+  return TRUE;
+}
+
+/* A tool call waiting for a step-up sign-in. */
+typedef struct {
+  GTask   *task;
+  GError  *error;     /* what the call ends with if the sign-in does not come */
+  gulong   status_id;
+  GSource *cancelled;
+} StepUp;
+
+static void
+step_up_free (StepUp *step_up)
+{
+  StewardServer *self = g_task_get_source_object (step_up->task);
+
+  g_clear_signal_handler (&step_up->status_id, self);
+  if (step_up->cancelled != NULL)
+    {
+      g_source_destroy (step_up->cancelled);
+      g_source_unref (step_up->cancelled);
+    }
+  g_clear_object (&step_up->task);
+  g_clear_error (&step_up->error);
+  g_free (step_up);
+}
+
+/* Ends the call with @error, or with the refusal it met when NULL. */
+static void
+step_up_fail (StepUp *step_up,
+              GError *error)
+{
+  g_task_return_error (step_up->task,
+                       error != NULL ? error : g_steal_pointer (&step_up->error));
+  step_up_free (step_up);
+}
+
+static gboolean
+step_up_cancelled_cb (GCancellable *cancellable,
+                      gpointer      user_data)
+{
+  StepUp *step_up = user_data;
+
+  g_clear_pointer (&step_up->cancelled, g_source_unref);
+  step_up_fail (step_up, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                              _("The tool call was cancelled")));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+step_up_status_cb (StewardServer *self,
+                   GParamSpec    *pspec,
+                   gpointer       user_data)
+{
+  StepUp *step_up = user_data;
+  Call *call = g_task_get_task_data (step_up->task);
+  GTask *task;
+
+  switch (self->status)
+    {
+    case STEWARD_SERVER_STATUS_NEEDS_SIGN_IN:
+    case STEWARD_SERVER_STATUS_STARTING:
+      /* Still on its way: the person signs in, then it connects. */
+      return;
+
+    case STEWARD_SERVER_STATUS_READY:
+      if (self->client == NULL)
+        return;
+      steward_server_host_event (self, STEWARD_LOG_LEVEL_INFO,
+                                 _("Calling “%s” again after signing in"), call->tool);
+      task = g_object_ref (step_up->task);
+      step_up_free (step_up);
+      mcp_client_call_tool_async (self->client, call->tool, call->arguments, NULL, NULL, NULL,
+                                  call->cancellable, steward_server_call_tool_cb, task);
+      return;
+
+    case STEWARD_SERVER_STATUS_STOPPED:
+    case STEWARD_SERVER_STATUS_DISABLED:
+    case STEWARD_SERVER_STATUS_AWAITING_CONSENT:
+    case STEWARD_SERVER_STATUS_RESTARTING:
+    case STEWARD_SERVER_STATUS_FAILED:
+    case STEWARD_SERVER_STATUS_DISCONNECTED:
+    default:
+      step_up_fail (step_up, NULL);
+      return;
+    }
+}
+
+/**
+ * steward_server_step_up_call:
+ * @task: (transfer full): the call's task, taken when this returns %TRUE
+ * @error: what the call met
+ *
+ * Returns: %TRUE when @error asks for more scopes and the call now waits
+ *   for the person to sign in again; each call steps up once at most, so
+ *   a server that keeps asking ends the call with its refusal
+ */
+gboolean
+steward_server_step_up_call (StewardServer *self,
+                             GTask         *task,
+                             const GError  *error)
+{
+  Call *call = g_task_get_task_data (task);
+  g_autofree char *challenge = NULL;
+  g_autoptr(McpAuthChallenge) parsed = NULL;
+  StepUp *step_up;
+
+  if (call == NULL || call->stepped_up || !steward_server_config_is_remote (self->config) ||
+      has_own_authorization (steward_server_config_get_headers (self->config)))
+    return FALSE;
+
+  challenge = steward_server_auth_challenge_from_error (error);
+  parsed = challenge != NULL ? mcp_auth_challenge_parse (challenge) : NULL;
+  if (parsed == NULL || g_strcmp0 (parsed->error, "insufficient_scope") != 0)
+    return FALSE;
+
+  call->stepped_up = TRUE;
+  step_up = g_new0 (StepUp, 1);
+  step_up->task = task;
+  step_up->error = g_error_copy (error);
+
+  steward_server_host_event (self, STEWARD_LOG_LEVEL_INFO,
+                             _("The server asks for more access to call “%s”"), call->tool);
+  steward_server_drop_client (self);
+  update_target (self);
+  steward_server_auth_step_up (self->auth, challenge);
+  set_needs_sign_in (self);
+
+  step_up->status_id = g_signal_connect (self, "notify::status",
+                                         G_CALLBACK (step_up_status_cb), step_up);
+  if (call->cancellable != NULL)
+    {
+      step_up->cancelled = g_cancellable_source_new (call->cancellable);
+      g_source_set_callback (step_up->cancelled, G_SOURCE_FUNC (step_up_cancelled_cb), step_up,
+                             NULL);
+      g_source_attach (step_up->cancelled, NULL);
+    }
 
   return TRUE;
 }

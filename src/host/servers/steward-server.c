@@ -880,6 +880,7 @@ steward_server_call_tool_async (StewardServer       *self,
   call->self = g_object_ref (self);
   call->tool = g_strdup (tool);
   call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  call->arguments = arguments != NULL ? json_object_ref (arguments) : NULL;
   g_queue_push_tail (&self->calls, call);
   call->link = self->calls.tail;
   g_task_set_task_data (task, call, (GDestroyNotify) steward_server_call_free);
