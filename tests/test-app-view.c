@@ -7,6 +7,7 @@
 #include <libsoup/soup.h>
 
 #include "steward-app-view.h"
+#include "steward-approvals.h"
 #include "test-host-fixture.h"
 #include "test-widgets.h"
 
@@ -310,6 +311,121 @@ test_fetch_declared (Fixture       *fixture,
 }
 
 static void
+test_frame_declared (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show-framed");
+  g_autoslist(GUri) uris = soup_server_get_uris (fixture->http);
+  g_autofree char *target = g_uri_to_string (uris->data);
+  g_autofree char *body = NULL;
+
+  /* The policy lets the declared origin into frame-src, but a view gets
+   * no frames at all: the frame's navigation is denied like any other. */
+  body = g_strdup_printf ("const frame = document.createElement('iframe');"
+                          "frame.src = '%s';"
+                          "document.body.appendChild(frame);"
+                          "return true;", target);
+  g_free (run_in_page (web_view, body));
+  test_loop_until (fixture->blocked_uri != NULL, 20);
+  g_assert_true (g_str_has_prefix (fixture->blocked_uri, target));
+  g_assert_cmpuint (fixture->http_requests, ==, 0);
+}
+
+/* Posts a tools/call of @name from the page, as a view does, and returns
+ * the bridge's answer as the page received it, as JSON. */
+static char *
+call_from_page (WebKitWebView *web_view,
+                const char    *id,
+                const char    *name,
+                const char    *arguments)
+{
+  g_autofree char *post = NULL;
+  g_autofree char *find = NULL;
+  g_autofree char *answer = NULL;
+
+  post = g_strdup_printf ("window.parent.postMessage({ jsonrpc: '2.0', id: '%s', "
+                          "method: 'tools/call', params: { name: '%s', arguments: %s } }, '*');"
+                          "return true;", id, name, arguments);
+  g_free (run_in_page (web_view, post));
+
+  find = g_strdup_printf ("return window.steward.messages.find(m => m.id === '%s') || null;", id);
+  for (gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;;)
+    {
+      g_free (answer);
+      answer = run_in_page (web_view, find);
+      if (g_strcmp0 (answer, "null") != 0)
+        return g_steal_pointer (&answer);
+      if (g_get_monotonic_time () > deadline)
+        g_error ("the view never got an answer to its call of %s", name);
+      g_main_context_iteration (NULL, FALSE);
+    }
+}
+
+static void
+allow_first_cb (StewardApprovals *approvals,
+                StewardApproval  *approval,
+                gpointer          user_data)
+{
+  guint *asked = user_data;
+
+  (*asked)++;
+  steward_approval_respond (approval, STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+}
+
+static void
+test_calls_own_tool (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
+  guint asked = 0;
+  gulong handler;
+  g_autofree char *answer = NULL;
+
+  /* A tool for views, asked about like any call, and its result comes
+   * back into the page. */
+  handler = g_signal_connect (approvals, "added", G_CALLBACK (allow_first_cb), &asked);
+  answer = call_from_page (web_view, "own", "add", "{ a: 2, b: 3 }");
+  g_signal_handler_disconnect (approvals, handler);
+  g_test_message ("the view's call of add: %s", answer);
+  g_assert_cmpuint (asked, ==, 1);
+  g_assert_nonnull (strstr (answer, "\"sum\":5"));
+  g_assert_null (strstr (answer, "\"error\""));
+}
+
+static void
+test_calls_refused (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
+  guint asked = 0;
+  gulong handler;
+  g_autofree char *model_only = NULL;
+  g_autofree char *foreign = NULL;
+
+  handler = g_signal_connect (approvals, "added", G_CALLBACK (allow_first_cb), &asked);
+
+  /* A tool the server keeps for the model: refused before anyone is
+   * asked, and the server never hears of it. */
+  model_only = call_from_page (web_view, "model-only", "forget", "{}");
+  g_test_message ("the view's call of a model-only tool: %s", model_only);
+  g_assert_nonnull (strstr (model_only, "\"error\""));
+  g_assert_nonnull (strstr (model_only, "not offered to views"));
+  g_assert_null (strstr (model_only, "forgotten"));
+
+  /* Another server's tool: a view has no way to name another server, and
+   * a name its own server lacks is refused as such. */
+  foreign = call_from_page (web_view, "foreign", "read_file", "{ path: '/etc/passwd' }");
+  g_test_message ("the view's call of another server's tool: %s", foreign);
+  g_assert_nonnull (strstr (foreign, "\"error\""));
+  g_assert_nonnull (strstr (foreign, "its own server"));
+
+  g_signal_handler_disconnect (approvals, handler);
+  g_assert_cmpuint (asked, ==, 0);
+}
+
+static void
 test_unmapped_goes (Fixture       *fixture,
                     gconstpointer  data)
 {
@@ -343,6 +459,9 @@ main (int   argc,
   ADD ("navigation-denied", test_navigation_denied);
   ADD ("fetch-undeclared", test_fetch_undeclared);
   ADD ("fetch-declared", test_fetch_declared);
+  ADD ("frame-declared", test_frame_declared);
+  ADD ("calls-own-tool", test_calls_own_tool);
+  ADD ("calls-refused", test_calls_refused);
   ADD ("unmapped-goes", test_unmapped_goes);
 #undef ADD
 

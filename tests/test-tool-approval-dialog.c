@@ -451,6 +451,39 @@ test_new_definition (Fixture       *fixture,
 }
 
 static void
+test_from_view (Fixture       *fixture,
+                gconstpointer  data)
+{
+  Responses responses = { 0, };
+  g_autoptr(JsonObject) request = json_object_new ();
+  StewardApproval *approval;
+  StewardToolApprovalDialog *dialog;
+
+  /* A view's call carries the view's label, and the dialog says who asks:
+   * the view, not a model. */
+  json_object_set_string_member (request, "server", "files");
+  json_object_set_string_member (request, "tool", "write_file");
+  json_object_set_string_member (request, "view", "write_file view 2");
+  json_object_set_object_member (request, "arguments", parse_object ("{\"path\": \"/tmp/a\"}"));
+  json_object_set_object_member (request, "definition", parse_object (definition_json));
+  json_object_set_string_member (request, "pinState", "unpinned");
+  approval = steward_approval_new (STEWARD_APPROVAL_KIND_TOOL_CALL, "files", request);
+  g_signal_connect (approval, "responded", G_CALLBACK (responded_cb), &responses);
+  dialog = dialog_new (approval, NULL);
+
+  g_assert_true (test_any_label_contains (GTK_WIDGET (dialog),
+                                          "The view “write_file view 2” of files asks to run "
+                                          "a tool."));
+  g_assert_false (test_any_label_contains (GTK_WIDGET (dialog), "A model in your chat"));
+
+  gtk_window_close (GTK_WINDOW (dialog));
+  close_dialog (dialog);
+  g_assert_cmpint (responses.action, ==, STEWARD_APPROVAL_ACTION_DENY);
+  g_clear_pointer (&responses.data, json_object_unref);
+  g_assert_finalize_object (approval);
+}
+
+static void
 test_withdrawn (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -488,6 +521,8 @@ main (int   argc,
               fixture_set_up, test_changed_definition, fixture_tear_down);
   g_test_add ("/steward/tool-approval-dialog/new-definition", Fixture, NULL,
               fixture_set_up, test_new_definition, fixture_tear_down);
+  g_test_add ("/steward/tool-approval-dialog/from-view", Fixture, NULL,
+              fixture_set_up, test_from_view, fixture_tear_down);
   g_test_add ("/steward/tool-approval-dialog/withdrawn", Fixture, NULL,
               fixture_set_up, test_withdrawn, fixture_tear_down);
 

@@ -331,6 +331,7 @@ build (StewardToolApprovalDialog *self)
   const char *tool_name = mcp_json_get_string (request, "tool");
   const char *title = mcp_json_get_string (definition, "title");
   const char *description = mcp_json_get_string (definition, "description");
+  const char *view_label = mcp_json_get_string (request, "view");
   g_autofree char *visible_server = NULL;
   g_autofree char *visible_tool = NULL;
   g_autofree char *intro = NULL;
@@ -350,9 +351,23 @@ build (StewardToolApprovalDialog *self)
   visible_server = steward_text_make_visible_capped (server != NULL ? server : "", 256, NULL);
   visible_tool = steward_text_make_visible_capped (tool_name != NULL ? tool_name : "", 256, NULL);
 
-  /* Translators: %s is a server's name. */
-  intro = g_strdup_printf (_("A model in your chat asks to run a tool of “%s”."),
-                           visible_server);
+  if (view_label != NULL)
+    {
+      /* A view of an MCP App asks, not the model: say which, since the
+       * page is the server's code and the person should know its voice. */
+      g_autofree char *visible_view = steward_text_make_visible_capped (view_label, 256, NULL);
+
+      /* Translators: the first %s is a view's label (such as "view of get-time"),
+       * the second a server's name. */
+      intro = g_strdup_printf (_("The view “%s” of %s asks to run a tool."),
+                               visible_view, visible_server);
+    }
+  else
+    {
+      /* Translators: %s is a server's name. */
+      intro = g_strdup_printf (_("A model in your chat asks to run a tool of “%s”."),
+                               visible_server);
+    }
   gtk_label_set_text (self->intro_label, intro);
 
   if (title != NULL && *title != '\0')

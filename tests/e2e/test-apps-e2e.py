@@ -7,8 +7,11 @@
 # accessibility tree cannot see into (GTK 4.8 does not expose WebKit's
 # content), so what the page does is read from the log viewer, where the
 # view bridge records its traffic: the page's ui/initialize shows that it
-# loaded, ran its script and reached the host through the bridge. The
-# Tools page with the view is kept in the artifacts as app-view.png.
+# loaded, ran its script and reached the host through the bridge. Then its
+# "Get Server Time" button is pressed with the mouse: the page calls its
+# server's tool through the bridge, the approval names the view, and the
+# server's answer goes back to the page. The Tools page with the view is
+# kept in the artifacts as app-view.png.
 #
 #   test-apps-e2e.py STEWARD [--artifacts DIR]
 #
@@ -30,6 +33,9 @@ SERVER = "basic"
 BASIC_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
                                          "server-basic-vanillajs", "dist", "index.js"))
 MAIN_SIZE = (1100, 800)
+# Where the page's "Get Server Time" button is, from the top of the view:
+# under the notice and the time, with the page's margins.
+BUTTON_TOP = 118
 
 
 class Session(driver.AppSession):
@@ -112,9 +118,44 @@ def view_renders_under_result(s):
                      timeout=30)
     check(view is not None, "the tool's view under its result")
     s.save("app-view.png")
+    s.view = view
+
+
+def press_first_button(s, view):
+    """Presses the page's first button, "Get Server Time", as a person
+    would, with the mouse. The accessibility tree shows the web view as an
+    empty filler, so its place on screen is all it tells: the button is
+    the page's first control, under its notice and the time, at the left;
+    its place in the page follows from the page's own style sheet."""
+    a11y.scroll_into_view(view)
+    left, top, _, _ = a11y._window_origin(a11y.window_of(view))
+    x, y, width, height = a11y.extents(view)
+    print("# the view at %d,%d %dx%d" % (x, y, width, height))
+    check(width > 100 and height > 150, "the view has a place on screen")
+    a11y._xdotool("mousemove", left + x + 60, top + y + BUTTON_TOP, "click", 1)
+
+
+@step(view_renders_under_result)
+def view_calls_its_tool(s):
+    press_first_button(s, s.view)
+    # The view's call is asked about like a model's, naming the view.
+    dialog = a11y.toplevel(s.app, "Allow Tool Call?")
+    a11y.focus(dialog)
+    a11y.find(dialog, "label", where=lambda node: a11y.name(node).startswith("The view "))
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+    a11y.closed(s.app, "Allow Tool Call?")
+    a11y.focus(s.main)
     # The page loaded and ran: it asked the bridge to initialize, and the
     # bridge recorded it with the view's traffic.
     log_rows(s, "ui/initialize", lambda name: "ui/initialize" in name)
+    # The bridge got the page's tools/call (#0 was its ui/initialize) and
+    # sent the server's answer back to the page (the view's traffic counts
+    # its own ids, "#1"; the host's client writes "id 8").
+    log_rows(s, "tools/call", lambda name: "tools/call #1" in name)
+    log_rows(s, "result", lambda name: "result #1" in name)
+    # The server answered two calls of its tool: the Tools page's and the view's.
+    answers = log_rows(s, "result id", lambda name: "for tools/call" in name)
+    check(len(answers) >= 2, "the server answered the view's call too")
 
 
 if __name__ == "__main__":

@@ -5,13 +5,15 @@
 Usage: app-server.py [PORT]
 
 It offers the tool "show" whose `_meta.ui.resourceUri` names the view
-"ui://app-server/view", and the tool "add" the view may call. The view is a
+"ui://app-server/view", the tool "add" the view may call, and the tool
+"forget" for the model only, which a view must not reach. The view is a
 small page that speaks the view side of the protocol by hand: it posts
 ui/initialize to window.parent, keeps what comes back in window.steward,
 and records every Content-Security-Policy violation there too, so that a
 test can read all of it by running JavaScript in the page. With PORT, the
 second tool "show-allowed" shows the same page under a resource that
-declares http://127.0.0.1:PORT as a connect domain.
+declares http://127.0.0.1:PORT as a connect domain, and "show-framed" one
+that declares it as a frame domain.
 
 Only the standard library is used, so the tests run anywhere Python does.
 """
@@ -69,11 +71,17 @@ def tools(port):
          "inputSchema": {"type": "object",
                          "properties": {"a": {"type": "number"}, "b": {"type": "number"}}},
          "_meta": {"ui": {"resourceUri": "ui://app-server/view", "visibility": ["app"]}}},
+        {"name": "forget", "description": "Forgets everything; for the model only.",
+         "inputSchema": {"type": "object", "properties": {}},
+         "_meta": {"ui": {"visibility": ["model"]}}},
     ]
     if port:
         result.append({"name": "show-allowed", "description": "Shows the view, allowed to connect.",
                        "inputSchema": {"type": "object", "properties": {}},
                        "_meta": {"ui": {"resourceUri": "ui://app-server/allowed"}}})
+        result.append({"name": "show-framed", "description": "Shows the view, declaring a frame.",
+                       "inputSchema": {"type": "object", "properties": {}},
+                       "_meta": {"ui": {"resourceUri": "ui://app-server/framed"}}})
     return result
 
 
@@ -85,18 +93,26 @@ def read(uri, port):
         csp = {"connectDomains": ["http://127.0.0.1:%s" % port]}
         return {"contents": [{"uri": uri, "mimeType": MIME, "text": PAGE,
                               "_meta": {"ui": {"csp": csp}}}]}, None
+    if uri == "ui://app-server/framed" and port:
+        csp = {"frameDomains": ["http://127.0.0.1:%s" % port]}
+        return {"contents": [{"uri": uri, "mimeType": MIME, "text": PAGE,
+                              "_meta": {"ui": {"csp": csp}}}]}, None
     return None, {"code": -32002, "message": "no resource %s" % uri}
 
 
 def call(params):
     name = params.get("name")
     arguments = params.get("arguments") or {}
-    if name in ("show", "show-allowed"):
+    if name in ("show", "show-allowed", "show-framed"):
         return {"content": [{"type": "text", "text": "shown"}]}, None
     if name == "add":
         total = arguments.get("a", 0) + arguments.get("b", 0)
         return {"content": [{"type": "text", "text": str(total)}],
                 "structuredContent": {"sum": total}}, None
+    if name == "forget":
+        # The bridge refuses a view's call of a model-only tool; if one
+        # got here, the answer says so and the test fails on it.
+        return {"content": [{"type": "text", "text": "forgotten by a view"}]}, None
     return None, {"code": -32602, "message": "unknown tool %s" % name}
 
 
