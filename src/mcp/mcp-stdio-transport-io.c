@@ -17,6 +17,7 @@
 #include "mcp-format-private.h"
 #include "mcp-line-framer.h"
 #include "mcp-revision.h"
+#include "mcp-source-private.h"
 
 /* Stop reading stdout while this many large texts wait for the parser, so
  * that a server writing big messages faster than they parse cannot grow
@@ -137,7 +138,7 @@ stdout_ready_cb (int          fd,
    * and the reader asks for a new one once that handler has returned. */
   if (self->in_stdout_cb)
     {
-      mcp_stdio_transport_clear_source (&self->stdout_source);
+      mcp_clear_source (&self->stdout_source);
       return G_SOURCE_REMOVE;
     }
 
