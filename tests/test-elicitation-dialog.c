@@ -319,6 +319,34 @@ test_empty_form (void)
 }
 
 static void
+test_task_line (void)
+{
+  const char *params = "{\"message\":\"Which sense?\",\"requestedSchema\":{\"type\":\"object\","
+                       "\"properties\":{}}}";
+  Responses responses = { 0 };
+  Launches launches = { 0 };
+  g_autoptr(GDateTime) started = g_date_time_new_local (2026, 11, 28, 10, 2, 0);
+  StewardApproval *approval = approval_new (params, &responses);
+  StewardElicitationDialog *dialog = dialog_new (approval, &launches);
+  GtkLabel *cause;
+
+  /* A question of no task has no task line. */
+  cause = steward_elicitation_dialog_get_cause_label (dialog);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (cause)));
+  finish (dialog, approval, &responses, &launches);
+
+  /* One raised for a task names the task and when it started. */
+  approval = approval_new (params, &responses);
+  steward_approval_set_task (approval, "task-7", "simulate-research-query", started);
+  dialog = dialog_new (approval, &launches);
+  cause = steward_elicitation_dialog_get_cause_label (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (cause)));
+  g_assert_cmpstr (gtk_label_get_text (cause), ==,
+                   "For the task “simulate-research-query”, started 10:02");
+  finish (dialog, approval, &responses, &launches);
+}
+
+static void
 test_secret_warning (void)
 {
   Responses responses = { 0 };
@@ -482,6 +510,7 @@ main (int   argc,
   g_test_add_func ("/steward/elicitation-dialog/form-defaults", test_form_defaults);
   g_test_add_func ("/steward/elicitation-dialog/decline-and-cancel", test_decline_and_cancel);
   g_test_add_func ("/steward/elicitation-dialog/empty-form", test_empty_form);
+  g_test_add_func ("/steward/elicitation-dialog/task-line", test_task_line);
   g_test_add_func ("/steward/elicitation-dialog/secret-warning", test_secret_warning);
   g_test_add_func ("/steward/elicitation-dialog/url-open", test_url_open);
   g_test_add_func ("/steward/elicitation-dialog/url-warnings", test_url_warnings);

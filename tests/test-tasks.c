@@ -11,6 +11,7 @@
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
 #include "mcp-json-private.h"
+#include "mcp-related-task.h"
 #include "mcp-scripted-transport.h"
 #include "mcp-stdio-transport.h"
 #include "test-delegate.h"
@@ -31,6 +32,7 @@ typedef struct {
   McpClient    *client;
   TestDelegate *delegate;
   GPtrArray    *messages;    /* status messages seen, in order */
+  McpTask      *asked_by;    /* the followed task a question named, when asked */
 } Fixture;
 
 static JsonObject *
@@ -39,6 +41,13 @@ reply_cb (const char  *method,
           gpointer     user_data,
           GError     **error)
 {
+  Fixture *fixture = user_data;
+
+  /* While the question waits, the client still follows the task it names. */
+  if (fixture->client != NULL && mcp_related_task_get_id (params) != NULL)
+    g_set_object (&fixture->asked_by,
+                  mcp_client_lookup_task (fixture->client, mcp_related_task_get_id (params)));
+
   if (g_str_equal (method, "elicitation/create"))
     return test_parse_object ("{\"action\":\"accept\",\"content\":"
                               "{\"interpretation\":\"historical\",\"name\":\"Ada\"}}");
@@ -124,6 +133,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->delegate = test_delegate_new (MCP_CLIENT_FEATURE_ROOTS |
                                          MCP_CLIENT_FEATURE_ELICITATION_FORM);
   fixture->delegate->reply_func = reply_cb;
+  fixture->delegate->reply_data = fixture;
   fixture->messages = g_ptr_array_new_with_free_func (g_free);
 
   if (g_str_equal (data, "http"))
@@ -145,6 +155,7 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_pointer (&fixture->url, g_free);
   g_clear_pointer (&fixture->messages, g_ptr_array_unref);
   g_clear_object (&fixture->delegate);
+  g_clear_object (&fixture->asked_by);
 }
 
 static void
@@ -342,6 +353,8 @@ test_everything_elicitation (Fixture       *fixture,
   related = mcp_json_get_object (mcp_json_get_object (params, "_meta"),
                                  "io.modelcontextprotocol/related-task");
   g_assert_cmpstr (mcp_json_get_string (related, "taskId"), ==, mcp_task_get_id (task));
+  g_assert_cmpstr (mcp_related_task_get_id (params), ==, mcp_task_get_id (task));
+  g_assert_true (fixture->asked_by == task);
 }
 
 static gboolean
@@ -501,6 +514,7 @@ test_modern_input (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(McpTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
@@ -512,6 +526,13 @@ test_modern_input (Fixture       *fixture,
   g_assert_cmpstr (text, ==, "Hello, Ada");
   g_assert_cmpuint (count_requests (fixture, "elicitation/create"), ==, 1);
   g_assert_true (saw_message (fixture, "Waiting for a name"));
+
+  /* It came with the task's status, and names that task as a 2025-11-25
+   * request would. */
+  task = only_followed_task (fixture->client);
+  g_assert_cmpstr (mcp_related_task_get_id (last_request (fixture, "elicitation/create")), ==,
+                   mcp_task_get_id (task));
+  g_assert_true (fixture->asked_by == task);
 }
 
 static void
@@ -684,6 +705,51 @@ test_modern_parse (void)
   g_assert_cmpint (mcp_task_get_status (task), ==, MCP_TASK_COMPLETED);
 }
 
+static void
+test_related_task_parse (void)
+{
+  const char *bad[] = {
+    "{\"_meta\":[]}",
+    "{\"_meta\":{\"io.modelcontextprotocol/related-task\":\"t-1\"}}",
+    "{\"_meta\":{\"io.modelcontextprotocol/related-task\":{\"taskId\":7}}}",
+    "{\"_meta\":{\"io.modelcontextprotocol/related-task\":{\"taskId\":\"\"}}}",
+    "{\"_meta\":{\"io.modelcontextprotocol/related-task\":{\"taskId\":\"a\\nb\"}}}",
+  };
+  g_autoptr(JsonObject) none = test_parse_object ("{\"messages\":[]}");
+  g_autoptr(JsonObject) good = test_parse_object (
+    "{\"_meta\":{\"io.modelcontextprotocol/related-task\":{\"taskId\":\"t-1\"}}}");
+  g_autoptr(JsonObject) long_id = json_object_new ();
+  g_autofree char *long_text = g_strnfill (MCP_RELATED_TASK_ID_MAX + 1, 'x');
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (mcp_related_task_check (none, &error));
+  g_assert_null (mcp_related_task_get_id (none));
+  g_assert_true (mcp_related_task_check (good, &error));
+  g_assert_cmpstr (mcp_related_task_get_id (good), ==, "t-1");
+
+  /* A name that is not a short string is refused, naming the fault. */
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(JsonObject) params = test_parse_object (bad[i]);
+
+      g_assert_false (mcp_related_task_check (params, &error));
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_PARAMS);
+      g_assert_nonnull (strstr (error->message, "related task")
+                        ? error->message : strstr (error->message, "_meta"));
+      g_clear_error (&error);
+      g_assert_null (mcp_related_task_get_id (params));
+    }
+
+  mcp_related_task_set_id (long_id, long_text);
+  g_assert_false (mcp_related_task_check (long_id, &error));
+  g_assert_nonnull (strstr (error->message, "256"));
+  g_clear_error (&error);
+
+  /* Marking replaces what a server put there. */
+  mcp_related_task_set_id (good, "t-2");
+  g_assert_cmpstr (mcp_related_task_get_id (good), ==, "t-2");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -694,6 +760,7 @@ main (int   argc,
   g_test_add ("/steward/tasks/" path, Fixture, data, fixture_set_up, func, fixture_tear_down)
 
   g_test_add_func ("/steward/tasks/parse", test_modern_parse);
+  g_test_add_func ("/steward/tasks/related-task-parse", test_related_task_parse);
   ADD ("everything/research", "everything", test_everything_research);
   ADD ("everything/elicitation", "everything", test_everything_elicitation);
   ADD ("everything/cancel", "everything", test_everything_cancel);

@@ -25,6 +25,9 @@ struct _StewardApproval
   guint                 tokens_used;
   GString              *answer;
   char                 *error_text;
+  char                 *task_id;
+  char                 *task_tool;
+  GDateTime            *task_started;
 
   guint                 finished : 1;
   guint                 generating : 1;
@@ -48,6 +51,7 @@ enum {
   PROP_GENERATING,
   PROP_ERROR_TEXT,
   PROP_WITHDRAWN,
+  PROP_TASK_ID,
   N_PROPS
 };
 
@@ -114,6 +118,9 @@ steward_approval_finalize (GObject *object)
   g_clear_pointer (&self->model_choices, json_array_unref);
   g_string_free (self->answer, TRUE);
   g_clear_pointer (&self->error_text, g_free);
+  g_clear_pointer (&self->task_id, g_free);
+  g_clear_pointer (&self->task_tool, g_free);
+  g_clear_pointer (&self->task_started, g_date_time_unref);
 
   G_OBJECT_CLASS (steward_approval_parent_class)->finalize (object);
 }
@@ -145,6 +152,9 @@ steward_approval_get_property (GObject    *object,
       break;
     case PROP_CREATED:
       g_value_set_int64 (value, self->created);
+      break;
+    case PROP_TASK_ID:
+      g_value_set_string (value, self->task_id);
       break;
     case PROP_CAUSE:
       g_value_set_string (value, self->cause);
@@ -279,6 +289,9 @@ steward_approval_class_init (StewardApprovalClass *klass)
   properties[PROP_WITHDRAWN] =
     g_param_spec_boolean ("withdrawn", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TASK_ID] =
+    g_param_spec_string ("task-id", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -433,6 +446,61 @@ steward_approval_set_cause (StewardApproval *self,
   g_return_if_fail (STEWARD_IS_APPROVAL (self));
 
   set_string (self, &self->cause, cause, PROP_CAUSE);
+}
+
+/**
+ * steward_approval_set_task:
+ * @task_id: the id of the task the request was raised for
+ * @tool: (nullable): the tool the task runs
+ * @started: when the task started
+ *
+ * Ties a sampling or elicitation request to the task of this approval's
+ * server that it was raised for, so that the dialog can say so and the
+ * task can offer the question.
+ */
+void
+steward_approval_set_task (StewardApproval *self,
+                           const char      *task_id,
+                           const char      *tool,
+                           GDateTime       *started)
+{
+  g_return_if_fail (STEWARD_IS_APPROVAL (self));
+  g_return_if_fail (task_id != NULL);
+  g_return_if_fail (started != NULL);
+
+  g_free (self->task_tool);
+  self->task_tool = g_strdup (tool);
+  g_clear_pointer (&self->task_started, g_date_time_unref);
+  self->task_started = g_date_time_ref (started);
+  /* Notified last, when the rest can be read. */
+  set_string (self, &self->task_id, task_id, PROP_TASK_ID);
+}
+
+/* Returns: (nullable): the id of the task the request belongs to */
+const char *
+steward_approval_get_task_id (StewardApproval *self)
+{
+  g_return_val_if_fail (STEWARD_IS_APPROVAL (self), NULL);
+
+  return self->task_id;
+}
+
+/* Returns: (nullable): the tool the request's task runs */
+const char *
+steward_approval_get_task_tool (StewardApproval *self)
+{
+  g_return_val_if_fail (STEWARD_IS_APPROVAL (self), NULL);
+
+  return self->task_tool;
+}
+
+/* Returns: (nullable) (transfer none): when the request's task started */
+GDateTime *
+steward_approval_get_task_started (StewardApproval *self)
+{
+  g_return_val_if_fail (STEWARD_IS_APPROVAL (self), NULL);
+
+  return self->task_started;
 }
 
 const char *

@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * Every getter is a property that notifies: "kind", "server", "request",
  * "stage", "finished", "created" (wall-clock microseconds), "cause",
  * "model", "model-reason", "max-tokens-requested", "policy-text",
- * "answer-text", "generating", "error-text", "withdrawn". The signal
+ * "answer-text", "generating", "error-text", "withdrawn", "task-id". The signal
  * "responded" (StewardApprovalAction action, JsonObject *data) runs before
  * "finished" is notified; responding to a finished approval does nothing.
  */
@@ -100,6 +100,16 @@ gint64                steward_approval_get_created       (StewardApproval      *
 const char           *steward_approval_get_cause         (StewardApproval      *self);
 void                  steward_approval_set_cause         (StewardApproval      *self,
                                                           const char           *cause);
+/* Sampling and elicitation raised for a task of the same server: the
+ * task's id, tool and start; NULL when the request belongs to no task the
+ * host follows. "task-id" notifies once all three are set. */
+void                  steward_approval_set_task          (StewardApproval      *self,
+                                                          const char           *task_id,
+                                                          const char           *tool,
+                                                          GDateTime            *started);
+const char           *steward_approval_get_task_id       (StewardApproval      *self);
+const char           *steward_approval_get_task_tool     (StewardApproval      *self);
+GDateTime            *steward_approval_get_task_started  (StewardApproval      *self);
 /* Sampling: the model chosen and the sentence that explains why. */
 const char           *steward_approval_get_model         (StewardApproval      *self);
 const char           *steward_approval_get_model_reason  (StewardApproval      *self);

@@ -6,6 +6,7 @@
 #include "mcp-client-private.h"
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-related-task.h"
 
 /* Incoming requests from the server */
 
@@ -91,6 +92,14 @@ mcp_client_check_incoming (McpClient  *self,
 {
   McpClientFeatures features = self->delegate ? mcp_client_delegate_get_features (self->delegate)
                                               : MCP_CLIENT_FEATURE_NONE;
+  GError *error = NULL;
+
+  /* The host looks up and shows the task a request names: a bad name is
+   * refused here rather than shown. */
+  if ((g_str_equal (method, "sampling/createMessage") ||
+       g_str_equal (method, "elicitation/create")) &&
+      !mcp_related_task_check (params, &error))
+    return error;
 
   if (g_str_equal (method, "sampling/createMessage"))
     {

@@ -8,6 +8,7 @@
 #include "mcp-error.h"
 #include "mcp-item.h"
 #include "mcp-json-private.h"
+#include "mcp-related-task.h"
 #include "mcp-tool.h"
 
 /*
@@ -39,8 +40,6 @@
 #define MAX_SERVER_POLL_MS  60000
 /* Polls in a row that may fail for a passing reason (a timeout). */
 #define MAX_POLL_FAILURES   5
-
-#define RELATED_TASK_META   "io.modelcontextprotocol/related-task"
 
 typedef struct {
   GListStore *followed;   /* McpTask, every task followed on this client */
@@ -241,6 +240,27 @@ mcp_client_get_followed_tasks (McpClient *self)
   g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
 
   return G_LIST_MODEL (get_state (self)->followed);
+}
+
+/**
+ * mcp_client_lookup_task:
+ * @task_id: a task's id, as a request's related task names it
+ *
+ * Returns: (transfer none) (nullable): the task of that id this client
+ *   follows now, or NULL
+ */
+McpTask *
+mcp_client_lookup_task (McpClient  *self,
+                        const char *task_id)
+{
+  Follow *follow;
+
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+
+  if (task_id == NULL)
+    return NULL;
+  follow = g_hash_table_lookup (get_state (self)->by_id, task_id);
+  return follow != NULL ? follow->task : NULL;
 }
 
 /**
@@ -685,6 +705,7 @@ answer_input_requests (Follow *follow)
       const char *method = mcp_json_get_string (request, "method");
       JsonObject *params = mcp_json_get_object (request, "params");
       g_autoptr(GError) error = NULL;
+      g_autoptr(JsonObject) marked = NULL;
       InputCall *call;
 
       if (g_hash_table_contains (follow->answered, l->data))
@@ -705,6 +726,15 @@ answer_input_requests (Follow *follow)
         {
           follow_return (follow, NULL, g_steal_pointer (&error));
           return;
+        }
+
+      /* The request came with the task's status, so it is the task's own:
+       * marked as 2025-11-25 marks it, whatever the server put there. */
+      if (params != NULL)
+        {
+          marked = mcp_client_copy_object (params);
+          mcp_related_task_set_id (marked, mcp_task_get_id (follow->task));
+          params = marked;
         }
 
       call = g_new0 (InputCall, 1);

@@ -15,6 +15,8 @@ gboolean        mcp_client_tool_needs_task         (McpClient            *self,
 gboolean        mcp_client_tool_allows_task        (McpClient            *self,
                                                     const char           *tool_name);
 GListModel     *mcp_client_get_followed_tasks      (McpClient            *self);
+McpTask        *mcp_client_lookup_task             (McpClient            *self,
+                                                    const char           *task_id);
 void            mcp_client_set_long_running        (McpClient            *self,
                                                     const char           *tool_name,
                                                     gboolean              long_running);

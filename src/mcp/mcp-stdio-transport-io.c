@@ -17,6 +17,7 @@
 #include "mcp-format-private.h"
 #include "mcp-line-framer.h"
 #include "mcp-revision.h"
+#include "mcp-source-private.h"
 
 /* Stop reading stdout while this many large texts wait for the parser, so
  * that a server writing big messages faster than they parse cannot grow

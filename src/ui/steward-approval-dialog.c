@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "steward-text.h"
 
 #include "steward-approval-dialog.h"
@@ -262,6 +264,35 @@ steward_approval_dialog_dup_server_name (StewardApprovalDialog *self)
   name = priv->approval != NULL ? steward_approval_get_server (priv->approval) : NULL;
 
   return steward_text_make_visible_capped (name != NULL ? name : "", MAX_SERVER_NAME, NULL);
+}
+
+char *
+steward_approval_dialog_dup_task_line (StewardApprovalDialog *self)
+{
+  StewardApprovalDialogPrivate *priv = steward_approval_dialog_get_instance_private (self);
+  const char *tool;
+  GDateTime *started;
+  g_autofree char *visible = NULL;
+  g_autofree char *time = NULL;
+
+  g_return_val_if_fail (STEWARD_IS_APPROVAL_DIALOG (self), NULL);
+
+  if (priv->approval == NULL || steward_approval_get_task_id (priv->approval) == NULL)
+    return NULL;
+
+  /* The tool's name is the server's word: shown, never read as markup,
+   * with hidden characters made visible. */
+  tool = steward_approval_get_task_tool (priv->approval);
+  started = steward_approval_get_task_started (priv->approval);
+  visible = steward_text_make_visible_capped (tool != NULL ? tool
+                                                           : steward_approval_get_task_id (priv->approval),
+                                              MAX_SERVER_NAME, NULL);
+  /* Translators: a time of day in the task line, as in "10:02". */
+  time = g_date_time_format (started, _("%H:%M"));
+
+  /* Translators: says which running task asks; the first %s is the tool
+   * the task runs, the second when it started ("10:02"). */
+  return g_strdup_printf (_("For the task “%s”, started %s"), visible, time);
 }
 
 void

@@ -64,6 +64,10 @@ void             steward_approval_dialog_respond            (StewardApprovalDial
  * made visible, cut at a length a header can hold. */
 char            *steward_approval_dialog_dup_server_name    (StewardApprovalDialog *self);
 
+/* The line that names the task the request was raised for, with its tool
+ * and start, or NULL when it belongs to no task the host follows. */
+char            *steward_approval_dialog_dup_task_line      (StewardApprovalDialog *self);
+
 /* What closing the window answers for every dialog of @klass; without a
  * call it answers nothing and the approval keeps waiting. */
 void             steward_approval_dialog_class_set_dismiss_action (StewardApprovalDialogClass *klass,

@@ -20,6 +20,7 @@ const char        *steward_elicitation_dialog_get_mode          (StewardElicitat
 StewardSchemaForm *steward_elicitation_dialog_get_form          (StewardElicitationDialog *self);
 GtkLabel          *steward_elicitation_dialog_get_message_label (StewardElicitationDialog *self);
 GtkLabel          *steward_elicitation_dialog_get_url_label     (StewardElicitationDialog *self);
+GtkLabel          *steward_elicitation_dialog_get_cause_label   (StewardElicitationDialog *self);
 /* The warnings shown, one a line, or NULL when there are none. */
 char              *steward_elicitation_dialog_dup_warnings      (StewardElicitationDialog *self);
 /* "decline", "cancel", "accept", "open", or "problem": the button beside

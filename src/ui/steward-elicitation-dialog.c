@@ -26,6 +26,7 @@ struct _StewardElicitationDialog
   GtkScrolledWindow  *scrolled;
   GtkStack           *stack;
   GtkLabel           *intro_label;
+  GtkLabel           *cause_label;
   GtkLabel           *message_label;
   AdwBin             *form_bin;
   GtkLabel           *url_label;
@@ -304,6 +305,7 @@ build (StewardElicitationDialog *self)
   const char *message = mcp_json_get_string (request, "message");
   g_autofree char *server = steward_approval_dialog_dup_server_name (STEWARD_APPROVAL_DIALOG (self));
   g_autofree char *visible_message = steward_text_for_display (message != NULL ? message : "");
+  g_autofree char *task_line = steward_approval_dialog_dup_task_line (STEWARD_APPROVAL_DIALOG (self));
   g_autofree char *title = NULL;
   g_autofree char *intro = NULL;
 
@@ -319,6 +321,10 @@ build (StewardElicitationDialog *self)
   else
     intro = g_strdup_printf (_("“%s” asks you for information."), server);
   gtk_label_set_text (self->intro_label, intro);
+
+  if (task_line != NULL)
+    gtk_label_set_text (self->cause_label, task_line);
+  gtk_widget_set_visible (GTK_WIDGET (self->cause_label), task_line != NULL);
 
   gtk_label_set_text (self->message_label, visible_message);
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), *visible_message != '\0');
@@ -500,6 +506,7 @@ steward_elicitation_dialog_class_init (StewardElicitationDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, scrolled);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, intro_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, cause_label);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, message_label);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, form_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardElicitationDialog, url_label);
@@ -565,6 +572,14 @@ steward_elicitation_dialog_get_form (StewardElicitationDialog *self)
   g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
 
   return self->form;
+}
+
+GtkLabel *
+steward_elicitation_dialog_get_cause_label (StewardElicitationDialog *self)
+{
+  g_return_val_if_fail (STEWARD_IS_ELICITATION_DIALOG (self), NULL);
+
+  return self->cause_label;
 }
 
 GtkLabel *

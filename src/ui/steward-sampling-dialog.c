@@ -498,6 +498,7 @@ build_request (StewardSamplingDialog *self)
   const char *system = mcp_json_get_string (request, "systemPrompt");
   const char *cause = steward_approval_get_cause (self->approval);
   g_autofree char *server = steward_approval_dialog_dup_server_name (STEWARD_APPROVAL_DIALOG (self));
+  g_autofree char *task_line = steward_approval_dialog_dup_task_line (STEWARD_APPROVAL_DIALOG (self));
   g_autofree char *title = NULL;
   g_autofree char *intro = NULL;
   g_autofree char *answer_intro = NULL;
@@ -516,7 +517,12 @@ build_request (StewardSamplingDialog *self)
                                     "Read and edit it before you send it."), server);
   gtk_label_set_text (self->answer_intro_label, answer_intro);
 
-  if (cause != NULL)
+  if (task_line != NULL)
+    {
+      gtk_label_set_text (self->cause_label, task_line);
+      gtk_widget_set_visible (GTK_WIDGET (self->cause_label), TRUE);
+    }
+  else if (cause != NULL)
     {
       g_autofree char *visible = steward_text_make_visible_capped (cause, 1024, NULL);
       /* Translators: %s says what led to the request, such as "tool call

@@ -9,6 +9,8 @@
 #include "mcp-error.h"
 #include "mcp-json.h"
 #include "mcp-json-private.h"
+#include "mcp-related-task.h"
+#include "steward-approvals.h"
 #include "steward-server-registry.h"
 #include "steward-redactor.h"
 #include "steward-task-list.h"
@@ -27,6 +29,7 @@ struct _StewardTaskEntry
   GDateTime *started;
   GDateTime *finished;
   gboolean   following;
+  GPtrArray *questions;   /* StewardApproval raised for the task, unanswered */
 };
 
 G_DEFINE_FINAL_TYPE (StewardTaskEntry, steward_task_entry, G_TYPE_OBJECT)
@@ -47,6 +50,7 @@ steward_task_entry_finalize (GObject *object)
   g_clear_object (&self->task);
   g_clear_pointer (&self->started, g_date_time_unref);
   g_clear_pointer (&self->finished, g_date_time_unref);
+  g_clear_pointer (&self->questions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (steward_task_entry_parent_class)->finalize (object);
 }
@@ -69,6 +73,7 @@ steward_task_entry_class_init (StewardTaskEntryClass *klass)
 static void
 steward_task_entry_init (StewardTaskEntry *self)
 {
+  self->questions = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 const char *
@@ -98,6 +103,19 @@ steward_task_entry_get_finished (StewardTaskEntry *self)
 {
   g_return_val_if_fail (STEWARD_IS_TASK_ENTRY (self), NULL);
   return self->finished;
+}
+
+/**
+ * steward_task_entry_get_question:
+ *
+ * Returns: (transfer none) (nullable): the oldest sampling or elicitation
+ *   request raised for the task that waits for the person, or NULL
+ */
+StewardApproval *
+steward_task_entry_get_question (StewardTaskEntry *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TASK_ENTRY (self), NULL);
+  return self->questions->len > 0 ? g_ptr_array_index (self->questions, 0) : NULL;
 }
 
 /* Returns: whether a client follows the task now */
@@ -399,6 +417,52 @@ find_entry (StewardTaskList *self,
   return NULL;
 }
 
+/* Questions: a server's request that names one of its tasks joins the
+ * task's entry until it is answered, and the approval learns the task. */
+
+static void
+question_finished_cb (StewardApproval  *approval,
+                      GParamSpec       *pspec,
+                      StewardTaskEntry *entry)
+{
+  if (!steward_approval_get_finished (approval))
+    return;
+
+  g_signal_handlers_disconnect_by_data (approval, entry);
+  if (g_ptr_array_remove (entry->questions, approval))
+    g_signal_emit (entry, entry_signals[ENTRY_CHANGED], 0);
+}
+
+static void
+approval_added_cb (StewardApprovals *approvals,
+                   StewardApproval  *approval,
+                   StewardTaskList  *self)
+{
+  StewardApprovalKind kind = steward_approval_get_kind (approval);
+  const char *task_id;
+  StewardTaskEntry *entry;
+
+  if (kind != STEWARD_APPROVAL_KIND_SAMPLING && kind != STEWARD_APPROVAL_KIND_ELICITATION)
+    return;
+
+  /* Only a task of the same server: a server cannot hang its question
+   * on another server's task. */
+  task_id = mcp_related_task_get_id (steward_approval_get_request (approval));
+  if (task_id == NULL ||
+      (entry = find_entry (self, steward_approval_get_server (approval), task_id)) == NULL)
+    return;
+
+  steward_approval_set_task (approval, task_id, mcp_task_get_tool_name (entry->task),
+                             entry->started);
+  if (steward_approval_get_finished (approval))
+    return;
+
+  g_ptr_array_add (entry->questions, g_object_ref (approval));
+  g_signal_connect_object (approval, "notify::finished", G_CALLBACK (question_finished_cb),
+                           entry, 0);
+  g_signal_emit (entry, entry_signals[ENTRY_CHANGED], 0);
+}
+
 /* Following */
 
 static void
@@ -644,6 +708,9 @@ steward_task_list_new (StewardHost *host,
   self = g_object_new (STEWARD_TYPE_TASK_LIST, NULL);
   self->registry = g_object_ref (steward_host_get_registry (host));
   self->journal = g_object_ref (journal);
+
+  g_signal_connect_object (steward_host_get_approvals (host), "added",
+                           G_CALLBACK (approval_added_cb), self, 0);
 
   g_signal_connect_object (self->registry, "items-changed", G_CALLBACK (registry_changed_cb),
                            self, 0);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "mcp-task.h"
+#include "steward-approval.h"
 #include "steward-host.h"
 
 G_BEGIN_DECLS
@@ -24,11 +25,14 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (StewardTaskEntry, steward_task_entry, STEWARD, TASK_ENTRY, GObject)
 
-const char  *steward_task_entry_get_server_name  (StewardTaskEntry *self);
-McpTask     *steward_task_entry_get_task         (StewardTaskEntry *self);
-GDateTime   *steward_task_entry_get_started      (StewardTaskEntry *self);
-GDateTime   *steward_task_entry_get_finished     (StewardTaskEntry *self);
-gboolean     steward_task_entry_get_following    (StewardTaskEntry *self);
+const char      *steward_task_entry_get_server_name  (StewardTaskEntry *self);
+McpTask         *steward_task_entry_get_task         (StewardTaskEntry *self);
+GDateTime       *steward_task_entry_get_started      (StewardTaskEntry *self);
+GDateTime       *steward_task_entry_get_finished     (StewardTaskEntry *self);
+gboolean         steward_task_entry_get_following    (StewardTaskEntry *self);
+/* The question (sampling, elicitation) the task waits on; "changed" when
+ * one comes or is answered. */
+StewardApproval *steward_task_entry_get_question     (StewardTaskEntry *self);
 
 #define STEWARD_TYPE_TASK_LIST (steward_task_list_get_type ())
 
