@@ -247,36 +247,12 @@ char *
 steward_cli_auth_get_challenge (StewardCliAuth *self,
                                 const GError   *error)
 {
-  g_autoptr(McpAuthChallenge) challenge = NULL;
-  JsonNode *data;
-  JsonObject *object;
-  const char *header;
-  gint64 status;
-
   g_return_val_if_fail (STEWARD_IS_CLI_AUTH (self), NULL);
 
-  if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_HTTP_STATUS) ||
-      self->n_authorizations >= MAX_AUTHORIZATIONS)
+  if (self->n_authorizations >= MAX_AUTHORIZATIONS)
     return NULL;
 
-  data = mcp_error_get_data (error);
-  if (data == NULL || !JSON_NODE_HOLDS_OBJECT (data))
-    return NULL;
-
-  object = json_node_get_object (data);
-  status = json_object_get_int_member_with_default (object, "status", 0);
-  header = json_object_get_string_member_with_default (object, "wwwAuthenticate", NULL);
-  challenge = mcp_auth_challenge_parse (header);
-
-  /* A 401 without a Bearer challenge asks for some other credential,
-   * which signing in would not give. */
-  if (challenge == NULL)
-    return NULL;
-  if (status == 401 ||
-      (status == 403 && g_strcmp0 (challenge->error, "insufficient_scope") == 0))
-    return g_strdup (header);
-
-  return NULL;
+  return mcp_auth_challenge_from_error (error);
 }
 
 static void

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mcp-auth-challenge.h"
+#include "mcp-error.h"
 
 G_DEFINE_BOXED_TYPE (McpAuthChallenge, mcp_auth_challenge,
                      mcp_auth_challenge_copy, mcp_auth_challenge_free)
@@ -183,4 +184,46 @@ mcp_auth_challenge_free (McpAuthChallenge *challenge)
   g_free (challenge->resource_metadata);
   g_free (challenge->error_description);
   g_free (challenge);
+}
+
+/**
+ * mcp_auth_challenge_from_error:
+ * @error: why a connection or a request failed
+ *
+ * Whether @error is the server asking for a sign-in: a `401` with a Bearer
+ * challenge, or a `403` whose challenge asks for more scopes. A `401`
+ * without a Bearer challenge wants some other credential, which signing
+ * in would not give.
+ *
+ * Returns: (transfer full) (nullable): the `WWW-Authenticate` header to
+ *   sign in with, or %NULL
+ */
+char *
+mcp_auth_challenge_from_error (const GError *error)
+{
+  g_autoptr(McpAuthChallenge) challenge = NULL;
+  JsonObject *object;
+  JsonNode *data;
+  const char *header;
+  gint64 status;
+
+  if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_HTTP_STATUS))
+    return NULL;
+
+  data = mcp_error_get_data (error);
+  if (data == NULL || !JSON_NODE_HOLDS_OBJECT (data))
+    return NULL;
+
+  object = json_node_get_object (data);
+  status = json_object_get_int_member_with_default (object, "status", 0);
+  header = json_object_get_string_member_with_default (object, "wwwAuthenticate", NULL);
+
+  challenge = mcp_auth_challenge_parse (header);
+  if (challenge == NULL)
+    return NULL;
+  if (status == 401 ||
+      (status == 403 && g_strcmp0 (challenge->error, "insufficient_scope") == 0))
+    return g_strdup (header);
+
+  return NULL;
 }

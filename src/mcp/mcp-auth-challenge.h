@@ -29,6 +29,7 @@ GType             mcp_auth_challenge_get_type  (void) G_GNUC_CONST;
 McpAuthChallenge *mcp_auth_challenge_parse     (const char             *header);
 McpAuthChallenge *mcp_auth_challenge_copy      (const McpAuthChallenge *challenge);
 void              mcp_auth_challenge_free      (McpAuthChallenge       *challenge);
+char             *mcp_auth_challenge_from_error (const GError          *error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpAuthChallenge, mcp_auth_challenge_free)
 

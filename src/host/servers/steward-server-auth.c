@@ -412,38 +412,6 @@ steward_server_auth_get_authorization (StewardServerAuth *self)
   return self->authorization;
 }
 
-char *
-steward_server_auth_challenge_from_error (const GError *error)
-{
-  g_autoptr(McpAuthChallenge) challenge = NULL;
-  JsonObject *object;
-  JsonNode *data;
-  const char *header;
-  gint64 status;
-
-  if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_HTTP_STATUS))
-    return NULL;
-
-  data = mcp_error_get_data (error);
-  if (data == NULL || !JSON_NODE_HOLDS_OBJECT (data))
-    return NULL;
-
-  object = json_node_get_object (data);
-  status = json_object_get_int_member_with_default (object, "status", 0);
-  header = json_object_get_string_member_with_default (object, "wwwAuthenticate", NULL);
-
-  /* Without a Bearer challenge the server wants some other credential,
-   * which signing in would not give. */
-  challenge = mcp_auth_challenge_parse (header);
-  if (challenge == NULL)
-    return NULL;
-  if (status == 401 ||
-      (status == 403 && g_strcmp0 (challenge->error, "insufficient_scope") == 0))
-    return g_strdup (header);
-
-  return NULL;
-}
-
 /* Resuming without the person */
 
 static void

@@ -55,9 +55,6 @@ gint64                  steward_server_auth_get_expires_at         (StewardServe
 /* "Bearer …" for the `Authorization` header, or NULL without a token. */
 const char             *steward_server_auth_get_authorization      (StewardServerAuth   *self);
 
-/* Whether @error is the server asking for a sign-in: a 401 with a Bearer
- * challenge, or a 403 asking for more scopes. Gives the challenge. */
-char                   *steward_server_auth_challenge_from_error   (const GError        *error);
 /* A challenge that needs a new sign-in, for more scopes, while connected. */
 void                    steward_server_auth_step_up                (StewardServerAuth   *self,
                                                                     const char          *challenge);

@@ -124,7 +124,7 @@ steward_server_try_sign_in (StewardServer *self,
       has_own_authorization (steward_server_config_get_headers (self->config)))
     return FALSE;
 
-  challenge = steward_server_auth_challenge_from_error (error);
+  challenge = mcp_auth_challenge_from_error (error);
   if (challenge == NULL)
     return FALSE;
 
@@ -244,7 +244,7 @@ steward_server_step_up_call (StewardServer *self,
       has_own_authorization (steward_server_config_get_headers (self->config)))
     return FALSE;
 
-  challenge = steward_server_auth_challenge_from_error (error);
+  challenge = mcp_auth_challenge_from_error (error);
   parsed = challenge != NULL ? mcp_auth_challenge_parse (challenge) : NULL;
   if (parsed == NULL || g_strcmp0 (parsed->error, "insufficient_scope") != 0)
     return FALSE;
