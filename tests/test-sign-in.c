@@ -442,6 +442,65 @@ test_step_up (Fixture       *fixture,
   wait_status (fixture, STEWARD_SERVER_STATUS_STOPPED);
 }
 
+/* The token is revoked while the server is connected: the next call is
+ * refused, the sign-in is renewed with its refresh token without the
+ * browser, and the call goes through on the new connection. */
+static void
+test_renew_refused (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autofree char *base = NULL;
+  g_autofree char *revoke = NULL;
+  g_autoptr(GError) error = NULL;
+  Called called = { 0 };
+  const char *authorization;
+  int status = 0;
+
+  show_server (fixture);
+  steward_server_start (fixture->server);
+  wait_status (fixture, STEWARD_SERVER_STATUS_NEEDS_SIGN_IN);
+  click (fixture->page, "_Sign In…");
+  wait_status (fixture, STEWARD_SERVER_STATUS_READY);
+  g_assert_cmpuint (count_requests (fixture, "authorize"), ==, 1);
+
+  /* The authorization server forgets the token, as when it ran out. */
+  authorization = steward_server_auth_get_authorization (steward_server_get_auth (fixture->server));
+  g_assert_true (g_str_has_prefix (authorization, "Bearer "));
+  base = g_strndup (fixture->url, strlen (fixture->url) - strlen ("/mcp"));
+  revoke = g_strconcat (base, "/revoke", NULL);
+  {
+    const char *argv[] = {
+      "python3", "-c",
+      "import sys, urllib.parse, urllib.request\n"
+      "urllib.request.urlopen(sys.argv[1], urllib.parse.urlencode("
+      "{'token': sys.argv[2]}).encode())",
+      revoke, authorization + strlen ("Bearer "), NULL
+    };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                                 NULL, NULL, &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  g_assert_cmpuint (count_requests (fixture, "revoke"), ==, 1);
+
+  steward_server_call_tool_async (fixture->server, "whoami", arguments, NULL, NULL, NULL, NULL,
+                                  called_cb, &called);
+  test_wait_until (called_done_cb, &called, DEADLINE_MS);
+  g_assert_no_error (called.error);
+  g_assert_nonnull (called.result);
+  g_assert_false (mcp_tool_result_get_is_error (called.result));
+  g_assert_cmpuint (count_requests (fixture, "refresh"), ==, 1);
+  g_assert_cmpuint (count_requests (fixture, "authorize"), ==, 1);
+  g_assert_cmpint (steward_server_get_status (fixture->server), ==,
+                   STEWARD_SERVER_STATUS_READY);
+  g_clear_object (&called.result);
+
+  steward_server_stop_async (fixture->server, NULL, NULL, NULL);
+  wait_status (fixture, STEWARD_SERVER_STATUS_STOPPED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -473,6 +532,9 @@ main (int   argc,
 
   g_test_add ("/steward/sign-in/step-up", Fixture, "step-up", fixture_set_up, test_step_up,
               fixture_tear_down);
+
+  g_test_add ("/steward/sign-in/renew-refused", Fixture, NULL, fixture_set_up,
+              test_renew_refused, fixture_tear_down);
 
   status = g_test_run ();
   test_remove_tree (dir);

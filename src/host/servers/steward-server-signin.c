@@ -226,9 +226,11 @@ step_up_status_cb (StewardServer *self,
  * @task: (transfer full): the call's task, taken when this returns %TRUE
  * @error: what the call met
  *
- * Returns: %TRUE when @error asks for more scopes and the call now waits
- *   for the person to sign in again; each call steps up once at most, so
- *   a server that keeps asking ends the call with its refusal
+ * Returns: %TRUE when @error asks for a sign-in and the call now waits
+ *   for it: a token refused outright is renewed without the person where
+ *   it can be, a request for more scopes asks the person to sign in again;
+ *   each call waits once at most, so a server that keeps refusing ends the
+ *   call with its refusal
  */
 gboolean
 steward_server_step_up_call (StewardServer *self,
@@ -246,7 +248,7 @@ steward_server_step_up_call (StewardServer *self,
 
   challenge = mcp_auth_challenge_from_error (error);
   parsed = challenge != NULL ? mcp_auth_challenge_parse (challenge) : NULL;
-  if (parsed == NULL || g_strcmp0 (parsed->error, "insufficient_scope") != 0)
+  if (parsed == NULL)
     return FALSE;
 
   call->stepped_up = TRUE;
@@ -254,12 +256,25 @@ steward_server_step_up_call (StewardServer *self,
   step_up->task = task;
   step_up->error = g_error_copy (error);
 
-  steward_server_host_event (self, STEWARD_LOG_LEVEL_INFO,
-                             _("The server asks for more access to call “%s”"), call->tool);
   steward_server_drop_client (self);
   update_target (self);
-  steward_server_auth_step_up (self->auth, challenge);
-  set_needs_sign_in (self);
+  if (g_strcmp0 (parsed->error, "insufficient_scope") == 0)
+    {
+      steward_server_host_event (self, STEWARD_LOG_LEVEL_INFO,
+                                 _("The server asks for more access to call “%s”"), call->tool);
+      steward_server_auth_step_up (self->auth, challenge);
+      set_needs_sign_in (self);
+    }
+  else
+    {
+      /* The token ran out or was revoked while connected: renewed, and
+       * the server connected again, as when a connection is refused. */
+      steward_server_host_event (self, STEWARD_LOG_LEVEL_INFO,
+                                 _("The server refused the sign-in while calling “%s”; "
+                                   "renewing it"), call->tool);
+      steward_server_auth_resume_async (self->auth, challenge, self->cancellable, resumed_cb,
+                                        steward_server_attempt_new (self));
+    }
 
   step_up->status_id = g_signal_connect (self, "notify::status",
                                          G_CALLBACK (step_up_status_cb), step_up);
