@@ -149,9 +149,9 @@ steward_provider_add_messages (JsonObject                  *request,
   return TRUE;
 }
 
-JsonArray *
-steward_provider_map_tools (JsonArray               *tools,
-                            StewardProviderToolFunc  make_tool)
+static JsonArray *
+map_tools (JsonArray               *tools,
+           StewardProviderToolFunc  make_tool)
 {
   JsonArray *out = json_array_new ();
 
@@ -171,6 +171,25 @@ steward_provider_map_tools (JsonArray               *tools,
     }
 
   return out;
+}
+
+const char *
+steward_provider_add_tools (JsonObject              *request,
+                            JsonObject              *body,
+                            StewardProviderToolFunc  make_tool)
+{
+  JsonArray *tools = mcp_json_get_array (request, "tools");
+  const char *mode = mcp_json_get_string (mcp_json_get_object (request, "toolChoice"), "mode");
+
+  if (tools == NULL || json_array_get_length (tools) == 0)
+    return NULL;
+
+  json_object_set_array_member (body, "tools", map_tools (tools, make_tool));
+  if (g_strcmp0 (mode, "auto") == 0 || g_strcmp0 (mode, "required") == 0 ||
+      g_strcmp0 (mode, "none") == 0)
+    return mode;
+
+  return NULL;
 }
 
 JsonObject *

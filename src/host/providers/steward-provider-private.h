@@ -239,7 +239,13 @@ gboolean     steward_provider_add_messages     (JsonObject                  *req
 typedef JsonObject *(*StewardProviderToolFunc) (const char  *name,
                                                 const char  *description,
                                                 JsonObject  *schema);
-JsonArray   *steward_provider_map_tools        (JsonArray                   *tools,
+/* Sets the request's "tools" on @body as "tools", each made by
+ * @make_tool, when it offers any. Returns its "toolChoice" mode when there
+ * are tools and the mode is one of "auto", "required" and "none", which
+ * every wire format spells its own way; NULL leaves the provider's
+ * default. */
+const char  *steward_provider_add_tools        (JsonObject                  *request,
+                                                JsonObject                  *body,
                                                 StewardProviderToolFunc      make_tool);
 /* The tool's "inputSchema", or an object schema without properties. */
 JsonObject  *steward_provider_dup_tool_schema  (JsonObject           *tool);
