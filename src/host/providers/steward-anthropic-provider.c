@@ -807,15 +807,12 @@ anthropic_read_models (StewardHttpProvider  *provider,
                        char                **next,
                        GError              **error)
 {
-  JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  JsonArray *list = mcp_json_get_array (root, "data");
+  JsonObject *root = steward_provider_read_model_list (reply, "data", "id", names);
   const char *last_id;
   JsonNode *has_more;
 
-  if (list == NULL)
+  if (root == NULL)
     return FALSE;
-
-  steward_provider_add_model_names (names, list, "id");
 
   has_more = json_object_get_member (root, "has_more");
   last_id = mcp_json_get_string (root, "last_id");

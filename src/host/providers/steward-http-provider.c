@@ -351,18 +351,27 @@ steward_provider_add_model_name (GPtrArray  *names,
   g_ptr_array_add (names, g_strdup (name));
 }
 
-void
-steward_provider_add_model_names (GPtrArray  *names,
-                                  JsonArray  *list,
-                                  const char *member)
+JsonObject *
+steward_provider_read_model_list (JsonNode   *reply,
+                                  const char *list_member,
+                                  const char *name_member,
+                                  GPtrArray  *names)
 {
+  JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
+  JsonArray *list = mcp_json_get_array (root, list_member);
+
+  if (list == NULL)
+    return NULL;
+
   for (guint i = 0; i < json_array_get_length (list); i++)
     {
       JsonNode *node = json_array_get_element (list, i);
       JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 
-      steward_provider_add_model_name (names, mcp_json_get_string (entry, member));
+      steward_provider_add_model_name (names, mcp_json_get_string (entry, name_member));
     }
+
+  return root;
 }
 
 static void request_page (GTask      *task,

@@ -839,15 +839,8 @@ openai_read_models (StewardHttpProvider  *provider,
                     char                **next,
                     GError              **error)
 {
-  JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  JsonArray *list = mcp_json_get_array (root, fallback ? "models" : "data");
-
-  if (list == NULL)
-    return FALSE;
-
-  steward_provider_add_model_names (names, list, fallback ? "name" : "id");
-
-  return TRUE;
+  return steward_provider_read_model_list (reply, fallback ? "models" : "data",
+                                           fallback ? "name" : "id", names) != NULL;
 }
 
 /* Ollama may run on any port, and older ones have no /v1/models: its own

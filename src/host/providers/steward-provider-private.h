@@ -208,10 +208,13 @@ SoupMessage *steward_http_provider_new_chat_message (StewardHttpProvider *self,
 /* Adds @name unless it is empty, too long, not UTF-8 or one too many. */
 void         steward_provider_add_model_name        (GPtrArray           *names,
                                                      const char          *name);
-/* Adds the string @member of each object in @list. */
-void         steward_provider_add_model_names       (GPtrArray           *names,
-                                                     JsonArray           *list,
-                                                     const char          *member);
+/* When @reply is an object whose @list_member is an array, adds the
+ * string @name_member of each object in it and returns @reply's object;
+ * NULL when @reply is not such a list of models. */
+JsonObject  *steward_provider_read_model_list       (JsonNode            *reply,
+                                                     const char          *list_member,
+                                                     const char          *name_member,
+                                                     GPtrArray           *names);
 
 /* For the wire formats (steward-http-provider.c) */
 
