@@ -304,50 +304,6 @@ steward_approval_dialog_class_set_dismiss_action (StewardApprovalDialogClass *kl
   klass->dismiss_action = action;
 }
 
-JsonNode *
-steward_approval_dialog_copy_json (JsonNode *node)
-{
-  JsonNode *copy;
-
-  g_return_val_if_fail (node != NULL, NULL);
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *object = json_object_new ();
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init_ordered (&iter, json_node_get_object (node));
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        json_object_set_member (object, name, steward_approval_dialog_copy_json (member));
-
-      copy = json_node_init_object (json_node_alloc (), object);
-      json_object_unref (object);
-      return copy;
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *source = json_node_get_array (node);
-      guint length = json_array_get_length (source);
-      JsonArray *array = json_array_sized_new (length);
-
-      for (guint i = 0; i < length; i++)
-        {
-          JsonNode *element = json_array_get_element (source, i);
-
-          json_array_add_element (array, steward_approval_dialog_copy_json (element));
-        }
-
-      copy = json_node_init_array (json_node_alloc (), array);
-      json_array_unref (array);
-      return copy;
-    }
-
-  /* Values and null: json_node_copy() copies those whole. */
-  return json_node_copy (node);
-}
 
 static void
 answer_action (GtkWidget  *widget,

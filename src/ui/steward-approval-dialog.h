@@ -73,10 +73,6 @@ char            *steward_approval_dialog_dup_task_line      (StewardApprovalDial
 void             steward_approval_dialog_class_set_dismiss_action (StewardApprovalDialogClass *klass,
                                                                    StewardApprovalAction       action);
 
-/* A copy of @node that shares nothing with it, members in their order,
- * for a dialog that lets the person edit what the approval holds. */
-JsonNode        *steward_approval_dialog_copy_json          (JsonNode              *node);
-
 /* Installs @action_name (a static string, "kind.answer") on @klass: it
  * answers @action without data, as a button or a key would. */
 void             steward_approval_dialog_class_install_answer (StewardApprovalDialogClass *klass,

@@ -253,75 +253,131 @@ _steward_chat_page_attach_resource (StewardChatPage *self,
                                   page_request_new (self, uri));
 }
 
-static void
-attach_popover_show_cb (StewardChatPage *self)
+/* Called for each item of each ready server, in order; says whether it
+ * added a row for @item. */
+typedef gboolean (*ChoiceFunc) (StewardChatPage *self,
+                                StewardServer   *server,
+                                McpClient       *client,
+                                gpointer         item,
+                                gpointer         user_data);
+
+/* Empties @list, then offers it the items @get_items gives of each ready
+ * server until @max rows were added. Returns how many were. */
+static guint
+fill_choices (StewardChatPage  *self,
+              GtkListBox       *list,
+              GListModel     *(*get_items) (McpClient *client),
+              guint             max,
+              ChoiceFunc        func,
+              gpointer          user_data)
 {
   GListModel *servers = G_LIST_MODEL (_steward_chat_page_get_registry (self));
   guint n_servers = g_list_model_get_n_items (servers);
   guint shown = 0;
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->resource_list))) != NULL)
-    gtk_list_box_remove (self->resource_list, child);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
 
-  for (guint i = 0; i < n_servers && shown < MAX_RESOURCE_CHOICES; i++)
+  for (guint i = 0; i < n_servers && shown < max; i++)
     {
       g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
       McpClient *client = client_if_ready (server);
-      GListModel *resources;
-      guint n_resources;
+      GListModel *items;
+      guint n_items;
 
       if (client == NULL)
         continue;
 
-      resources = mcp_client_get_resources (client);
-      n_resources = resources != NULL ? g_list_model_get_n_items (resources) : 0;
-      for (guint j = 0; j < n_resources && shown < MAX_RESOURCE_CHOICES; j++, shown++)
+      items = get_items (client);
+      n_items = items != NULL ? g_list_model_get_n_items (items) : 0;
+      for (guint j = 0; j < n_items && shown < max; j++)
         {
-          g_autoptr(McpResource) resource = g_list_model_get_item (resources, j);
-          const char *name = mcp_item_get_display_name (MCP_ITEM (resource));
-          const char *uri = mcp_resource_get_uri (resource);
-          g_autofree char *visible_server = steward_text_make_visible_capped (
-            steward_server_get_name (server), 256, NULL);
-          g_autofree char *visible_name = steward_text_make_visible_capped (name ? name : uri,
-                                                                            256, NULL);
-          g_autofree char *visible_uri = steward_text_make_visible_capped (uri, 1024, NULL);
-          g_autofree char *title = NULL;
-          GtkWidget *row = gtk_list_box_row_new ();
-          GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-          GtkWidget *title_label;
-          GtkWidget *uri_label;
+          g_autoptr(GObject) item = g_list_model_get_item (items, j);
 
-          /* Translators: a server's name and one of its resources' names. */
-          title = g_strdup_printf (_("%s: %s"), visible_server, visible_name);
-          title_label = gtk_label_new (title);
-          uri_label = gtk_label_new (visible_uri);
-          gtk_label_set_xalign (GTK_LABEL (title_label), 0);
-          gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
-          gtk_label_set_max_width_chars (GTK_LABEL (title_label), 50);
-          gtk_label_set_xalign (GTK_LABEL (uri_label), 0);
-          gtk_label_set_ellipsize (GTK_LABEL (uri_label), PANGO_ELLIPSIZE_MIDDLE);
-          gtk_label_set_max_width_chars (GTK_LABEL (uri_label), 50);
-          gtk_widget_add_css_class (uri_label, "dim-label");
-          gtk_widget_add_css_class (uri_label, "caption");
-          gtk_box_append (GTK_BOX (box), title_label);
-          gtk_box_append (GTK_BOX (box), uri_label);
-          gtk_widget_set_margin_top (box, 6);
-          gtk_widget_set_margin_bottom (box, 6);
-          gtk_widget_set_margin_start (box, 6);
-          gtk_widget_set_margin_end (box, 6);
-          gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-          gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                          GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                          GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, visible_uri,
-                                          -1);
-
-          g_object_set_data_full (G_OBJECT (row), "server",
-                                  g_strdup (steward_server_get_name (server)), g_free);
-          g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
-          gtk_list_box_append (self->resource_list, row);
+          if (func (self, server, client, item, user_data))
+            shown++;
         }
     }
+
+  return shown;
+}
+
+/* The second, smaller line of a choice. */
+static GtkWidget *
+choice_caption_new (const char         *text,
+                    PangoEllipsizeMode  ellipsize)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), ellipsize);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 50);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "caption");
+  return label;
+}
+
+/* A row holding @box, with @margin above and below it. */
+static GtkWidget *
+choice_row_new (GtkWidget *box,
+                int        margin)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+
+  gtk_widget_set_margin_top (box, margin);
+  gtk_widget_set_margin_bottom (box, margin);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  return row;
+}
+
+static gboolean
+add_resource_choice (StewardChatPage *self,
+                     StewardServer   *server,
+                     McpClient       *client,
+                     gpointer         item,
+                     gpointer         user_data)
+{
+  McpResource *resource = item;
+  const char *name = mcp_item_get_display_name (MCP_ITEM (resource));
+  const char *uri = mcp_resource_get_uri (resource);
+  g_autofree char *visible_server = steward_text_make_visible_capped (
+    steward_server_get_name (server), 256, NULL);
+  g_autofree char *visible_name = steward_text_make_visible_capped (name ? name : uri, 256, NULL);
+  g_autofree char *visible_uri = steward_text_make_visible_capped (uri, 1024, NULL);
+  g_autofree char *title = NULL;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title_label;
+  GtkWidget *row;
+
+  /* Translators: a server's name and one of its resources' names. */
+  title = g_strdup_printf (_("%s: %s"), visible_server, visible_name);
+  title_label = gtk_label_new (title);
+  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (title_label), 50);
+  gtk_box_append (GTK_BOX (box), title_label);
+  gtk_box_append (GTK_BOX (box), choice_caption_new (visible_uri, PANGO_ELLIPSIZE_MIDDLE));
+  row = choice_row_new (box, 6);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, visible_uri,
+                                  -1);
+
+  g_object_set_data_full (G_OBJECT (row), "server",
+                          g_strdup (steward_server_get_name (server)), g_free);
+  g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
+  gtk_list_box_append (self->resource_list, row);
+  return TRUE;
+}
+
+static void
+attach_popover_show_cb (StewardChatPage *self)
+{
+  guint shown = fill_choices (self, self->resource_list, mcp_client_get_resources,
+                              MAX_RESOURCE_CHOICES, add_resource_choice, NULL);
 
   gtk_stack_set_visible_child_name (self->attach_stack, shown > 0 ? "list" : "empty");
 }
@@ -374,15 +430,66 @@ _steward_chat_page_hide_prompts (StewardChatPage *self)
     gtk_popover_popdown (self->prompt_popover);
 }
 
+/* Adds @item, a prompt, when its "server/prompt" command holds @user_data,
+ * the casefolded query. */
+static gboolean
+add_prompt_choice (StewardChatPage *self,
+                   StewardServer   *server,
+                   McpClient       *client,
+                   gpointer         item,
+                   gpointer         user_data)
+{
+  McpPrompt *prompt = item;
+  const char *needle = user_data;
+  const char *description = mcp_item_get_description (MCP_ITEM (prompt));
+  g_autofree char *command = g_strdup_printf ("%s/%s", steward_server_get_name (server),
+                                              mcp_item_get_name (MCP_ITEM (prompt)));
+  g_autofree char *folded = g_utf8_casefold (command, -1);
+  g_autofree char *visible = NULL;
+  PromptChoice *choice;
+  GtkWidget *row;
+  GtkWidget *box;
+  GtkWidget *label;
+
+  if (strstr (folded, needle) == NULL)
+    return FALSE;
+
+  visible = steward_text_make_visible_capped (command, 256, NULL);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  label = gtk_label_new (visible);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_box_append (GTK_BOX (box), label);
+  if (description != NULL && *description != '\0')
+    {
+      g_autofree char *visible_description = steward_text_make_visible_capped (description,
+                                                                               512, NULL);
+
+      gtk_box_append (GTK_BOX (box),
+                      choice_caption_new (visible_description, PANGO_ELLIPSIZE_END));
+    }
+  row = choice_row_new (box, 4);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, visible,
+                                  -1);
+
+  choice = g_new0 (PromptChoice, 1);
+  choice->server = g_strdup (steward_server_get_name (server));
+  choice->client = g_object_ref (client);
+  choice->prompt = g_object_ref (prompt);
+  g_object_set_data_full (G_OBJECT (row), "choice", choice,
+                          (GDestroyNotify) prompt_choice_free);
+  g_object_set_data_full (G_OBJECT (row), "command", g_strdup (command), g_free);
+  gtk_list_box_append (self->prompt_list, row);
+  return TRUE;
+}
+
 void
 _steward_chat_page_update_prompt_list (StewardChatPage *self)
 {
   g_autofree char *query = dup_slash_query (self);
   g_autofree char *needle = NULL;
-  GListModel *servers;
-  guint n_servers;
-  guint shown = 0;
-  GtkWidget *child;
+  guint shown;
 
   if (query == NULL)
     {
@@ -391,79 +498,8 @@ _steward_chat_page_update_prompt_list (StewardChatPage *self)
     }
 
   needle = g_utf8_casefold (query, -1);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->prompt_list))) != NULL)
-    gtk_list_box_remove (self->prompt_list, child);
-
-  servers = G_LIST_MODEL (_steward_chat_page_get_registry (self));
-  n_servers = g_list_model_get_n_items (servers);
-  for (guint i = 0; i < n_servers && shown < MAX_PROMPT_CHOICES; i++)
-    {
-      g_autoptr(StewardServer) server = g_list_model_get_item (servers, i);
-      McpClient *client = client_if_ready (server);
-      GListModel *prompts;
-      guint n_prompts;
-
-      if (client == NULL)
-        continue;
-
-      prompts = mcp_client_get_prompts (client);
-      n_prompts = prompts != NULL ? g_list_model_get_n_items (prompts) : 0;
-      for (guint j = 0; j < n_prompts && shown < MAX_PROMPT_CHOICES; j++)
-        {
-          g_autoptr(McpPrompt) prompt = g_list_model_get_item (prompts, j);
-          const char *description = mcp_item_get_description (MCP_ITEM (prompt));
-          g_autofree char *command = g_strdup_printf ("%s/%s", steward_server_get_name (server),
-                                                      mcp_item_get_name (MCP_ITEM (prompt)));
-          g_autofree char *folded = g_utf8_casefold (command, -1);
-          g_autofree char *visible = NULL;
-          PromptChoice *choice;
-          GtkWidget *row;
-          GtkWidget *box;
-          GtkWidget *label;
-
-          if (strstr (folded, needle) == NULL)
-            continue;
-
-          visible = steward_text_make_visible_capped (command, 256, NULL);
-          row = gtk_list_box_row_new ();
-          box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-          label = gtk_label_new (visible);
-          gtk_label_set_xalign (GTK_LABEL (label), 0);
-          gtk_widget_add_css_class (label, "monospace");
-          gtk_box_append (GTK_BOX (box), label);
-          if (description != NULL && *description != '\0')
-            {
-              g_autofree char *visible_description = steward_text_make_visible_capped (description,
-                                                                                       512, NULL);
-
-              label = gtk_label_new (visible_description);
-              gtk_label_set_xalign (GTK_LABEL (label), 0);
-              gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-              gtk_label_set_max_width_chars (GTK_LABEL (label), 50);
-              gtk_widget_add_css_class (label, "dim-label");
-              gtk_widget_add_css_class (label, "caption");
-              gtk_box_append (GTK_BOX (box), label);
-            }
-          gtk_widget_set_margin_top (box, 4);
-          gtk_widget_set_margin_bottom (box, 4);
-          gtk_widget_set_margin_start (box, 6);
-          gtk_widget_set_margin_end (box, 6);
-          gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-          gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                          GTK_ACCESSIBLE_PROPERTY_LABEL, visible,
-                                          -1);
-
-          choice = g_new0 (PromptChoice, 1);
-          choice->server = g_strdup (steward_server_get_name (server));
-          choice->client = g_object_ref (client);
-          choice->prompt = g_object_ref (prompt);
-          g_object_set_data_full (G_OBJECT (row), "choice", choice,
-                                  (GDestroyNotify) prompt_choice_free);
-          g_object_set_data_full (G_OBJECT (row), "command", g_strdup (command), g_free);
-          gtk_list_box_append (self->prompt_list, row);
-          shown++;
-        }
-    }
+  shown = fill_choices (self, self->prompt_list, mcp_client_get_prompts, MAX_PROMPT_CHOICES,
+                        add_prompt_choice, needle);
 
   if (shown == 0)
     {

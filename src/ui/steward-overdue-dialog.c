@@ -36,6 +36,42 @@ finished_cb (GtkWindow       *dialog,
 }
 
 /**
+ * steward_overdue_question_new:
+ * @parent: (nullable): the window it goes over
+ * @tool: the tool's name
+ * @waited: the seconds the call has run
+ *
+ * The question every overdue call asks: keep waiting (response "wait",
+ * the default) or stop it ("stop"). What closing it answers is the
+ * caller's.
+ *
+ * Returns: (transfer none): a new message dialog, not yet presented
+ */
+GtkWidget *
+steward_overdue_question_new (GtkWindow  *parent,
+                              const char *tool,
+                              guint       waited)
+{
+  GtkWidget *dialog = adw_message_dialog_new (parent, _("Keep Waiting?"), NULL);
+
+  /* Translators: %s is the tool's name, %u the seconds it has run. */
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  g_dngettext (GETTEXT_PACKAGE,
+                                               "“%s” is taking longer than %u second.",
+                                               "“%s” is taking longer than %u seconds.",
+                                               waited),
+                                  tool, waited);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "stop", _("_Stop"),
+                                    "wait", _("_Keep Waiting"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "wait");
+  return dialog;
+}
+
+/**
  * steward_overdue_dialog_new:
  * @approval: an approval of kind %STEWARD_APPROVAL_KIND_OVERDUE
  *
@@ -58,21 +94,7 @@ steward_overdue_dialog_new (StewardApproval *approval)
                          : "";
   waited = request != NULL ? json_object_get_int_member_with_default (request, "waited", 0) : 0;
 
-  dialog = adw_message_dialog_new (NULL, _("Keep Waiting?"), NULL);
-  /* Translators: %s is the tool's name, %u the seconds it has run. */
-  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                  g_dngettext (GETTEXT_PACKAGE,
-                                               "“%s” is taking longer than %u second.",
-                                               "“%s” is taking longer than %u seconds.",
-                                               waited),
-                                  tool, waited);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "stop", _("_Stop"),
-                                    "wait", _("_Keep Waiting"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "wait");
+  dialog = steward_overdue_question_new (NULL, tool, waited);
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), CLOSE_RESPONSE);
   g_signal_connect_object (dialog, "response", G_CALLBACK (response_cb), approval, 0);
   g_signal_connect_object (approval, "notify::finished", G_CALLBACK (finished_cb), dialog,

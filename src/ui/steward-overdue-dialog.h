@@ -7,6 +7,9 @@
 
 G_BEGIN_DECLS
 
-GtkWidget *steward_overdue_dialog_new (StewardApproval *approval);
+GtkWidget *steward_overdue_question_new (GtkWindow       *parent,
+                                         const char      *tool,
+                                         guint            waited);
+GtkWidget *steward_overdue_dialog_new   (StewardApproval *approval);
 
 G_END_DECLS

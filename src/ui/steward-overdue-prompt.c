@@ -4,7 +4,8 @@
 #include "config.h"
 
 #include <adwaita.h>
-#include <glib/gi18n.h>
+
+#include "steward-overdue-dialog.h"
 
 #include "steward-overdue-prompt.h"
 
@@ -49,25 +50,11 @@ present (StewardOverduePrompt *self,
          GtkWidget            *parent)
 {
   GtkRoot *root = gtk_widget_get_root (parent);
-  guint waited = steward_overdue_get_waited (self->question);
   GtkWidget *dialog;
 
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Keep Waiting?"), NULL);
-  /* Translators: %s is the tool's name, %u the seconds it has run. */
-  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                  g_dngettext (GETTEXT_PACKAGE,
-                                               "“%s” is taking longer than %u second.",
-                                               "“%s” is taking longer than %u seconds.",
-                                               waited),
-                                  steward_overdue_get_tool (self->question), waited);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "stop", _("_Stop"),
-                                    "wait", _("_Keep Waiting"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "wait");
+  dialog = steward_overdue_question_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         steward_overdue_get_tool (self->question),
+                                         steward_overdue_get_waited (self->question));
   /* Closing the question leaves the call running, as the person found it. */
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "wait");
   gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);

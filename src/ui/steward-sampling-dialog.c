@@ -10,6 +10,7 @@
 #include "mcp-content.h"
 #include "steward-accessible.h"
 #include "steward-content-view.h"
+#include "steward-json-copy.h"
 #include "steward-text.h"
 
 #include "steward-sampling-dialog-private.h"
@@ -592,7 +593,7 @@ dup_edited_request (StewardSamplingDialog *self)
     return json_object_new ();
 
   wrapper = json_node_init_object (json_node_alloc (), request);
-  node = steward_approval_dialog_copy_json (wrapper);
+  node = steward_json_copy (wrapper);
   params = json_node_get_object (node);
 
   system = dup_edited (gtk_text_view_get_buffer (self->system_view),

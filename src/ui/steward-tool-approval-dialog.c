@@ -8,6 +8,7 @@
 #include "mcp-json.h"
 
 #include "mcp-tool.h"
+#include "steward-json-copy.h"
 #include "steward-json-text.h"
 #include "steward-text.h"
 
@@ -195,7 +196,7 @@ schema_with_arguments (JsonObject *schema,
                        JsonObject *arguments)
 {
   g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), schema);
-  g_autoptr(JsonNode) copy = steward_approval_dialog_copy_json (root);
+  g_autoptr(JsonNode) copy = steward_json_copy (root);
   JsonObject *result = json_node_get_object (copy);
   JsonObject *fields = mcp_json_get_object (result, "properties");
   JsonObjectIter iter;
@@ -219,7 +220,7 @@ schema_with_arguments (JsonObject *schema,
           JsonNode *argument = json_object_get_member (arguments, name);
 
           json_object_set_member (field_schema, "default",
-                                  steward_approval_dialog_copy_json (argument));
+                                  steward_json_copy (argument));
         }
       else if (json_object_has_member (field_schema, "default"))
         json_object_remove_member (field_schema, "default");

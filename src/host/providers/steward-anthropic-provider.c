@@ -235,11 +235,10 @@ anthropic_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *tools = mcp_json_get_array (request, "tools");
-  JsonObject *tool_choice = mcp_json_get_object (request, "toolChoice");
   const char *model = mcp_json_get_string (request, "model");
   const char *system_prompt = mcp_json_get_string (request, "systemPrompt");
   gint64 max_tokens = steward_provider_json_count (request, "maxTokens");
+  const char *mode;
 
   if (model != NULL)
     json_object_set_string_member (body, "model", model);
@@ -252,26 +251,15 @@ anthropic_build_body (JsonObject  *request,
     return NULL;
   json_object_set_array_member (body, "messages", g_steal_pointer (&messages));
 
-  if (tools != NULL && json_array_get_length (tools) > 0)
+  mode = steward_provider_add_tools (request, body, make_tool);
+  if (mode != NULL)
     {
-      const char *mode = mcp_json_get_string (tool_choice, "mode");
-      const char *type = NULL;
+      JsonObject *choice = json_object_new ();
 
-      json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
-      if (g_strcmp0 (mode, "auto") == 0)
-        type = "auto";
-      else if (g_strcmp0 (mode, "required") == 0)
-        type = "any";
-      else if (g_strcmp0 (mode, "none") == 0)
-        type = "none";
-
-      if (type != NULL)
-        {
-          JsonObject *choice = json_object_new ();
-
-          json_object_set_string_member (choice, "type", type);
-          json_object_set_object_member (body, "tool_choice", choice);
-        }
+      /* "required" is "any" here. */
+      json_object_set_string_member (choice, "type",
+                                     g_str_equal (mode, "required") ? "any" : mode);
+      json_object_set_object_member (body, "tool_choice", choice);
     }
 
   steward_provider_copy_sampling (request, body, "stop_sequences");
@@ -819,15 +807,12 @@ anthropic_read_models (StewardHttpProvider  *provider,
                        char                **next,
                        GError              **error)
 {
-  JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  JsonArray *list = mcp_json_get_array (root, "data");
+  JsonObject *root = steward_provider_read_model_list (reply, "data", "id", names);
   const char *last_id;
   JsonNode *has_more;
 
-  if (list == NULL)
+  if (root == NULL)
     return FALSE;
-
-  steward_provider_add_model_names (names, list, "id");
 
   has_more = json_object_get_member (root, "has_more");
   last_id = mcp_json_get_string (root, "last_id");

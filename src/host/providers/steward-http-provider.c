@@ -149,9 +149,9 @@ steward_provider_add_messages (JsonObject                  *request,
   return TRUE;
 }
 
-JsonArray *
-steward_provider_map_tools (JsonArray               *tools,
-                            StewardProviderToolFunc  make_tool)
+static JsonArray *
+map_tools (JsonArray               *tools,
+           StewardProviderToolFunc  make_tool)
 {
   JsonArray *out = json_array_new ();
 
@@ -171,6 +171,25 @@ steward_provider_map_tools (JsonArray               *tools,
     }
 
   return out;
+}
+
+const char *
+steward_provider_add_tools (JsonObject              *request,
+                            JsonObject              *body,
+                            StewardProviderToolFunc  make_tool)
+{
+  JsonArray *tools = mcp_json_get_array (request, "tools");
+  const char *mode = mcp_json_get_string (mcp_json_get_object (request, "toolChoice"), "mode");
+
+  if (tools == NULL || json_array_get_length (tools) == 0)
+    return NULL;
+
+  json_object_set_array_member (body, "tools", map_tools (tools, make_tool));
+  if (g_strcmp0 (mode, "auto") == 0 || g_strcmp0 (mode, "required") == 0 ||
+      g_strcmp0 (mode, "none") == 0)
+    return mode;
+
+  return NULL;
 }
 
 JsonObject *
@@ -332,18 +351,27 @@ steward_provider_add_model_name (GPtrArray  *names,
   g_ptr_array_add (names, g_strdup (name));
 }
 
-void
-steward_provider_add_model_names (GPtrArray  *names,
-                                  JsonArray  *list,
-                                  const char *member)
+JsonObject *
+steward_provider_read_model_list (JsonNode   *reply,
+                                  const char *list_member,
+                                  const char *name_member,
+                                  GPtrArray  *names)
 {
+  JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
+  JsonArray *list = mcp_json_get_array (root, list_member);
+
+  if (list == NULL)
+    return NULL;
+
   for (guint i = 0; i < json_array_get_length (list); i++)
     {
       JsonNode *node = json_array_get_element (list, i);
       JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 
-      steward_provider_add_model_name (names, mcp_json_get_string (entry, member));
+      steward_provider_add_model_name (names, mcp_json_get_string (entry, name_member));
     }
+
+  return root;
 }
 
 static void request_page (GTask      *task,

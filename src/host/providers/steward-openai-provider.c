@@ -390,11 +390,10 @@ openai_build_body (JsonObject  *request,
 {
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonArray) messages = json_array_new ();
-  JsonArray *tools = mcp_json_get_array (request, "tools");
-  JsonObject *tool_choice = mcp_json_get_object (request, "toolChoice");
   const char *model = mcp_json_get_string (request, "model");
   const char *system_prompt = mcp_json_get_string (request, "systemPrompt");
   gint64 max_tokens = steward_provider_json_count (request, "maxTokens");
+  const char *mode;
   JsonObject *options;
 
   if (model != NULL)
@@ -413,15 +412,9 @@ openai_build_body (JsonObject  *request,
     return NULL;
   json_object_set_array_member (body, "messages", g_steal_pointer (&messages));
 
-  if (tools != NULL && json_array_get_length (tools) > 0)
-    {
-      const char *mode = mcp_json_get_string (tool_choice, "mode");
-
-      json_object_set_array_member (body, "tools", steward_provider_map_tools (tools, make_tool));
-      if (g_strcmp0 (mode, "none") == 0 || g_strcmp0 (mode, "required") == 0 ||
-          g_strcmp0 (mode, "auto") == 0)
-        json_object_set_string_member (body, "tool_choice", mode);
-    }
+  mode = steward_provider_add_tools (request, body, make_tool);
+  if (mode != NULL)
+    json_object_set_string_member (body, "tool_choice", mode);
 
   steward_provider_copy_sampling (request, body, "stop");
   if (max_tokens > 0)
@@ -846,15 +839,8 @@ openai_read_models (StewardHttpProvider  *provider,
                     char                **next,
                     GError              **error)
 {
-  JsonObject *root = JSON_NODE_HOLDS_OBJECT (reply) ? json_node_get_object (reply) : NULL;
-  JsonArray *list = mcp_json_get_array (root, fallback ? "models" : "data");
-
-  if (list == NULL)
-    return FALSE;
-
-  steward_provider_add_model_names (names, list, fallback ? "name" : "id");
-
-  return TRUE;
+  return steward_provider_read_model_list (reply, fallback ? "models" : "data",
+                                           fallback ? "name" : "id", names) != NULL;
 }
 
 /* Ollama may run on any port, and older ones have no /v1/models: its own

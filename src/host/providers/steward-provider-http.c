@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mcp-json.h"
+#include "steward-json-copy.h"
 #include "steward-redactor.h"
 #include "steward-text.h"
 #include "steward-provider-private.h"
@@ -21,7 +22,6 @@
  */
 
 #define READ_CHUNK (16 * 1024)
-#define JSON_COPY_MAX_DEPTH 128
 
 /* JSON */
 
@@ -1066,63 +1066,6 @@ chat_free (StewardProviderChat *chat)
   g_free (chat);
 }
 
-/* A copy that shares nothing with the original, not even the values, so
- * that a worker may read it while the caller goes on with its own. */
-static JsonNode *
-copy_node (JsonNode *node,
-           guint     depth)
-{
-  JsonNode *copy;
-
-  if (depth > JSON_COPY_MAX_DEPTH)
-    return json_node_init_null (json_node_alloc ());
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(JsonObject) out = json_object_new ();
-        g_autoptr(GList) members = json_object_get_members (object);
-
-        for (GList *l = members; l != NULL; l = l->next)
-          json_object_set_member (out, l->data,
-                                  copy_node (json_object_get_member (object, l->data), depth + 1));
-        return json_node_init_object (json_node_alloc (), out);
-      }
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-        g_autoptr(JsonArray) out = json_array_sized_new (json_array_get_length (array));
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          json_array_add_element (out, copy_node (json_array_get_element (array, i), depth + 1));
-        return json_node_init_array (json_node_alloc (), out);
-      }
-
-    case JSON_NODE_VALUE:
-      copy = json_node_alloc ();
-      switch (json_node_get_value_type (node))
-        {
-        case G_TYPE_STRING:
-          return json_node_init_string (copy, json_node_get_string (node));
-        case G_TYPE_INT64:
-          return json_node_init_int (copy, json_node_get_int (node));
-        case G_TYPE_DOUBLE:
-          return json_node_init_double (copy, json_node_get_double (node));
-        case G_TYPE_BOOLEAN:
-          return json_node_init_boolean (copy, json_node_get_boolean (node));
-        default:
-          return json_node_init_null (copy);
-        }
-
-    case JSON_NODE_NULL:
-    default:
-      return json_node_init_null (json_node_alloc ());
-    }
-}
-
 static void
 build_body_thread (GTask        *task,
                    gpointer      source_object,
@@ -1353,7 +1296,7 @@ steward_provider_chat_run_async (StewardProvider            *provider,
   /* The request is read now, as the interface promises; the copy goes to
    * a worker, which turns it into the body. */
   root = json_node_init_object (json_node_alloc (), request);
-  copy = copy_node (root, 0);
+  copy = steward_json_copy (root);
   chat->request = json_object_ref (json_node_get_object (copy));
   model = mcp_json_get_string (chat->request, "model");
   chat->model = model != NULL && model[0] != '\0' ? g_strdup (model) : NULL;

@@ -208,10 +208,13 @@ SoupMessage *steward_http_provider_new_chat_message (StewardHttpProvider *self,
 /* Adds @name unless it is empty, too long, not UTF-8 or one too many. */
 void         steward_provider_add_model_name        (GPtrArray           *names,
                                                      const char          *name);
-/* Adds the string @member of each object in @list. */
-void         steward_provider_add_model_names       (GPtrArray           *names,
-                                                     JsonArray           *list,
-                                                     const char          *member);
+/* When @reply is an object whose @list_member is an array, adds the
+ * string @name_member of each object in it and returns @reply's object;
+ * NULL when @reply is not such a list of models. */
+JsonObject  *steward_provider_read_model_list       (JsonNode            *reply,
+                                                     const char          *list_member,
+                                                     const char          *name_member,
+                                                     GPtrArray           *names);
 
 /* For the wire formats (steward-http-provider.c) */
 
@@ -239,7 +242,13 @@ gboolean     steward_provider_add_messages     (JsonObject                  *req
 typedef JsonObject *(*StewardProviderToolFunc) (const char  *name,
                                                 const char  *description,
                                                 JsonObject  *schema);
-JsonArray   *steward_provider_map_tools        (JsonArray                   *tools,
+/* Sets the request's "tools" on @body as "tools", each made by
+ * @make_tool, when it offers any. Returns its "toolChoice" mode when there
+ * are tools and the mode is one of "auto", "required" and "none", which
+ * every wire format spells its own way; NULL leaves the provider's
+ * default. */
+const char  *steward_provider_add_tools        (JsonObject                  *request,
+                                                JsonObject                  *body,
                                                 StewardProviderToolFunc      make_tool);
 /* The tool's "inputSchema", or an object schema without properties. */
 JsonObject  *steward_provider_dup_tool_schema  (JsonObject           *tool);

@@ -3,43 +3,14 @@
 
 #include "config.h"
 
+#include "steward-json-copy.h"
+
 #include "steward-sampling-json.h"
 
 JsonNode *
 steward_sampling_json_copy_node (JsonNode *node)
 {
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *source = json_node_get_object (node);
-      g_autoptr(JsonObject) copy = json_object_new ();
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init_ordered (&iter, source);
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        json_object_set_member (copy, name, steward_sampling_json_copy_node (member));
-
-      return json_node_init_object (json_node_alloc (), copy);
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *source = json_node_get_array (node);
-      guint length = json_array_get_length (source);
-      g_autoptr(JsonArray) copy = json_array_sized_new (length);
-
-      for (guint i = 0; i < length; i++)
-        {
-          JsonNode *element = json_array_get_element (source, i);
-
-          json_array_add_element (copy, steward_sampling_json_copy_node (element));
-        }
-
-      return json_node_init_array (json_node_alloc (), copy);
-    }
-
-  return json_node_copy (node);
+  return steward_json_copy (node);
 }
 
 JsonObject *
