@@ -481,15 +481,12 @@ find_model (StewardModelCatalog *self,
 
 /* models.json */
 
-static GBytes *
+/* A tree of its own, which the store turns into text on its worker. */
+static JsonNode *
 serialize (StewardModelCatalog *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GList) hints = NULL;
-  gsize length;
-  char *text;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "models");
@@ -527,15 +524,7 @@ serialize (StewardModelCatalog *self)
   json_builder_end_object (builder);
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &length);
-  text = g_realloc (text, length + 2);
-  text[length++] = '\n';
-  text[length] = '\0';
-
-  return g_bytes_new_take (text, length);
+  return json_builder_get_root (builder);
 }
 
 static gboolean
@@ -687,7 +676,7 @@ saved_cb (GObject      *object,
   StewardFileStore *store = STEWARD_FILE_STORE (object);
   g_autoptr(GError) error = NULL;
 
-  if (!steward_file_store_save_finish (store, result, &error))
+  if (!steward_file_store_flush_finish (store, result, &error))
     {
       g_autofree char *label = g_file_get_parse_name (steward_file_store_get_file (store));
 
@@ -747,7 +736,8 @@ steward_model_catalog_set_property (GObject      *object,
       self->file = g_value_dup_object (value);
       if (self->file != NULL)
         self->store = steward_file_store_new (self->file, CATALOG_MAX_FILE_SIZE,
-                                              STEWARD_FILE_STORE_PRIVATE);
+                                              STEWARD_FILE_STORE_PRIVATE |
+                                              STEWARD_FILE_STORE_PRETTY);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -895,7 +885,7 @@ steward_model_catalog_save_async (StewardModelCatalog *self,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   g_return_if_fail (STEWARD_IS_MODEL_CATALOG (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -909,8 +899,9 @@ steward_model_catalog_save_async (StewardModelCatalog *self,
       return;
     }
 
-  bytes = serialize (self);
-  steward_file_store_save_async (self->store, bytes, NULL, saved_cb, g_steal_pointer (&task));
+  root = serialize (self);
+  steward_file_store_save_json (self->store, root);
+  steward_file_store_flush_async (self->store, NULL, saved_cb, g_steal_pointer (&task));
 }
 
 gboolean

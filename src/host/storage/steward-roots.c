@@ -630,14 +630,11 @@ dup_file_label (StewardRoots *self)
 
 /* Saving ----------------------------------------------------------------- */
 
-static GBytes *
+/* A tree of its own, which the store turns into text on its worker. */
+static JsonNode *
 serialize (StewardRoots *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root_node = NULL;
-  g_autofree char *data = NULL;
-  gsize length;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "roots");
@@ -668,13 +665,7 @@ serialize (StewardRoots *self)
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  root_node = json_builder_get_root (builder);
-  json_generator_set_root (generator, root_node);
-  json_generator_set_pretty (generator, TRUE);
-  data = json_generator_to_data (generator, &length);
-
-  /* A final newline, for people who read the file. */
-  return g_bytes_new_take (g_strconcat (data, "\n", NULL), length + 1);
+  return json_builder_get_root (builder);
 }
 
 /* The store's error, worded for the shared folders. */
@@ -707,7 +698,7 @@ saved_cb (GObject      *object,
   StewardRoots *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
-  if (!steward_file_store_save_finish (STEWARD_FILE_STORE (object), result, &error))
+  if (!steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, &error))
     g_task_return_error (task, save_error_new (self, error));
   else
     g_task_return_boolean (task, TRUE);
@@ -716,13 +707,13 @@ saved_cb (GObject      *object,
 static void
 schedule_save (StewardRoots *self)
 {
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   if (self->store == NULL)
     return;
 
-  bytes = serialize (self);
-  steward_file_store_save (self->store, bytes);
+  root = serialize (self);
+  steward_file_store_save_json (self->store, root);
 }
 
 /* Loading ---------------------------------------------------------------- */
@@ -988,7 +979,8 @@ steward_roots_set_property (GObject      *object,
       if (self->file != NULL)
         {
           self->store = steward_file_store_new (self->file, MAX_FILE_SIZE,
-                                                STEWARD_FILE_STORE_PRIVATE);
+                                                STEWARD_FILE_STORE_PRIVATE |
+                                                STEWARD_FILE_STORE_PRETTY);
           g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb),
                                    self, G_CONNECT_SWAPPED);
         }
@@ -1136,7 +1128,7 @@ steward_roots_save_async (StewardRoots        *self,
                           gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   g_return_if_fail (STEWARD_IS_ROOTS (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -1150,8 +1142,9 @@ steward_roots_save_async (StewardRoots        *self,
       return;
     }
 
-  bytes = serialize (self);
-  steward_file_store_save_async (self->store, bytes, NULL, saved_cb, g_steal_pointer (&task));
+  root = serialize (self);
+  steward_file_store_save_json (self->store, root);
+  steward_file_store_flush_async (self->store, NULL, saved_cb, g_steal_pointer (&task));
 }
 
 gboolean
