@@ -395,21 +395,13 @@ model_set_scores (StewardModel *self,
 
 struct _StewardModelCatalog
 {
-  GObject     parent_instance;
+  StewardFileBacked parent_instance;
 
-  GFile      *file;
-  GPtrArray  *models;       /* StewardModel, in the person's order */
-  GHashTable *hints;        /* lowercase hint → model id */
-  StewardFileStore *store;  /* models.json, when there is a file */
+  GFile            *file;    /* models.json, or NULL; the base's */
+  StewardFileStore *store;   /* its store, or NULL; the base's */
+  GPtrArray        *models;  /* StewardModel, in the person's order */
+  GHashTable       *hints;   /* lowercase hint → model id */
 };
-
-enum {
-  PROP_0,
-  PROP_FILE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_HINTS_CHANGED,
@@ -420,7 +412,7 @@ static guint signals[N_SIGNALS];
 
 static void list_model_iface_init (GListModelInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (StewardModelCatalog, steward_model_catalog, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (StewardModelCatalog, steward_model_catalog, STEWARD_TYPE_FILE_BACKED,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
 
 static GType
@@ -692,72 +684,38 @@ saved_cb (GObject      *object,
 /* GObject */
 
 static void
+steward_model_catalog_constructed (GObject *object)
+{
+  StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
+
+  G_OBJECT_CLASS (steward_model_catalog_parent_class)->constructed (object);
+
+  self->file = steward_file_backed_get_file (STEWARD_FILE_BACKED (self));
+  self->store = steward_file_backed_get_store (STEWARD_FILE_BACKED (self));
+}
+
+static void
 steward_model_catalog_finalize (GObject *object)
 {
   StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
 
-  g_clear_object (&self->file);
   g_clear_pointer (&self->models, g_ptr_array_unref);
   g_clear_pointer (&self->hints, g_hash_table_unref);
-  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (steward_model_catalog_parent_class)->finalize (object);
-}
-
-static void
-steward_model_catalog_get_property (GObject    *object,
-                                    guint       prop_id,
-                                    GValue     *value,
-                                    GParamSpec *pspec)
-{
-  StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_model_catalog_set_property (GObject      *object,
-                                    guint         prop_id,
-                                    const GValue *value,
-                                    GParamSpec   *pspec)
-{
-  StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
-      if (self->file != NULL)
-        self->store = steward_file_store_new (self->file, CATALOG_MAX_FILE_SIZE,
-                                              STEWARD_FILE_STORE_PRIVATE |
-                                              STEWARD_FILE_STORE_PRETTY);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
 steward_model_catalog_class_init (StewardModelCatalogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  StewardFileBackedClass *backed_class = STEWARD_FILE_BACKED_CLASS (klass);
 
+  object_class->constructed = steward_model_catalog_constructed;
   object_class->finalize = steward_model_catalog_finalize;
-  object_class->get_property = steward_model_catalog_get_property;
-  object_class->set_property = steward_model_catalog_set_property;
 
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  backed_class->max_size = CATALOG_MAX_FILE_SIZE;
+  backed_class->store_flags = STEWARD_FILE_STORE_PRIVATE | STEWARD_FILE_STORE_PRETTY;
 
   /**
    * StewardModelCatalog::hints-changed:
