@@ -1003,7 +1003,7 @@ test_write_keeps_unknown (void)
     "  \"globalShortcut\": \"Ctrl+Space\",\n"
     "  \"mcpServers\": {\n"
     "    \"files\": {\"command\": \"npx\", \"autoApprove\": [\"read\"],"
-    " \"timeout\": 30, \"ratio\": 0.5, \"note\": null, \"nested\": {\"a\": [1, {\"b\": true}]}},\n"
+    " \"timeout\": 30, \"ratio\": 0.5, \"scale\": 1.0, \"note\": null, \"nested\": {\"a\": [1, {\"b\": true}]}},\n"
     "    \"after\": {\"url\": \"https://a.example\", \"type\": \"http\"}\n"
     "  },\n"
     "  \"theme\": {\"dark\": true, \"names\": [\"a\\\"b\", \"tab\\there\", \"\\u0001\"]}\n"
@@ -1071,6 +1071,9 @@ test_write_keeps_unknown (void)
                                         "mcpServers"), "files"), "nested")));
   g_assert_cmpint (json_object_get_int_member (files, "timeout"), ==, 30);
   g_assert_cmpfloat (json_object_get_double_member (files, "ratio"), ==, 0.5);
+  /* A whole number written as a double stays one. */
+  g_assert_cmpint (json_node_get_value_type (json_object_get_member (files, "scale")), ==,
+                   G_TYPE_DOUBLE);
   g_assert_true (json_object_get_null_member (files, "note"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (files, "autoApprove")),
                     ==, 1);

@@ -445,6 +445,40 @@ test_move_aside (Fixture       *fixture,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 }
 
+static void
+test_save_json_pretty (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GFile) file = child_file (fixture, "pretty.json");
+  g_autoptr(StewardFileStore) store = NULL;
+  g_autoptr(GAsyncResult) first = NULL;
+  g_autoptr(GAsyncResult) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) old_root = json_from_string ("{\"n\": 1}", NULL);
+  g_autoptr(JsonNode) new_root = json_from_string ("{\"n\": 2, \"list\": [true]}", NULL);
+  g_autofree char *contents = NULL;
+
+  store = steward_file_store_new (file, 1024,
+                                  STEWARD_FILE_STORE_PRIVATE | STEWARD_FILE_STORE_PRETTY);
+  steward_file_store_save_json (store, old_root);
+  steward_file_store_flush_async (store, NULL, store_result_cb, &first);
+  steward_file_store_save_json (store, new_root);
+  steward_file_store_flush_async (store, NULL, store_result_cb, &second);
+  wait_until (first != NULL && second != NULL, 10);
+  g_assert_true (steward_file_store_flush_finish (store, first, &error));
+  g_assert_no_error (error);
+  g_assert_true (steward_file_store_flush_finish (store, second, &error));
+  g_assert_no_error (error);
+
+  /* The newest tree, indented, and a file people read ends its line. */
+  contents = read_file (file);
+  g_assert_cmpstr (contents, ==, "{\n  \"n\" : 2,\n  \"list\" : [\n    true\n  ]\n}\n");
+
+  g_clear_object (&first);
+  g_clear_object (&second);
+  g_assert_finalize_object (g_steal_pointer (&store));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -463,6 +497,7 @@ main (int   argc,
   ADD ("failure", test_failure);
   ADD ("private-and-links", test_private_and_links);
   ADD ("move-aside", test_move_aside);
+  ADD ("save-json-pretty", test_save_json_pretty);
 
 #undef ADD
 

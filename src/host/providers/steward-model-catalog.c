@@ -395,21 +395,13 @@ model_set_scores (StewardModel *self,
 
 struct _StewardModelCatalog
 {
-  GObject     parent_instance;
+  StewardFileBacked parent_instance;
 
-  GFile      *file;
-  GPtrArray  *models;       /* StewardModel, in the person's order */
-  GHashTable *hints;        /* lowercase hint → model id */
-  StewardFileStore *store;  /* models.json, when there is a file */
+  GFile            *file;    /* models.json, or NULL; the base's */
+  StewardFileStore *store;   /* its store, or NULL; the base's */
+  GPtrArray        *models;  /* StewardModel, in the person's order */
+  GHashTable       *hints;   /* lowercase hint → model id */
 };
-
-enum {
-  PROP_0,
-  PROP_FILE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_HINTS_CHANGED,
@@ -420,7 +412,7 @@ static guint signals[N_SIGNALS];
 
 static void list_model_iface_init (GListModelInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (StewardModelCatalog, steward_model_catalog, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (StewardModelCatalog, steward_model_catalog, STEWARD_TYPE_FILE_BACKED,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
 
 static GType
@@ -481,15 +473,12 @@ find_model (StewardModelCatalog *self,
 
 /* models.json */
 
-static GBytes *
+/* A tree of its own, which the store turns into text on its worker. */
+static JsonNode *
 serialize (StewardModelCatalog *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GList) hints = NULL;
-  gsize length;
-  char *text;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "models");
@@ -527,15 +516,7 @@ serialize (StewardModelCatalog *self)
   json_builder_end_object (builder);
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &length);
-  text = g_realloc (text, length + 2);
-  text[length++] = '\n';
-  text[length] = '\0';
-
-  return g_bytes_new_take (text, length);
+  return json_builder_get_root (builder);
 }
 
 static gboolean
@@ -687,7 +668,7 @@ saved_cb (GObject      *object,
   StewardFileStore *store = STEWARD_FILE_STORE (object);
   g_autoptr(GError) error = NULL;
 
-  if (!steward_file_store_save_finish (store, result, &error))
+  if (!steward_file_store_flush_finish (store, result, &error))
     {
       g_autofree char *label = g_file_get_parse_name (steward_file_store_get_file (store));
 
@@ -703,71 +684,38 @@ saved_cb (GObject      *object,
 /* GObject */
 
 static void
+steward_model_catalog_constructed (GObject *object)
+{
+  StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
+
+  G_OBJECT_CLASS (steward_model_catalog_parent_class)->constructed (object);
+
+  self->file = steward_file_backed_get_file (STEWARD_FILE_BACKED (self));
+  self->store = steward_file_backed_get_store (STEWARD_FILE_BACKED (self));
+}
+
+static void
 steward_model_catalog_finalize (GObject *object)
 {
   StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
 
-  g_clear_object (&self->file);
   g_clear_pointer (&self->models, g_ptr_array_unref);
   g_clear_pointer (&self->hints, g_hash_table_unref);
-  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (steward_model_catalog_parent_class)->finalize (object);
-}
-
-static void
-steward_model_catalog_get_property (GObject    *object,
-                                    guint       prop_id,
-                                    GValue     *value,
-                                    GParamSpec *pspec)
-{
-  StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_model_catalog_set_property (GObject      *object,
-                                    guint         prop_id,
-                                    const GValue *value,
-                                    GParamSpec   *pspec)
-{
-  StewardModelCatalog *self = STEWARD_MODEL_CATALOG (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
-      if (self->file != NULL)
-        self->store = steward_file_store_new (self->file, CATALOG_MAX_FILE_SIZE,
-                                              STEWARD_FILE_STORE_PRIVATE);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
 steward_model_catalog_class_init (StewardModelCatalogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  StewardFileBackedClass *backed_class = STEWARD_FILE_BACKED_CLASS (klass);
 
+  object_class->constructed = steward_model_catalog_constructed;
   object_class->finalize = steward_model_catalog_finalize;
-  object_class->get_property = steward_model_catalog_get_property;
-  object_class->set_property = steward_model_catalog_set_property;
 
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  backed_class->max_size = CATALOG_MAX_FILE_SIZE;
+  backed_class->store_flags = STEWARD_FILE_STORE_PRIVATE | STEWARD_FILE_STORE_PRETTY;
 
   /**
    * StewardModelCatalog::hints-changed:
@@ -895,7 +843,7 @@ steward_model_catalog_save_async (StewardModelCatalog *self,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   g_return_if_fail (STEWARD_IS_MODEL_CATALOG (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -909,8 +857,9 @@ steward_model_catalog_save_async (StewardModelCatalog *self,
       return;
     }
 
-  bytes = serialize (self);
-  steward_file_store_save_async (self->store, bytes, NULL, saved_cb, g_steal_pointer (&task));
+  root = serialize (self);
+  steward_file_store_save_json (self->store, root);
+  steward_file_store_flush_async (self->store, NULL, saved_cb, g_steal_pointer (&task));
 }
 
 gboolean

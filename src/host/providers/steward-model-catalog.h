@@ -4,6 +4,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "steward-file-backed.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -25,7 +27,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (StewardModel, steward_model, STEWARD, MODEL, GObject)
 
 #define STEWARD_TYPE_MODEL_CATALOG (steward_model_catalog_get_type ())
-G_DECLARE_FINAL_TYPE (StewardModelCatalog, steward_model_catalog, STEWARD, MODEL_CATALOG, GObject)
+G_DECLARE_FINAL_TYPE (StewardModelCatalog, steward_model_catalog, STEWARD, MODEL_CATALOG,
+                      StewardFileBacked)
 
 StewardModel        *steward_model_new                  (const char          *provider,
                                                          const char          *name,

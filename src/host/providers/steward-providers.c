@@ -251,14 +251,11 @@ steward_providers_list_model_init (GListModelInterface *iface)
 
 /* Writing */
 
-static GBytes *
+/* A tree of its own, which the store turns into text on its worker. */
+static JsonNode *
 serialize (StewardProviders *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  char *data;
-  gsize length;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "providers");
@@ -294,12 +291,7 @@ serialize (StewardProviders *self)
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  data = json_generator_to_data (generator, &length);
-
-  return g_bytes_new_take (data, length);
+  return json_builder_get_root (builder);
 }
 
 static void
@@ -322,13 +314,13 @@ write_failed_cb (StewardProviders *self,
 static void
 save_now (StewardProviders *self)
 {
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   if (self->store == NULL)
     return;
 
-  bytes = serialize (self);
-  steward_file_store_save (self->store, bytes);
+  root = serialize (self);
+  steward_file_store_save_json (self->store, root);
 }
 
 /* Reading */
@@ -572,7 +564,8 @@ steward_providers_new (GFile          *file,
   self->file = file != NULL ? g_object_ref (file) : NULL;
   if (file != NULL)
     {
-      self->store = steward_file_store_new (file, FILE_MAX, STEWARD_FILE_STORE_PRIVATE);
+      self->store = steward_file_store_new (file, FILE_MAX,
+                                            STEWARD_FILE_STORE_PRIVATE | STEWARD_FILE_STORE_PRETTY);
       g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb), self,
                                G_CONNECT_SWAPPED);
     }

@@ -23,17 +23,14 @@ compare_names (gconstpointer a,
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
 
-static GBytes *
+/* A tree of its own, which the store turns into text on its worker. */
+static JsonNode *
 serialize_policies (StewardSamplingBroker *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   GHashTableIter iter;
   StewardSamplingServerState *state;
-  gsize length;
-  char *text;
 
   g_hash_table_iter_init (&iter, self->servers);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &state))
@@ -88,15 +85,7 @@ serialize_policies (StewardSamplingBroker *self)
   json_builder_end_object (builder);
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &length);
-  text = g_realloc (text, length + 2);
-  text[length++] = '\n';
-  text[length] = '\0';
-
-  return g_bytes_new_take (text, length);
+  return json_builder_get_root (builder);
 }
 
 typedef struct {
@@ -358,10 +347,10 @@ static gboolean
 autosave_cb (gpointer user_data)
 {
   StewardSamplingBroker *self = user_data;
-  g_autoptr(GBytes) bytes = serialize_policies (self);
+  g_autoptr(JsonNode) root = serialize_policies (self);
 
   self->save_source_id = 0;
-  steward_file_store_save (self->policies_store, bytes);
+  steward_file_store_save_json (self->policies_store, root);
 
   return G_SOURCE_REMOVE;
 }
@@ -398,7 +387,8 @@ steward_sampling_broker_set_policies_file (StewardSamplingBroker *self,
     return;
 
   self->policies_store = steward_file_store_new (policies, POLICIES_MAX_FILE_SIZE,
-                                                 STEWARD_FILE_STORE_PRIVATE);
+                                                 STEWARD_FILE_STORE_PRIVATE |
+                                                 STEWARD_FILE_STORE_PRETTY);
   g_signal_connect_object (self->policies_store, "write-failed",
                            G_CALLBACK (write_failed_cb), self, G_CONNECT_SWAPPED);
 }
@@ -534,7 +524,7 @@ save_cb (GObject      *object,
   StewardSamplingBroker *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
-  if (steward_file_store_save_finish (STEWARD_FILE_STORE (object), result, &error))
+  if (steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, &error))
     {
       g_task_return_boolean (task, TRUE);
       return;
@@ -560,7 +550,7 @@ steward_sampling_broker_save_async (StewardSamplingBroker *self,
                                     gpointer               user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   g_return_if_fail (STEWARD_IS_SAMPLING_BROKER (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -576,9 +566,10 @@ steward_sampling_broker_save_async (StewardSamplingBroker *self,
 
   /* Now, with every change so far: the idle save has nothing left to do. */
   g_clear_handle_id (&self->save_source_id, g_source_remove);
-  bytes = serialize_policies (self);
-  steward_file_store_save_async (self->policies_store, bytes, cancellable, save_cb,
-                                 g_steal_pointer (&task));
+  root = serialize_policies (self);
+  steward_file_store_save_json (self->policies_store, root);
+  steward_file_store_flush_async (self->policies_store, cancellable, save_cb,
+                                  g_steal_pointer (&task));
 }
 
 gboolean

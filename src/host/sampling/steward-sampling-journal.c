@@ -24,9 +24,9 @@ typedef struct {
 
 struct _StewardSamplingJournal
 {
-  GObject                   parent_instance;
+  StewardFileBacked         parent_instance;
 
-  GFile                    *file;
+  GFile                    *file;      /* the journal, or NULL; the base's */
   GHashTable               *budgets;   /* server → Budget */
 
   StewardSamplingClock      clock;
@@ -35,15 +35,9 @@ struct _StewardSamplingJournal
   StewardSamplingFileQueue *queue;
 };
 
-enum {
-  PROP_0,
-  PROP_FILE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (StewardSamplingJournal, steward_sampling_journal, G_TYPE_OBJECT)
+/* The journal is appended to line by line through the queue: the base
+ * holds the file and makes no store for it. */
+G_DEFINE_FINAL_TYPE (StewardSamplingJournal, steward_sampling_journal, STEWARD_TYPE_FILE_BACKED)
 
 static void
 budget_free (Budget *budget)
@@ -298,45 +292,18 @@ steward_sampling_journal_finalize (GObject *object)
   /* Waits for the lines still queued (steward_sampling_file_queue_free). */
   g_clear_pointer (&self->queue, steward_sampling_file_queue_free);
   g_clear_pointer (&self->budgets, g_hash_table_unref);
-  g_clear_object (&self->file);
 
   G_OBJECT_CLASS (steward_sampling_journal_parent_class)->finalize (object);
 }
 
 static void
-steward_sampling_journal_get_property (GObject    *object,
-                                       guint       prop_id,
-                                       GValue     *value,
-                                       GParamSpec *pspec)
+steward_sampling_journal_constructed (GObject *object)
 {
   StewardSamplingJournal *self = STEWARD_SAMPLING_JOURNAL (object);
 
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
+  G_OBJECT_CLASS (steward_sampling_journal_parent_class)->constructed (object);
 
-static void
-steward_sampling_journal_set_property (GObject      *object,
-                                       guint         prop_id,
-                                       const GValue *value,
-                                       GParamSpec   *pspec)
-{
-  StewardSamplingJournal *self = STEWARD_SAMPLING_JOURNAL (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  self->file = steward_file_backed_get_file (STEWARD_FILE_BACKED (self));
 }
 
 static void
@@ -344,15 +311,8 @@ steward_sampling_journal_class_init (StewardSamplingJournalClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = steward_sampling_journal_constructed;
   object_class->finalize = steward_sampling_journal_finalize;
-  object_class->get_property = steward_sampling_journal_get_property;
-  object_class->set_property = steward_sampling_journal_set_property;
-
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void

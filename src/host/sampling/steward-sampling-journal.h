@@ -4,6 +4,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "steward-file-backed.h"
+
 G_BEGIN_DECLS
 
 /* The time sampling goes by, in wall-clock microseconds: the per-minute
@@ -13,7 +15,8 @@ typedef gint64 (*StewardSamplingClock) (gpointer user_data);
 
 #define STEWARD_TYPE_SAMPLING_JOURNAL (steward_sampling_journal_get_type ())
 
-G_DECLARE_FINAL_TYPE (StewardSamplingJournal, steward_sampling_journal, STEWARD, SAMPLING_JOURNAL, GObject)
+G_DECLARE_FINAL_TYPE (StewardSamplingJournal, steward_sampling_journal, STEWARD, SAMPLING_JOURNAL,
+                      StewardFileBacked)
 
 /*
  * The audit journal (one JSON record a line, docs in

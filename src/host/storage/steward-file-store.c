@@ -475,6 +475,14 @@ write_thread (GTask        *task,
       json_generator_set_pretty (generator, (write->flags & STEWARD_FILE_STORE_PRETTY) != 0);
       json_generator_set_root (generator, write->root);
       generated = json_generator_to_data (generator, &length);
+
+      /* A file meant to be read ends its last line, like one typed. */
+      if ((write->flags & STEWARD_FILE_STORE_PRETTY) != 0)
+        {
+          generated = g_realloc (generated, length + 2);
+          generated[length++] = '\n';
+          generated[length] = '\0';
+        }
       data = generated;
     }
   else

@@ -21,7 +21,8 @@ typedef enum {
  *   folder mode 0700, for files that hold what only the person may read
  * @STEWARD_FILE_STORE_FOLLOW_LINKS: a symbolic link is followed to the
  *   file it names, which is replaced, so that a linked file stays linked
- * @STEWARD_FILE_STORE_PRETTY: JSON saved with save_json() is indented
+ * @STEWARD_FILE_STORE_PRETTY: JSON saved with save_json() is indented and
+ *   ends with a newline, for files people read
  */
 typedef enum {
   STEWARD_FILE_STORE_NONE         = 0,

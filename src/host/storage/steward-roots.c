@@ -48,24 +48,16 @@ G_DEFINE_FINAL_TYPE (StewardRoot, steward_root, G_TYPE_OBJECT)
 
 struct _StewardRoots
 {
-  GObject       parent_instance;
+  StewardFileBacked parent_instance;
 
-  GFile        *file;
-  GPtrArray    *roots;
-  GCancellable *cancellable;
+  GFile            *file;   /* roots.json, or NULL; the base's */
+  GPtrArray        *roots;
+  GCancellable     *cancellable;
 
   /* One write at a time, in order: a change during a write asks for one
-   * more write of the newest state once it is done. */
+   * more write of the newest state once it is done. The base's. */
   StewardFileStore *store;
 };
-
-enum {
-  PROP_0,
-  PROP_FILE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 enum {
   CHANGED,
@@ -77,7 +69,7 @@ static guint signals[N_SIGNALS];
 
 static void steward_roots_list_model_init (GListModelInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (StewardRoots, steward_roots, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (StewardRoots, steward_roots, STEWARD_TYPE_FILE_BACKED,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       steward_roots_list_model_init))
 
@@ -630,14 +622,11 @@ dup_file_label (StewardRoots *self)
 
 /* Saving ----------------------------------------------------------------- */
 
-static GBytes *
+/* A tree of its own, which the store turns into text on its worker. */
+static JsonNode *
 serialize (StewardRoots *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root_node = NULL;
-  g_autofree char *data = NULL;
-  gsize length;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "roots");
@@ -668,13 +657,7 @@ serialize (StewardRoots *self)
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  root_node = json_builder_get_root (builder);
-  json_generator_set_root (generator, root_node);
-  json_generator_set_pretty (generator, TRUE);
-  data = json_generator_to_data (generator, &length);
-
-  /* A final newline, for people who read the file. */
-  return g_bytes_new_take (g_strconcat (data, "\n", NULL), length + 1);
+  return json_builder_get_root (builder);
 }
 
 /* The store's error, worded for the shared folders. */
@@ -707,7 +690,7 @@ saved_cb (GObject      *object,
   StewardRoots *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
-  if (!steward_file_store_save_finish (STEWARD_FILE_STORE (object), result, &error))
+  if (!steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, &error))
     g_task_return_error (task, save_error_new (self, error));
   else
     g_task_return_boolean (task, TRUE);
@@ -716,13 +699,13 @@ saved_cb (GObject      *object,
 static void
 schedule_save (StewardRoots *self)
 {
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   if (self->store == NULL)
     return;
 
-  bytes = serialize (self);
-  steward_file_store_save (self->store, bytes);
+  root = serialize (self);
+  steward_file_store_save_json (self->store, root);
 }
 
 /* Loading ---------------------------------------------------------------- */
@@ -936,7 +919,7 @@ steward_roots_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->file);
+  self->file = NULL;
   if (self->roots != NULL)
     g_ptr_array_set_size (self->roots, 0);
 
@@ -949,77 +932,36 @@ steward_roots_finalize (GObject *object)
   StewardRoots *self = STEWARD_ROOTS (object);
 
   g_clear_pointer (&self->roots, g_ptr_array_unref);
-  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (steward_roots_parent_class)->finalize (object);
 }
 
 static void
-steward_roots_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
+steward_roots_constructed (GObject *object)
 {
   StewardRoots *self = STEWARD_ROOTS (object);
 
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
+  G_OBJECT_CLASS (steward_roots_parent_class)->constructed (object);
 
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-steward_roots_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  StewardRoots *self = STEWARD_ROOTS (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
-      if (self->file != NULL)
-        {
-          self->store = steward_file_store_new (self->file, MAX_FILE_SIZE,
-                                                STEWARD_FILE_STORE_PRIVATE);
-          g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb),
-                                   self, G_CONNECT_SWAPPED);
-        }
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  self->file = steward_file_backed_get_file (STEWARD_FILE_BACKED (self));
+  self->store = steward_file_backed_get_store (STEWARD_FILE_BACKED (self));
+  if (self->store != NULL)
+    g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb),
+                             self, G_CONNECT_SWAPPED);
 }
 
 static void
 steward_roots_class_init (StewardRootsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  StewardFileBackedClass *backed_class = STEWARD_FILE_BACKED_CLASS (klass);
 
+  object_class->constructed = steward_roots_constructed;
   object_class->dispose = steward_roots_dispose;
   object_class->finalize = steward_roots_finalize;
-  object_class->get_property = steward_roots_get_property;
-  object_class->set_property = steward_roots_set_property;
 
-  /**
-   * StewardRoots:file:
-   *
-   * roots.json, or %NULL for roots kept in memory only.
-   */
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL,
-                         G_TYPE_FILE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  backed_class->max_size = MAX_FILE_SIZE;
+  backed_class->store_flags = STEWARD_FILE_STORE_PRIVATE | STEWARD_FILE_STORE_PRETTY;
 
   /**
    * StewardRoots::changed:
@@ -1136,7 +1078,7 @@ steward_roots_save_async (StewardRoots        *self,
                           gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   g_return_if_fail (STEWARD_IS_ROOTS (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -1150,8 +1092,9 @@ steward_roots_save_async (StewardRoots        *self,
       return;
     }
 
-  bytes = serialize (self);
-  steward_file_store_save_async (self->store, bytes, NULL, saved_cb, g_steal_pointer (&task));
+  root = serialize (self);
+  steward_file_store_save_json (self->store, root);
+  steward_file_store_flush_async (self->store, NULL, saved_cb, g_steal_pointer (&task));
 }
 
 gboolean

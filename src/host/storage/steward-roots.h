@@ -4,6 +4,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "steward-file-backed.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -43,7 +45,7 @@ typedef enum {
 G_DECLARE_FINAL_TYPE (StewardRoot, steward_root, STEWARD, ROOT, GObject)
 
 #define STEWARD_TYPE_ROOTS (steward_roots_get_type ())
-G_DECLARE_FINAL_TYPE (StewardRoots, steward_roots, STEWARD, ROOTS, GObject)
+G_DECLARE_FINAL_TYPE (StewardRoots, steward_roots, STEWARD, ROOTS, StewardFileBacked)
 
 GQuark         steward_roots_error_quark          (void);
 
