@@ -94,6 +94,28 @@ steward_auth_store_make_id (const char *issuer,
   return g_strconcat ("sign-in.", g_checksum_get_string (checksum), NULL);
 }
 
+/* A task about the item that keeps what @issuer granted for @resource,
+ * whose id goes to @id. */
+static GTask *
+new_item_task (StewardAuthStore     *self,
+               const char           *issuer,
+               const char           *resource,
+               gpointer              source_tag,
+               GCancellable         *cancellable,
+               GAsyncReadyCallback   callback,
+               gpointer              user_data,
+               char                **id)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_object_set_data_full (G_OBJECT (task), "issuer", g_strdup (issuer), g_free);
+  g_object_set_data_full (G_OBJECT (task), "resource", g_strdup (resource), g_free);
+  *id = steward_auth_store_make_id (issuer, resource);
+
+  return task;
+}
+
 static void
 stored_cb (GObject      *object,
            GAsyncResult *result,
@@ -132,11 +154,9 @@ steward_auth_store_save_async (StewardAuthStore    *self,
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (token != NULL && token->issuer != NULL && token->resource != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_auth_store_save_async);
-
+  task = new_item_task (self, token->issuer, token->resource, steward_auth_store_save_async,
+                        cancellable, callback, user_data, &id);
   teach_redactor (token);
-  id = steward_auth_store_make_id (token->issuer, token->resource);
   /* Translators: the keyring's name for a stored sign-in; the placeholders
    * are the server's address and the authorization server's. */
   label = g_strdup_printf (_("Steward sign-in to %s at %s"), token->resource, token->issuer);
@@ -217,12 +237,8 @@ steward_auth_store_load_async (StewardAuthStore    *self,
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (issuer != NULL && resource != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_auth_store_load_async);
-  g_object_set_data_full (G_OBJECT (task), "issuer", g_strdup (issuer), g_free);
-  g_object_set_data_full (G_OBJECT (task), "resource", g_strdup (resource), g_free);
-
-  id = steward_auth_store_make_id (issuer, resource);
+  task = new_item_task (self, issuer, resource, steward_auth_store_load_async,
+                        cancellable, callback, user_data, &id);
   steward_secrets_lookup_async (self->secrets, id, cancellable, looked_up_cb,
                                 g_steal_pointer (&task));
 }
@@ -276,10 +292,8 @@ steward_auth_store_forget_async (StewardAuthStore    *self,
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (issuer != NULL && resource != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_auth_store_forget_async);
-
-  id = steward_auth_store_make_id (issuer, resource);
+  task = new_item_task (self, issuer, resource, steward_auth_store_forget_async,
+                        cancellable, callback, user_data, &id);
   steward_secrets_clear_async (self->secrets, id, cancellable, cleared_cb,
                                g_steal_pointer (&task));
 }
