@@ -244,6 +244,32 @@ steward_auth_store_load_async (StewardAuthStore    *self,
 }
 
 /**
+ * steward_auth_store_load_for_flow_async:
+ * @flow: a flow that has discovered the server's authorization server
+ *
+ * Finds the tokens of the authorization server @flow found, for the
+ * resource it signs in to: only those, so that a token is never offered
+ * to another server. Finish with steward_auth_store_load_finish().
+ */
+void
+steward_auth_store_load_for_flow_async (StewardAuthStore    *self,
+                                        McpAuthFlow         *flow,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  const McpAuthServerMetadata *metadata;
+
+  g_return_if_fail (MCP_IS_AUTH_FLOW (flow));
+
+  metadata = mcp_auth_flow_get_server_metadata (flow);
+  g_return_if_fail (metadata != NULL);
+
+  steward_auth_store_load_async (self, metadata->issuer, mcp_auth_flow_get_resource (flow),
+                                 cancellable, callback, user_data);
+}
+
+/**
  * steward_auth_store_load_finish:
  *
  * Returns: (transfer full) (nullable): the stored token
