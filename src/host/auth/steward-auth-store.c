@@ -116,6 +116,33 @@ new_item_task (StewardAuthStore     *self,
   return task;
 }
 
+typedef void (*ItemFunc) (StewardSecrets      *secrets,
+                          const char          *id,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data);
+
+/* Asks the keyring, with @func, about the item that keeps what @issuer
+ * granted for @resource; @item_cb finishes the task. */
+static void
+ask_item (StewardAuthStore    *self,
+          const char          *issuer,
+          const char          *resource,
+          gpointer             source_tag,
+          ItemFunc             func,
+          GAsyncReadyCallback  item_cb,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             user_data)
+{
+  g_autofree char *id = NULL;
+  GTask *task;
+
+  task = new_item_task (self, issuer, resource, source_tag, cancellable, callback, user_data,
+                        &id);
+  func (self->secrets, id, cancellable, item_cb, task);
+}
+
 static void
 stored_cb (GObject      *object,
            GAsyncResult *result,
@@ -231,16 +258,11 @@ steward_auth_store_load_async (StewardAuthStore    *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *id = NULL;
-
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (issuer != NULL && resource != NULL);
 
-  task = new_item_task (self, issuer, resource, steward_auth_store_load_async,
-                        cancellable, callback, user_data, &id);
-  steward_secrets_lookup_async (self->secrets, id, cancellable, looked_up_cb,
-                                g_steal_pointer (&task));
+  ask_item (self, issuer, resource, steward_auth_store_load_async, steward_secrets_lookup_async,
+            looked_up_cb, cancellable, callback, user_data);
 }
 
 /**
@@ -312,16 +334,11 @@ steward_auth_store_forget_async (StewardAuthStore    *self,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *id = NULL;
-
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (issuer != NULL && resource != NULL);
 
-  task = new_item_task (self, issuer, resource, steward_auth_store_forget_async,
-                        cancellable, callback, user_data, &id);
-  steward_secrets_clear_async (self->secrets, id, cancellable, cleared_cb,
-                               g_steal_pointer (&task));
+  ask_item (self, issuer, resource, steward_auth_store_forget_async, steward_secrets_clear_async,
+            cleared_cb, cancellable, callback, user_data);
 }
 
 gboolean
