@@ -78,6 +78,21 @@ feature_request (McpClient           *self,
                  user_data);
 }
 
+/* The params of a tools/call, whether it goes as it is or as a task:
+ * arguments are always sent, empty where the caller has none. */
+JsonObject *
+mcp_client_new_tool_call_params (const char *name,
+                                 JsonObject *arguments)
+{
+  JsonObject *params = json_object_new ();
+
+  json_object_set_string_member (params, "name", name);
+  json_object_set_object_member (params, "arguments",
+                                 arguments ? json_object_ref (arguments) : json_object_new ());
+
+  return params;
+}
+
 void
 mcp_client_ping_async (McpClient           *self,
                        GCancellable        *cancellable,
@@ -131,11 +146,7 @@ mcp_client_call_tool_async (McpClient           *self,
                                    callback, user_data))
     return;
 
-  params = json_object_new ();
-  json_object_set_string_member (params, "name", name);
-  json_object_set_object_member (params, "arguments",
-                                 arguments ? json_object_ref (arguments) : json_object_new ());
-
+  params = mcp_client_new_tool_call_params (name, arguments);
   typed_request (self, "tools/call", params, progress_func, progress_data, progress_destroy,
                  cancellable, mcp_client_call_tool_async, callback, user_data);
 }
