@@ -14,46 +14,54 @@
 static void fetch_resource_metadata (GTask *task);
 static void fetch_server_metadata   (GTask *task);
 
-/* Takes @task and asks the run's next place, unless none is left. */
+static void
+fetched_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GTask *task = user_data;
+  McpAuthRun *run = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  /* A place with nothing usable sends the run on to the next one; not so
+   * a cancelled run, or a server that cannot be reached at all. */
+  node = mcp_auth_flow_send_json_finish (MCP_AUTH_FLOW (object), result, &error);
+  if (node == NULL && (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+                       g_error_matches (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_UNREACHABLE)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+
+  run->fetched (task, node);
+}
+
+/* Asks the run's next place, whose answer goes to @fetched, and takes
+ * @task; returns %FALSE, leaving @task to the caller, when no place is
+ * left. */
 static gboolean
-fetch_next_url (GTask               *task,
-                GAsyncReadyCallback  callback)
+fetch_next_url (GTask              *task,
+                McpAuthFetchedFunc  fetched)
 {
   McpAuthFlow *self = g_task_get_source_object (task);
   McpAuthRun *run = g_task_get_task_data (task);
 
+  run->fetched = fetched;
   while (run->urls != NULL && run->urls[run->next_url] != NULL)
     {
       SoupMessage *msg = soup_message_new ("GET", run->urls[run->next_url++]);
 
       if (msg != NULL)
         {
-          mcp_auth_flow_send_json_async (self, msg, g_task_get_cancellable (task), callback, task);
+          mcp_auth_flow_send_json_async (self, msg, g_task_get_cancellable (task), fetched_cb,
+                                         task);
           return TRUE;
         }
     }
 
   return FALSE;
-}
-
-/* One place's JSON answer, or %NULL where the next place is to be asked.
- * Returns %NULL and ends @task where no other place would help: the run
- * was cancelled, or the server cannot be reached at all. */
-static JsonNode *
-fetch_finish (GTask        *task,
-              GAsyncResult *result,
-              gboolean     *ended)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node;
-
-  node = mcp_auth_flow_send_json_finish (g_task_get_source_object (task), result, &error);
-  *ended = node == NULL && (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-                            g_error_matches (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_UNREACHABLE));
-  if (*ended)
-    g_task_return_error (task, g_steal_pointer (&error));
-
-  return node;
 }
 
 /* Takes @task and goes on with the metadata of the authorization server
@@ -72,20 +80,14 @@ follow_issuer (GTask *task,
   fetch_server_metadata (task);
 }
 
+/* Takes @owned; @node is what one place answered, if anything. */
 static void
-resource_metadata_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+read_resource_metadata (GTask    *owned,
+                        JsonNode *node)
 {
-  g_autoptr(GTask) task = user_data;
+  g_autoptr(GTask) task = owned;
   McpAuthFlow *self = g_task_get_source_object (task);
-  g_autoptr(JsonNode) node = NULL;
   g_autoptr(McpAuthResourceMetadata) metadata = NULL;
-  gboolean ended;
-
-  node = fetch_finish (task, result, &ended);
-  if (ended)
-    return;
 
   if (node != NULL)
     metadata = mcp_auth_resource_metadata_parse (node, NULL);
@@ -124,7 +126,7 @@ fetch_resource_metadata (GTask *task)
   McpAuthFlow *self = g_task_get_source_object (task);
   g_autoptr(GUri) server = NULL;
 
-  if (fetch_next_url (task, resource_metadata_cb))
+  if (fetch_next_url (task, read_resource_metadata))
     return;
 
   /* No metadata: a server of the 2025-03-26 revision, whose own origin is
@@ -138,22 +140,16 @@ fetch_resource_metadata (GTask *task)
                                    NULL, NULL));
 }
 
+/* Takes @owned; @node is what one place answered, if anything. */
 static void
-server_metadata_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
+read_server_metadata (GTask    *owned,
+                      JsonNode *node)
 {
-  g_autoptr(GTask) task = user_data;
+  g_autoptr(GTask) task = owned;
   McpAuthFlow *self = g_task_get_source_object (task);
   McpAuthRun *run = g_task_get_task_data (task);
-  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(McpAuthServerMetadata) metadata = NULL;
-  gboolean ended;
-
-  node = fetch_finish (task, result, &ended);
-  if (ended)
-    return;
 
   if (node == NULL)
     {
@@ -191,7 +187,7 @@ fetch_server_metadata (GTask *task)
   McpAuthFlow *self = g_task_get_source_object (task);
   McpAuthRun *run = g_task_get_task_data (task);
 
-  if (fetch_next_url (task, server_metadata_cb))
+  if (fetch_next_url (task, read_server_metadata))
     return;
 
   if (self->legacy)

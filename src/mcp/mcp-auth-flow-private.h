@@ -52,16 +52,23 @@ struct _McpAuthFlow
   McpAuthLoopback         *loopback;
 };
 
+/* Reads what one discovery place answered (%NULL for nothing usable);
+ * takes @task. */
+typedef void (*McpAuthFetchedFunc) (GTask    *task,
+                                    JsonNode *node);
+
 /* One sign-in, the task data of its GTask. */
 typedef struct {
-  McpAuthChallenge *challenge;
-  char            **urls;
-  guint             next_url;
-  char             *issuer;
-  char             *verifier;
-  char             *state;
-  char             *scope;
-  gboolean          discover_only;
+  McpAuthChallenge   *challenge;
+  /* The discovery places to try in turn, and what reads their answers. */
+  char              **urls;
+  guint               next_url;
+  McpAuthFetchedFunc  fetched;
+  char               *issuer;
+  char               *verifier;
+  char               *state;
+  char               *scope;
+  gboolean            discover_only;
 } McpAuthRun;
 
 /* The token endpoint (mcp-auth-flow-token.c) */
