@@ -379,7 +379,6 @@ discovered_cb (GObject      *object,
 {
   GTask *task = user_data;
   StewardCliAuth *self = g_task_get_source_object (task);
-  const McpAuthServerMetadata *metadata;
   GError *error = NULL;
 
   if (!mcp_auth_flow_discover_finish (self->flow, result, &error))
@@ -389,11 +388,8 @@ discovered_cb (GObject      *object,
       return;
     }
 
-  /* Only the tokens of this authorization server for this resource. */
-  metadata = mcp_auth_flow_get_server_metadata (self->flow);
-  steward_auth_store_load_async (self->store, metadata->issuer,
-                                 mcp_auth_flow_get_resource (self->flow),
-                                 g_task_get_cancellable (task), loaded_cb, task);
+  steward_auth_store_load_for_flow_async (self->store, self->flow,
+                                          g_task_get_cancellable (task), loaded_cb, task);
 }
 
 /**
@@ -494,7 +490,6 @@ stored_discovered_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   StewardCliAuth *self = g_task_get_source_object (task);
-  const McpAuthServerMetadata *metadata;
   GCancellable *cancellable;
   GError *error = NULL;
 
@@ -504,11 +499,9 @@ stored_discovered_cb (GObject      *object,
       return;
     }
 
-  metadata = mcp_auth_flow_get_server_metadata (self->flow);
   cancellable = g_task_get_cancellable (task);
-  steward_auth_store_load_async (self->store, metadata->issuer,
-                                 mcp_auth_flow_get_resource (self->flow), cancellable,
-                                 stored_token_loaded_cb, g_steal_pointer (&task));
+  steward_auth_store_load_for_flow_async (self->store, self->flow, cancellable,
+                                          stored_token_loaded_cb, g_steal_pointer (&task));
 }
 
 /**

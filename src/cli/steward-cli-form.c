@@ -1,3 +1,4 @@
+
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "steward-cli"
 
@@ -11,6 +12,7 @@
 #include "steward-cli-form.h"
 #include "steward-cli-format.h"
 #include "steward-cli-options.h"
+#include "steward-error.h"
 
 typedef struct {
   const char *value;
@@ -361,24 +363,8 @@ steward_cli_form_describe_field (const char *name,
   return g_string_free (out, FALSE);
 }
 
-static gboolean
-invalid (GError     **error,
-         const char  *format,
-         ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-invalid (GError     **error,
-         const char  *format,
-         ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_propagate_error (error, g_error_new_valist (STEWARD_CLI_ERROR,
-                                                STEWARD_CLI_ERROR_INVALID_VALUE, format, args));
-  va_end (args);
-  return FALSE;
-}
+#define invalid(error, ...) \
+  steward_fail (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_INVALID_VALUE, __VA_ARGS__)
 
 static const char *
 pick_choice (GArray     *choices,

@@ -10,6 +10,7 @@
 #include "mcp-json.h"
 
 #include "steward-client-metadata.h"
+#include "steward-error.h"
 
 #include "steward-cli-options.h"
 
@@ -104,24 +105,8 @@ raw_options_clear (RawOptions *raw)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RawOptions, raw_options_clear)
 
-static gboolean
-usage_error (GError     **error,
-             const char  *format,
-             ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-usage_error (GError     **error,
-             const char  *format,
-             ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_propagate_error (error, g_error_new_valist (STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE,
-                                                format, args));
-  va_end (args);
-  return FALSE;
-}
+#define usage_error(error, ...) \
+  steward_fail (error, STEWARD_CLI_ERROR, STEWARD_CLI_ERROR_USAGE, __VA_ARGS__)
 
 void
 steward_cli_options_free (StewardCliOptions *options)

@@ -54,6 +54,45 @@ typed_request (McpClient           *self,
                             source_tag, callback, user_data);
 }
 
+/* A request for a feature the server names as a capability of the same
+ * name, sent once it is known to offer it (or when @capability is %NULL,
+ * for a feature that needs none). Takes @params. */
+static void
+feature_request (McpClient           *self,
+                 const char          *capability,
+                 const char          *method,
+                 JsonObject          *params,
+                 GCancellable        *cancellable,
+                 gpointer             source_tag,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
+{
+  g_autoptr(JsonObject) owned = params;
+
+  if (capability != NULL &&
+      !mcp_client_require_capability (self, capability, NULL, capability, source_tag,
+                                      callback, user_data))
+    return;
+
+  typed_request (self, method, owned, NULL, NULL, NULL, cancellable, source_tag, callback,
+                 user_data);
+}
+
+/* The params of a tools/call, whether it goes as it is or as a task:
+ * arguments are always sent, empty where the caller has none. */
+JsonObject *
+mcp_client_new_tool_call_params (const char *name,
+                                 JsonObject *arguments)
+{
+  JsonObject *params = json_object_new ();
+
+  json_object_set_string_member (params, "name", name);
+  json_object_set_object_member (params, "arguments",
+                                 arguments ? json_object_ref (arguments) : json_object_new ());
+
+  return params;
+}
+
 void
 mcp_client_ping_async (McpClient           *self,
                        GCancellable        *cancellable,
@@ -107,11 +146,7 @@ mcp_client_call_tool_async (McpClient           *self,
                                    callback, user_data))
     return;
 
-  params = json_object_new ();
-  json_object_set_string_member (params, "name", name);
-  json_object_set_object_member (params, "arguments",
-                                 arguments ? json_object_ref (arguments) : json_object_new ());
-
+  params = mcp_client_new_tool_call_params (name, arguments);
   typed_request (self, "tools/call", params, progress_func, progress_data, progress_destroy,
                  cancellable, mcp_client_call_tool_async, callback, user_data);
 }
@@ -140,19 +175,15 @@ mcp_client_read_resource_async (McpClient           *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autoptr(JsonObject) params = NULL;
+  JsonObject *params;
 
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (uri != NULL);
 
-  if (!mcp_client_require_capability (self, "resources", NULL, "resources",
-                                      mcp_client_read_resource_async, callback, user_data))
-    return;
-
   params = json_object_new ();
   json_object_set_string_member (params, "uri", uri);
-  typed_request (self, "resources/read", params, NULL, NULL, NULL, cancellable,
-                 mcp_client_read_resource_async, callback, user_data);
+  feature_request (self, "resources", "resources/read", params, cancellable,
+                   mcp_client_read_resource_async, callback, user_data);
 }
 
 /**
@@ -195,22 +226,18 @@ mcp_client_get_prompt_async (McpClient           *self,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
 {
-  g_autoptr(JsonObject) params = NULL;
+  JsonObject *params;
 
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (name != NULL);
-
-  if (!mcp_client_require_capability (self, "prompts", NULL, "prompts", mcp_client_get_prompt_async,
-                                      callback, user_data))
-    return;
 
   params = json_object_new ();
   json_object_set_string_member (params, "name", name);
   if (arguments != NULL)
     json_object_set_object_member (params, "arguments", json_object_ref (arguments));
 
-  typed_request (self, "prompts/get", params, NULL, NULL, NULL, cancellable,
-                 mcp_client_get_prompt_async, callback, user_data);
+  feature_request (self, "prompts", "prompts/get", params, cancellable,
+                   mcp_client_get_prompt_async, callback, user_data);
 }
 
 McpPromptResult *
@@ -235,7 +262,7 @@ mcp_client_complete_async (McpClient           *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  g_autoptr(JsonObject) params = NULL;
+  JsonObject *params;
   JsonObject *ref;
   JsonObject *argument;
 
@@ -243,13 +270,6 @@ mcp_client_complete_async (McpClient           *self,
   g_return_if_fail (g_strcmp0 (ref_type, "ref/prompt") == 0 ||
                     g_strcmp0 (ref_type, "ref/resource") == 0);
   g_return_if_fail (ref_name != NULL && argument_name != NULL);
-
-  /* 2024-11-05 had no capability for completions: servers of that
-   * revision are simply asked. */
-  if (self->revision != MCP_REVISION_2024_11_05 &&
-      !mcp_client_require_capability (self, "completions", NULL, "completions",
-                                      mcp_client_complete_async, callback, user_data))
-    return;
 
   params = json_object_new ();
   ref = json_object_new ();
@@ -269,8 +289,11 @@ mcp_client_complete_async (McpClient           *self,
       json_object_set_object_member (params, "context", ctx);
     }
 
-  typed_request (self, "completion/complete", params, NULL, NULL, NULL, cancellable,
-                 mcp_client_complete_async, callback, user_data);
+  /* 2024-11-05 had no capability for completions: servers of that
+   * revision are simply asked. */
+  feature_request (self, self->revision != MCP_REVISION_2024_11_05 ? "completions" : NULL,
+                   "completion/complete", params, cancellable, mcp_client_complete_async,
+                   callback, user_data);
 }
 
 /**

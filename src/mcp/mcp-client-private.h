@@ -221,5 +221,7 @@ gboolean    mcp_client_require_capability  (McpClient           *self,
                                             gpointer             source_tag,
                                             GAsyncReadyCallback  callback,
                                             gpointer             user_data);
+JsonObject *mcp_client_new_tool_call_params (const char         *name,
+                                             JsonObject         *arguments);
 
 G_END_DECLS

@@ -416,16 +416,12 @@ start_task (McpClient           *self,
             GAsyncReadyCallback  callback,
             gpointer             user_data)
 {
-  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(JsonObject) params = mcp_client_new_tool_call_params (name, arguments);
   g_autoptr(GTask) gtask = g_task_new (self, cancellable, callback, user_data);
   TasksState *state = get_state (self);
   StartData *data;
 
   g_task_set_source_tag (gtask, source_tag);
-
-  json_object_set_string_member (params, "name", name);
-  json_object_set_object_member (params, "arguments",
-                                 arguments ? json_object_ref (arguments) : json_object_new ());
 
   data = g_new0 (StartData, 1);
   data->name = g_strdup (name);
@@ -1243,25 +1239,12 @@ route_data_free (RouteData *data)
   g_free (data);
 }
 
+/* The routed call's answer, from tools/call or from the task that ran it:
+ * either way a GTask of this client holding the tool result's JSON. */
 static void
-route_called_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(GTask) gtask = user_data;
-  GError *error = NULL;
-  JsonObject *reply = mcp_client_request_finish (MCP_CLIENT (object), result, &error);
-
-  if (reply == NULL)
-    g_task_return_error (gtask, error);
-  else
-    g_task_return_pointer (gtask, reply, (GDestroyNotify) json_object_unref);
-}
-
-static void
-route_passed_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+route_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   g_autoptr(GTask) gtask = user_data;
   GError *error = NULL;
@@ -1296,16 +1279,13 @@ route_listed_cb (GObject      *object,
     {
       call_as_task (self, data->name, data->arguments, TRUE, data->progress_func,
                     data->progress_data, destroy, g_task_get_cancellable (gtask),
-                    mcp_client_call_tool_as_task_async, route_passed_cb, g_object_ref (gtask));
+                    mcp_client_call_tool_as_task_async, route_done_cb, g_object_ref (gtask));
       return;
     }
 
-  params = json_object_new ();
-  json_object_set_string_member (params, "name", data->name);
-  json_object_set_object_member (params, "arguments", data->arguments
-                                   ? json_object_ref (data->arguments) : json_object_new ());
+  params = mcp_client_new_tool_call_params (data->name, data->arguments);
   mcp_client_request_async (self, "tools/call", params, data->progress_func, data->progress_data,
-                            destroy, g_task_get_cancellable (gtask), route_called_cb,
+                            destroy, g_task_get_cancellable (gtask), route_done_cb,
                             g_object_ref (gtask));
 }
 

@@ -94,6 +94,55 @@ steward_auth_store_make_id (const char *issuer,
   return g_strconcat ("sign-in.", g_checksum_get_string (checksum), NULL);
 }
 
+/* A task about the item that keeps what @issuer granted for @resource,
+ * whose id goes to @id. */
+static GTask *
+new_item_task (StewardAuthStore     *self,
+               const char           *issuer,
+               const char           *resource,
+               gpointer              source_tag,
+               GCancellable         *cancellable,
+               GAsyncReadyCallback   callback,
+               gpointer              user_data,
+               char                **id)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_object_set_data_full (G_OBJECT (task), "issuer", g_strdup (issuer), g_free);
+  g_object_set_data_full (G_OBJECT (task), "resource", g_strdup (resource), g_free);
+  *id = steward_auth_store_make_id (issuer, resource);
+
+  return task;
+}
+
+typedef void (*ItemFunc) (StewardSecrets      *secrets,
+                          const char          *id,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data);
+
+/* Asks the keyring, with @func, about the item that keeps what @issuer
+ * granted for @resource; @item_cb finishes the task. */
+static void
+ask_item (StewardAuthStore    *self,
+          const char          *issuer,
+          const char          *resource,
+          gpointer             source_tag,
+          ItemFunc             func,
+          GAsyncReadyCallback  item_cb,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             user_data)
+{
+  g_autofree char *id = NULL;
+  GTask *task;
+
+  task = new_item_task (self, issuer, resource, source_tag, cancellable, callback, user_data,
+                        &id);
+  func (self->secrets, id, cancellable, item_cb, task);
+}
+
 static void
 stored_cb (GObject      *object,
            GAsyncResult *result,
@@ -132,11 +181,9 @@ steward_auth_store_save_async (StewardAuthStore    *self,
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (token != NULL && token->issuer != NULL && token->resource != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_auth_store_save_async);
-
+  task = new_item_task (self, token->issuer, token->resource, steward_auth_store_save_async,
+                        cancellable, callback, user_data, &id);
   teach_redactor (token);
-  id = steward_auth_store_make_id (token->issuer, token->resource);
   /* Translators: the keyring's name for a stored sign-in; the placeholders
    * are the server's address and the authorization server's. */
   label = g_strdup_printf (_("Steward sign-in to %s at %s"), token->resource, token->issuer);
@@ -211,20 +258,37 @@ steward_auth_store_load_async (StewardAuthStore    *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *id = NULL;
-
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (issuer != NULL && resource != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_auth_store_load_async);
-  g_object_set_data_full (G_OBJECT (task), "issuer", g_strdup (issuer), g_free);
-  g_object_set_data_full (G_OBJECT (task), "resource", g_strdup (resource), g_free);
+  ask_item (self, issuer, resource, steward_auth_store_load_async, steward_secrets_lookup_async,
+            looked_up_cb, cancellable, callback, user_data);
+}
 
-  id = steward_auth_store_make_id (issuer, resource);
-  steward_secrets_lookup_async (self->secrets, id, cancellable, looked_up_cb,
-                                g_steal_pointer (&task));
+/**
+ * steward_auth_store_load_for_flow_async:
+ * @flow: a flow that has discovered the server's authorization server
+ *
+ * Finds the tokens of the authorization server @flow found, for the
+ * resource it signs in to: only those, so that a token is never offered
+ * to another server. Finish with steward_auth_store_load_finish().
+ */
+void
+steward_auth_store_load_for_flow_async (StewardAuthStore    *self,
+                                        McpAuthFlow         *flow,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  const McpAuthServerMetadata *metadata;
+
+  g_return_if_fail (MCP_IS_AUTH_FLOW (flow));
+
+  metadata = mcp_auth_flow_get_server_metadata (flow);
+  g_return_if_fail (metadata != NULL);
+
+  steward_auth_store_load_async (self, metadata->issuer, mcp_auth_flow_get_resource (flow),
+                                 cancellable, callback, user_data);
 }
 
 /**
@@ -270,18 +334,11 @@ steward_auth_store_forget_async (StewardAuthStore    *self,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *id = NULL;
-
   g_return_if_fail (STEWARD_IS_AUTH_STORE (self));
   g_return_if_fail (issuer != NULL && resource != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_auth_store_forget_async);
-
-  id = steward_auth_store_make_id (issuer, resource);
-  steward_secrets_clear_async (self->secrets, id, cancellable, cleared_cb,
-                               g_steal_pointer (&task));
+  ask_item (self, issuer, resource, steward_auth_store_forget_async, steward_secrets_clear_async,
+            cleared_cb, cancellable, callback, user_data);
 }
 
 gboolean

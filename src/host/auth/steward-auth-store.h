@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "mcp-auth-flow.h"
 #include "mcp-auth-token.h"
 #include "steward-secrets.h"
 
@@ -26,6 +27,11 @@ gboolean          steward_auth_store_save_finish   (StewardAuthStore     *self,
 void              steward_auth_store_load_async    (StewardAuthStore     *self,
                                                     const char           *issuer,
                                                     const char           *resource,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+void              steward_auth_store_load_for_flow_async (StewardAuthStore *self,
+                                                    McpAuthFlow          *flow,
                                                     GCancellable         *cancellable,
                                                     GAsyncReadyCallback   callback,
                                                     gpointer              user_data);

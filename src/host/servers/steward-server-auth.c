@@ -539,7 +539,6 @@ resume_discovered_cb (GObject      *object,
 {
   GTask *task = user_data;
   StewardServerAuth *self = g_task_get_source_object (task);
-  const McpAuthServerMetadata *metadata;
   GError *error = NULL;
 
   if (!mcp_auth_flow_discover_finish (MCP_AUTH_FLOW (object), result, &error))
@@ -571,11 +570,8 @@ resume_discovered_cb (GObject      *object,
       return;
     }
 
-  /* Only the tokens of this authorization server for this resource. */
-  metadata = mcp_auth_flow_get_server_metadata (self->flow);
-  steward_auth_store_load_async (self->store, metadata->issuer,
-                                 mcp_auth_flow_get_resource (self->flow),
-                                 g_task_get_cancellable (task), resume_loaded_cb, task);
+  steward_auth_store_load_for_flow_async (self->store, self->flow,
+                                          g_task_get_cancellable (task), resume_loaded_cb, task);
 }
 
 void

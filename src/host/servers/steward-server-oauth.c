@@ -7,6 +7,7 @@
 
 #include "steward-client-metadata.h"
 #include "steward-config.h"
+#include "steward-error.h"
 #include "steward-secrets.h"
 #include "steward-server-oauth.h"
 
@@ -68,24 +69,8 @@ steward_server_oauth_init (StewardServerOAuth *self)
 {
 }
 
-static gboolean
-invalid (GError     **error,
-         const char  *format,
-         ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-invalid (GError     **error,
-         const char  *format,
-         ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_propagate_error (error, g_error_new_valist (STEWARD_CONFIG_ERROR,
-                                                STEWARD_CONFIG_ERROR_INVALID, format, args));
-  va_end (args);
-  return FALSE;
-}
+#define invalid(error, ...) \
+  steward_fail (error, STEWARD_CONFIG_ERROR, STEWARD_CONFIG_ERROR_INVALID, __VA_ARGS__)
 
 static gboolean
 node_is_string (JsonNode *node)
