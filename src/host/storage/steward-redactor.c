@@ -359,14 +359,17 @@ try_quoted_pair (Redactor *r,
     return FALSE;
 
   key_end = k;
-  kind = classify_key (r->text + key_start, key_end - key_start);
-  if (kind == KEY_PLAIN)
-    return FALSE;
 
+  /* Only a key is followed by a colon: a value or a closing quote is
+   * ruled out here, before its text is looked at. */
   k = skip_blanks (r, key_end + (escaped ? 2 : 1));
   if (at (r, k) != ':')
     return FALSE;
   k = skip_blanks (r, k + 1);
+
+  kind = classify_key (r->text + key_start, key_end - key_start);
+  if (kind == KEY_PLAIN)
+    return FALSE;
 
   if (!quoted_value (r, k, &value_start, &value_end))
     return FALSE;
@@ -465,8 +468,13 @@ match_key_shape (const Redactor *r,
   gsize n;
 
   /* Every word is tried, so leave at once unless it can be one. */
-  if (strchr ("sgxAe", at (r, i)) == NULL || at (r, i) == '\0')
-    return 0;
+  switch (at (r, i))
+    {
+    case 's': case 'g': case 'x': case 'A': case 'e':
+      break;
+    default:
+      return 0;
+    }
 
   /* OpenAI, Anthropic and many others: sk-…, sk-proj-…, sk-ant-… */
   if (has_prefix (r, i, "sk-") && (n = count_run (r, i + 3, is_token_char)) >= 20)
