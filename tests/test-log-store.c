@@ -629,6 +629,10 @@ test_message_entry (void)
   g_autoptr(StewardLogEntry) secret = NULL;
   g_autoptr(StewardLogEntry) big = NULL;
   g_autoptr(StewardLogEntry) broken = NULL;
+  g_autoptr(StewardLogEntry) nested = NULL;
+  g_autoptr(GString) deep = NULL;
+  g_autofree char *indent = NULL;
+  g_autofree char *line = NULL;
   g_autoptr(GString) large = g_string_new ("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"text\":\"");
   const char *detail;
 
@@ -667,6 +671,22 @@ test_message_entry (void)
   g_assert_null (strstr (detail, "\"}}"));
   /* The size as g_format_size() writes it, with a no-break space. */
   g_assert_true (g_str_has_suffix (detail, "\n… folded here; the whole is 204.8\u00a0kB"));
+
+  /* Nesting deeper than a line of spaces: each level two more. */
+  deep = g_string_new (NULL);
+  for (guint i = 0; i < 40; i++)
+    g_string_append (deep, "[\"\\\\\",");
+  g_string_append (deep, "0");
+  for (guint i = 0; i < 40; i++)
+    g_string_append_c (deep, ']');
+  nested = steward_log_entry_new_message (9, "files", STEWARD_LOG_DIRECTION_IN, "deep",
+                                          deep->str, deep->len, FALSE, deep->len);
+  detail = steward_log_entry_get_detail (nested);
+  indent = g_strnfill (80, ' ');
+  line = g_strconcat ("\n", indent, "0\n", NULL);
+  g_assert_nonnull (strstr (detail, line));
+  g_assert_nonnull (strstr (detail, "\n  \"\\\\\",\n"));
+  g_assert_true (g_str_has_suffix (detail, "\n  ]\n]"));
 
   /* Text that is not JSON is laid out as far as it goes, and kept. */
   broken = steward_log_entry_new_message (8, "files", STEWARD_LOG_DIRECTION_IN, "?",

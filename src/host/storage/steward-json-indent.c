@@ -39,19 +39,68 @@ put (Writer     *w,
     g_string_append_len (w->out, text, length);
 }
 
+#define MAX_STEP 64
+
+/* @before (or nothing, when it is 0), a line break, the indentation of
+ * @level and @after (or nothing), in one write. */
 static void
-newline (Writer *w,
-         guint   level)
+break_line (Writer *w,
+            char    before,
+            guint   level,
+            char    after)
 {
-  static const char spaces[] = "\n                                                                ";
+  char line[MAX_STEP + 3];
+  gsize n = 0;
+  gsize indent = (gsize) level * 2;
 
-  put (w, spaces, 1);
-  for (gsize n = (gsize) level * 2; n > 0 && !w->full;)
+  if (before != '\0')
+    line[n++] = before;
+  line[n++] = '\n';
+
+  /* Deep nesting: a line's worth of spaces at a time. */
+  while (indent > MAX_STEP)
     {
-      gsize step = MIN (n, sizeof spaces - 2);
+      if (w->full)
+        return;
+      memset (line + n, ' ', MAX_STEP - n);
+      put (w, line, MAX_STEP);
+      indent -= MAX_STEP - n;
+      n = 0;
+    }
 
-      put (w, spaces + 1, step);
-      n -= step;
+  memset (line + n, ' ', indent);
+  n += indent;
+  if (after != '\0')
+    line[n++] = after;
+  put (w, line, n);
+}
+
+/* The end of the string whose opening quote is at @i: past its closing
+ * quote, or @length when it does not close. */
+static gsize
+string_end (const char *json,
+            gsize       length,
+            gsize       i)
+{
+  gsize from = i + 1;
+
+  for (;;)
+    {
+      const char *quote = memchr (json + from, '"', length - from);
+      gsize at;
+      gsize backslashes = 0;
+
+      if (quote == NULL)
+        return length;
+
+      /* Escaped when an odd number of backslashes stands before it. */
+      at = quote - json;
+      while (at - backslashes > i + 1 && json[at - backslashes - 1] == '\\')
+        backslashes++;
+      if (backslashes % 2 == 0)
+        return at + 1;
+
+      from = at + 1;
     }
 }
 
@@ -95,11 +144,8 @@ steward_json_indent_append (GString    *out,
           {
             /* A string, copied as it is up to its closing quote; one that
              * does not close runs to the end. */
-            gsize end = i + 1;
+            gsize end = string_end (json, length, i);
 
-            while (end < length && json[end] != '"')
-              end += json[end] == '\\' ? 2 : 1;
-            end = MIN (end + 1, length);
             put (&w, json + i, end - i);
             i = end;
           }
@@ -118,8 +164,7 @@ steward_json_indent_append (GString    *out,
                 i = next + 1;
                 continue;
               }
-            put (&w, &c, 1);
-            newline (&w, ++level);
+            break_line (&w, c, ++level, '\0');
           }
           break;
 
@@ -127,13 +172,11 @@ steward_json_indent_append (GString    *out,
         case ']':
           if (level > 0)
             level--;
-          newline (&w, level);
-          put (&w, &c, 1);
+          break_line (&w, '\0', level, c);
           break;
 
         case ',':
-          put (&w, ",", 1);
-          newline (&w, level);
+          break_line (&w, ',', level, '\0');
           break;
 
         case ':':
