@@ -518,6 +518,57 @@ steward_log_entry_new (gint64               time_us,
   return self;
 }
 
+/* Two buffers per thread for steward_log_entry_new_message(), which runs
+ * for every message in and out: the text to redact and the entry's texts
+ * being laid out, both copied out before it returns. */
+typedef struct {
+  GString *scanned;
+  GString *strings;
+} Scratch;
+
+/* A flood of large messages should not leave this much behind. */
+#define SCRATCH_KEEP (128 * 1024)
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *scratch = data;
+
+  g_string_free (scratch->scanned, TRUE);
+  g_string_free (scratch->strings, TRUE);
+  g_free (scratch);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+static Scratch *
+scratch_get (void)
+{
+  Scratch *scratch = g_private_get (&scratch_key);
+
+  if (scratch == NULL)
+    {
+      scratch = g_new (Scratch, 1);
+      scratch->scanned = g_string_sized_new (1024);
+      scratch->strings = g_string_sized_new (1024);
+      g_private_set (&scratch_key, scratch);
+    }
+
+  g_string_truncate (scratch->scanned, 0);
+  g_string_truncate (scratch->strings, 0);
+  return scratch;
+}
+
+static void
+scratch_trim (GString **buffer)
+{
+  if ((*buffer)->allocated_len > SCRATCH_KEEP)
+    {
+      g_string_free (*buffer, TRUE);
+      *buffer = g_string_sized_new (1024);
+    }
+}
+
 /**
  * steward_log_entry_new_message:
  * @time_us: wall-clock time in microseconds since the epoch
@@ -547,8 +598,9 @@ steward_log_entry_new_message (gint64               time_us,
                                gsize                size)
 {
   StewardLogEntry *self;
-  g_autoptr(GString) both = NULL;
-  g_autoptr(GString) strings = NULL;
+  Scratch *scratch;
+  GString *both;
+  GString *strings;
   g_autofree char *made_valid = NULL;
   g_autofree char *redacted = NULL;
   gsize text_window = STEWARD_LOG_ENTRY_MAX_TEXT_CHARS * 4 + REDACT_MARGIN;
@@ -574,7 +626,8 @@ steward_log_entry_new_message (gint64               time_us,
   /* The summary and the message, a line break between them, so that the
    * redactor goes over both at once: none of its rules reaches across a
    * line break, which the summary cannot hold. */
-  both = g_string_sized_new (MIN (text_length, text_window) + 1 + n + 1);
+  scratch = scratch_get ();
+  both = scratch->scanned;
   g_string_append_len (both, text, MIN (text_length, text_window));
   for (char *c = both->str; *c != '\0'; c++)
     {
@@ -615,7 +668,7 @@ steward_log_entry_new_message (gint64               time_us,
   self = entry_new (time_us, server, STEWARD_LOG_SOURCE_TRACE, STEWARD_LOG_LEVEL_DEBUG,
                     direction, NULL, size);
 
-  strings = g_string_sized_new (scanned_length + scanned_length / 2 + 128);
+  strings = scratch->strings;
   append_one_line (strings, scanned, separator - scanned, text_length > text_window);
   g_string_append_c (strings, '\0');
 
@@ -635,6 +688,8 @@ steward_log_entry_new_message (gint64               time_us,
 
   self->strings = g_memdup2 (strings->str, strings->len + 1);
 
+  scratch_trim (&scratch->scanned);
+  scratch_trim (&scratch->strings);
   return self;
 }
 
