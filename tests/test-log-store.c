@@ -594,6 +594,108 @@ test_redact_entry (void)
   g_assert_finalize_object (entry);
 }
 
+/* A protocol message's entry: the compact text laid out, redacted
+ * together with its summary before that, folded past what is kept. */
+static void
+test_message_entry (void)
+{
+  static const char compact[] =
+    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
+    "\"arguments\":{\"message\":\"a, b: {c} [d]\\\"\",\"list\":[1,true,null],"
+    "\"none\":[],\"empty\":{}}}}";
+  static const char pretty[] =
+    "{\n"
+    "  \"jsonrpc\": \"2.0\",\n"
+    "  \"id\": 7,\n"
+    "  \"method\": \"tools/call\",\n"
+    "  \"params\": {\n"
+    "    \"name\": \"echo\",\n"
+    "    \"arguments\": {\n"
+    "      \"message\": \"a, b: {c} [d]\\\"\",\n"
+    "      \"list\": [\n"
+    "        1,\n"
+    "        true,\n"
+    "        null\n"
+    "      ],\n"
+    "      \"none\": [],\n"
+    "      \"empty\": {}\n"
+    "    }\n"
+    "  }\n"
+    "}";
+  static const char secret_json[] =
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"client_secret\":\"hunter2hunter2\","
+    "\"note\":\"use sk-proj-abcdefghijklmnopqrstuvwxyz0123 now\"}}";
+  g_autoptr(StewardLogEntry) entry = NULL;
+  g_autoptr(StewardLogEntry) secret = NULL;
+  g_autoptr(StewardLogEntry) big = NULL;
+  g_autoptr(StewardLogEntry) broken = NULL;
+  g_autoptr(StewardLogEntry) nested = NULL;
+  g_autoptr(GString) deep = NULL;
+  g_autofree char *indent = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr(GString) large = g_string_new ("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"text\":\"");
+  const char *detail;
+
+  entry = steward_log_entry_new_message (5, "files", STEWARD_LOG_DIRECTION_OUT,
+                                         "tools/call “echo” id 7", compact, strlen (compact),
+                                         FALSE, strlen (compact));
+  g_assert_cmpint (steward_log_entry_get_source (entry), ==, STEWARD_LOG_SOURCE_TRACE);
+  g_assert_cmpint (steward_log_entry_get_direction (entry), ==, STEWARD_LOG_DIRECTION_OUT);
+  g_assert_cmpstr (steward_log_entry_get_text (entry), ==, "tools/call “echo” id 7");
+  g_assert_cmpstr (steward_log_entry_get_detail (entry), ==, pretty);
+
+  /* The secret in the summary and those in the message, in one pass. */
+  secret = steward_log_entry_new_message (6, "files", STEWARD_LOG_DIRECTION_IN,
+                                          "result id 1 sk-proj-abcdefghijklmnopqrstuvwxyz0123",
+                                          secret_json, strlen (secret_json), FALSE,
+                                          strlen (secret_json));
+  g_assert_null (strstr (steward_log_entry_get_text (secret), "abcdefghijklmnop"));
+  g_assert_nonnull (strstr (steward_log_entry_get_text (secret), STEWARD_REDACTED));
+  detail = steward_log_entry_get_detail (secret);
+  g_assert_true (g_str_has_prefix (detail, "{\n  \"jsonrpc\": \"2.0\""));
+  g_assert_null (strstr (detail, "hunter2"));
+  g_assert_null (strstr (detail, "abcdefghijklmnop"));
+  g_assert_nonnull (strstr (detail, "\"client_secret\": \"" STEWARD_REDACTED "\""));
+
+  /* Far longer than an entry keeps, with characters of several bytes
+   * where the cut falls. */
+  while (large->len < 200 * 1024)
+    g_string_append (large, "é€𝄞, x");
+  g_string_append (large, "\"}}");
+  big = steward_log_entry_new_message (7, "files", STEWARD_LOG_DIRECTION_IN, "result id 2",
+                                       large->str, large->len, FALSE, large->len);
+  detail = steward_log_entry_get_detail (big);
+  g_assert_cmpuint (strlen (detail), <=, STEWARD_LOG_ENTRY_MAX_DETAIL + 256);
+  g_assert_true (g_utf8_validate (detail, -1, NULL));
+  g_assert_true (g_str_has_prefix (detail, "{\n  \"jsonrpc\""));
+  g_assert_null (strstr (detail, "\"}}"));
+  /* The size as g_format_size() writes it, with a no-break space. */
+  g_assert_true (g_str_has_suffix (detail, "\n… folded here; the whole is 204.8\u00a0kB"));
+
+  /* Nesting deeper than a line of spaces: each level two more. */
+  deep = g_string_new (NULL);
+  for (guint i = 0; i < 40; i++)
+    g_string_append (deep, "[\"\\\\\",");
+  g_string_append (deep, "0");
+  for (guint i = 0; i < 40; i++)
+    g_string_append_c (deep, ']');
+  nested = steward_log_entry_new_message (9, "files", STEWARD_LOG_DIRECTION_IN, "deep",
+                                          deep->str, deep->len, FALSE, deep->len);
+  detail = steward_log_entry_get_detail (nested);
+  indent = g_strnfill (80, ' ');
+  line = g_strconcat ("\n", indent, "0\n", NULL);
+  g_assert_nonnull (strstr (detail, line));
+  g_assert_nonnull (strstr (detail, "\n  \"\\\\\",\n"));
+  g_assert_true (g_str_has_suffix (detail, "\n  ]\n]"));
+
+  /* Text that is not JSON is laid out as far as it goes, and kept. */
+  broken = steward_log_entry_new_message (8, "files", STEWARD_LOG_DIRECTION_IN, "?",
+                                          "{\"a\":[1,\"open", strlen ("{\"a\":[1,\"open"),
+                                          TRUE, 999);
+  g_assert_true (g_str_has_prefix (steward_log_entry_get_detail (broken),
+                                   "{\n  \"a\": [\n    1,\n    \"open"));
+}
+
 static void
 test_matches_text (void)
 {
@@ -933,6 +1035,7 @@ main (int   argc,
   g_test_add_func ("/steward/log-store/max-bytes", test_max_bytes);
   g_test_add_func ("/steward/log-store/redact", test_redact);
   g_test_add_func ("/steward/log-store/redact-entry", test_redact_entry);
+  g_test_add_func ("/steward/log-store/message-entry", test_message_entry);
   g_test_add_func ("/steward/log-store/matches-text", test_matches_text);
   g_test_add_func ("/steward/log-store/export-text", test_export_text);
   g_test_add_func ("/steward/log-store/export-json", test_export_json);

@@ -71,7 +71,16 @@ capped_append_len (Capped     *w,
       w->full = TRUE;
     }
 
-  g_string_append_len (w->out, text, length);
+  /* A message is written a token at a time into a buffer sized for it up
+   * front, so copy straight in; GLib 2.74's append does not inline this. */
+  if (w->out->len + length < w->out->allocated_len)
+    {
+      memcpy (w->out->str + w->out->len, text, length);
+      w->out->len += length;
+      w->out->str[w->out->len] = '\0';
+    }
+  else
+    g_string_append_len (w->out, text, length);
 }
 
 static void
@@ -370,17 +379,20 @@ finish_detail (Capped *w,
   return g_string_free (g_steal_pointer (&w->out), FALSE);
 }
 
-static char *
-message_detail (McpMessage *message,
-                gsize       size)
+/* The compact text of a message Steward received, as far as the log keeps
+ * it; the log entry indents it. What Steward sends is written out anyway
+ * (mcp_message_get_line()), and that text is used as it is. */
+static GString *
+message_compact (McpMessage *message,
+                 gsize       size,
+                 gboolean   *cut)
 {
-  /* Indented, the text grows by about half: room for that up front saves
-   * growing the buffer as it is written. */
-  gsize room = MIN (size + size / 2 + 64, DETAIL_MAX);
-  Capped w = { g_string_sized_new (room), DETAIL_MAX - DETAIL_MARKER_MAX, TRUE, FALSE };
+  Capped w = { g_string_sized_new (MIN (size + 64, DETAIL_MAX)), DETAIL_MAX, FALSE, FALSE };
 
   capped_append_message (&w, message);
-  return finish_detail (&w, size);
+  capped_trim (&w);
+  *cut = w.full;
+  return w.out;
 }
 
 /* One line for the list: newlines become spaces. */
@@ -547,22 +559,41 @@ steward_server_client_trace_cb (StewardServer     *self,
 {
   g_autofree char *text = steward_trace_names_summarize (self->trace_names, message,
                                                          direction == MCP_TRACE_OUTGOING);
-  g_autofree char *detail = NULL;
+  g_autoptr(GString) received = NULL;
+  g_autoptr(StewardLogEntry) entry = NULL;
   gsize size = mcp_message_get_wire_size (message);
-
-  /* What we send has no wire size yet: its text, which the transport sends
-   * next, is written now and kept with the message. */
-  if (size == 0)
-    size = g_bytes_get_size (mcp_message_get_line (message)) - 1;
+  const char *json;
+  gsize json_length;
+  gboolean cut = FALSE;
 
   if (direction == MCP_TRACE_INCOMING)
-    self->last_in_size = size;
+    {
+      self->last_in_size = size;
+      received = message_compact (message, size, &cut);
+      json = received->str;
+      json_length = received->len;
+    }
+  else
+    {
+      /* What we send has no wire size yet: its text, which the transport
+       * sends next, is written now and kept with the message. */
+      GBytes *line = mcp_message_get_line (message);
 
-  detail = message_detail (message, size);
-  append_entry (self, STEWARD_LOG_SOURCE_TRACE, STEWARD_LOG_LEVEL_DEBUG,
-                direction == MCP_TRACE_INCOMING ? STEWARD_LOG_DIRECTION_IN
-                                                : STEWARD_LOG_DIRECTION_OUT,
-                NULL, text, detail, size);
+      json = g_bytes_get_data (line, &json_length);
+      /* Without its newline. */
+      json_length--;
+      if (size == 0)
+        size = json_length;
+    }
+
+  /* Pretty text is made from the compact text once redacted, in one
+   * pass over the summary and the message together. */
+  entry = steward_log_entry_new_message (g_get_real_time (), self->name,
+                                         direction == MCP_TRACE_INCOMING
+                                           ? STEWARD_LOG_DIRECTION_IN
+                                           : STEWARD_LOG_DIRECTION_OUT,
+                                         text, json, json_length, cut, size);
+  steward_log_store_append (self->log_store, entry);
 }
 
 void

@@ -49,32 +49,58 @@ steward_trace_names_reset (StewardTraceNames *self)
   g_hash_table_remove_all (self->pending);
 }
 
-/* One line, hidden characters shown, at most @max characters. */
-static char *
-one_line (const char *text,
-          gsize       max)
+/* @text on one line, hidden characters shown, at most @max bytes. */
+static void
+append_one_line (GString    *out,
+                 const char *text,
+                 gsize       max)
 {
-  g_autofree char *visible = steward_text_make_visible_capped (text != NULL ? text : "", max,
-                                                               NULL);
+  g_autofree char *visible = NULL;
+  gsize length;
 
+  if (text == NULL)
+    return;
+
+  /* Method names, tool names and ids are nearly always short, printable
+   * ASCII, which is shown as it is: check that rather than copy it. */
+  for (length = 0; length <= max; length++)
+    {
+      guchar c = (guchar) text[length];
+
+      if (c == '\0')
+        {
+          g_string_append_len (out, text, length);
+          return;
+        }
+      if (c < 0x20 || c > 0x7e)
+        break;
+    }
+
+  visible = steward_text_make_visible_capped (text, max, NULL);
   /* The marker of a cut says so already. */
-  return g_strdelimit (g_steal_pointer (&visible), "\r\n\t", ' ');
+  g_string_append (out, g_strdelimit (visible, "\r\n\t", ' '));
 }
 
-static char *
-dup_id_text (McpMessage *message)
+static void
+append_id (GString    *out,
+           McpMessage *message)
 {
   JsonNode *id = mcp_message_get_id (message);
   gint64 number;
 
   if (id == NULL)
-    return g_strdup ("null");
-  if (mcp_message_get_int_id (message, &number))
-    return g_strdup_printf ("%" G_GINT64_FORMAT, number);
-  if (JSON_NODE_HOLDS_VALUE (id) && json_node_get_value_type (id) == G_TYPE_STRING)
-    return one_line (json_node_get_string (id), MAX_NAME);
+    g_string_append (out, "null");
+  else if (mcp_message_get_int_id (message, &number))
+    {
+      char digits[24];
 
-  return g_strdup ("?");
+      g_snprintf (digits, sizeof digits, "%" G_GINT64_FORMAT, number);
+      g_string_append (out, digits);
+    }
+  else if (JSON_NODE_HOLDS_VALUE (id) && json_node_get_value_type (id) == G_TYPE_STRING)
+    append_one_line (out, json_node_get_string (id), MAX_NAME);
+  else
+    g_string_append_c (out, '?');
 }
 
 /* What a request is about: the tool or prompt it names, or the resource. */
@@ -98,11 +124,14 @@ request_subject (McpMessage *message)
   return subject;
 }
 
-static char *
-pending_key (const char *id,
-             gboolean    outgoing)
+/* The key a request is remembered by: its direction, then its id. */
+static void
+append_pending_key (GString    *out,
+                    McpMessage *message,
+                    gboolean    outgoing)
 {
-  return g_strconcat (outgoing ? ">" : "<", id, NULL);
+  g_string_append_c (out, outgoing ? '>' : '<');
+  append_id (out, message);
 }
 
 char *
@@ -110,12 +139,13 @@ steward_trace_names_summarize (StewardTraceNames *self,
                                McpMessage        *message,
                                gboolean           outgoing)
 {
-  g_autofree char *id = NULL;
-  g_autofree char *key = NULL;
-  g_autofree char *what = NULL;
-  g_autofree char *text = NULL;
+  /* Every message in and out passes here, so the summary is written into
+   * one buffer, sized for the common case, with no intermediate strings. */
+  GString *text = g_string_sized_new (96);
+  g_autoptr(GString) key = NULL;
   const char *subject;
   const char *asked;
+  gsize what_start;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (message != NULL, NULL);
@@ -123,46 +153,59 @@ steward_trace_names_summarize (StewardTraceNames *self,
   switch (mcp_message_get_kind (message))
     {
     case MCP_MESSAGE_NOTIFICATION:
-      return one_line (mcp_message_get_method (message), MAX_NAME);
+      append_one_line (text, mcp_message_get_method (message), MAX_NAME);
+      break;
 
     case MCP_MESSAGE_REQUEST:
-      id = dup_id_text (message);
+      append_one_line (text, mcp_message_get_method (message), MAX_NAME);
       subject = request_subject (message);
       if (subject != NULL)
         {
-          g_autofree char *method = one_line (mcp_message_get_method (message), MAX_NAME);
-          g_autofree char *name = one_line (subject, MAX_NAME);
-
-          what = g_strdup_printf ("%s “%s”", method, name);
-        }
-      else
-        {
-          what = one_line (mcp_message_get_method (message), MAX_NAME);
+          g_string_append (text, " “");
+          append_one_line (text, subject, MAX_NAME);
+          g_string_append (text, "”");
         }
 
       if (g_hash_table_size (self->pending) >= MAX_PENDING)
         g_hash_table_remove_all (self->pending);
-      g_hash_table_replace (self->pending, pending_key (id, outgoing), g_strdup (what));
+      key = g_string_sized_new (24);
+      append_pending_key (key, message, outgoing);
+      g_hash_table_replace (self->pending, g_string_free (g_steal_pointer (&key), FALSE),
+                            g_strndup (text->str, text->len));
 
-      return g_strdup_printf ("%s id %s", what, id);
+      g_string_append (text, " id ");
+      append_id (text, message);
+      break;
 
     case MCP_MESSAGE_RESULT:
     case MCP_MESSAGE_ERROR:
     default:
-      id = dup_id_text (message);
+      g_string_append (text, mcp_message_get_kind (message) == MCP_MESSAGE_RESULT
+                               ? "result id " : "error id ");
+      what_start = text->len;
+      append_id (text, message);
+
       /* The answer goes the other way from its request. */
-      key = pending_key (id, !outgoing);
-      asked = g_hash_table_lookup (self->pending, key);
+      key = g_string_sized_new (24);
+      g_string_append_c (key, outgoing ? '<' : '>');
+      g_string_append_len (key, text->str + what_start, text->len - what_start);
+      asked = g_hash_table_lookup (self->pending, key->str);
       if (asked != NULL)
-        what = g_strdup_printf (" for %s", asked);
-      g_hash_table_remove (self->pending, key);
+        {
+          g_string_append (text, " for ");
+          g_string_append (text, asked);
+        }
+      g_hash_table_remove (self->pending, key->str);
 
-      if (mcp_message_get_kind (message) == MCP_MESSAGE_RESULT)
-        return g_strdup_printf ("result id %s%s", id, what != NULL ? what : "");
-
-      text = one_line (mcp_message_get_error_message (message), MAX_ERROR);
-      return g_strdup_printf ("error id %s%s: %s", id, what != NULL ? what : "", text);
+      if (mcp_message_get_kind (message) != MCP_MESSAGE_RESULT)
+        {
+          g_string_append (text, ": ");
+          append_one_line (text, mcp_message_get_error_message (message), MAX_ERROR);
+        }
+      break;
     }
+
+  return g_string_free (text, FALSE);
 }
 
 char *

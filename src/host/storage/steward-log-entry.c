@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "steward-json-indent.h"
 #include "steward-redactor.h"
 
 #include "steward-log-entry.h"
@@ -417,6 +418,32 @@ steward_log_entry_init (StewardLogEntry *self)
 {
 }
 
+static StewardLogEntry *
+entry_new (gint64               time_us,
+           const char          *server,
+           StewardLogSource     source,
+           StewardLogLevel      level,
+           StewardLogDirection  direction,
+           const char          *logger,
+           gsize                size)
+{
+  StewardLogEntry *self = g_object_new (STEWARD_TYPE_LOG_ENTRY, NULL);
+
+  self->time_us = time_us;
+  self->source = source;
+  self->level = level;
+  self->direction = direction;
+  self->size = MIN (size, G_MAXUINT32);
+
+  /* Names come from servers too; only valid UTF-8 is kept. */
+  if (server != NULL && g_utf8_validate (server, -1, NULL))
+    self->server = g_ref_string_new_intern (server);
+  if (logger != NULL && *logger != '\0' && g_utf8_validate (logger, -1, NULL))
+    self->logger = g_ref_string_new_intern (logger);
+
+  return self;
+}
+
 /**
  * steward_log_entry_new:
  * @time_us: wall-clock time in microseconds since the epoch
@@ -456,18 +483,7 @@ steward_log_entry_new (gint64               time_us,
   g_return_val_if_fail (level <= STEWARD_LOG_LEVEL_EMERGENCY, NULL);
   g_return_val_if_fail (direction <= STEWARD_LOG_DIRECTION_OUT, NULL);
 
-  self = g_object_new (STEWARD_TYPE_LOG_ENTRY, NULL);
-  self->time_us = time_us;
-  self->source = source;
-  self->level = level;
-  self->direction = direction;
-  self->size = MIN (size, G_MAXUINT32);
-
-  /* Names come from servers too; only valid UTF-8 is kept. */
-  if (server != NULL && g_utf8_validate (server, -1, NULL))
-    self->server = g_ref_string_new_intern (server);
-  if (logger != NULL && *logger != '\0' && g_utf8_validate (logger, -1, NULL))
-    self->logger = g_ref_string_new_intern (logger);
+  self = entry_new (time_us, server, source, level, direction, logger, size);
 
   /* Redaction runs on what is given, before anything is kept. */
   if (text == NULL)
@@ -499,6 +515,181 @@ steward_log_entry_new (gint64               time_us,
   /* A GString holds up to twice what it needs; keep the exact size. */
   self->strings = g_memdup2 (strings->str, strings->len + 1);
 
+  return self;
+}
+
+/* Two buffers per thread for steward_log_entry_new_message(), which runs
+ * for every message in and out: the text to redact and the entry's texts
+ * being laid out, both copied out before it returns. */
+typedef struct {
+  GString *scanned;
+  GString *strings;
+} Scratch;
+
+/* A flood of large messages should not leave this much behind. */
+#define SCRATCH_KEEP (128 * 1024)
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *scratch = data;
+
+  g_string_free (scratch->scanned, TRUE);
+  g_string_free (scratch->strings, TRUE);
+  g_free (scratch);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+static Scratch *
+scratch_get (void)
+{
+  Scratch *scratch = g_private_get (&scratch_key);
+
+  if (scratch == NULL)
+    {
+      scratch = g_new (Scratch, 1);
+      scratch->scanned = g_string_sized_new (1024);
+      scratch->strings = g_string_sized_new (1024);
+      g_private_set (&scratch_key, scratch);
+    }
+
+  g_string_truncate (scratch->scanned, 0);
+  g_string_truncate (scratch->strings, 0);
+  return scratch;
+}
+
+static void
+scratch_trim (GString **buffer)
+{
+  if ((*buffer)->allocated_len > SCRATCH_KEEP)
+    {
+      g_string_free (*buffer, TRUE);
+      *buffer = g_string_sized_new (1024);
+    }
+}
+
+/**
+ * steward_log_entry_new_message:
+ * @time_us: wall-clock time in microseconds since the epoch
+ * @server: (nullable): the server's name
+ * @direction: which way the message went
+ * @text: the summary, one line
+ * @json: the message as compact JSON, as Steward writes it
+ * @json_length: the length of @json in bytes
+ * @json_cut: whether @json stops short of the whole message
+ * @size: the size of the whole message in bytes
+ *
+ * A protocol message's entry, whose detail is @json indented. Both texts
+ * are redacted in one pass, and the compact text is what is redacted:
+ * the same names, quotes and values as in the indented one, in fewer
+ * bytes. Indenting comes after, so it never sees a secret.
+ *
+ * Returns: (transfer full): a new entry
+ */
+StewardLogEntry *
+steward_log_entry_new_message (gint64               time_us,
+                               const char          *server,
+                               StewardLogDirection  direction,
+                               const char          *text,
+                               const char          *json,
+                               gsize                json_length,
+                               gboolean             json_cut,
+                               gsize                size)
+{
+  StewardLogEntry *self;
+  Scratch *scratch;
+  GString *both;
+  GString *strings;
+  g_autofree char *made_valid = NULL;
+  g_autofree char *redacted = NULL;
+  gsize text_window = STEWARD_LOG_ENTRY_MAX_TEXT_CHARS * 4 + REDACT_MARGIN;
+  gsize window = STEWARD_LOG_ENTRY_MAX_DETAIL + REDACT_MARGIN;
+  gsize text_length;
+  gsize n = MIN (json_length, window);
+  const char *scanned;
+  gsize scanned_length;
+  const char *separator;
+  gboolean cut;
+
+  g_return_val_if_fail (direction <= STEWARD_LOG_DIRECTION_OUT, NULL);
+  g_return_val_if_fail (json != NULL || json_length == 0, NULL);
+
+  if (text == NULL)
+    text = "";
+  text_length = strnlen (text, text_window + 1);
+
+  /* Back off over a partial character only, as prepare() does. */
+  for (guint i = 0; i < 3 && n > 0 && n < json_length && ((guchar) json[n] & 0xC0) == 0x80; i++)
+    n--;
+
+  /* The summary and the message, a line break between them, so that the
+   * redactor goes over both at once: none of its rules reaches across a
+   * line break, which the summary cannot hold. */
+  scratch = scratch_get ();
+  both = scratch->scanned;
+  g_string_append_len (both, text, MIN (text_length, text_window));
+  for (char *c = both->str; *c != '\0'; c++)
+    {
+      if (*c == '\n' || *c == '\r')
+        *c = ' ';
+    }
+  g_string_append_c (both, '\n');
+  g_string_append_len (both, json, n);
+
+  scanned = both->str;
+  scanned_length = both->len;
+  if (!g_utf8_validate_len (scanned, scanned_length, NULL))
+    {
+      made_valid = g_utf8_make_valid (scanned, scanned_length);
+      scanned = made_valid;
+      scanned_length = strlen (made_valid);
+    }
+
+  redacted = steward_redact_if_needed (scanned, scanned_length);
+  if (redacted != NULL)
+    {
+      scanned = redacted;
+      scanned_length = strlen (redacted);
+    }
+
+  separator = memchr (scanned, '\n', scanned_length);
+  if (separator == NULL)
+    {
+      g_autofree char *whole = g_strndup (json, json_length);
+
+      /* A remembered secret that holds a line break took it: redact the
+       * two apart, as any entry is. */
+      return steward_log_entry_new (time_us, server, STEWARD_LOG_SOURCE_TRACE,
+                                    STEWARD_LOG_LEVEL_DEBUG, direction, NULL, text, whole,
+                                    size);
+    }
+
+  self = entry_new (time_us, server, STEWARD_LOG_SOURCE_TRACE, STEWARD_LOG_LEVEL_DEBUG,
+                    direction, NULL, size);
+
+  strings = scratch->strings;
+  append_one_line (strings, scanned, separator - scanned, text_length > text_window);
+  g_string_append_c (strings, '\0');
+
+  /* Room is left for the marker within what an entry keeps. */
+  cut = steward_json_indent_append (strings, separator + 1,
+                                    scanned_length - (separator + 1 - scanned),
+                                    STEWARD_LOG_ENTRY_MAX_DETAIL - 256);
+  if (cut || json_cut || json_length > n)
+    {
+      g_autofree char *whole = g_format_size (size);
+
+      /* Translators: shown after the part of a long message the log keeps;
+       * %s is a size such as "2.1 MB". */
+      g_string_append_printf (strings, _("\n… folded here; the whole is %s"), whole);
+    }
+  self->has_detail = TRUE;
+
+  self->strings = g_memdup2 (strings->str, strings->len + 1);
+
+  scratch_trim (&scratch->scanned);
+  scratch_trim (&scratch->strings);
   return self;
 }
 

@@ -68,6 +68,16 @@ StewardLogEntry     *steward_log_entry_new             (gint64               tim
                                                         const char          *text,
                                                         const char          *detail,
                                                         gsize                size);
+/* A protocol message: @json, its compact JSON (@json_cut when that is
+ * only its start), becomes the detail, indented; see the .c file. */
+StewardLogEntry     *steward_log_entry_new_message     (gint64               time_us,
+                                                        const char          *server,
+                                                        StewardLogDirection  direction,
+                                                        const char          *text,
+                                                        const char          *json,
+                                                        gsize                json_length,
+                                                        gboolean             json_cut,
+                                                        gsize                size);
 
 gint64               steward_log_entry_get_time        (StewardLogEntry     *self);
 const char          *steward_log_entry_get_server      (StewardLogEntry     *self);

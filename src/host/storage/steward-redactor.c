@@ -127,28 +127,76 @@ in_list (const char         *name,
   return FALSE;
 }
 
+/* Whether @key, its letters and digits lowercased, ends with @name (or,
+ * with @whole, is @name). Compared in place from the end, as every quoted
+ * key of every logged message passes here. */
+static gboolean
+key_ends_with (const char *key,
+               gsize       length,
+               const char *name,
+               gsize       name_len,
+               gboolean    whole)
+{
+  gsize k = length;
+
+  for (gsize n = name_len; n > 0; n--)
+    {
+      char c;
+
+      while (k > 0 && !g_ascii_isalnum (key[k - 1]))
+        k--;
+      if (k == 0)
+        return FALSE;
+      c = key[--k];
+      if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != name[n - 1])
+        return FALSE;
+    }
+
+  while (whole && k > 0 && !g_ascii_isalnum (key[k - 1]))
+    k--;
+
+  return !whole || k == 0;
+}
+
 static KeyKind
 classify_key (const char *key,
               gsize       length)
 {
-  char name[65];
-  gsize name_len;
+  gsize last = length;
+  char c;
 
-  if (length > 64 || !normalize_key (key, length, name, sizeof name, &name_len))
+  if (length > 64)
+    return KEY_PLAIN;
+
+  while (last > 0 && !g_ascii_isalnum (key[last - 1]))
+    last--;
+  if (last == 0)
+    return KEY_PLAIN;
+
+  /* Most keys end in a letter no sensitive name ends in. */
+  c = g_ascii_tolower (key[last - 1]);
+  if (strchr ("ntdeylsh", c) == NULL)
     return KEY_PLAIN;
 
   for (gsize i = 0; i < G_N_ELEMENTS (sensitive_suffixes); i++)
     {
+      const char *suffix = sensitive_suffixes[i].name;
       gsize suffix_len = sensitive_suffixes[i].length;
 
-      if (name_len >= suffix_len &&
-          name[name_len - 1] == sensitive_suffixes[i].name[suffix_len - 1] &&
-          memcmp (name + name_len - suffix_len, sensitive_suffixes[i].name, suffix_len) == 0)
-        return in_list (name, plain_keys, G_N_ELEMENTS (plain_keys)) ? KEY_PLAIN
-                                                                      : KEY_SENSITIVE;
+      if (suffix[suffix_len - 1] != c ||
+          !key_ends_with (key, last, suffix, suffix_len, FALSE))
+        continue;
+
+      for (gsize p = 0; p < G_N_ELEMENTS (plain_keys); p++)
+        {
+          if (key_ends_with (key, last, plain_keys[p], strlen (plain_keys[p]), TRUE))
+            return KEY_PLAIN;
+        }
+
+      return KEY_SENSITIVE;
     }
 
-  if (strcmp (name, "key") == 0 || strcmp (name, "auth") == 0)
+  if (key_ends_with (key, last, "key", 3, TRUE) || key_ends_with (key, last, "auth", 4, TRUE))
     return KEY_IF_TOKEN_SHAPED;
 
   return KEY_PLAIN;
@@ -311,14 +359,17 @@ try_quoted_pair (Redactor *r,
     return FALSE;
 
   key_end = k;
-  kind = classify_key (r->text + key_start, key_end - key_start);
-  if (kind == KEY_PLAIN)
-    return FALSE;
 
+  /* Only a key is followed by a colon: a value or a closing quote is
+   * ruled out here, before its text is looked at. */
   k = skip_blanks (r, key_end + (escaped ? 2 : 1));
   if (at (r, k) != ':')
     return FALSE;
   k = skip_blanks (r, k + 1);
+
+  kind = classify_key (r->text + key_start, key_end - key_start);
+  if (kind == KEY_PLAIN)
+    return FALSE;
 
   if (!quoted_value (r, k, &value_start, &value_end))
     return FALSE;
@@ -417,8 +468,13 @@ match_key_shape (const Redactor *r,
   gsize n;
 
   /* Every word is tried, so leave at once unless it can be one. */
-  if (strchr ("sgxAe", at (r, i)) == NULL || at (r, i) == '\0')
-    return 0;
+  switch (at (r, i))
+    {
+    case 's': case 'g': case 'x': case 'A': case 'e':
+      break;
+    default:
+      return 0;
+    }
 
   /* OpenAI, Anthropic and many others: sk-…, sk-proj-…, sk-ant-… */
   if (has_prefix (r, i, "sk-") && (n = count_run (r, i + 3, is_token_char)) >= 20)
