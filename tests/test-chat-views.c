@@ -360,6 +360,25 @@ test_message (Fixture       *fixture,
   }
 }
 
+/* What the view of a call reads of its result beside the model's blocks
+ * is kept with the call, in the conversation file too. */
+static void
+test_structured_content (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) structured = mcp_json_parse ("{\"time\":\"12:00\"}", -1, &error);
+  g_autoptr(JsonObject) json = NULL;
+  g_autoptr(StewardToolCall) back = NULL;
+
+  g_assert_no_error (error);
+  steward_tool_call_set_structured_content (fixture->call, structured);
+  json = steward_tool_call_to_json (fixture->call);
+  back = steward_tool_call_new_from_json (json);
+  g_assert_nonnull (steward_tool_call_get_structured_content (back));
+  g_assert_true (json_node_equal (steward_tool_call_get_structured_content (back), structured));
+}
+
 /* What a chat does not take from a view is refused with a reason, and
  * nothing reaches the model. */
 static void
@@ -509,6 +528,7 @@ main (int   argc,
   ADD ("message", test_message);
   ADD ("message-refused", test_message_refused);
   ADD ("context", test_context);
+  ADD ("structured-content", test_structured_content);
 
 #undef ADD
 

@@ -116,6 +116,9 @@ update (StewardAppCallView *self)
 
       json_object_set_array_member (json, "content", json_array_ref (content));
       json_object_set_boolean_member (json, "isError", steward_tool_call_get_is_error (self->call));
+      if (steward_tool_call_get_structured_content (self->call) != NULL)
+        json_object_set_member (json, "structuredContent",
+                                json_node_copy (steward_tool_call_get_structured_content (self->call)));
       result = mcp_tool_result_new (json);
       steward_app_view_set_result (self->view, result);
       self->told = TRUE;

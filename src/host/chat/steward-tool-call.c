@@ -32,6 +32,7 @@ struct _StewardToolCall
   char                 *status;     /* the server's word while it runs */
   double                fraction;   /* done so far, 0 to 1, or -1 */
   StewardOverdue       *overdue;    /* the open question past the timeout */
+  JsonNode             *structured;   /* the result's structuredContent */
   JsonObject           *view_context; /* the last its view set (MCP Apps) */
 
   guint                 is_error : 1;
@@ -100,6 +101,7 @@ steward_tool_call_finalize (GObject *object)
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->status, g_free);
   g_clear_pointer (&self->view_context, json_object_unref);
+  g_clear_pointer (&self->structured, json_node_unref);
   g_clear_object (&self->approvals);
 
   G_OBJECT_CLASS (steward_tool_call_parent_class)->finalize (object);
@@ -279,6 +281,9 @@ steward_tool_call_new_from_json (JsonObject *json)
   if (result != NULL)
     self->result = json_array_ref (result);
   self->is_error = mcp_json_get_boolean (json, "isError", FALSE);
+  if (json_object_has_member (json, "structuredContent") &&
+      !JSON_NODE_HOLDS_NULL (json_object_get_member (json, "structuredContent")))
+    self->structured = steward_chat_json_copy (json_object_get_member (json, "structuredContent"));
 
   return self;
 }
@@ -306,6 +311,8 @@ steward_tool_call_to_json (StewardToolCall *self)
     json_object_set_null_member (json, "result");
   if (self->is_error)
     json_object_set_boolean_member (json, "isError", TRUE);
+  if (self->structured != NULL)
+    json_object_set_member (json, "structuredContent", steward_chat_json_copy (self->structured));
   steward_chat_json_set_string_or_null (json, "error", self->error);
 
   return json;
@@ -631,6 +638,37 @@ steward_tool_call_set_overdue (StewardToolCall *self,
 
   if (g_set_object (&self->overdue, overdue))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVERDUE]);
+}
+
+/**
+ * steward_tool_call_get_structured_content:
+ *
+ * Returns: (transfer none) (nullable): the result's structuredContent, as
+ *   the tool returned it, for the call's view
+ */
+JsonNode *
+steward_tool_call_get_structured_content (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->structured;
+}
+
+/**
+ * steward_tool_call_set_structured_content:
+ * @structured: (nullable): the result's structuredContent
+ *
+ * Set before the result, which is what the call's view waits for.
+ */
+void
+steward_tool_call_set_structured_content (StewardToolCall *self,
+                                          JsonNode        *structured)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+
+  g_clear_pointer (&self->structured, json_node_unref);
+  if (structured != NULL)
+    self->structured = steward_chat_json_copy (structured);
 }
 
 /**

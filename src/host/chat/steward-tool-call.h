@@ -90,6 +90,11 @@ StewardOverdue       *steward_tool_call_get_overdue     (StewardToolCall      *s
 void                  steward_tool_call_set_overdue     (StewardToolCall      *self,
                                                          StewardOverdue       *overdue);
 
+/* The result's structuredContent as the tool returned it (not for the
+ * model: for the call's view, MCP Apps); set before the result. */
+JsonNode             *steward_tool_call_get_structured_content (StewardToolCall *self);
+void                  steward_tool_call_set_structured_content (StewardToolCall *self,
+                                                                JsonNode        *structured);
 /* MCP Apps: the last context the call's view set for the model; the same
  * again changes nothing. take_view_context() returns it once after each
  * change (a new reference), else NULL. */
