@@ -10,7 +10,11 @@
 # ui/message, the chat asks the person whether to send it, and once they
 # agree the message shows in the conversation marked as coming from the
 # view and reaches the model as the person's turn, saying where it came
-# from.
+# from. Then, in a chat of its own, @modelcontextprotocol/server-system-monitor:
+# the model calls get-system-info, and the view's Start button makes the
+# page poll its server through the bridge with poll-system-stats, a tool
+# kept for views that the model is never offered, once the person allowed
+# it; the log viewer shows the calls and the server's answers.
 #
 # GTK 4.8 shows a WebKit view to the accessibility tree only as an empty
 # filler, so the page is reached through the screen: a click on its
@@ -42,6 +46,9 @@ FAKE_LLM = os.path.join(HERE, "..", "servers", "fake-llm.py")
 SERVER = "basic"
 BASIC_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
                                          "server-basic-vanillajs", "dist", "index.js"))
+MONITOR = "monitor"
+MONITOR_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
+                                           "server-system-monitor", "dist", "index.js"))
 PROVIDER_ID = "fakellm"
 MODEL = "fake-model"
 MAIN_SIZE = (1100, 860)
@@ -50,6 +57,8 @@ QUESTION = "What time is it on the server?"
 ANSWER = "The server's clock is shown in its view above."
 VIEW_MESSAGE = "This is message text."
 REPLY = "Thank you, I read the message from the view."
+MONITOR_QUESTION = "How busy is this computer?"
+MONITOR_ANSWER = "Its monitor is shown above; press Start to follow it."
 # Where the page's notice is, from the top left of the view: a place to
 # click that is no control.
 NOTICE = (40, 22)
@@ -158,12 +167,17 @@ def answer_consent(s):
 
 
 def wait_ready(s):
+    names = [SERVER] + ([MONITOR] if os.path.exists(MONITOR_JS) else [])
+
     def ready():
         answer_consent(s)
         s.sidebar()
-        return a11y.find_all(a11y.find(s.main, "list", "Servers"), "list item",
-                             where=lambda row: a11y.name(row).startswith(SERVER + ", Ready"))
-    a11y.wait_until("the basic server to be ready", ready, timeout=90)
+        rows = a11y.find(s.main, "list", "Servers")
+        return all(a11y.find_all(rows, "list item",
+                                 where=lambda row, name=name: a11y.name(row).startswith(
+                                     name + ", Ready"))
+                   for name in names)
+    a11y.wait_until("the servers to be ready", ready, timeout=90)
     a11y.focus(s.main)
 
 
@@ -212,8 +226,10 @@ def server_ready(s):
     write_json(os.path.join(config, "models.json"), {"models": [
         {"provider": PROVIDER_ID, "name": MODEL, "cost": 0.0, "speed": 0.5,
          "intelligence": 0.5, "local": True}]})
-    write_json(os.path.join(config, "servers.json"), {"mcpServers": {
-        SERVER: {"command": shutil.which("node"), "args": [BASIC_JS, "--stdio"]}}})
+    servers = {SERVER: {"command": shutil.which("node"), "args": [BASIC_JS, "--stdio"]}}
+    if os.path.exists(MONITOR_JS):
+        servers[MONITOR] = {"command": shutil.which("node"), "args": [MONITOR_JS, "--stdio"]}
+    write_json(os.path.join(config, "servers.json"), {"mcpServers": servers})
     s.launch(MAIN_SIZE, focus=False)
     wait_ready(s)
 
@@ -224,12 +240,14 @@ def tools_reviewed(s):
     # has looked at them.
     s.chat = open_chat(s)
     a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
-    a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
-    review = a11y.toplevel(s.app, contains="Review the Tools of")
-    a11y.focus(review)
-    wait_for_texts(review, ["get-time"], "the review to list the tools")
-    a11y.activate(a11y.find(review, "push button", a11y.labelled("Offer to Models")))
-    a11y.closed(s.app, review.name)
+    for _ in range(2 if os.path.exists(MONITOR_JS) else 1):
+        a11y.focus(s.main)
+        a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
+        review = a11y.toplevel(s.app, contains="Review the Tools of")
+        a11y.focus(review)
+        wait_for_texts(review, ["Offer to Models"], "the review to list the tools")
+        a11y.activate(a11y.find(review, "push button", a11y.labelled("Offer to Models")))
+        a11y.closed(s.app, review.name)
     a11y.focus(s.main)
 
 
@@ -313,6 +331,75 @@ def view_message_reaches_model(s):
     check("view (an MCP App) of the tool %s__get-time" % SERVER in last,
           "the model is told the message came from the view: %r" % last)
     s.save("app-view-chat-light.png", keep=True)
+
+
+def send_question(s, question):
+    composer = a11y.find(s.chat, "text", "Message")
+    a11y.set_text(composer, question)
+    a11y.wait_until("the composer to hold the question",
+                    lambda: a11y.text_of(composer) == question)
+    a11y.activate(a11y.find(s.chat, "push button", "Send",
+                            where=lambda b: a11y.has_state(b, pyatspi.STATE_SENSITIVE)))
+
+
+def allow_call(s, expected, always=False):
+    dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=30)
+    a11y.focus(dialog)
+    shown = wait_for_texts(dialog, expected, "the approval to name %s" % expected)
+    if always:
+        a11y.click(a11y.find(dialog, "check box", contains="ways allow this tool"))
+    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+    a11y.closed(s.app, "Allow Tool Call?")
+    a11y.focus(s.main)
+    return shown
+
+
+def log_rows(s, search, where):
+    """The log viewer's rows for search that where accepts."""
+    s.sidebar()
+    views = a11y.find(s.main, "list", "Views")
+    a11y.select(views, a11y.find(views, "list item", "Logs"))
+    logs = a11y.find(s.main, "filler", "StewardLogView")
+    a11y.set_text(a11y.find(logs, "entry", "Search logs"), search)
+    entries = a11y.find(logs, "list", "Log entries")
+    return a11y.wait_until("log rows for %r" % search,
+                           lambda: [row for row in a11y.find_all(entries, "list item")
+                                    if any(where(a11y.name(c)) for c in a11y.children(row))])
+
+
+@step(view_message_reaches_model)
+def monitor_view_calls_its_tool(s):
+    # server-system-monitor in a chat of its own: its view, under the
+    # model's call, polls the server through the bridge once started, with
+    # a tool kept for views, after the person allowed it.
+    if not os.path.exists(MONITOR_JS):
+        print("# server-system-monitor is not installed")
+        return
+    before = len(s.model.requests())
+    s.model.script([
+        tool_call_stream("call_info_1", MONITOR + "__get-system-info", {}),
+        text_stream(MONITOR_ANSWER),
+    ])
+    a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
+    send_question(s, MONITOR_QUESTION)
+    allow_call(s, ["get-system-info"])
+    wait_for_texts(messages_list(s), [MONITOR_QUESTION, MONITOR_ANSWER],
+                   "the answer after the call", timeout=60)
+    requests = s.model.wait_requests(before + 2)
+    check(all("poll-system-stats" not in json.dumps(r["body"].get("tools") or [])
+              for r in requests[before:]),
+          "the tool kept for views is not offered to the model")
+    view = find_view(s)
+    focus_page(s, view)
+    # Start, the page's first control, begins the polling.
+    for key in ("Tab", "Return"):
+        a11y.key(key)
+    shown = allow_call(s, ["poll-system-stats", "The view "], always=True)
+    print("# asked: %r" % shown)
+    log_rows(s, "poll-system-stats", lambda name: "tools/call" in name)
+    answers = log_rows(s, "result id", lambda name: "for tools/call" in name)
+    check(len(answers) >= 3, "the server answered the view's poll too")
+    s.chat = open_chat(s)
 
 
 @step(view_message_reaches_model)
