@@ -14,6 +14,8 @@
 /* What the dialog shows of a message, at most, in bytes; the model gets
  * all of it (the engine has its own cap). */
 #define SHOWN_MAX 4096
+/* The call's open question, so that a view asks one thing at a time. */
+#define OPEN_KEY "steward-view-message-dialog"
 
 typedef struct {
   StewardToolCall *call;
@@ -105,6 +107,7 @@ response_cb (AdwMessageDialog *dialog,
   StewardHost *host;
   StewardConversation *conversation;
 
+  g_object_set_data (G_OBJECT (ask->call), OPEN_KEY, NULL);
   if (g_strcmp0 (response, "send") != 0 || !STEWARD_IS_APPLICATION (app))
     return;
 
@@ -165,6 +168,23 @@ steward_view_message_dialog_present (GtkWidget       *widget,
   g_return_if_fail (STEWARD_IS_TOOL_CALL (call));
   g_return_if_fail (content != NULL);
 
+  /* A view that sends again before the person answered is not let to
+   * pile questions up: the new message is left out, and the log says so. */
+  if (g_object_get_data (G_OBJECT (call), OPEN_KEY) != NULL)
+    {
+      GApplication *app = g_application_get_default ();
+
+      if (STEWARD_IS_APPLICATION (app))
+        steward_log_store_add_host_event (
+          steward_host_get_log_store (steward_application_get_host (STEWARD_APPLICATION (app))),
+          steward_tool_call_get_server (call), STEWARD_LOG_LEVEL_WARNING,
+          /* Translators: %s is a tool whose view sent a message. */
+          _("The view of “%s” sent another message while you were asked about one; "
+            "it was left out"),
+          steward_tool_call_get_tool (call));
+      return;
+    }
+
   /* Translators: the first %s is a tool, the second its server, the
    * third the message its view wrote. */
   body = g_strdup_printf (_("The view of “%s” (%s) asks to send this message to the model, "
@@ -185,5 +205,6 @@ steward_view_message_dialog_present (GtkWidget       *widget,
   ask->parent = parent != NULL ? g_object_ref (parent) : NULL;
   g_signal_connect_data (dialog, "response", G_CALLBACK (response_cb), ask,
                          ask_closure_free, G_CONNECT_DEFAULT);
+  g_object_set_data (G_OBJECT (call), OPEN_KEY, dialog);
   gtk_window_present (GTK_WINDOW (dialog));
 }

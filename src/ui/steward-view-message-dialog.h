@@ -13,7 +13,9 @@ G_BEGIN_DECLS
  * of @widget, showing the message and naming the view, and on "Send"
  * hands it to the chat engine for the chat that shows @call. Why it could
  * not be sent (the chat is answering, the message is not text…) is said
- * in a second dialog; nothing is dropped silently.
+ * in a second dialog. One question a view at a time: a message sent while
+ * the person is asked about another is left out, with a warning in the
+ * log.
  */
 void steward_view_message_dialog_present (GtkWidget       *widget,
                                           StewardToolCall *call,
