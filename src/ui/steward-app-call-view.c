@@ -37,6 +37,36 @@ find_tool (StewardServer *server,
   return NULL;
 }
 
+/* What the page asks of the chat goes through the call, which the chat
+ * engine and the tool call's row follow. */
+static void
+bridge_message_cb (StewardAppBridge   *bridge,
+                   const char         *role,
+                   JsonArray          *content,
+                   StewardAppCallView *self)
+{
+  steward_tool_call_post_view_message (self->call, content);
+}
+
+static void
+bridge_model_context_cb (StewardAppBridge   *bridge,
+                         GParamSpec         *pspec,
+                         StewardAppCallView *self)
+{
+  steward_tool_call_set_view_context (self->call, steward_app_bridge_get_model_context (bridge));
+}
+
+static void
+bridge_created_cb (StewardAppView     *view,
+                   StewardAppBridge   *bridge,
+                   StewardAppCallView *self)
+{
+  g_signal_connect_object (bridge, "message", G_CALLBACK (bridge_message_cb), self,
+                           G_CONNECT_DEFAULT);
+  g_signal_connect_object (bridge, "notify::model-context", G_CALLBACK (bridge_model_context_cb),
+                           self, G_CONNECT_DEFAULT);
+}
+
 static void
 create_view (StewardAppCallView *self)
 {
@@ -59,6 +89,8 @@ create_view (StewardAppCallView *self)
 
   self->view = STEWARD_APP_VIEW (steward_app_view_new (host, server, tool,
                                                        steward_tool_call_get_arguments (self->call)));
+  g_signal_connect_object (self->view, "bridge-created", G_CALLBACK (bridge_created_cb), self,
+                           G_CONNECT_DEFAULT);
   gtk_widget_set_margin_top (GTK_WIDGET (self->view), 6);
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->view));
 }
@@ -84,6 +116,9 @@ update (StewardAppCallView *self)
 
       json_object_set_array_member (json, "content", json_array_ref (content));
       json_object_set_boolean_member (json, "isError", steward_tool_call_get_is_error (self->call));
+      if (steward_tool_call_get_structured_content (self->call) != NULL)
+        json_object_set_member (json, "structuredContent",
+                                json_node_copy (steward_tool_call_get_structured_content (self->call)));
       result = mcp_tool_result_new (json);
       steward_app_view_set_result (self->view, result);
       self->told = TRUE;

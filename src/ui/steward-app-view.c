@@ -89,6 +89,7 @@ G_DEFINE_FINAL_TYPE (StewardAppView, steward_app_view, ADW_TYPE_BIN)
 
 enum {
   SIGNAL_NAVIGATION_BLOCKED,
+  SIGNAL_BRIDGE_CREATED,
   N_SIGNALS
 };
 
@@ -686,6 +687,7 @@ start_page (StewardAppView *self)
                            G_CALLBACK (bridge_display_mode_cb), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->bridge, "teardown-requested",
                            G_CALLBACK (bridge_teardown_requested_cb), self, G_CONNECT_DEFAULT);
+  g_signal_emit (self, signals[SIGNAL_BRIDGE_CREATED], 0, self->bridge);
 
   g_free (self->display_mode);
   self->display_mode = g_strdup ("inline");
@@ -980,6 +982,9 @@ steward_app_view_class_init (StewardAppViewClass *klass)
   widget_class->unroot = steward_app_view_unroot;
   widget_class->size_allocate = steward_app_view_size_allocate;
 
+  signals[SIGNAL_BRIDGE_CREATED] =
+    g_signal_new ("bridge-created", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, STEWARD_TYPE_APP_BRIDGE);
   signals[SIGNAL_NAVIGATION_BLOCKED] =
     g_signal_new ("navigation-blocked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);

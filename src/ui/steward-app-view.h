@@ -30,7 +30,9 @@ G_DECLARE_FINAL_TYPE (StewardAppView, steward_app_view, STEWARD, APP_VIEW, AdwBi
  * as a picture in picture, each in a window of its own.
  *
  * Signals: "navigation-blocked" (const char *uri): the page tried to leave
- * its document and stayed.
+ * its document and stayed. "bridge-created" (StewardAppBridge *bridge): a
+ * page starts with this bridge, for the view's host to hear what the page
+ * asks of it (ui/message, ui/update-model-context).
  */
 GtkWidget        *steward_app_view_new              (StewardHost    *host,
                                                      StewardServer  *server,

@@ -117,9 +117,24 @@ update_header (StewardMessageRow *self)
 {
   const char *model = steward_chat_message_get_model (self->message);
   gint64 time = steward_chat_message_get_time (self->message);
+  const char *view_tool = steward_chat_message_get_view_tool (self->message);
 
-  gtk_label_set_text (self->role_label, is_assistant (self) ? _("Assistant") : _("You"));
-  set_optional_label (self->model_label, is_assistant (self) ? model : NULL);
+  if (view_tool != NULL)
+    {
+      g_autofree char *from = NULL;
+
+      /* A message an MCP Apps view sent, which the person agreed to. */
+      gtk_label_set_text (self->role_label, _("From a View"));
+      /* Translators: the server and tool whose view sent a message. */
+      from = g_strdup_printf (_("%s / %s"), steward_chat_message_get_view_server (self->message),
+                              view_tool);
+      set_optional_label (self->model_label, from);
+    }
+  else
+    {
+      gtk_label_set_text (self->role_label, is_assistant (self) ? _("Assistant") : _("You"));
+      set_optional_label (self->model_label, is_assistant (self) ? model : NULL);
+    }
 
   if (time > 0)
     {
@@ -135,6 +150,29 @@ update_note_and_error (StewardMessageRow *self)
 {
   set_optional_label (self->note_label, steward_chat_message_get_note (self->message));
   set_optional_label (self->error_label, steward_chat_message_get_error (self->message));
+}
+
+/* The text of a view's context, for the person to read what the model
+ * got. */
+static char *
+context_text (JsonObject *block)
+{
+  JsonArray *content = mcp_json_get_array (block, "content");
+  GString *text = g_string_new (NULL);
+  g_autofree char *all = NULL;
+
+  for (guint i = 0; content != NULL && i < json_array_get_length (content); i++)
+    {
+      JsonNode *node = json_array_get_element (content, i);
+      const char *part = JSON_NODE_HOLDS_OBJECT (node)
+                         ? mcp_json_get_string (json_node_get_object (node), "text") : NULL;
+
+      if (part != NULL)
+        g_string_append_printf (text, "%s%s", text->len > 0 ? "\n" : "", part);
+    }
+
+  all = g_string_free (text, FALSE);
+  return *all != '\0' ? steward_text_make_visible_capped (all, 2048, NULL) : NULL;
 }
 
 /* What the person attached: resources by their address, images and
@@ -159,6 +197,7 @@ update_attachments (StewardMessageRow *self)
       JsonObject *block;
       const char *type;
       g_autofree char *text = NULL;
+      g_autofree char *detail = NULL;
       GtkWidget *box;
       GtkWidget *label;
 
@@ -187,6 +226,17 @@ update_attachments (StewardMessageRow *self)
         {
           text = g_strdup (_("Attached a recording"));
         }
+      else if (g_strcmp0 (type, "view_context") == 0)
+        {
+          g_autofree char *tool = steward_text_make_visible_capped (
+            mcp_json_get_string (block, "tool") ? mcp_json_get_string (block, "tool") : "",
+            256, NULL);
+
+          /* Translators: what went to the model with a message: the
+           * context an MCP Apps view set; %s is the view's tool. */
+          text = g_strdup_printf (_("With the context from the view of “%s”"), tool);
+          detail = context_text (block);
+        }
       else
         {
           continue;
@@ -198,6 +248,7 @@ update_attachments (StewardMessageRow *self)
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
       gtk_widget_add_css_class (label, "caption");
+      gtk_widget_set_tooltip_text (label, detail);
       gtk_box_append (GTK_BOX (box), label);
       gtk_box_append (self->attachments_box, box);
       any = TRUE;

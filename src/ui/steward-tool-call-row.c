@@ -17,6 +17,7 @@
 #include "steward-sampling-dialog.h"
 #include "steward-tool-approval-dialog.h"
 #include "steward-tool-call-row.h"
+#include "steward-view-message-dialog.h"
 
 /* A result with more blocks than this shows the first ones and says how
  * many are left out; the model still got them all. */
@@ -409,6 +410,14 @@ approvals_changed_cb (StewardToolCallRow *self,
     update_approvals_visibility (self);
 }
 
+/* The call's view asked to send a message: the person decides. */
+static void
+view_message_cb (StewardToolCallRow *self,
+                 JsonArray          *content)
+{
+  steward_view_message_dialog_present (GTK_WIDGET (self), self->call, content);
+}
+
 static void
 header_toggled_cb (StewardToolCallRow *self)
 {
@@ -461,6 +470,8 @@ steward_tool_call_row_constructed (GObject *object)
   g_signal_connect_object (self->call, "notify::result", G_CALLBACK (details_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->call, "notify::error", G_CALLBACK (details_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->call, "view-message", G_CALLBACK (view_message_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (steward_tool_call_get_approvals (self->call), "items-changed",
                            G_CALLBACK (approvals_changed_cb), self, G_CONNECT_SWAPPED);

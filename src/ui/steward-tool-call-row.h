@@ -16,7 +16,9 @@ G_DECLARE_FINAL_TYPE (StewardToolCallRow, steward_tool_call_row, STEWARD, TOOL_C
  * through StewardContentView, the error, and the requests the server made
  * while it ran (sampling, elicitation) with their outcome and a button to
  * open a pending one. While the call waits for the person, a button opens
- * its approval. The details are built the first time they are shown. */
+ * its approval. The details are built the first time they are shown.
+ * A tool with an MCP Apps view shows it under the line; a message the view
+ * asks to send is put to the person (steward-view-message-dialog.h). */
 GtkWidget       *steward_tool_call_row_new          (StewardToolCall    *call);
 StewardToolCall *steward_tool_call_row_get_call     (StewardToolCallRow *self);
 gboolean         steward_tool_call_row_get_expanded (StewardToolCallRow *self);

@@ -133,6 +133,9 @@ call_tool_cb (GObject      *object,
 
   blocks = steward_chat_engine_convert_result (tool_result);
   is_error = mcp_tool_result_get_is_error (tool_result);
+  /* The model reads the blocks; a view of the tool reads this too. */
+  steward_tool_call_set_structured_content (turn->call,
+                                            mcp_tool_result_get_structured_content (tool_result));
   steward_chat_engine_log_call (self, turn->call,
                                 is_error ? STEWARD_LOG_LEVEL_WARNING : STEWARD_LOG_LEVEL_INFO,
                                 is_error ? _("the tool reported an error") : _("done"));

@@ -78,6 +78,25 @@ StewardServer   *steward_chat_engine_lookup_server       (StewardChatEngine    *
 void             steward_chat_engine_finish              (GTask                *task,
                                                           GError               *error);
 void             steward_chat_engine_finish_stopped      (GTask                *task);
+/* A turn for @conversation, or NULL with @error set (and returned through
+ * the task) when the engine is closing or the chat is busy. */
+GTask           *steward_chat_engine_new_turn            (StewardChatEngine    *self,
+                                                          StewardConversation  *conversation,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data,
+                                                          gpointer              source_tag,
+                                                          GError              **error);
+void             steward_chat_engine_start_turn          (GTask                *task);
+
+/* steward-chat-engine-views.c */
+/* Appends to @content a "view_context" block for each view of
+ * @conversation that set a context since the last message took it. */
+void             steward_chat_engine_add_view_contexts   (StewardChatEngine    *self,
+                                                          StewardConversation  *conversation,
+                                                          JsonArray            *content);
+JsonObject      *steward_chat_engine_view_context_text   (JsonObject           *block);
+JsonObject      *steward_chat_engine_view_message_header (StewardChatMessage   *message);
 
 /* steward-chat-engine-request.c */
 JsonObject      *steward_chat_engine_text_block          (const char           *text);

@@ -311,6 +311,10 @@ add_user_content (JsonArray *out,
         {
           json_array_add_object_element (out, steward_chat_json_copy_object (block));
         }
+      else if (g_strcmp0 (type, "view_context") == 0)
+        {
+          json_array_add_object_element (out, steward_chat_engine_view_context_text (block));
+        }
       else if (g_strcmp0 (type, "resource") == 0)
         {
           JsonObject *resource = mcp_json_get_object (block, "resource");
@@ -398,6 +402,9 @@ steward_chat_engine_build_messages (StewardConversation *conversation)
 
       if (steward_chat_message_get_role (message) == STEWARD_CHAT_ROLE_USER)
         {
+          if (steward_chat_message_get_view_tool (message) != NULL)
+            json_array_add_object_element (blocks,
+                                           steward_chat_engine_view_message_header (message));
           add_user_content (blocks, content);
           add_message (messages, "user", blocks);
           continue;

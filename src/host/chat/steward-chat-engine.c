@@ -291,14 +291,14 @@ outer_cancelled_cb (GCancellable *outer,
   g_cancellable_cancel (cancellable);
 }
 
-static GTask *
-new_turn (StewardChatEngine   *self,
-          StewardConversation *conversation,
-          GCancellable        *cancellable,
-          GAsyncReadyCallback  callback,
-          gpointer             user_data,
-          gpointer             source_tag,
-          GError             **error)
+GTask *
+steward_chat_engine_new_turn (StewardChatEngine   *self,
+                              StewardConversation *conversation,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data,
+                              gpointer             source_tag,
+                              GError             **error)
 {
   g_autoptr(GTask) task = NULL;
   Turn *turn;
@@ -349,8 +349,8 @@ new_turn (StewardChatEngine   *self,
   return g_steal_pointer (&task);
 }
 
-static void
-start_turn (GTask *task)
+void
+steward_chat_engine_start_turn (GTask *task)
 {
   StewardChatEngine *self = g_task_get_source_object (task);
   Turn *turn = g_task_get_task_data (task);
@@ -741,7 +741,7 @@ steward_chat_engine_send_async (StewardChatEngine   *self,
   g_return_if_fail (text != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = new_turn (self, conversation, cancellable, callback, user_data,
+  task = steward_chat_engine_new_turn (self, conversation, cancellable, callback, user_data,
                    steward_chat_engine_send_async, &error);
   if (task == NULL)
     return;
@@ -752,11 +752,12 @@ steward_chat_engine_send_async (StewardChatEngine   *self,
   for (guint i = 0; attachments != NULL && i < json_array_get_length (attachments); i++)
     json_array_add_element (content,
                             steward_chat_json_copy (json_array_get_element (attachments, i)));
+  steward_chat_engine_add_view_contexts (self, conversation, content);
 
   message = steward_chat_message_new (STEWARD_CHAT_ROLE_USER, content);
   steward_conversation_append (conversation, message);
 
-  start_turn (task);
+  steward_chat_engine_start_turn (task);
 }
 
 gboolean
@@ -801,7 +802,7 @@ steward_chat_engine_regenerate_async (StewardChatEngine   *self,
   g_return_if_fail (STEWARD_IS_CONVERSATION (conversation));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = new_turn (self, conversation, cancellable, callback, user_data,
+  task = steward_chat_engine_new_turn (self, conversation, cancellable, callback, user_data,
                    steward_chat_engine_regenerate_async, &error);
   if (task == NULL)
     return;
@@ -817,7 +818,7 @@ steward_chat_engine_regenerate_async (StewardChatEngine   *self,
     }
 
   steward_conversation_truncate (conversation, position + 1);
-  start_turn (task);
+  steward_chat_engine_start_turn (task);
 }
 
 gboolean
@@ -850,7 +851,7 @@ steward_chat_engine_edit_last_async (StewardChatEngine   *self,
   g_return_if_fail (text != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = new_turn (self, conversation, cancellable, callback, user_data,
+  task = steward_chat_engine_new_turn (self, conversation, cancellable, callback, user_data,
                    steward_chat_engine_edit_last_async, &error);
   if (task == NULL)
     return;
@@ -883,7 +884,7 @@ steward_chat_engine_edit_last_async (StewardChatEngine   *self,
 
   steward_conversation_truncate (conversation, position + 1);
   steward_chat_message_set_content (message, content);
-  start_turn (task);
+  steward_chat_engine_start_turn (task);
 }
 
 gboolean

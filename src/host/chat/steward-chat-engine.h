@@ -37,6 +37,11 @@ G_BEGIN_DECLS
  * requests that a running call raises join that call's "approvals".
  * Tool calls are logged as host events (server, tool, decision).
  *
+ * MCP Apps: the context each view last set (ui/update-model-context)
+ * joins the next message to the model as a "view_context" block, once
+ * after each change; a view's ui/message, once the person agreed, is a
+ * user message marked with its view (steward_chat_message_get_view_tool()).
+ *
  * The model is the conversation's ("provider/name"); without one, the
  * first catalogue model of the first configured provider that is not the
  * manual one. The manual provider cannot chat: the turn then fails with
@@ -101,6 +106,19 @@ void               steward_chat_engine_send_async         (StewardChatEngine   *
 gboolean           steward_chat_engine_send_finish        (StewardChatEngine   *self,
                                                            GAsyncResult        *result,
                                                            GError             **error);
+/* A message an MCP Apps view sent (ui/message) that the person agreed
+ * to: added as the person's, marked with the view of @call, then the turn
+ * runs as for send_async (steward-chat-engine-views.c). */
+void               steward_chat_engine_send_view_message_async  (StewardChatEngine   *self,
+                                                                 StewardConversation *conversation,
+                                                                 StewardToolCall     *call,
+                                                                 JsonArray           *content,
+                                                                 GCancellable        *cancellable,
+                                                                 GAsyncReadyCallback  callback,
+                                                                 gpointer             user_data);
+gboolean           steward_chat_engine_send_view_message_finish (StewardChatEngine   *self,
+                                                                 GAsyncResult        *result,
+                                                                 GError             **error);
 /* Drops the last answer and asks again. */
 void               steward_chat_engine_regenerate_async   (StewardChatEngine   *self,
                                                            StewardConversation *conversation,

@@ -33,6 +33,10 @@ struct _StewardChatMessage
   char            *model;
   char            *error;
   char            *note;
+  /* A message an MCP Apps view sent: the view's tool call */
+  char            *view_server;
+  char            *view_tool;
+  char            *view_call;
   JsonObject      *usage;
   GListStore      *tool_calls;
   gint64           time;
@@ -156,6 +160,9 @@ steward_chat_message_finalize (GObject *object)
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->note, g_free);
+  g_clear_pointer (&self->view_server, g_free);
+  g_clear_pointer (&self->view_tool, g_free);
+  g_clear_pointer (&self->view_call, g_free);
   g_clear_pointer (&self->usage, json_object_unref);
   g_clear_object (&self->tool_calls);
 
@@ -409,6 +416,7 @@ steward_chat_message_new_from_json (JsonObject  *json,
   JsonArray *content = mcp_json_get_array (json, "content");
   JsonArray *calls = mcp_json_get_array (json, "toolCalls");
   JsonObject *usage = mcp_json_get_object (json, "usage");
+  JsonObject *view = mcp_json_get_object (json, "view");
   StewardChatMessage *self;
   StewardChatRole role;
 
@@ -437,6 +445,11 @@ steward_chat_message_new_from_json (JsonObject  *json,
   self->time = steward_chat_time_from_string (mcp_json_get_string (json, "time"));
   if (usage != NULL)
     self->usage = json_object_ref (usage);
+  if (view != NULL && mcp_json_get_string (view, "server") != NULL &&
+      mcp_json_get_string (view, "tool") != NULL)
+    steward_chat_message_set_view (self, mcp_json_get_string (view, "server"),
+                                   mcp_json_get_string (view, "tool"),
+                                   mcp_json_get_string (view, "toolCallId"));
 
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
     {
@@ -475,6 +488,15 @@ steward_chat_message_to_json (StewardChatMessage *self)
     json_object_set_string_member (json, "note", self->note);
   if (self->usage != NULL)
     json_object_set_object_member (json, "usage", steward_chat_json_copy_object (self->usage));
+  if (self->view_server != NULL)
+    {
+      JsonObject *view = json_object_new ();
+
+      json_object_set_string_member (view, "server", self->view_server);
+      json_object_set_string_member (view, "tool", self->view_tool);
+      steward_chat_json_set_string_or_null (view, "toolCallId", self->view_call);
+      json_object_set_object_member (json, "view", view);
+    }
   json_object_set_string_member (json, "time", time);
 
   json_object_set_array_member (json, "toolCalls",
@@ -794,4 +816,46 @@ steward_chat_message_add_tool_call (StewardChatMessage *self,
                            G_CONNECT_SWAPPED);
   g_list_store_append (self->tool_calls, call);
   emit_changed (self);
+}
+
+/**
+ * steward_chat_message_set_view:
+ * @server: the view's server
+ * @tool: the tool whose call shows the view
+ * @call_id: (nullable): that call's id
+ *
+ * Marks a message as sent by an MCP Apps view (ui/message) rather than
+ * typed by the person. Set before the message joins a conversation.
+ */
+void
+steward_chat_message_set_view (StewardChatMessage *self,
+                               const char         *server,
+                               const char         *tool,
+                               const char         *call_id)
+{
+  g_return_if_fail (STEWARD_IS_CHAT_MESSAGE (self));
+  g_return_if_fail (server != NULL && tool != NULL);
+
+  g_free (self->view_server);
+  g_free (self->view_tool);
+  g_free (self->view_call);
+  self->view_server = g_strdup (server);
+  self->view_tool = g_strdup (tool);
+  self->view_call = g_strdup (call_id);
+}
+
+const char *
+steward_chat_message_get_view_server (StewardChatMessage *self)
+{
+  g_return_val_if_fail (STEWARD_IS_CHAT_MESSAGE (self), NULL);
+
+  return self->view_server;
+}
+
+const char *
+steward_chat_message_get_view_tool (StewardChatMessage *self)
+{
+  g_return_val_if_fail (STEWARD_IS_CHAT_MESSAGE (self), NULL);
+
+  return self->view_tool;
 }

@@ -76,5 +76,14 @@ void                steward_chat_message_set_time       (StewardChatMessage *sel
                                                          gint64              time);
 void                steward_chat_message_add_tool_call  (StewardChatMessage *self,
                                                          StewardToolCall    *call);
+/* A user message an MCP Apps view sent (ui/message): the server and tool
+ * of the view's call, NULL for a message the person typed. Set once,
+ * before the message joins a conversation; kept in the file as "view". */
+void                steward_chat_message_set_view        (StewardChatMessage *self,
+                                                          const char         *server,
+                                                          const char         *tool,
+                                                          const char         *call_id);
+const char         *steward_chat_message_get_view_server (StewardChatMessage *self);
+const char         *steward_chat_message_get_view_tool   (StewardChatMessage *self);
 
 G_END_DECLS

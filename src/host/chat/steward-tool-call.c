@@ -32,8 +32,11 @@ struct _StewardToolCall
   char                 *status;     /* the server's word while it runs */
   double                fraction;   /* done so far, 0 to 1, or -1 */
   StewardOverdue       *overdue;    /* the open question past the timeout */
+  JsonNode             *structured;   /* the result's structuredContent */
+  JsonObject           *view_context; /* the last its view set (MCP Apps) */
 
   guint                 is_error : 1;
+  guint                 view_context_pending : 1;
 };
 
 enum {
@@ -50,10 +53,18 @@ enum {
   PROP_STATUS,
   PROP_FRACTION,
   PROP_OVERDUE,
+  PROP_VIEW_CONTEXT,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_VIEW_MESSAGE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (StewardToolCall, steward_tool_call, G_TYPE_OBJECT)
 
@@ -89,6 +100,8 @@ steward_tool_call_finalize (GObject *object)
   g_clear_pointer (&self->result, json_array_unref);
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->status, g_free);
+  g_clear_pointer (&self->view_context, json_object_unref);
+  g_clear_pointer (&self->structured, json_node_unref);
   g_clear_object (&self->approvals);
 
   G_OBJECT_CLASS (steward_tool_call_parent_class)->finalize (object);
@@ -152,6 +165,10 @@ steward_tool_call_get_property (GObject    *object,
       g_value_set_object (value, self->overdue);
       break;
 
+    case PROP_VIEW_CONTEXT:
+      g_value_set_boxed (value, self->view_context);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -203,8 +220,15 @@ steward_tool_call_class_init (StewardToolCallClass *klass)
   properties[PROP_OVERDUE] =
     g_param_spec_object ("overdue", NULL, NULL, STEWARD_TYPE_OVERDUE,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VIEW_CONTEXT] =
+    g_param_spec_boxed ("view-context", NULL, NULL, JSON_TYPE_OBJECT,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_VIEW_MESSAGE] =
+    g_signal_new ("view-message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, JSON_TYPE_ARRAY);
 }
 
 static void
@@ -257,6 +281,9 @@ steward_tool_call_new_from_json (JsonObject *json)
   if (result != NULL)
     self->result = json_array_ref (result);
   self->is_error = mcp_json_get_boolean (json, "isError", FALSE);
+  if (json_object_has_member (json, "structuredContent") &&
+      !JSON_NODE_HOLDS_NULL (json_object_get_member (json, "structuredContent")))
+    self->structured = steward_chat_json_copy (json_object_get_member (json, "structuredContent"));
 
   return self;
 }
@@ -284,6 +311,8 @@ steward_tool_call_to_json (StewardToolCall *self)
     json_object_set_null_member (json, "result");
   if (self->is_error)
     json_object_set_boolean_member (json, "isError", TRUE);
+  if (self->structured != NULL)
+    json_object_set_member (json, "structuredContent", steward_chat_json_copy (self->structured));
   steward_chat_json_set_string_or_null (json, "error", self->error);
 
   return json;
@@ -609,6 +638,123 @@ steward_tool_call_set_overdue (StewardToolCall *self,
 
   if (g_set_object (&self->overdue, overdue))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVERDUE]);
+}
+
+/**
+ * steward_tool_call_get_structured_content:
+ *
+ * Returns: (transfer none) (nullable): the result's structuredContent, as
+ *   the tool returned it, for the call's view
+ */
+JsonNode *
+steward_tool_call_get_structured_content (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->structured;
+}
+
+/**
+ * steward_tool_call_set_structured_content:
+ * @structured: (nullable): the result's structuredContent
+ *
+ * Set before the result, which is what the call's view waits for.
+ */
+void
+steward_tool_call_set_structured_content (StewardToolCall *self,
+                                          JsonNode        *structured)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+
+  g_clear_pointer (&self->structured, json_node_unref);
+  if (structured != NULL)
+    self->structured = steward_chat_json_copy (structured);
+}
+
+/**
+ * steward_tool_call_get_view_context:
+ *
+ * Returns: (transfer none) (nullable): the last context the call's view
+ *   set for the model ({"content", "structuredContent"})
+ */
+JsonObject *
+steward_tool_call_get_view_context (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  return self->view_context;
+}
+
+/**
+ * steward_tool_call_set_view_context:
+ * @context: (nullable): what the view set, {"content", "structuredContent"}
+ *
+ * Replaces the context the view set before. The same context again
+ * changes nothing, so that a view repeating itself does not make the model
+ * read it twice.
+ */
+void
+steward_tool_call_set_view_context (StewardToolCall *self,
+                                    JsonObject      *context)
+{
+  g_autoptr(JsonNode) old = NULL;
+  g_autoptr(JsonNode) new = NULL;
+
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+
+  if (self->view_context == context)
+    return;
+
+  if (self->view_context != NULL && context != NULL)
+    {
+      old = json_node_init_object (json_node_alloc (), self->view_context);
+      new = json_node_init_object (json_node_alloc (), context);
+      if (json_node_equal (old, new))
+        return;
+    }
+
+  g_clear_pointer (&self->view_context, json_object_unref);
+  if (context != NULL)
+    self->view_context = steward_chat_json_copy_object (context);
+  self->view_context_pending = context != NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_CONTEXT]);
+}
+
+/**
+ * steward_tool_call_take_view_context:
+ *
+ * The view's context once after each change: the chat gives the model only
+ * what it has not read yet.
+ *
+ * Returns: (transfer full) (nullable): the context set since the last
+ *   call, or %NULL when there is nothing new
+ */
+JsonObject *
+steward_tool_call_take_view_context (StewardToolCall *self)
+{
+  g_return_val_if_fail (STEWARD_IS_TOOL_CALL (self), NULL);
+
+  if (!self->view_context_pending || self->view_context == NULL)
+    return NULL;
+
+  self->view_context_pending = FALSE;
+  return json_object_ref (self->view_context);
+}
+
+/**
+ * steward_tool_call_post_view_message:
+ * @content: the content blocks of the view's ui/message
+ *
+ * Emits "view-message", for the chat to put to the person.
+ */
+void
+steward_tool_call_post_view_message (StewardToolCall *self,
+                                     JsonArray       *content)
+{
+  g_return_if_fail (STEWARD_IS_TOOL_CALL (self));
+  g_return_if_fail (content != NULL);
+
+  g_signal_emit (self, signals[SIGNAL_VIEW_MESSAGE], 0, content);
 }
 
 const char *

@@ -14,6 +14,12 @@ G_BEGIN_DECLS
  * person sees it and as the model gets it (capped, hidden characters
  * stripped), and the approvals (sampling, elicitation) the server raised
  * while it ran, so that the chat can show them nested under the call.
+ *
+ * A tool with an MCP Apps view shows it under the call; what the view
+ * asks of the chat comes through the call: "view-message" (JsonArray
+ * *content) for a ui/message, which the chat puts to the person, and
+ * "view-context" for ui/update-model-context, which the next message to
+ * the model carries.
  */
 
 typedef enum {
@@ -33,7 +39,7 @@ GType steward_tool_call_state_get_type (void) G_GNUC_CONST;
 
 /* Every getter is a property that notifies: "id", "server", "tool",
  * "arguments", "state", "result", "is-error", "error", "approval",
- * "status", "fraction", "overdue". The
+ * "status", "fraction", "overdue", "view-context". The
  * setters are for the chat engine and the conversation store. */
 StewardToolCall      *steward_tool_call_new             (const char      *id,
                                                          const char      *server,
@@ -83,6 +89,23 @@ void                  steward_tool_call_set_progress    (StewardToolCall      *s
 StewardOverdue       *steward_tool_call_get_overdue     (StewardToolCall      *self);
 void                  steward_tool_call_set_overdue     (StewardToolCall      *self,
                                                          StewardOverdue       *overdue);
+
+/* The result's structuredContent as the tool returned it (not for the
+ * model: for the call's view, MCP Apps); set before the result. */
+JsonNode             *steward_tool_call_get_structured_content (StewardToolCall *self);
+void                  steward_tool_call_set_structured_content (StewardToolCall *self,
+                                                                JsonNode        *structured);
+/* MCP Apps: the last context the call's view set for the model; the same
+ * again changes nothing. take_view_context() returns it once after each
+ * change (a new reference), else NULL. */
+JsonObject           *steward_tool_call_get_view_context  (StewardToolCall      *self);
+void                  steward_tool_call_set_view_context  (StewardToolCall      *self,
+                                                           JsonObject           *context);
+JsonObject           *steward_tool_call_take_view_context (StewardToolCall      *self);
+/* MCP Apps: the view asked to add a message to the chat (ui/message):
+ * emits "view-message". */
+void                  steward_tool_call_post_view_message (StewardToolCall      *self,
+                                                           JsonArray            *content);
 
 const char           *steward_tool_call_state_to_string   (StewardToolCallState  state);
 gboolean              steward_tool_call_state_from_string (const char           *string,
