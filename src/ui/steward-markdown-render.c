@@ -316,7 +316,12 @@ make_copy_button (const char *code)
   GtkWidget *button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
 
   gtk_widget_add_css_class (button, "flat");
+  /* Setting the tooltip of a shown widget makes GTK look for the pointer,
+   * a round trip to the display server: set while hidden, as a long
+   * conversation has a code block in message after message. */
+  gtk_widget_set_visible (button, FALSE);
   gtk_widget_set_tooltip_text (button, _("Copy Code"));
+  gtk_widget_set_visible (button, TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy Code"),
                                   -1);

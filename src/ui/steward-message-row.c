@@ -112,12 +112,47 @@ update_streaming (StewardMessageRow *self)
                                          steward_chat_message_get_streaming (self->message));
 }
 
+/* When the message was written, for people; NULL when not known. */
+static char *
+dup_time_text (StewardMessageRow *self)
+{
+  gint64 time = self->message != NULL ? steward_chat_message_get_time (self->message) : 0;
+  g_autoptr(GDateTime) date = NULL;
+
+  if (time <= 0)
+    return NULL;
+
+  date = g_date_time_new_from_unix_local (time / G_USEC_PER_SEC);
+  return date != NULL ? g_date_time_format (date, "%c") : NULL;
+}
+
+/* The time is the role's tooltip, made when the tooltip is asked for:
+ * setting a tooltip's text makes GTK look for the pointer (a round trip
+ * to the display server) and the widget under it, which each row the
+ * list binds while scrolling paid for a tooltip hardly ever shown. */
+static gboolean
+role_query_tooltip_cb (StewardMessageRow *self,
+                       int                x,
+                       int                y,
+                       gboolean           keyboard_mode,
+                       GtkTooltip        *tooltip,
+                       GtkWidget         *label)
+{
+  g_autofree char *when = dup_time_text (self);
+
+  if (when == NULL)
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, when);
+  return TRUE;
+}
+
 static void
 update_header (StewardMessageRow *self)
 {
   const char *model = steward_chat_message_get_model (self->message);
-  gint64 time = steward_chat_message_get_time (self->message);
   const char *view_tool = steward_chat_message_get_view_tool (self->message);
+  g_autofree char *when = dup_time_text (self);
 
   if (view_tool != NULL)
     {
@@ -136,13 +171,13 @@ update_header (StewardMessageRow *self)
       set_optional_label (self->model_label, is_assistant (self) ? model : NULL);
     }
 
-  if (time > 0)
-    {
-      g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (time / G_USEC_PER_SEC);
-      g_autofree char *when = date != NULL ? g_date_time_format (date, "%c") : NULL;
-
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->role_label), when);
-    }
+  /* As a tooltip's text would: screen readers read the time too. */
+  if (when != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->role_label),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, when, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->role_label),
+                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 static void
@@ -468,6 +503,10 @@ static void
 steward_message_row_init (StewardMessageRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self->role_label), TRUE);
+  g_signal_connect_object (self->role_label, "query-tooltip",
+                           G_CALLBACK (role_query_tooltip_cb), self, G_CONNECT_SWAPPED);
 
   self->message_signals = g_signal_group_new (STEWARD_TYPE_CHAT_MESSAGE);
   g_signal_group_connect_object (self->message_signals, "notify::text",

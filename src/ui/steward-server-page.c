@@ -40,6 +40,9 @@ struct _StewardServerPage
   GtkFilterListModel *tool_model;
   GtkCustomFilter    *tool_filter;
   GtkCustomFilter    *resource_filter;
+  /* The searches, case folded; NULL when empty. */
+  char               *tool_needle;
+  char               *resource_needle;
   GtkSingleSelection *tool_selection;
   GListStore         *resource_models;
   GtkSingleSelection *resource_selection;
@@ -294,43 +297,92 @@ selection_items_changed_cb (StewardServerPage  *self,
     }
 }
 
-/* Whether @item's name, title, description or address holds what @search
- * holds, ignoring case. */
-static gboolean
-item_matches (gpointer        item,
-              GtkSearchEntry *search)
+/* What a search looks in: @item's name, title, description and address,
+ * case folded. Made once per item, as a search runs over every item at
+ * each key press and an item never changes (a changed one comes as a new
+ * object). */
+static const char * const *
+item_search_fields (gpointer item)
 {
-  const char *query = gtk_editable_get_text (GTK_EDITABLE (search));
-  g_autofree char *needle = NULL;
-  const char *fields[4];
+  static GQuark quark;
+  GStrv fields;
 
-  if (query == NULL || *query == '\0')
-    return TRUE;
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("steward-server-page-search-fields");
 
-  needle = g_utf8_casefold (query, -1);
-  fields[0] = mcp_item_get_name (item);
-  fields[1] = mcp_item_get_title (item);
-  fields[2] = mcp_item_get_description (item);
-  if (MCP_IS_RESOURCE (item))
-    fields[3] = mcp_resource_get_uri (item);
-  else if (MCP_IS_RESOURCE_TEMPLATE (item))
-    fields[3] = mcp_resource_template_get_uri_template (item);
-  else
-    fields[3] = NULL;
-
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+  fields = g_object_get_qdata (item, quark);
+  if (fields == NULL)
     {
-      g_autofree char *haystack = NULL;
+      GPtrArray *folded = g_ptr_array_new ();
+      const char *texts[4];
 
-      if (fields[i] == NULL)
-        continue;
+      texts[0] = mcp_item_get_name (item);
+      texts[1] = mcp_item_get_title (item);
+      texts[2] = mcp_item_get_description (item);
+      if (MCP_IS_RESOURCE (item))
+        texts[3] = mcp_resource_get_uri (item);
+      else if (MCP_IS_RESOURCE_TEMPLATE (item))
+        texts[3] = mcp_resource_template_get_uri_template (item);
+      else
+        texts[3] = NULL;
 
-      haystack = g_utf8_casefold (fields[i], -1);
-      if (strstr (haystack, needle) != NULL)
-        return TRUE;
+      for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+        if (texts[i] != NULL)
+          g_ptr_array_add (folded, g_utf8_casefold (texts[i], -1));
+      g_ptr_array_add (folded, NULL);
+
+      fields = (GStrv) g_ptr_array_free (folded, FALSE);
+      g_object_set_qdata_full (item, quark, fields, (GDestroyNotify) g_strfreev);
     }
 
+  return (const char * const *) fields;
+}
+
+/* Whether @item's name, title, description or address holds @needle, a
+ * case-folded search (NULL for none). */
+static gboolean
+item_matches (gpointer    item,
+              const char *needle)
+{
+  const char * const *fields;
+
+  if (needle == NULL)
+    return TRUE;
+
+  fields = item_search_fields (item);
+  for (guint i = 0; fields[i] != NULL; i++)
+    if (strstr (fields[i], needle) != NULL)
+      return TRUE;
+
   return FALSE;
+}
+
+/* Keeps @search's text, case folded, in @needle, and tells @filter how it
+ * changed: a search that holds the last one only drops items, one held in
+ * it only adds some, so that the filter checks only the items concerned. */
+static void
+update_search (GtkSearchEntry  *search,
+               char           **needle,
+               GtkCustomFilter *filter)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (search));
+  g_autofree char *old = g_steal_pointer (needle);
+  GtkFilterChange change;
+
+  if (text != NULL && *text != '\0')
+    *needle = g_utf8_casefold (text, -1);
+
+  if (g_strcmp0 (old, *needle) == 0)
+    return;
+
+  if (old == NULL || (*needle != NULL && strstr (*needle, old) != NULL))
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (*needle == NULL || strstr (old, *needle) != NULL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else
+    change = GTK_FILTER_CHANGE_DIFFERENT;
+
+  gtk_filter_changed (GTK_FILTER (filter), change);
 }
 
 static gboolean
@@ -339,13 +391,13 @@ tool_filter_cb (gpointer item,
 {
   StewardServerPage *self = user_data;
 
-  return item_matches (item, self->tool_search);
+  return item_matches (item, self->tool_needle);
 }
 
 static void
 tool_search_changed_cb (StewardServerPage *self)
 {
-  gtk_filter_changed (GTK_FILTER (self->tool_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_search (self->tool_search, &self->tool_needle, self->tool_filter);
 }
 
 static gboolean
@@ -354,13 +406,13 @@ resource_filter_cb (gpointer item,
 {
   StewardServerPage *self = user_data;
 
-  return item_matches (item, self->resource_search);
+  return item_matches (item, self->resource_needle);
 }
 
 static void
 resource_search_changed_cb (StewardServerPage *self)
 {
-  gtk_filter_changed (GTK_FILTER (self->resource_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_search (self->resource_search, &self->resource_needle, self->resource_filter);
 }
 
 static void
@@ -678,6 +730,8 @@ steward_server_page_dispose (GObject *object)
   g_clear_object (&self->tool_model);
   g_clear_object (&self->tool_filter);
   g_clear_object (&self->resource_filter);
+  g_clear_pointer (&self->tool_needle, g_free);
+  g_clear_pointer (&self->resource_needle, g_free);
   g_clear_object (&self->resource_selection);
   g_clear_object (&self->resource_models);
   g_clear_object (&self->prompt_selection);

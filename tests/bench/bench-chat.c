@@ -14,14 +14,16 @@
  *    the load, and from choosing the conversation to its first painted
  *    frame (the median of five, with the main thread's CPU time);
  *  - scrolling: the message list is scrolled from the end to the start,
- *    by a step a frame as a touchpad would, recording the interval
- *    between painted frames (GdkFrameClock "after-paint") and the time
- *    each frame spent in layout and paint;
+ *    by a step a frame as a touchpad would (the earlier messages join the
+ *    list on the way, as they do for a person), then from the start back
+ *    to the end, every row now known; each frame's time, CPU time and the
+ *    interval between frames are recorded from the window's
+ *    GdkFrameClock (bench-frames.h);
  *  - streaming: an answer grows by one token every 20 ms; for each token
  *    the time from its arrival (the text appended to the message) to the
  *    end of the next painted frame.
  *
- *   run-in-session bench-chat [--messages N] [--tokens N]
+ *   run-in-session bench-chat [--messages N] [--tokens N] [--step PX]
  *
  * Prints one line per figure, then all of them as one JSON object. The
  * target for the load is 300 ms.
@@ -30,15 +32,14 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench-frames.h"
 #include "steward-chat-page-private.h"
 #include "steward-chat-page.h"
 #include "steward-host.h"
 
 #define TOKEN_MS 20
 #define LOAD_ROUNDS 5
-#define SCROLL_STEP 90.0
 
 typedef struct
 {
@@ -46,14 +47,10 @@ typedef struct
   StewardChatPage    *page;
   GtkAdjustment      *adjustment;
 
-  /* Frames: the interval between them, and layout + paint of each. */
-  GArray             *intervals;
-  GArray             *work;
-  gint64              last_frame_us;
-  gint64              layout_start_us;
-  gboolean            recording;
+  BenchFrames        *frames;
 
-  /* Scrolling. */
+  /* Scrolling: by step a frame, down when step is positive. */
+  double              step;
   guint               scroll_id;
   gboolean            scrolling;
 
@@ -66,15 +63,6 @@ typedef struct
 
   gboolean            painted;
 } Bench;
-
-static gint64
-thread_cpu_us (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
 
 static int
 compare_gint64 (gconstpointer a,
@@ -124,30 +112,12 @@ settle (guint ms)
 }
 
 static void
-layout_cb (GdkFrameClock *clock,
-           Bench         *bench)
-{
-  bench->layout_start_us = g_get_monotonic_time ();
-}
-
-static void
 after_paint_cb (GdkFrameClock *clock,
                 Bench         *bench)
 {
   gint64 now = g_get_monotonic_time ();
 
   bench->painted = TRUE;
-
-  if (bench->recording && bench->last_frame_us != 0)
-    {
-      gint64 interval = now - bench->last_frame_us;
-      gint64 work = bench->layout_start_us != 0 ? now - bench->layout_start_us : 0;
-
-      g_array_append_val (bench->intervals, interval);
-      g_array_append_val (bench->work, work);
-    }
-  bench->last_frame_us = now;
-  bench->layout_start_us = 0;
 
   if (bench->streaming && bench->token_us != 0)
     {
@@ -164,16 +134,21 @@ scroll_tick_cb (GtkWidget     *widget,
                 gpointer       user_data)
 {
   Bench *bench = user_data;
-  double value = gtk_adjustment_get_value (bench->adjustment);
+  GtkAdjustment *adjustment = bench->adjustment;
+  double value = gtk_adjustment_get_value (adjustment);
+  double end = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
 
-  if (value <= 0)
+  /* Up: done at the start once no earlier messages are left to join. */
+  if ((bench->step < 0 && value <= 0 &&
+       steward_chat_page_get_n_hidden_messages (bench->page) == 0) ||
+      (bench->step > 0 && value >= end))
     {
       bench->scrolling = FALSE;
       bench->scroll_id = 0;
       return G_SOURCE_REMOVE;
     }
 
-  gtk_adjustment_set_value (bench->adjustment, MAX (value - SCROLL_STEP, 0));
+  gtk_adjustment_set_value (adjustment, CLAMP (value + bench->step, 0, end));
   return G_SOURCE_CONTINUE;
 }
 
@@ -301,6 +276,18 @@ loaded_cb (GObject      *object,
   *(gboolean *) user_data = FALSE;
 }
 
+static void
+scroll (Bench  *bench,
+        double  step)
+{
+  bench->step = step;
+  bench_frames_start (bench->frames);
+  bench->scrolling = TRUE;
+  bench->scroll_id = gtk_widget_add_tick_callback (bench->window, scroll_tick_cb, bench, NULL);
+  iterate_while (&bench->scrolling);
+  bench_frames_stop (bench->frames);
+}
+
 static gboolean
 host_started (StewardHost *host)
 {
@@ -345,6 +332,8 @@ main (int   argc,
   Bench bench = { 0 };
   int n_messages = 2000;
   int n_tokens = 300;
+  double step = 90;
+  g_autoptr(GString) json = g_string_new (NULL);
   gboolean waiting;
   gint64 start_us;
   gint64 read_us;
@@ -354,6 +343,7 @@ main (int   argc,
     { "messages", 0, 0, G_OPTION_ARG_INT, &n_messages, "Messages in the conversation (2000)",
       "N" },
     { "tokens", 0, 0, G_OPTION_ARG_INT, &n_tokens, "Tokens streamed (300)", "N" },
+    { "step", 0, 0, G_OPTION_ARG_DOUBLE, &step, "Pixels scrolled a frame (90)", "PX" },
     { NULL }
   };
 
@@ -370,6 +360,7 @@ main (int   argc,
 
   gtk_init ();
   adw_init ();
+  bench_busy_init ();
 
   tmp_dir = g_dir_make_tmp ("bench-chat-XXXXXX", &error);
   g_assert_no_error (error);
@@ -404,8 +395,6 @@ main (int   argc,
   read_us = g_get_monotonic_time () - start_us;
   g_assert_nonnull (steward_conversation_store_lookup (reader, id));
 
-  bench.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
-  bench.work = g_array_new (FALSE, FALSE, sizeof (gint64));
   bench.latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
 
   bench.window = gtk_window_new ();
@@ -417,7 +406,7 @@ main (int   argc,
 
   frame_clock = gtk_widget_get_frame_clock (bench.window);
   g_assert_nonnull (frame_clock);
-  g_signal_connect (frame_clock, "layout", G_CALLBACK (layout_cb), &bench);
+  bench.frames = bench_frames_new (bench.window);
   g_signal_connect (frame_clock, "after-paint", G_CALLBACK (after_paint_cb), &bench);
 
   /* Load: choosing the conversation to its first painted frame, five
@@ -431,32 +420,30 @@ main (int   argc,
       steward_chat_page_set_conversation (bench.page, NULL);
       settle (300);
       bench.painted = FALSE;
-      cpu_start_us = thread_cpu_us ();
+      cpu_start_us = bench_thread_cpu_us ();
       start_us = g_get_monotonic_time ();
       steward_chat_page_set_conversation (bench.page, conversation);
       while (!bench.painted)
         g_main_context_iteration (NULL, TRUE);
       show_us[round] = g_get_monotonic_time () - start_us;
-      show_cpu_us[round] = thread_cpu_us () - cpu_start_us;
+      show_cpu_us[round] = bench_thread_cpu_us () - cpu_start_us;
       settle (300);
     }
   qsort (show_us, LOAD_ROUNDS, sizeof (gint64), compare_gint64);
   qsort (show_cpu_us, LOAD_ROUNDS, sizeof (gint64), compare_gint64);
 
-  /* Scrolling from the end to the start. */
+  /* Scrolling from the end to the start, then back to the end. */
   bench.adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
     gtk_widget_get_ancestor (GTK_WIDGET (steward_chat_page_get_message_list (bench.page)),
                              GTK_TYPE_SCROLLED_WINDOW)));
-
-  bench.recording = TRUE;
-  bench.last_frame_us = 0;
-  bench.scrolling = TRUE;
-  bench.scroll_id = gtk_widget_add_tick_callback (bench.window, scroll_tick_cb, &bench, NULL);
-  iterate_while (&bench.scrolling);
-  bench.recording = FALSE;
-  settle (300);
+  scroll (&bench, -ABS (step));
   /* Scrolled to the start, every message was shown on the way. */
   g_assert_cmpuint (steward_chat_page_get_n_hidden_messages (bench.page), ==, 0);
+  bench_frames_report (bench.frames, "scroll up", "up", json);
+  settle (300);
+  scroll (&bench, ABS (step));
+  bench_frames_report (bench.frames, "scroll down", "down", json);
+  settle (300);
 
   /* Streaming an answer at the end of the conversation. */
   steward_chat_page_set_conversation (bench.page, NULL);
@@ -478,8 +465,6 @@ main (int   argc,
   iterate_while (&bench.streaming);
   settle (200);
 
-  g_array_sort (bench.intervals, compare_gint64);
-  g_array_sort (bench.work, compare_gint64);
   g_array_sort (bench.latencies, compare_gint64);
 
   g_print ("messages:                  %d\n", MAX (n_messages, 2));
@@ -488,34 +473,22 @@ main (int   argc,
            show_us[LOAD_ROUNDS / 2] / 1000.0, show_cpu_us[LOAD_ROUNDS / 2] / 1000.0);
   g_print ("shown, best:               %.1f ms (main thread CPU %.1f ms)\n",
            show_us[0] / 1000.0, show_cpu_us[0] / 1000.0);
-  g_print ("scroll frames:             %u\n", bench.intervals->len);
-  g_print ("scroll frame interval p50: %.1f ms\n", percentile_ms (bench.intervals, 0.50));
-  g_print ("scroll frame interval p99: %.1f ms\n", percentile_ms (bench.intervals, 0.99));
-  g_print ("scroll frame interval max: %.1f ms\n", percentile_ms (bench.intervals, 1.0));
-  g_print ("scroll frame work p50:     %.1f ms\n", percentile_ms (bench.work, 0.50));
-  g_print ("scroll frame work p99:     %.1f ms\n", percentile_ms (bench.work, 0.99));
   g_print ("tokens drawn:              %u\n", bench.latencies->len);
   g_print ("token to frame p50:        %.1f ms\n", percentile_ms (bench.latencies, 0.50));
   g_print ("token to frame p99:        %.1f ms\n", percentile_ms (bench.latencies, 0.99));
   g_print ("token to frame max:        %.1f ms\n", percentile_ms (bench.latencies, 1.0));
-  g_print ("{\"messages\": %d, \"read_ms\": %.2f, \"show_ms\": %.2f, \"show_cpu_ms\": %.2f, "
-           "\"scroll_frames\": %u, "
-           "\"scroll_p50_ms\": %.2f, \"scroll_p99_ms\": %.2f, \"scroll_max_ms\": %.2f, "
-           "\"scroll_work_p50_ms\": %.2f, \"scroll_work_p99_ms\": %.2f, \"tokens\": %u, "
+  g_print ("{\"messages\": %d, \"step_px\": %.0f, \"read_ms\": %.2f, \"show_ms\": %.2f, "
+           "\"show_cpu_ms\": %.2f%s, \"tokens\": %u, "
            "\"token_p50_ms\": %.2f, \"token_p99_ms\": %.2f, \"token_max_ms\": %.2f}\n",
-           MAX (n_messages, 2), read_us / 1000.0, show_us[LOAD_ROUNDS / 2] / 1000.0,
-           show_cpu_us[LOAD_ROUNDS / 2] / 1000.0, bench.intervals->len,
-           percentile_ms (bench.intervals, 0.50), percentile_ms (bench.intervals, 0.99),
-           percentile_ms (bench.intervals, 1.0), percentile_ms (bench.work, 0.50),
-           percentile_ms (bench.work, 0.99), bench.latencies->len,
+           MAX (n_messages, 2), ABS (step), read_us / 1000.0, show_us[LOAD_ROUNDS / 2] / 1000.0,
+           show_cpu_us[LOAD_ROUNDS / 2] / 1000.0, json->str, bench.latencies->len,
            percentile_ms (bench.latencies, 0.50), percentile_ms (bench.latencies, 0.99),
            percentile_ms (bench.latencies, 1.0));
 
   g_signal_handlers_disconnect_by_data (frame_clock, &bench);
   gtk_window_destroy (GTK_WINDOW (bench.window));
+  bench_frames_free (bench.frames);
   g_object_unref (bench.answer);
-  g_array_unref (bench.intervals);
-  g_array_unref (bench.work);
   g_array_unref (bench.latencies);
   g_object_unref (host);
   remove_tree (tmp_dir);
