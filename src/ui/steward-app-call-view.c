@@ -3,7 +3,7 @@
 
 #include "config.h"
 
-#include "steward-app-view.h"
+#include "steward-app-view-module.h"
 #include "steward-application.h"
 
 #include "steward-app-call-view.h"
@@ -13,7 +13,7 @@ struct _StewardAppCallView
   AdwBin           parent_instance;
 
   StewardToolCall *call;
-  StewardAppView  *view;
+  GtkWidget       *view;
   gboolean         told;
 };
 
@@ -57,10 +57,12 @@ create_view (StewardAppCallView *self)
   if (tool == NULL || !steward_app_view_tool_has_view (tool))
     return;
 
-  self->view = STEWARD_APP_VIEW (steward_app_view_new (host, server, tool,
-                                                       steward_tool_call_get_arguments (self->call)));
-  gtk_widget_set_margin_top (GTK_WIDGET (self->view), 6);
-  adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->view));
+  self->view = steward_app_view_module_new_view (host, server, tool,
+                                                 steward_tool_call_get_arguments (self->call));
+  if (self->view == NULL)
+    return;
+  gtk_widget_set_margin_top (self->view, 6);
+  adw_bin_set_child (ADW_BIN (self), self->view);
 }
 
 static void
@@ -85,12 +87,13 @@ update (StewardAppCallView *self)
       json_object_set_array_member (json, "content", json_array_ref (content));
       json_object_set_boolean_member (json, "isError", steward_tool_call_get_is_error (self->call));
       result = mcp_tool_result_new (json);
-      steward_app_view_set_result (self->view, result);
+      steward_app_view_module_set_result (self->view, result);
       self->told = TRUE;
     }
   else if (state == STEWARD_TOOL_CALL_FAILED)
     {
-      steward_app_view_set_cancelled (self->view, steward_tool_call_get_error (self->call));
+      steward_app_view_module_set_cancelled (self->view,
+                                             steward_tool_call_get_error (self->call));
       self->told = TRUE;
     }
 }
