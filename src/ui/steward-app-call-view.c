@@ -3,7 +3,8 @@
 
 #include "config.h"
 
-#include "steward-app-view.h"
+#include "steward-app-bridge.h"
+#include "steward-app-view-module.h"
 #include "steward-application.h"
 
 #include "steward-app-call-view.h"
@@ -13,7 +14,7 @@ struct _StewardAppCallView
   AdwBin           parent_instance;
 
   StewardToolCall *call;
-  StewardAppView  *view;
+  GtkWidget       *view;
   gboolean         told;
 };
 
@@ -57,7 +58,7 @@ bridge_model_context_cb (StewardAppBridge   *bridge,
 }
 
 static void
-bridge_created_cb (StewardAppView     *view,
+bridge_created_cb (GtkWidget          *view,
                    StewardAppBridge   *bridge,
                    StewardAppCallView *self)
 {
@@ -87,12 +88,15 @@ create_view (StewardAppCallView *self)
   if (tool == NULL || !steward_app_view_tool_has_view (tool))
     return;
 
-  self->view = STEWARD_APP_VIEW (steward_app_view_new (host, server, tool,
-                                                       steward_tool_call_get_arguments (self->call)));
+  self->view = steward_app_view_module_new_view (host, server, tool,
+                                                 steward_tool_call_get_arguments (self->call));
+  if (self->view == NULL)
+    return;
+  /* The view's type lives in the module; its signal is found by name. */
   g_signal_connect_object (self->view, "bridge-created", G_CALLBACK (bridge_created_cb), self,
                            G_CONNECT_DEFAULT);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->view), 6);
-  adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->view));
+  gtk_widget_set_margin_top (self->view, 6);
+  adw_bin_set_child (ADW_BIN (self), self->view);
 }
 
 static void
@@ -120,12 +124,13 @@ update (StewardAppCallView *self)
         json_object_set_member (json, "structuredContent",
                                 json_node_copy (steward_tool_call_get_structured_content (self->call)));
       result = mcp_tool_result_new (json);
-      steward_app_view_set_result (self->view, result);
+      steward_app_view_module_set_result (self->view, result);
       self->told = TRUE;
     }
   else if (state == STEWARD_TOOL_CALL_FAILED)
     {
-      steward_app_view_set_cancelled (self->view, steward_tool_call_get_error (self->call));
+      steward_app_view_module_set_cancelled (self->view,
+                                             steward_tool_call_get_error (self->call));
       self->told = TRUE;
     }
 }

@@ -1085,15 +1085,3 @@ steward_app_view_get_display_mode (StewardAppView *self)
 
   return self->display_mode;
 }
-
-gboolean
-steward_app_view_tool_has_view (McpTool *tool)
-{
-  const char *uri;
-
-  g_return_val_if_fail (MCP_IS_TOOL (tool), FALSE);
-
-  uri = mcp_tool_get_ui_resource_uri (tool);
-
-  return uri != NULL && g_str_has_prefix (uri, "ui://");
-}

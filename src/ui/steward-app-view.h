@@ -8,6 +8,7 @@
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
 #include "steward-app-bridge.h"
+#include "steward-app-view-module.h"
 #include "steward-host.h"
 #include "steward-server.h"
 
@@ -52,8 +53,5 @@ WebKitWebView    *steward_app_view_get_web_view     (StewardAppView *self);
 StewardAppBridge *steward_app_view_get_bridge       (StewardAppView *self);
 /* "inline", "fullscreen" or "pip". */
 const char       *steward_app_view_get_display_mode (StewardAppView *self);
-
-/* Is @tool shown with a view: does it name a `ui://` resource? */
-gboolean          steward_app_view_tool_has_view    (McpTool        *tool);
 
 G_END_DECLS

@@ -7,7 +7,7 @@
 
 #include "mcp-client-tasks.h"
 
-#include "steward-app-view.h"
+#include "steward-app-view-module.h"
 #include "steward-application.h"
 #include "steward-item-row.h"
 #include "steward-overdue-prompt.h"
@@ -220,8 +220,11 @@ show_app_view (StewardToolPane *self,
   GtkWidget *view = NULL;
 
   if (STEWARD_IS_APPLICATION (app) && steward_app_view_tool_has_view (self->tool))
-    view = steward_app_view_new (steward_application_get_host (STEWARD_APPLICATION (app)),
-                                 self->server, self->tool, arguments);
+    {
+      StewardHost *host = steward_application_get_host (STEWARD_APPLICATION (app));
+
+      view = steward_app_view_module_new_view (host, self->server, self->tool, arguments);
+    }
   adw_bin_set_child (self->app_bin, view);
 }
 
@@ -232,13 +235,13 @@ tell_app_view (StewardToolPane *self,
 {
   GtkWidget *view = adw_bin_get_child (self->app_bin);
 
-  if (!STEWARD_IS_APP_VIEW (view))
+  if (view == NULL)
     return;
 
   if (result != NULL)
-    steward_app_view_set_result (STEWARD_APP_VIEW (view), result);
+    steward_app_view_module_set_result (view, result);
   else
-    steward_app_view_set_cancelled (STEWARD_APP_VIEW (view), cancelled);
+    steward_app_view_module_set_cancelled (view, cancelled);
 }
 
 static void

@@ -597,6 +597,41 @@ show_roots_action (GtkWidget  *widget,
   steward_window_show_roots (STEWARD_WINDOW (widget));
 }
 
+#define SHORTCUTS_RESOURCE "/io/github/stewardmcp/Steward/steward-shortcuts.ui"
+
+/* The shortcuts window is built the first time it is asked for rather
+ * than with every window, as GtkApplication would: it is a window of its
+ * own with a row of widgets for each shortcut, half of what making the
+ * main window costs, and most starts never show it. */
+static void
+show_help_overlay_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
+  GtkShortcutsWindow *shortcuts = gtk_application_window_get_help_overlay (window);
+
+  if (shortcuts == NULL)
+    {
+      g_autoptr(GtkBuilder) builder = NULL;
+      GtkWidget *search;
+
+      builder = gtk_builder_new_from_resource (SHORTCUTS_RESOURCE);
+      shortcuts = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      /* Makes it modal, transient for this window, and hidden on close. */
+      gtk_application_window_set_help_overlay (window, shortcuts);
+
+      /* GTK 4.8 gives its search button no name. */
+      search = steward_accessible_find_button (GTK_WIDGET (shortcuts), "edit-find-symbolic", NULL);
+      if (search != NULL)
+        gtk_accessible_update_property (GTK_ACCESSIBLE (search),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search"),
+                                        -1);
+    }
+
+  gtk_window_present (GTK_WINDOW (shortcuts));
+}
+
 static void
 show_server_action (GtkWidget  *widget,
                     const char *action_name,
@@ -1166,6 +1201,8 @@ steward_window_class_init (StewardWindowClass *klass)
                                    review_tool_changes_action);
   gtk_widget_class_install_action (widget_class, "win.show-logs", NULL, show_logs_action);
   gtk_widget_class_install_action (widget_class, "win.show-roots", NULL, show_roots_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL,
+                                   show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.show-server", "s", show_server_action);
   gtk_widget_class_install_action (widget_class, "win.previous-server", NULL,
                                    previous_server_action);
@@ -1223,8 +1260,6 @@ steward_window_new (GtkApplication *application,
                     StewardHost    *host)
 {
   StewardWindow *self;
-  GtkShortcutsWindow *shortcuts;
-  GtkWidget *search;
 
   g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
   g_return_val_if_fail (STEWARD_IS_HOST (host), NULL);
@@ -1233,17 +1268,6 @@ steward_window_new (GtkApplication *application,
                        "application", application,
                        "host", host,
                        NULL);
-
-  /* The application gives the window its shortcuts window once it has the
-   * window, and GTK 4.8 gives that one's search button no name. */
-  shortcuts = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
-  search = shortcuts != NULL ? steward_accessible_find_button (GTK_WIDGET (shortcuts),
-                                                               "edit-find-symbolic", NULL)
-                             : NULL;
-  if (search != NULL)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (search),
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search"),
-                                    -1);
 
   return GTK_WIDGET (self);
 }
