@@ -14,6 +14,12 @@
 
 /* The name the page's messages come in under. */
 #define BRIDGE_HANDLER "stewardApp"
+/* The script world and handler the page's text comes in through; the
+ * page's own scripts see neither. */
+#define TEXT_WORLD "steward-app-text"
+#define TEXT_HANDLER "stewardText"
+/* How much of the page's text its description carries. */
+#define MAX_TEXT_CHARS 4000
 /* How tall a page may grow inline before it scrolls inside itself. */
 #define MAX_INLINE_HEIGHT 720
 /* The height a page has until it says what it needs. */
@@ -40,6 +46,39 @@ static const char bridge_script[] =
   "  Object.defineProperty(window, 'postMessage', {\n"
   "    value: post, writable: false, configurable: false\n"
   "  });\n"
+  "})();\n";
+
+/*
+ * GTK 4.8 does not expose a web view's content to assistive technologies:
+ * a view is an empty element there. So the text the page shows is read in
+ * a script world of its own, whenever the page changes (at most a few
+ * times a second), and becomes the view's accessible description. The
+ * page cannot post to that world's handler: what it can put there is what
+ * it shows anyway.
+ */
+static const char text_script[] =
+  "(function () {\n"
+  "  'use strict';\n"
+  "  var handler = window.webkit.messageHandlers." TEXT_HANDLER ";\n"
+  "  var last = null, timer = 0;\n"
+  "  var send = function () {\n"
+  "    timer = 0;\n"
+  "    var body = document.body;\n"
+  "    var text = body ? body.innerText.replace(/\\s+/g, ' ').trim() : '';\n"
+  "    text = text.slice(0, %d);\n"
+  "    if (text !== last) {\n"
+  "      last = text;\n"
+  "      handler.postMessage(text);\n"
+  "    }\n"
+  "  };\n"
+  "  var later = function () {\n"
+  "    if (timer === 0)\n"
+  "      timer = setTimeout(send, 200);\n"
+  "  };\n"
+  "  new MutationObserver(later).observe(document.documentElement, {\n"
+  "    childList: true, subtree: true, characterData: true\n"
+  "  });\n"
+  "  send();\n"
   "})();\n";
 
 /* Runs in the page for each message from the host; `text` is JSON. */
@@ -417,6 +456,26 @@ load_failed_cb (WebKitWebView   *web_view,
   return TRUE;
 }
 
+/* The page's text --------------------------------------------------------- */
+
+static void
+page_text_cb (WebKitUserContentManager *manager,
+              JSCValue                 *value,
+              gpointer                  user_data)
+{
+  StewardAppView *self = STEWARD_APP_VIEW (user_data);
+  g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+
+  if (!jsc_value_is_string (value))
+    return;
+
+  text = jsc_value_to_string (value);
+  shown = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), MAX_TEXT_CHARS));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  shown, -1);
+}
+
 /* The bridge -------------------------------------------------------------- */
 
 /* Connected with the bridge and the page rather than the widget, so that
@@ -631,6 +690,8 @@ start_page (StewardAppView *self)
 {
   g_autoptr(WebKitUserContentManager) content = NULL;
   g_autoptr(WebKitUserScript) script = NULL;
+  g_autoptr(WebKitUserScript) reader = NULL;
+  g_autofree char *reader_source = NULL;
   g_autoptr(WebKitSettings) settings = NULL;
   GdkRGBA transparent = { 0, 0, 0, 0 };
 
@@ -645,6 +706,14 @@ start_page (StewardAppView *self)
                                    WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
   webkit_user_content_manager_add_script (content, script);
   webkit_user_content_manager_register_script_message_handler (content, BRIDGE_HANDLER, NULL);
+  reader_source = g_strdup_printf (text_script, MAX_TEXT_CHARS);
+  reader = webkit_user_script_new_for_world (reader_source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                             WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END,
+                                             TEXT_WORLD, NULL, NULL);
+  webkit_user_content_manager_add_script (content, reader);
+  webkit_user_content_manager_register_script_message_handler (content, TEXT_HANDLER, TEXT_WORLD);
+  g_signal_connect_object (content, "script-message-received::" TEXT_HANDLER,
+                           G_CALLBACK (page_text_cb), self, G_CONNECT_DEFAULT);
 
   settings = view_settings (mcp_app_resource_meta_get_permissions (self->meta));
   self->web_view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
@@ -762,7 +831,10 @@ stop_page (StewardAppView *self)
     }
 
   g_signal_handlers_disconnect_by_data (self->web_view, self);
+  g_signal_handlers_disconnect_by_data (webkit_web_view_get_user_content_manager (self->web_view),
+                                        self);
   g_signal_handlers_disconnect_by_data (self->bridge, self);
+  gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 
   teardown = g_new0 (Teardown, 1);
   teardown->bridge = g_steal_pointer (&self->bridge);
