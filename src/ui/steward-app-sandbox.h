@@ -3,6 +3,8 @@
 
 #include <webkit/webkit.h>
 
+#include "mcp-app-resource-meta.h"
+
 G_BEGIN_DECLS
 
 #define STEWARD_APP_SCHEME "steward-app"
@@ -26,6 +28,12 @@ StewardAppSandbox    *steward_app_sandbox_get_for_server  (const char        *se
 const char           *steward_app_sandbox_get_origin      (StewardAppSandbox *self);
 WebKitWebContext     *steward_app_sandbox_get_context     (StewardAppSandbox *self);
 WebKitNetworkSession *steward_app_sandbox_get_session     (StewardAppSandbox *self);
+
+/* Lets this server's views reach the origins @meta declared for
+ * connections, resources and frames; no other host gets as much as a
+ * connection from them. */
+void                  steward_app_sandbox_allow           (StewardAppSandbox  *self,
+                                                           McpAppResourceMeta *meta);
 
 /* Serves @html under a new unguessable address of this sandbox's origin
  * with @csp as its policy, until steward_app_sandbox_remove_document().

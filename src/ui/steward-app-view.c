@@ -257,8 +257,11 @@ block_navigation (StewardAppView         *self,
   const char *uri = webkit_uri_request_get_uri (request);
 
   /* A link the person clicked is offered to the browser; anything the
-   * page does by itself just stays where it is. */
+   * page does by itself just stays where it is. A script's click of a
+   * link may still count as a gesture (the host's own messages to the
+   * page do), but it presses no mouse button. */
   if (webkit_navigation_action_is_user_gesture (action)
+      && webkit_navigation_action_get_mouse_button (action) != 0
       && webkit_navigation_action_get_navigation_type (action) == WEBKIT_NAVIGATION_TYPE_LINK_CLICKED)
     ask_open_link (self, uri);
 
@@ -764,6 +767,7 @@ start_page (StewardAppView *self)
   update_host_context (self);
 
   self->document_loaded = FALSE;
+  steward_app_sandbox_allow (self->sandbox, self->meta);
   self->document_uri = steward_app_sandbox_add_document (self->sandbox, self->html, self->csp);
   webkit_web_view_load_uri (self->web_view, self->document_uri);
   gtk_stack_set_visible_child_name (self->stack, "view");
