@@ -28,6 +28,8 @@ struct _StewardAppSandbox
   GHashTable           *documents;
   /* "host" or "host:port" the views of this server declared */
   GHashTable           *reachable;
+  /* WebKitWebView, not owned: the pages alive, which share one process */
+  GPtrArray            *pages;
 };
 
 G_DEFINE_FINAL_TYPE (StewardAppSandbox, steward_app_sandbox, G_TYPE_OBJECT)
@@ -146,6 +148,7 @@ steward_app_sandbox_finalize (GObject *object)
   g_clear_object (&self->session);
   g_clear_pointer (&self->documents, g_hash_table_unref);
   g_clear_pointer (&self->reachable, g_hash_table_unref);
+  g_clear_pointer (&self->pages, g_ptr_array_unref);
   g_free (self->server_name);
   g_free (self->host);
   g_free (self->origin);
@@ -164,6 +167,7 @@ steward_app_sandbox_init (StewardAppSandbox *self)
 {
   self->documents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, document_free);
   self->reachable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->pages = g_ptr_array_new ();
 }
 
 /*
@@ -388,4 +392,33 @@ steward_app_sandbox_add_csp_meta (const char *html,
 
   return g_strdup_printf ("%.*s%s%s%s%s", (int) (at - html), html,
                           wrap_head, meta, unwrap_head, at);
+}
+
+WebKitWebView *
+steward_app_sandbox_get_page (StewardAppSandbox *self)
+{
+  g_return_val_if_fail (STEWARD_IS_APP_SANDBOX (self), NULL);
+
+  return self->pages->len > 0 ? g_ptr_array_index (self->pages, 0) : NULL;
+}
+
+void
+steward_app_sandbox_add_page (StewardAppSandbox *self,
+                              WebKitWebView     *page)
+{
+  g_return_if_fail (STEWARD_IS_APP_SANDBOX (self));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (page));
+
+  g_ptr_array_add (self->pages, page);
+}
+
+gboolean
+steward_app_sandbox_remove_page (StewardAppSandbox *self,
+                                 WebKitWebView     *page)
+{
+  g_return_val_if_fail (STEWARD_IS_APP_SANDBOX (self), FALSE);
+
+  g_ptr_array_remove (self->pages, page);
+
+  return self->pages->len == 0;
 }

@@ -696,6 +696,7 @@ start_page (StewardAppView *self)
   g_autoptr(WebKitUserScript) reader = NULL;
   g_autofree char *reader_source = NULL;
   g_autoptr(WebKitSettings) settings = NULL;
+  WebKitWebView *related;
   GdkRGBA transparent = { 0, 0, 0, 0 };
 
   if (self->web_view != NULL || self->html == NULL)
@@ -719,14 +720,25 @@ start_page (StewardAppView *self)
                            G_CALLBACK (page_text_cb), self, G_CONNECT_DEFAULT);
 
   settings = view_settings (mcp_app_resource_meta_get_permissions (self->meta));
-  self->web_view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
-                                                    "web-context",
-                                                    steward_app_sandbox_get_context (self->sandbox),
-                                                    "network-session",
-                                                    steward_app_sandbox_get_session (self->sandbox),
-                                                    "user-content-manager", content,
-                                                    "settings", settings,
-                                                    NULL));
+  related = steward_app_sandbox_get_page (self->sandbox);
+  if (related != NULL)
+    /* The server's pages share a web process: a view of a server that
+     * already shows one costs a page, not a process. */
+    self->web_view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                                                      "related-view", related,
+                                                      "user-content-manager", content,
+                                                      "settings", settings,
+                                                      NULL));
+  else
+    self->web_view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                                                      "web-context",
+                                                      steward_app_sandbox_get_context (self->sandbox),
+                                                      "network-session",
+                                                      steward_app_sandbox_get_session (self->sandbox),
+                                                      "user-content-manager", content,
+                                                      "settings", settings,
+                                                      NULL));
+  steward_app_sandbox_add_page (self->sandbox, self->web_view);
   webkit_web_view_set_background_color (self->web_view, &transparent);
   gtk_widget_set_hexpand (GTK_WIDGET (self->web_view), TRUE);
   g_signal_connect_object (self->web_view, "decide-policy",
@@ -779,14 +791,16 @@ typedef struct
   WebKitWebView     *web_view;
   StewardAppSandbox *sandbox;
   char              *document_uri;
+  gboolean           last_page;
 } Teardown;
 
 static void
 teardown_free (Teardown *teardown)
 {
   steward_app_sandbox_remove_document (teardown->sandbox, teardown->document_uri);
-  /* Ends the page's web process when it was the last of its context. */
-  webkit_web_view_terminate_web_process (teardown->web_view);
+  /* The process is shared by the server's pages: it ends with the last. */
+  if (teardown->last_page)
+    webkit_web_view_terminate_web_process (teardown->web_view);
   g_object_unref (teardown->web_view);
   g_object_unref (teardown->sandbox);
   g_object_unref (teardown->bridge);
@@ -845,6 +859,9 @@ stop_page (StewardAppView *self)
   teardown->web_view = g_steal_pointer (&self->web_view);
   teardown->sandbox = g_steal_pointer (&self->sandbox);
   teardown->document_uri = g_steal_pointer (&self->document_uri);
+  /* Out of the list at once, so that no new page shares a process about
+   * to end. */
+  teardown->last_page = steward_app_sandbox_remove_page (teardown->sandbox, teardown->web_view);
   steward_app_bridge_teardown_async (teardown->bridge, NULL, teardown_done_cb, teardown);
 }
 
