@@ -514,6 +514,86 @@ test_call_asks (Fixture       *fixture,
   }
 }
 
+static guint
+count_tool_approvals (Fixture *fixture)
+{
+  GListModel *approvals = G_LIST_MODEL (steward_host_get_approvals (fixture->host));
+  guint count = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (approvals); i++)
+    {
+      g_autoptr(StewardApproval) approval = g_list_model_get_item (approvals, i);
+
+      if (steward_approval_get_kind (approval) == STEWARD_APPROVAL_KIND_TOOL_CALL
+          && !steward_approval_get_finished (approval))
+        count++;
+    }
+
+  return count;
+}
+
+static void
+call_move (Fixture *fixture,
+           int      id)
+{
+  g_autofree char *text = g_strdup_printf ("{\"jsonrpc\": \"2.0\", \"id\": %d, "
+                                           "\"method\": \"tools/call\", \"params\": "
+                                           "{\"name\": \"move\", \"arguments\": "
+                                           "{\"square\": \"c%d\"}}}", id, id);
+
+  steward_app_bridge_receive (fixture->bridge, text);
+}
+
+/* A view that polls a tool while the person reads the question about its
+ * first call asks once: the later calls wait for that answer. */
+static void
+test_calls_wait_for_answer (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autofree char *text = NULL;
+
+  initialize (fixture);
+
+  for (int id = 101; id <= 103; id++)
+    call_move (fixture, id);
+  test_loop_until (first_tool_approval (fixture) != NULL, 10);
+  g_assert_cmpuint (count_tool_approvals (fixture), ==, 1);
+
+  /* Allowed once: that call runs, and the next one is asked about. */
+  steward_approval_respond (first_tool_approval (fixture), STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  test_loop_until (find_reply (fixture, 101) != NULL, 30);
+  text = result_text (find_reply (fixture, 101));
+  g_assert_cmpstr (text, ==, "move c101");
+  test_loop_until (first_tool_approval (fixture) != NULL, 10);
+  g_assert_cmpuint (count_tool_approvals (fixture), ==, 1);
+  g_assert_null (find_reply (fixture, 102));
+
+  /* Declined: the calls waiting behind it are declined with it. */
+  steward_approval_respond (first_tool_approval (fixture), STEWARD_APPROVAL_ACTION_DENY, NULL);
+  test_loop_until (find_reply (fixture, 102) != NULL && find_reply (fixture, 103) != NULL, 10);
+  g_assert_nonnull (strstr (error_message (find_reply (fixture, 102), MCP_ERROR_USER_REJECTED),
+                            "declined"));
+  g_assert_nonnull (strstr (error_message (find_reply (fixture, 103), MCP_ERROR_USER_REJECTED),
+                            "declined"));
+  g_assert_cmpuint (count_tool_approvals (fixture), ==, 0);
+  g_assert_cmpuint (count_log (fixture, NULL, STEWARD_LOG_DIRECTION_OUT, "tools/call"), ==, 1);
+
+  /* Allowed for good: every call waiting behind the question runs. */
+  for (int id = 104; id <= 106; id++)
+    call_move (fixture, id);
+  test_loop_until (first_tool_approval (fixture) != NULL, 10);
+  g_assert_cmpuint (count_tool_approvals (fixture), ==, 1);
+  steward_tool_pins_set_tool_policy (steward_host_get_tool_pins (fixture->host), "apps", "move",
+                                     STEWARD_TOOL_POLICY_ALLOW);
+  steward_approval_respond (first_tool_approval (fixture), STEWARD_APPROVAL_ACTION_ALLOW, NULL);
+  test_loop_until (find_reply (fixture, 104) != NULL && find_reply (fixture, 105) != NULL
+                   && find_reply (fixture, 106) != NULL, 30);
+  g_clear_pointer (&text, g_free);
+  text = result_text (find_reply (fixture, 106));
+  g_assert_cmpstr (text, ==, "move c106");
+  g_assert_cmpuint (count_tool_approvals (fixture), ==, 0);
+}
+
 static void
 message_cb (StewardAppBridge *bridge,
             const char       *role,
@@ -822,6 +902,7 @@ main (int   argc,
   ADD ("call-allowed", test_call_allowed);
   ADD ("call-refused", test_call_refused);
   ADD ("call-asks", test_call_asks);
+  ADD ("calls-wait-for-answer", test_calls_wait_for_answer);
   ADD ("view-requests", test_view_requests);
   ADD ("bad-input", test_bad_input);
   ADD ("teardown", test_teardown);

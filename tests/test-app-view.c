@@ -231,6 +231,47 @@ test_renders (Fixture       *fixture,
   g_assert_true (g_strcmp0 (theme, "\"light\"") == 0 || g_strcmp0 (theme, "\"dark\"") == 0);
 }
 
+/* Does the view's accessible description say @text? */
+static gboolean
+description_is (GtkWidget  *view,
+                const char *text)
+{
+  g_autofree char *mismatch = NULL;
+
+  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (view),
+                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION))
+    return FALSE;
+  mismatch = gtk_test_accessible_check_property (GTK_ACCESSIBLE (view),
+                                                 GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text);
+  return mismatch == NULL;
+}
+
+static void
+test_text_described (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  g_autofree char *reached = NULL;
+
+  /* GTK does not show the web view's content to screen readers, so the
+   * page's text is the view's description, and follows the page. */
+  test_loop_until (description_is (fixture->view, "Rendered by the app server"), 20);
+  g_free (run_in_page (web_view, "document.getElementById('heading').textContent = "
+                                 "'Changed   by\\nthe page'; return true;"));
+  test_loop_until (description_is (fixture->view, "Changed by the page"), 20);
+
+  /* A page that tries to post to the handler the text comes through
+   * finds none in its world. */
+  reached = run_in_page (web_view, "return typeof window.webkit.messageHandlers.stewardText;");
+  g_assert_cmpstr (reached, ==, "\"undefined\"");
+
+  /* A page that is gone describes nothing. */
+  gtk_widget_set_visible (fixture->view, FALSE);
+  test_loop_until (steward_app_view_get_web_view (STEWARD_APP_VIEW (fixture->view)) == NULL, 30);
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (fixture->view),
+                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+}
+
 static void
 test_navigation_denied (Fixture       *fixture,
                         gconstpointer  data)
@@ -456,6 +497,7 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/steward/app-view/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("renders", test_renders);
+  ADD ("text-described", test_text_described);
   ADD ("navigation-denied", test_navigation_denied);
   ADD ("fetch-undeclared", test_fetch_undeclared);
   ADD ("fetch-declared", test_fetch_declared);

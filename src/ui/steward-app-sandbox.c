@@ -26,6 +26,10 @@ struct _StewardAppSandbox
   WebKitNetworkSession *session;
   /* path ("/<token>") → Document */
   GHashTable           *documents;
+  /* "host" or "host:port" the views of this server declared */
+  GHashTable           *reachable;
+  /* WebKitWebView, not owned: the pages alive, which share one process */
+  GPtrArray            *pages;
 };
 
 G_DEFINE_FINAL_TYPE (StewardAppSandbox, steward_app_sandbox, G_TYPE_OBJECT)
@@ -143,6 +147,8 @@ steward_app_sandbox_finalize (GObject *object)
   g_clear_object (&self->context);
   g_clear_object (&self->session);
   g_clear_pointer (&self->documents, g_hash_table_unref);
+  g_clear_pointer (&self->reachable, g_hash_table_unref);
+  g_clear_pointer (&self->pages, g_ptr_array_unref);
   g_free (self->server_name);
   g_free (self->host);
   g_free (self->origin);
@@ -160,6 +166,91 @@ static void
 steward_app_sandbox_init (StewardAppSandbox *self)
 {
   self->documents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, document_free);
+  self->reachable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->pages = g_ptr_array_new ();
+}
+
+/*
+ * A view's policy confines what its page asks for; the session's proxy
+ * confines what the network process does on the page's behalf, beyond
+ * what a policy reaches (the connections WebKit opens ahead of a
+ * navigation it is about to be refused, for one): every host that no view
+ * of this server declared is sent to a proxy that is not there, on this
+ * computer, so that such a host never even sees a connection.
+ */
+#define NOWHERE_PROXY "http://127.0.0.1:9"
+
+static void
+apply_reachable (StewardAppSandbox *self)
+{
+  g_autoptr(GPtrArray) hosts = g_ptr_array_new ();
+  WebKitNetworkProxySettings *settings;
+  GHashTableIter iter;
+  gpointer host;
+
+  g_hash_table_iter_init (&iter, self->reachable);
+  while (g_hash_table_iter_next (&iter, &host, NULL))
+    g_ptr_array_add (hosts, host);
+  g_ptr_array_add (hosts, NULL);
+
+  settings = webkit_network_proxy_settings_new (NOWHERE_PROXY,
+                                                (const char * const *) hosts->pdata);
+  webkit_network_session_set_proxy_settings (self->session, WEBKIT_NETWORK_PROXY_MODE_CUSTOM,
+                                             settings);
+  webkit_network_proxy_settings_free (settings);
+}
+
+/* "https://api.example.com:8443/" → "api.example.com:8443", as the proxy's
+ * list of exceptions takes it. */
+static char *
+reachable_host (const char *domain)
+{
+  const char *start = strstr (domain, "://");
+  const char *end;
+
+  start = start != NULL ? start + 3 : domain;
+  end = start + strcspn (start, "/?#");
+
+  return end > start ? g_strndup (start, end - start) : NULL;
+}
+
+static void
+allow_domains (StewardAppSandbox  *self,
+               const char * const *domains,
+               gboolean           *changed)
+{
+  for (gsize i = 0; domains != NULL && domains[i] != NULL; i++)
+    {
+      char *host = reachable_host (domains[i]);
+
+      if (host != NULL && !g_hash_table_contains (self->reachable, host))
+        {
+          g_hash_table_add (self->reachable, host);
+          *changed = TRUE;
+        }
+      else
+        {
+          g_free (host);
+        }
+    }
+}
+
+void
+steward_app_sandbox_allow (StewardAppSandbox  *self,
+                           McpAppResourceMeta *meta)
+{
+  gboolean changed = FALSE;
+
+  g_return_if_fail (STEWARD_IS_APP_SANDBOX (self));
+
+  if (meta == NULL)
+    return;
+
+  allow_domains (self, mcp_app_resource_meta_get_connect_domains (meta), &changed);
+  allow_domains (self, mcp_app_resource_meta_get_resource_domains (meta), &changed);
+  allow_domains (self, mcp_app_resource_meta_get_frame_domains (meta), &changed);
+  if (changed)
+    apply_reachable (self);
 }
 
 StewardAppSandbox *
@@ -183,6 +274,7 @@ steward_app_sandbox_get_for_server (const char *server_name)
   self->origin = g_strdup_printf (STEWARD_APP_SCHEME "://%s", self->host);
 
   self->session = webkit_network_session_new_ephemeral ();
+  apply_reachable (self);
   g_signal_connect_object (self->session, "download-started",
                            G_CALLBACK (download_started_cb), self, G_CONNECT_DEFAULT);
 
@@ -300,4 +392,33 @@ steward_app_sandbox_add_csp_meta (const char *html,
 
   return g_strdup_printf ("%.*s%s%s%s%s", (int) (at - html), html,
                           wrap_head, meta, unwrap_head, at);
+}
+
+WebKitWebView *
+steward_app_sandbox_get_page (StewardAppSandbox *self)
+{
+  g_return_val_if_fail (STEWARD_IS_APP_SANDBOX (self), NULL);
+
+  return self->pages->len > 0 ? g_ptr_array_index (self->pages, 0) : NULL;
+}
+
+void
+steward_app_sandbox_add_page (StewardAppSandbox *self,
+                              WebKitWebView     *page)
+{
+  g_return_if_fail (STEWARD_IS_APP_SANDBOX (self));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (page));
+
+  g_ptr_array_add (self->pages, page);
+}
+
+gboolean
+steward_app_sandbox_remove_page (StewardAppSandbox *self,
+                                 WebKitWebView     *page)
+{
+  g_return_val_if_fail (STEWARD_IS_APP_SANDBOX (self), FALSE);
+
+  g_ptr_array_remove (self->pages, page);
+
+  return self->pages->len == 0;
 }

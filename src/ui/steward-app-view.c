@@ -14,6 +14,12 @@
 
 /* The name the page's messages come in under. */
 #define BRIDGE_HANDLER "stewardApp"
+/* The script world and handler the page's text comes in through; the
+ * page's own scripts see neither. */
+#define TEXT_WORLD "steward-app-text"
+#define TEXT_HANDLER "stewardText"
+/* How much of the page's text its description carries. */
+#define MAX_TEXT_CHARS 4000
 /* How tall a page may grow inline before it scrolls inside itself. */
 #define MAX_INLINE_HEIGHT 720
 /* The height a page has until it says what it needs. */
@@ -40,6 +46,39 @@ static const char bridge_script[] =
   "  Object.defineProperty(window, 'postMessage', {\n"
   "    value: post, writable: false, configurable: false\n"
   "  });\n"
+  "})();\n";
+
+/*
+ * GTK 4.8 does not expose a web view's content to assistive technologies:
+ * a view is an empty element there. So the text the page shows is read in
+ * a script world of its own, whenever the page changes (at most a few
+ * times a second), and becomes the view's accessible description. The
+ * page cannot post to that world's handler: what it can put there is what
+ * it shows anyway.
+ */
+static const char text_script[] =
+  "(function () {\n"
+  "  'use strict';\n"
+  "  var handler = window.webkit.messageHandlers." TEXT_HANDLER ";\n"
+  "  var last = null, timer = 0;\n"
+  "  var send = function () {\n"
+  "    timer = 0;\n"
+  "    var body = document.body;\n"
+  "    var text = body ? body.innerText.replace(/\\s+/g, ' ').trim() : '';\n"
+  "    text = text.slice(0, %d);\n"
+  "    if (text !== last) {\n"
+  "      last = text;\n"
+  "      handler.postMessage(text);\n"
+  "    }\n"
+  "  };\n"
+  "  var later = function () {\n"
+  "    if (timer === 0)\n"
+  "      timer = setTimeout(send, 200);\n"
+  "  };\n"
+  "  new MutationObserver(later).observe(document.documentElement, {\n"
+  "    childList: true, subtree: true, characterData: true\n"
+  "  });\n"
+  "  send();\n"
   "})();\n";
 
 /* Runs in the page for each message from the host; `text` is JSON. */
@@ -219,8 +258,11 @@ block_navigation (StewardAppView         *self,
   const char *uri = webkit_uri_request_get_uri (request);
 
   /* A link the person clicked is offered to the browser; anything the
-   * page does by itself just stays where it is. */
+   * page does by itself just stays where it is. A script's click of a
+   * link may still count as a gesture (the host's own messages to the
+   * page do), but it presses no mouse button. */
   if (webkit_navigation_action_is_user_gesture (action)
+      && webkit_navigation_action_get_mouse_button (action) != 0
       && webkit_navigation_action_get_navigation_type (action) == WEBKIT_NAVIGATION_TYPE_LINK_CLICKED)
     ask_open_link (self, uri);
 
@@ -416,6 +458,26 @@ load_failed_cb (WebKitWebView   *web_view,
                           _("The view could not be shown: %s"), error->message);
   show_error (self, text);
   return TRUE;
+}
+
+/* The page's text --------------------------------------------------------- */
+
+static void
+page_text_cb (WebKitUserContentManager *manager,
+              JSCValue                 *value,
+              gpointer                  user_data)
+{
+  StewardAppView *self = STEWARD_APP_VIEW (user_data);
+  g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+
+  if (!jsc_value_is_string (value))
+    return;
+
+  text = jsc_value_to_string (value);
+  shown = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), MAX_TEXT_CHARS));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  shown, -1);
 }
 
 /* The bridge -------------------------------------------------------------- */
@@ -632,7 +694,10 @@ start_page (StewardAppView *self)
 {
   g_autoptr(WebKitUserContentManager) content = NULL;
   g_autoptr(WebKitUserScript) script = NULL;
+  g_autoptr(WebKitUserScript) reader = NULL;
+  g_autofree char *reader_source = NULL;
   g_autoptr(WebKitSettings) settings = NULL;
+  WebKitWebView *related;
   GdkRGBA transparent = { 0, 0, 0, 0 };
 
   if (self->web_view != NULL || self->html == NULL)
@@ -646,16 +711,35 @@ start_page (StewardAppView *self)
                                    WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
   webkit_user_content_manager_add_script (content, script);
   webkit_user_content_manager_register_script_message_handler (content, BRIDGE_HANDLER, NULL);
+  reader_source = g_strdup_printf (text_script, MAX_TEXT_CHARS);
+  reader = webkit_user_script_new_for_world (reader_source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                             WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END,
+                                             TEXT_WORLD, NULL, NULL);
+  webkit_user_content_manager_add_script (content, reader);
+  webkit_user_content_manager_register_script_message_handler (content, TEXT_HANDLER, TEXT_WORLD);
+  g_signal_connect_object (content, "script-message-received::" TEXT_HANDLER,
+                           G_CALLBACK (page_text_cb), self, G_CONNECT_DEFAULT);
 
   settings = view_settings (mcp_app_resource_meta_get_permissions (self->meta));
-  self->web_view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
-                                                    "web-context",
-                                                    steward_app_sandbox_get_context (self->sandbox),
-                                                    "network-session",
-                                                    steward_app_sandbox_get_session (self->sandbox),
-                                                    "user-content-manager", content,
-                                                    "settings", settings,
-                                                    NULL));
+  related = steward_app_sandbox_get_page (self->sandbox);
+  if (related != NULL)
+    /* The server's pages share a web process: a view of a server that
+     * already shows one costs a page, not a process. */
+    self->web_view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                                                      "related-view", related,
+                                                      "user-content-manager", content,
+                                                      "settings", settings,
+                                                      NULL));
+  else
+    self->web_view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                                                      "web-context",
+                                                      steward_app_sandbox_get_context (self->sandbox),
+                                                      "network-session",
+                                                      steward_app_sandbox_get_session (self->sandbox),
+                                                      "user-content-manager", content,
+                                                      "settings", settings,
+                                                      NULL));
+  steward_app_sandbox_add_page (self->sandbox, self->web_view);
   webkit_web_view_set_background_color (self->web_view, &transparent);
   gtk_widget_set_hexpand (GTK_WIDGET (self->web_view), TRUE);
   g_signal_connect_object (self->web_view, "decide-policy",
@@ -697,6 +781,7 @@ start_page (StewardAppView *self)
   update_host_context (self);
 
   self->document_loaded = FALSE;
+  steward_app_sandbox_allow (self->sandbox, self->meta);
   self->document_uri = steward_app_sandbox_add_document (self->sandbox, self->html, self->csp);
   webkit_web_view_load_uri (self->web_view, self->document_uri);
   gtk_stack_set_visible_child_name (self->stack, "view");
@@ -708,14 +793,16 @@ typedef struct
   WebKitWebView     *web_view;
   StewardAppSandbox *sandbox;
   char              *document_uri;
+  gboolean           last_page;
 } Teardown;
 
 static void
 teardown_free (Teardown *teardown)
 {
   steward_app_sandbox_remove_document (teardown->sandbox, teardown->document_uri);
-  /* Ends the page's web process when it was the last of its context. */
-  webkit_web_view_terminate_web_process (teardown->web_view);
+  /* The process is shared by the server's pages: it ends with the last. */
+  if (teardown->last_page)
+    webkit_web_view_terminate_web_process (teardown->web_view);
   g_object_unref (teardown->web_view);
   g_object_unref (teardown->sandbox);
   g_object_unref (teardown->bridge);
@@ -764,13 +851,19 @@ stop_page (StewardAppView *self)
     }
 
   g_signal_handlers_disconnect_by_data (self->web_view, self);
+  g_signal_handlers_disconnect_by_data (webkit_web_view_get_user_content_manager (self->web_view),
+                                        self);
   g_signal_handlers_disconnect_by_data (self->bridge, self);
+  gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 
   teardown = g_new0 (Teardown, 1);
   teardown->bridge = g_steal_pointer (&self->bridge);
   teardown->web_view = g_steal_pointer (&self->web_view);
   teardown->sandbox = g_steal_pointer (&self->sandbox);
   teardown->document_uri = g_steal_pointer (&self->document_uri);
+  /* Out of the list at once, so that no new page shares a process about
+   * to end. */
+  teardown->last_page = steward_app_sandbox_remove_page (teardown->sandbox, teardown->web_view);
   steward_app_bridge_teardown_async (teardown->bridge, NULL, teardown_done_cb, teardown);
 }
 

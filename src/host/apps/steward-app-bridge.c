@@ -593,6 +593,120 @@ run_call (StewardAppBridge *self,
                                   self->cancellable, call_tool_cb, pending_new (self, id));
 }
 
+static JsonObject *build_approval_request (StewardAppBridge    *self,
+                                           McpTool             *tool,
+                                           JsonObject          *arguments,
+                                           StewardToolPinState  state);
+static void        call_approval_responded_cb (StewardApproval       *approval,
+                                               StewardApprovalAction  action,
+                                               JsonObject            *data,
+                                               Call                  *call);
+
+/* Whether @tool runs without asking: a standing "allow" covers the
+ * definition the person knows. Sets @state to how the definition stands. */
+static gboolean
+allowed_without_asking (StewardAppBridge    *self,
+                        McpTool             *tool,
+                        StewardToolPinState *state)
+{
+  StewardToolPins *pins = steward_host_get_tool_pins (self->host);
+  StewardToolPolicy policy = STEWARD_TOOL_POLICY_ASK;
+
+  *state = STEWARD_TOOL_PIN_UNPINNED;
+  if (pins != NULL)
+    {
+      *state = steward_tool_pins_check (pins, self->server_name, tool);
+      policy = steward_tool_pins_decide (pins, self->server_name, tool);
+    }
+
+  return policy == STEWARD_TOOL_POLICY_ALLOW && *state == STEWARD_TOOL_PIN_OK;
+}
+
+/* Puts @call, already among the view's calls, to the person. */
+static void
+ask_person (StewardAppBridge    *self,
+            Call                *call,
+            McpTool             *tool,
+            StewardToolPinState  state)
+{
+  g_autoptr(JsonObject) request = build_approval_request (self, tool, call->arguments, state);
+  g_autofree char *cause = NULL;
+
+  call->approval = steward_approval_new (STEWARD_APPROVAL_KIND_TOOL_CALL, self->server_name,
+                                         request);
+  /* Translators: what caused a tool-call approval; %s names a view. */
+  cause = g_strdup_printf (_("The view “%s”"), self->view_label);
+  steward_approval_set_cause (call->approval, cause);
+  call->responded_id = g_signal_connect (call->approval, "responded",
+                                         G_CALLBACK (call_approval_responded_cb), call);
+  steward_approvals_add (steward_host_get_approvals (self->host), call->approval);
+}
+
+/* Is the person being asked about a call of @tool_name now? */
+static gboolean
+asking_about (StewardAppBridge *self,
+              const char       *tool_name)
+{
+  for (guint i = 0; i < self->calls->len; i++)
+    {
+      Call *call = g_ptr_array_index (self->calls, i);
+
+      if (call->approval != NULL && g_strcmp0 (call->tool, tool_name) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+decline (StewardAppBridge *self,
+         Call             *call)
+{
+  /* Translators: the answer to a view whose call the person declined;
+   * %s is the tool's name. */
+  g_autofree char *text = g_strdup_printf (_("The person declined the call of “%s”"),
+                                           call->tool);
+
+  reply_error (self, call->id, MCP_ERROR_USER_REJECTED, text);
+}
+
+/* The person answered a call of @tool_name; the calls of the same tool
+ * that waited behind it follow the answer: declined with it, or run when
+ * the tool is now allowed for good, or else the next one is asked about
+ * and the rest wait behind that one. */
+static void
+release_waiting (StewardAppBridge *self,
+                 const char       *tool_name,
+                 gboolean          allowed)
+{
+  for (guint i = 0; i < self->calls->len;)
+    {
+      Call *call = g_ptr_array_index (self->calls, i);
+      g_autoptr(McpTool) tool = NULL;
+      StewardToolPinState state;
+
+      if (call->approval != NULL || g_strcmp0 (call->tool, tool_name) != 0)
+        {
+          i++;
+          continue;
+        }
+
+      tool = allowed ? find_tool (self, call->tool) : NULL;
+      if (tool != NULL && !allowed_without_asking (self, tool, &state))
+        {
+          ask_person (self, call, tool, state);
+          return;
+        }
+
+      g_ptr_array_remove_index (self->calls, i);
+      if (tool != NULL)
+        run_call (self, call->id, call->tool, call->arguments);
+      else
+        decline (self, call);
+      call_free (call);
+    }
+}
+
 static void
 call_approval_responded_cb (StewardApproval       *approval,
                             StewardApprovalAction  action,
@@ -624,14 +738,10 @@ call_approval_responded_cb (StewardApproval       *approval,
     }
   else
     {
-      /* Translators: the answer to a view whose call the person declined;
-       * %s is the tool's name. */
-      g_autofree char *text = g_strdup_printf (_("The person declined the call of “%s”"),
-                                               call->tool);
-
-      reply_error (self, call->id, MCP_ERROR_USER_REJECTED, text);
+      decline (self, call);
     }
 
+  release_waiting (self, call->tool, action == STEWARD_APPROVAL_ACTION_ALLOW);
   call_free (call);
 }
 
@@ -669,12 +779,8 @@ handle_tools_call (StewardAppBridge *self,
   JsonNode *arguments_node = params != NULL ? json_object_get_member (params, "arguments") : NULL;
   g_autoptr(JsonObject) arguments = NULL;
   g_autoptr(McpTool) tool = NULL;
-  g_autoptr(JsonObject) request = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *cause = NULL;
-  StewardToolPins *pins = steward_host_get_tool_pins (self->host);
-  StewardToolPinState state = STEWARD_TOOL_PIN_UNPINNED;
-  StewardToolPolicy policy = STEWARD_TOOL_POLICY_ASK;
+  StewardToolPinState state;
   Call *call;
 
   if (name == NULL)
@@ -725,14 +831,7 @@ handle_tools_call (StewardAppBridge *self,
       return;
     }
 
-  if (pins != NULL)
-    {
-      state = steward_tool_pins_check (pins, self->server_name, tool);
-      policy = steward_tool_pins_decide (pins, self->server_name, tool);
-    }
-
-  /* A standing "allow" covers the definition the person knows. */
-  if (policy == STEWARD_TOOL_POLICY_ALLOW && state == STEWARD_TOOL_PIN_OK)
+  if (allowed_without_asking (self, tool, &state))
     {
       run_call (self, id, name, arguments);
       return;
@@ -743,16 +842,12 @@ handle_tools_call (StewardAppBridge *self,
   call->id = json_node_copy (id);
   call->tool = g_strdup (name);
   call->arguments = json_object_ref (arguments);
-  request = build_approval_request (self, tool, arguments, state);
-  call->approval = steward_approval_new (STEWARD_APPROVAL_KIND_TOOL_CALL, self->server_name,
-                                         request);
-  /* Translators: what caused a tool-call approval; %s names a view. */
-  cause = g_strdup_printf (_("The view “%s”"), self->view_label);
-  steward_approval_set_cause (call->approval, cause);
-  call->responded_id = g_signal_connect (call->approval, "responded",
-                                         G_CALLBACK (call_approval_responded_cb), call);
   g_ptr_array_add (self->calls, call);
-  steward_approvals_add (steward_host_get_approvals (self->host), call->approval);
+  /* A view that polls would otherwise stack up one question a poll while
+   * the person reads the first: later calls of the tool wait for its
+   * answer. */
+  if (!asking_about (self, name))
+    ask_person (self, call, tool, state);
 }
 
 static void
