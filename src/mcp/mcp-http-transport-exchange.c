@@ -317,7 +317,7 @@ mcp_http_transport_post_prepare (McpHttpTransport *self,
 
   g_clear_object (&ex->msg);
   g_clear_pointer (&ex->session, g_free);
-  ex->msg = soup_message_new_from_uri ("POST", self->uri);
+  ex->msg = soup_message_new_from_uri ("POST", base_uri (self));
 
   /* The body is the traced text without its newline: a view, not a copy. */
   bytes = g_bytes_new_from_bytes (line, 0, g_bytes_get_size (line) - 1);
@@ -335,8 +335,10 @@ void
 mcp_http_transport_exchange_begin (McpHttpTransport *self,
                                    Exchange         *ex)
 {
-  mcp_http_transport_exchange_arm_timer (ex, ex->role == ROLE_DELETE ? MCP_HTTP_DELETE_TIMEOUT_MS
-                                                  : self->idle_timeout_ms, WAIT_HEADERS);
+  guint timeout_ms = ex->role == ROLE_DELETE ? MCP_HTTP_DELETE_TIMEOUT_MS
+                                              : base_idle_timeout (self);
+
+  mcp_http_transport_exchange_arm_timer (ex, timeout_ms, WAIT_HEADERS);
 
   soup_session_send_async (self->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
                            mcp_http_transport_exchange_sent_cb,
@@ -393,7 +395,7 @@ mcp_http_transport_start_get (McpHttpTransport *self,
                                                   stream == self->listen ? ROLE_LISTEN : ROLE_RESUME,
                                                   stream);
 
-  ex->msg = soup_message_new_from_uri ("GET", self->uri);
+  ex->msg = soup_message_new_from_uri ("GET", base_uri (self));
   mcp_http_transport_apply_headers (self, ex);
   mcp_http_transport_exchange_start (self, ex);
 }
@@ -404,7 +406,7 @@ mcp_http_transport_send_delete (McpHttpTransport *self)
   Exchange *ex = mcp_http_transport_exchange_new (self, ROLE_DELETE, NULL);
 
   self->delete_pending = TRUE;
-  ex->msg = soup_message_new_from_uri ("DELETE", self->uri);
+  ex->msg = soup_message_new_from_uri ("DELETE", base_uri (self));
   mcp_http_transport_apply_headers (self, ex);
   mcp_http_transport_exchange_start (self, ex);
 }

@@ -16,21 +16,6 @@
 
 /* Request headers */
 
-static gboolean
-is_reserved_header (const char *name)
-{
-  static const char * const reserved[] = {
-    "Accept", "Content-Type", "Content-Length", "Host", "Last-Event-ID", "Mcp-Session-Id",
-    "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Transfer-Encoding", "Connection",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (reserved); i++)
-    if (g_ascii_strcasecmp (name, reserved[i]) == 0)
-      return TRUE;
-
-  return FALSE;
-}
-
 /* The revision a request of the 2026-07-28 shape names in its `_meta`: the
  * header must match it, also on the probe sent before any revision was
  * agreed on. */
@@ -60,12 +45,9 @@ mcp_http_transport_apply_headers (McpHttpTransport *self,
       stateless = mcp_revision_is_stateless (mcp_revision_from_string (version));
     }
 
-  /* The headers the protocol sets itself are never taken from the
-   * configuration. */
-  for (guint i = 0; i + 1 < self->headers->len; i += 2)
-    if (!is_reserved_header (g_ptr_array_index (self->headers, i)))
-      soup_message_headers_replace (headers, g_ptr_array_index (self->headers, i),
-                                    g_ptr_array_index (self->headers, i + 1));
+  /* The headers the protocol sets itself never got into the configured
+   * ones: mcp_http_transport_set_header() keeps them out. */
+  mcp_http_transport_base_apply_headers (MCP_HTTP_TRANSPORT_BASE (self), headers);
 
   switch (ex->role)
     {

@@ -11,6 +11,7 @@
 
 #include <libsoup/soup.h>
 
+#include "mcp-http-transport-base-private.h"
 #include "mcp-http-transport.h"
 #include "mcp-message-reader.h"
 #include "mcp-source-private.h"
@@ -122,15 +123,10 @@ struct _Stream {
 
 struct _McpHttpTransport
 {
-  GObject            parent_instance;
+  McpHttpTransportBase parent_instance;
 
-  char              *url;
-  GUri              *uri;
   char              *origin;
   char              *description;
-  GPtrArray         *headers;          /* name, value, name, value… */
-  gsize              max_message_size;
-  guint              idle_timeout_ms;
   char              *protocol_version;
   gboolean           stateless;
   gboolean           allow_batches;
@@ -254,5 +250,24 @@ void      mcp_http_transport_reader_misbehaving_cb  (McpHttpTransport  *self,
                                                      const GError      *error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Exchange, mcp_http_transport_exchange_unref)
+
+/* What McpHttpTransportBase keeps, as every request reads it. */
+static inline GUri *
+base_uri (McpHttpTransport *self)
+{
+  return mcp_http_transport_base_get_uri (MCP_HTTP_TRANSPORT_BASE (self));
+}
+
+static inline gsize
+base_max_message_size (McpHttpTransport *self)
+{
+  return mcp_http_transport_base_get_max_message_size (MCP_HTTP_TRANSPORT_BASE (self));
+}
+
+static inline guint
+base_idle_timeout (McpHttpTransport *self)
+{
+  return mcp_http_transport_base_get_idle_timeout (MCP_HTTP_TRANSPORT_BASE (self));
+}
 
 G_END_DECLS

@@ -383,15 +383,16 @@ mcp_http_transport_start_json (McpHttpTransport *self,
       soup_message_headers_get_one (headers, "Content-Encoding") == NULL)
     declared = soup_message_headers_get_content_length (headers);
 
-  if (declared > 0 && (guint64) declared > self->max_message_size)
+  if (declared > 0 && (guint64) declared > base_max_message_size (self))
     {
       mcp_http_transport_fail_too_large (self, "a reply");
       return;
     }
 
   ex->body_kind = BODY_JSON;
-  body_reserve (ex, declared > 0 ? (gsize) declared : MIN (READ_CHUNK, self->max_message_size));
-  mcp_http_transport_exchange_arm_timer (ex, self->idle_timeout_ms, WAIT_BODY);
+  body_reserve (ex, declared > 0 ? (gsize) declared
+                                 : MIN (READ_CHUNK, base_max_message_size (self)));
+  mcp_http_transport_exchange_arm_timer (ex, base_idle_timeout (self), WAIT_BODY);
   mcp_http_transport_exchange_read (ex);
 }
 
@@ -400,10 +401,10 @@ mcp_http_transport_start_sse (McpHttpTransport *self,
                               Exchange         *ex)
 {
   ex->body_kind = BODY_SSE;
-  ex->parser = mcp_sse_parser_new (self->max_message_size);
+  ex->parser = mcp_sse_parser_new (base_max_message_size (self));
   if (ex->stream != NULL)
     ex->stream->open = TRUE;
-  mcp_http_transport_exchange_arm_timer (ex, self->idle_timeout_ms, WAIT_EVENT);
+  mcp_http_transport_exchange_arm_timer (ex, base_idle_timeout (self), WAIT_EVENT);
   mcp_http_transport_exchange_read (ex);
 }
 
@@ -413,7 +414,7 @@ mcp_http_transport_start_refusal (McpHttpTransport *self,
 {
   ex->body_kind = BODY_REFUSAL;
   body_reserve (ex, 4096);
-  mcp_http_transport_exchange_arm_timer (ex, MIN (self->idle_timeout_ms, REFUSAL_BODY_TIMEOUT_MS),
+  mcp_http_transport_exchange_arm_timer (ex, MIN (base_idle_timeout (self), REFUSAL_BODY_TIMEOUT_MS),
                                          WAIT_BODY);
   mcp_http_transport_exchange_read (ex);
 }
@@ -466,12 +467,12 @@ describe_refusal (McpHttpTransport *self,
       g_autoptr(GUri) target = NULL;
 
       if (location != NULL)
-        target = g_uri_parse_relative (self->uri, location, SOUP_HTTP_URI_FLAGS, NULL);
+        target = g_uri_parse_relative (base_uri (self), location, SOUP_HTTP_URI_FLAGS, NULL);
 
       if (target == NULL || g_uri_get_host (target) == NULL || g_uri_get_host (target)[0] == '\0')
         return g_strdup_printf ("the server answered %s without a usable Location", status_text);
 
-      if (!mcp_http_same_origin (target, self->uri))
+      if (!mcp_http_same_origin (target, base_uri (self)))
         {
           g_autofree char *origin = mcp_http_describe_origin (target);
 
@@ -600,7 +601,7 @@ sse_push (McpHttpTransport *self,
    * events (a keep-alive comment); bytes alone that never end an event
    * do not count. */
   if (ex->event_seen || (line_end && mcp_sse_parser_get_buffered (ex->parser) == 0))
-    mcp_http_transport_exchange_arm_timer (ex, self->idle_timeout_ms, WAIT_EVENT);
+    mcp_http_transport_exchange_arm_timer (ex, base_idle_timeout (self), WAIT_EVENT);
 
   return TRUE;
 }
@@ -713,12 +714,12 @@ exchange_read_cb (GObject      *object,
   switch (ex->body_kind)
     {
     case BODY_JSON:
-      if (length > self->max_message_size - ex->length)
+      if (length > base_max_message_size (self) - ex->length)
         {
           mcp_http_transport_fail_too_large (self, "a reply");
           return;
         }
-      body_append (ex, data, length, self->max_message_size);
+      body_append (ex, data, length, base_max_message_size (self));
       break;
 
     case BODY_REFUSAL:

@@ -22,14 +22,6 @@
 #define MAX_CONNECTIONS          64
 
 enum {
-  PROP_0,
-  PROP_URL,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-enum {
   SIGNAL_INTERRUPTED,
   N_SIGNALS
 };
@@ -66,7 +58,7 @@ static void mcp_http_transport_iface_init (McpTransportInterface *iface);
  *   `Last-Event-ID` after the server's `retry`, at most
  *   %MCP_HTTP_MAX_RECONNECTS times in a row without a message.
  */
-G_DEFINE_FINAL_TYPE_WITH_CODE (McpHttpTransport, mcp_http_transport, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (McpHttpTransport, mcp_http_transport, MCP_TYPE_HTTP_TRANSPORT_BASE,
                                G_IMPLEMENT_INTERFACE (MCP_TYPE_TRANSPORT,
                                                       mcp_http_transport_iface_init))
 
@@ -179,7 +171,7 @@ void
 mcp_http_transport_fail_too_large (McpHttpTransport *self,
                                    const char       *what)
 {
-  g_autofree char *cap = mcp_format_size (self->max_message_size);
+  g_autofree char *cap = mcp_format_size (base_max_message_size (self));
 
   mcp_http_transport_fail_connection (self,
                                       g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
@@ -265,9 +257,10 @@ mcp_http_transport_start_async (McpTransport        *transport,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  if (self->uri == NULL)
+  if (base_uri (self) == NULL)
     {
-      g_autoptr(GUri) uri = mcp_http_parse_url (self->url != NULL ? self->url : "", &error);
+      const char *url = mcp_http_transport_base_get_url (MCP_HTTP_TRANSPORT_BASE (self));
+      g_autoptr(GUri) uri = mcp_http_parse_url (url, &error);
 
       g_assert (uri == NULL);
       g_task_return_error (task, g_steal_pointer (&error));
@@ -555,11 +548,8 @@ mcp_http_transport_finalize (GObject *object)
 
   g_assert (g_queue_is_empty (&self->close_tasks));
 
-  g_clear_pointer (&self->url, g_free);
-  g_clear_pointer (&self->uri, g_uri_unref);
   g_clear_pointer (&self->origin, g_free);
   g_clear_pointer (&self->description, g_free);
-  g_clear_pointer (&self->headers, g_ptr_array_unref);
   g_clear_pointer (&self->protocol_version, g_free);
   g_clear_pointer (&self->session_id, g_free);
   g_clear_pointer (&self->exchanges, g_ptr_array_unref);
@@ -570,44 +560,6 @@ mcp_http_transport_finalize (GObject *object)
 }
 
 static void
-mcp_http_transport_get_property (GObject    *object,
-                                 guint       prop_id,
-                                 GValue     *value,
-                                 GParamSpec *pspec)
-{
-  McpHttpTransport *self = MCP_HTTP_TRANSPORT (object);
-
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_value_set_string (value, self->url);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-mcp_http_transport_set_property (GObject      *object,
-                                 guint         prop_id,
-                                 const GValue *value,
-                                 GParamSpec   *pspec)
-{
-  McpHttpTransport *self = MCP_HTTP_TRANSPORT (object);
-
-  switch (prop_id)
-    {
-    case PROP_URL:
-      self->url = g_value_dup_string (value);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 mcp_http_transport_constructed (GObject *object)
 {
   McpHttpTransport *self = MCP_HTTP_TRANSPORT (object);
@@ -615,13 +567,10 @@ mcp_http_transport_constructed (GObject *object)
   G_OBJECT_CLASS (mcp_http_transport_parent_class)->constructed (object);
 
   /* A URL that does not parse is reported by start_async(). */
-  if (self->url != NULL)
-    self->uri = mcp_http_parse_url (self->url, NULL);
-
-  if (self->uri != NULL)
+  if (base_uri (self) != NULL)
     {
-      self->origin = mcp_http_describe_origin (self->uri);
-      self->description = mcp_http_describe_url (self->uri);
+      self->origin = mcp_http_describe_origin (base_uri (self));
+      self->description = mcp_http_describe_url (base_uri (self));
     }
 }
 
@@ -633,15 +582,6 @@ mcp_http_transport_class_init (McpHttpTransportClass *klass)
   object_class->constructed = mcp_http_transport_constructed;
   object_class->dispose = mcp_http_transport_dispose;
   object_class->finalize = mcp_http_transport_finalize;
-  object_class->get_property = mcp_http_transport_get_property;
-  object_class->set_property = mcp_http_transport_set_property;
-
-  properties[PROP_URL] =
-    g_param_spec_string ("url", NULL, NULL,
-                         NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * McpHttpTransport::interrupted:
@@ -661,9 +601,8 @@ mcp_http_transport_class_init (McpHttpTransportClass *klass)
 static void
 mcp_http_transport_init (McpHttpTransport *self)
 {
-  self->headers = g_ptr_array_new_with_free_func (g_free);
-  self->max_message_size = MCP_DEFAULT_MAX_MESSAGE_SIZE;
-  self->idle_timeout_ms = MCP_HTTP_IDLE_TIMEOUT_MS;
+  mcp_http_transport_base_set_idle_timeout (MCP_HTTP_TRANSPORT_BASE (self),
+                                            MCP_HTTP_IDLE_TIMEOUT_MS);
   self->exchanges =
     g_ptr_array_new_with_free_func ((GDestroyNotify) mcp_http_transport_exchange_unref);
   self->requests = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
@@ -684,15 +623,7 @@ McpHttpTransport *
 mcp_http_transport_new (const char  *url,
                         GError     **error)
 {
-  g_autoptr(GUri) uri = NULL;
-
-  g_return_val_if_fail (url != NULL, NULL);
-
-  uri = mcp_http_parse_url (url, error);
-  if (uri == NULL)
-    return NULL;
-
-  return g_object_new (MCP_TYPE_HTTP_TRANSPORT, "url", url, NULL);
+  return mcp_http_transport_base_new (MCP_TYPE_HTTP_TRANSPORT, url, error);
 }
 
 const char *
@@ -700,7 +631,22 @@ mcp_http_transport_get_url (McpHttpTransport *self)
 {
   g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), NULL);
 
-  return self->url;
+  return mcp_http_transport_base_get_url (MCP_HTTP_TRANSPORT_BASE (self));
+}
+
+static gboolean
+is_reserved_header (const char *name)
+{
+  static const char * const reserved[] = {
+    "Accept", "Content-Type", "Content-Length", "Host", "Last-Event-ID", "Mcp-Session-Id",
+    "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Transfer-Encoding", "Connection",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (reserved); i++)
+    if (g_ascii_strcasecmp (name, reserved[i]) == 0)
+      return TRUE;
+
+  return FALSE;
 }
 
 /**
@@ -720,20 +666,12 @@ mcp_http_transport_set_header (McpHttpTransport *self,
 {
   g_return_if_fail (MCP_IS_HTTP_TRANSPORT (self));
   g_return_if_fail (mcp_http_is_header_name (name));
-  g_return_if_fail (value == NULL || strpbrk (value, "\r\n") == NULL);
 
-  for (guint i = 0; i + 1 < self->headers->len; i += 2)
-    if (g_ascii_strcasecmp (g_ptr_array_index (self->headers, i), name) == 0)
-      {
-        g_ptr_array_remove_range (self->headers, i, 2);
-        break;
-      }
+  /* Kept out here rather than skipped on every request. */
+  if (is_reserved_header (name))
+    return;
 
-  if (value != NULL)
-    {
-      g_ptr_array_add (self->headers, g_strdup (name));
-      g_ptr_array_add (self->headers, g_strdup (value));
-    }
+  mcp_http_transport_base_set_header (MCP_HTTP_TRANSPORT_BASE (self), name, value);
 }
 
 /**
@@ -748,9 +686,8 @@ mcp_http_transport_set_max_message_size (McpHttpTransport *self,
                                          gsize             max_size)
 {
   g_return_if_fail (MCP_IS_HTTP_TRANSPORT (self));
-  g_return_if_fail (max_size > 0);
 
-  self->max_message_size = max_size;
+  mcp_http_transport_base_set_max_message_size (MCP_HTTP_TRANSPORT_BASE (self), max_size);
 }
 
 /**
@@ -769,7 +706,7 @@ mcp_http_transport_set_idle_timeout (McpHttpTransport *self,
   g_return_if_fail (MCP_IS_HTTP_TRANSPORT (self));
   g_return_if_fail (timeout_ms > 0);
 
-  self->idle_timeout_ms = timeout_ms;
+  mcp_http_transport_base_set_idle_timeout (MCP_HTTP_TRANSPORT_BASE (self), timeout_ms);
 }
 
 guint
@@ -777,7 +714,7 @@ mcp_http_transport_get_idle_timeout (McpHttpTransport *self)
 {
   g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), 0);
 
-  return self->idle_timeout_ms;
+  return base_idle_timeout (self);
 }
 
 /**

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "mcp-http-transport-base.h"
 #include "mcp-transport.h"
 
 G_BEGIN_DECLS
@@ -23,7 +24,8 @@ G_BEGIN_DECLS
 
 #define MCP_TYPE_HTTP_TRANSPORT (mcp_http_transport_get_type ())
 
-G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT, GObject)
+G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT,
+                      McpHttpTransportBase)
 
 /**
  * McpHttpTransport:

@@ -112,7 +112,8 @@ mcp_sse_transport_redirect_error (McpSseTransport    *self,
     error = g_error_new (MCP_ERROR, MCP_ERROR_HTTP_STATUS,
                          "the server answered %s with a redirect (HTTP %u) to no valid URL; "
                          "redirects are not followed", what, status);
-  else if (!mcp_http_same_origin (self->uri, target))
+  else if (!mcp_http_same_origin (mcp_http_transport_base_get_uri (MCP_HTTP_TRANSPORT_BASE (self)),
+                                  target))
     {
       g_autofree char *origin = mcp_sse_transport_describe_uri (target, FALSE);
 
@@ -145,7 +146,8 @@ mcp_sse_transport_stream_status_error (McpSseTransport    *self,
   GError *error;
 
   if (SOUP_STATUS_IS_REDIRECTION (status))
-    return mcp_sse_transport_redirect_error (self, self->uri, status, headers,
+    return mcp_sse_transport_redirect_error (self, mcp_http_transport_base_get_uri (MCP_HTTP_TRANSPORT_BASE (self)),
+                                             status, headers,
                                              "the event-stream request");
 
   switch (status)

@@ -17,28 +17,6 @@
 #define POST_BODY_MAX (64 * 1024)
 #define POST_READ_CHUNK (8 * 1024)
 
-void
-mcp_sse_transport_apply_headers (McpSseTransport *self,
-                                 SoupMessage     *message)
-{
-  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
-
-  for (guint i = 0; i < self->headers->len; i++)
-    {
-      Header *header = g_ptr_array_index (self->headers, i);
-
-      soup_message_headers_replace (headers, header->name, header->value);
-    }
-}
-
-void
-mcp_sse_transport_header_free (Header *header)
-{
-  g_free (header->name);
-  g_free (header->value);
-  g_free (header);
-}
-
 /* Posts */
 
 char *
@@ -321,7 +299,8 @@ mcp_sse_transport_post_next (McpSseTransport *self)
 
       post->message = soup_message_new_from_uri (SOUP_METHOD_POST, self->endpoint_uri);
       soup_message_add_flags (post->message, SOUP_MESSAGE_NO_REDIRECT | SOUP_MESSAGE_IDEMPOTENT);
-      mcp_sse_transport_apply_headers (self, post->message);
+      mcp_http_transport_base_apply_headers (MCP_HTTP_TRANSPORT_BASE (self),
+                                             soup_message_get_request_headers (post->message));
       soup_message_set_request_body_from_bytes (post->message, "application/json", post->body);
 
       post->self = self;

@@ -9,6 +9,7 @@
 
 #include <libsoup/soup.h>
 
+#include "mcp-http-transport-base-private.h"
 #include "mcp-message-reader.h"
 #include "mcp-source-private.h"
 #include "mcp-sse-parser.h"
@@ -25,24 +26,14 @@ typedef enum {
   STATE_CLOSED,
 } State;
 
-typedef struct {
-  char *name;
-  char *value;
-} Header;
-
 typedef struct _Post Post;
 
 struct _McpSseTransport
 {
-  GObject            parent_instance;
+  McpHttpTransportBase parent_instance;
 
-  char              *url;
-  GUri              *uri;
   char              *description;
-  GPtrArray         *headers;
-  gsize              max_message_size;
   guint              endpoint_timeout_ms;
-  guint              idle_timeout_ms;
   guint              post_timeout_ms;
   gboolean           allow_batches;
 
@@ -104,9 +95,6 @@ GSource *mcp_sse_transport_schedule              (McpSseTransport     *self,
                                                   const char          *name);
 
 /* mcp-sse-transport-post.c */
-void     mcp_sse_transport_apply_headers         (McpSseTransport     *self,
-                                                  SoupMessage         *message);
-void     mcp_sse_transport_header_free           (Header              *header);
 char    *mcp_sse_transport_describe_message      (McpMessage          *message);
 void     mcp_sse_transport_post_free             (Post                *post);
 void     mcp_sse_transport_post_abandon          (Post                *post);

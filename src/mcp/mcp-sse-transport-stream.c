@@ -217,7 +217,8 @@ handle_endpoint (McpSseTransport   *self,
     }
 
   if (memchr (event->data, '\0', event->data_length) == NULL)
-    endpoint = g_uri_parse_relative (self->uri, event->data, SOUP_HTTP_URI_FLAGS, &error);
+    endpoint = g_uri_parse_relative (mcp_http_transport_base_get_uri (MCP_HTTP_TRANSPORT_BASE (self)),
+                                     event->data, SOUP_HTTP_URI_FLAGS, &error);
 
   if (endpoint == NULL)
     {
@@ -230,7 +231,8 @@ handle_endpoint (McpSseTransport   *self,
       return;
     }
 
-  if (!mcp_http_same_origin (self->uri, endpoint))
+  if (!mcp_http_same_origin (mcp_http_transport_base_get_uri (MCP_HTTP_TRANSPORT_BASE (self)),
+                             endpoint))
     {
       g_autofree char *origin = mcp_sse_transport_describe_uri (endpoint, FALSE);
 
@@ -328,7 +330,8 @@ stream_read_cb (GObject      *object,
 
   if (!mcp_sse_parser_push (self->parser, data, length, event_cb, self, &error))
     {
-      g_autofree char *cap = mcp_format_size (self->max_message_size);
+      g_autofree char *cap =
+        mcp_format_size (mcp_http_transport_base_get_max_message_size (MCP_HTTP_TRANSPORT_BASE (self)));
 
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
         end_connection (self, g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
@@ -367,7 +370,8 @@ idle_cb (gpointer user_data)
   g_autoptr(McpSseTransport) hold = g_object_ref (self);
   g_autofree char *duration = NULL;
   gint64 now = g_get_monotonic_time ();
-  gint64 limit_us = (gint64) self->idle_timeout_ms * 1000;
+  guint idle_timeout_ms = mcp_http_transport_base_get_idle_timeout (MCP_HTTP_TRANSPORT_BASE (self));
+  gint64 limit_us = (gint64) idle_timeout_ms * 1000;
 
   g_clear_pointer (&self->idle_source, g_source_unref);
 
@@ -384,7 +388,7 @@ idle_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
-  duration = mcp_format_duration (self->idle_timeout_ms);
+  duration = mcp_format_duration (idle_timeout_ms);
   end_connection (self, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
                                      "the event stream from %s was silent for %s, so the "
                                      "connection was taken as dead and closed",
@@ -403,6 +407,7 @@ mcp_sse_transport_stream_sent_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   SoupMessageHeaders *headers;
   const char *content_type;
+  guint idle_timeout_ms;
   guint status;
 
   stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
@@ -463,8 +468,9 @@ mcp_sse_transport_stream_sent_cb (GObject      *object,
 
   self->stream = g_steal_pointer (&stream);
   self->last_activity = g_get_monotonic_time ();
-  if (self->idle_timeout_ms > 0)
-    self->idle_source = mcp_sse_transport_schedule (self, self->idle_timeout_ms, idle_cb,
+  idle_timeout_ms = mcp_http_transport_base_get_idle_timeout (MCP_HTTP_TRANSPORT_BASE (self));
+  if (idle_timeout_ms > 0)
+    self->idle_source = mcp_sse_transport_schedule (self, idle_timeout_ms, idle_cb,
                                                     "[mcp] event stream idle");
 
   mcp_sse_transport_read_stream (self);

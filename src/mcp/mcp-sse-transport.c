@@ -29,17 +29,9 @@
  * the server the person chose.
  */
 
-enum {
-  PROP_0,
-  PROP_URL,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 static void mcp_sse_transport_iface_init (McpTransportInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (McpSseTransport, mcp_sse_transport, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (McpSseTransport, mcp_sse_transport, MCP_TYPE_HTTP_TRANSPORT_BASE,
                                G_IMPLEMENT_INTERFACE (MCP_TYPE_TRANSPORT,
                                                       mcp_sse_transport_iface_init))
 
@@ -67,6 +59,7 @@ mcp_sse_transport_start_async (McpTransport        *transport,
                                gpointer             user_data)
 {
   McpSseTransport *self = MCP_SSE_TRANSPORT (transport);
+  McpHttpTransportBase *base = MCP_HTTP_TRANSPORT_BASE (self);
   g_autoptr(GTask) task = NULL;
   SoupMessageHeaders *headers;
 
@@ -83,7 +76,7 @@ mcp_sse_transport_start_async (McpTransport        *transport,
       return;
     }
 
-  if (self->uri == NULL)
+  if (mcp_http_transport_base_get_uri (base) == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                                "the transport has no valid URL to connect to");
@@ -98,7 +91,7 @@ mcp_sse_transport_start_async (McpTransport        *transport,
   self->session = soup_session_new_with_options ("max-conns-per-host", MAX_CONNS_PER_HOST,
                                                  "user-agent", "Steward/" PACKAGE_VERSION,
                                                  NULL);
-  self->parser = mcp_sse_parser_new (self->max_message_size);
+  self->parser = mcp_sse_parser_new (mcp_http_transport_base_get_max_message_size (base));
   self->reader = mcp_message_reader_new ();
   mcp_message_reader_set_allow_batches (self->reader, self->allow_batches);
   g_signal_connect_object (self->reader, "message",
@@ -111,10 +104,11 @@ mcp_sse_transport_start_async (McpTransport        *transport,
                            G_CALLBACK (mcp_sse_transport_reader_misbehaving_cb),
                            self, G_CONNECT_SWAPPED);
 
-  self->stream_message = soup_message_new_from_uri (SOUP_METHOD_GET, self->uri);
+  self->stream_message = soup_message_new_from_uri (SOUP_METHOD_GET,
+                                                    mcp_http_transport_base_get_uri (base));
   soup_message_add_flags (self->stream_message, SOUP_MESSAGE_NO_REDIRECT);
-  mcp_sse_transport_apply_headers (self, self->stream_message);
   headers = soup_message_get_request_headers (self->stream_message);
+  mcp_http_transport_base_apply_headers (base, headers);
   soup_message_headers_replace (headers, "Accept", "text/event-stream");
   soup_message_headers_replace (headers, "Cache-Control", "no-cache");
 
@@ -317,10 +311,7 @@ mcp_sse_transport_finalize (GObject *object)
   g_assert (self->live_posts->len == 0);
   g_assert (g_queue_is_empty (&self->post_queue));
 
-  g_clear_pointer (&self->url, g_free);
-  g_clear_pointer (&self->uri, g_uri_unref);
   g_clear_pointer (&self->description, g_free);
-  g_clear_pointer (&self->headers, g_ptr_array_unref);
   g_clear_pointer (&self->parser, mcp_sse_parser_free);
   g_clear_pointer (&self->endpoint_uri, g_uri_unref);
   g_clear_pointer (&self->endpoint, g_free);
@@ -333,63 +324,29 @@ mcp_sse_transport_finalize (GObject *object)
 }
 
 static void
-mcp_sse_transport_get_property (GObject    *object,
-                                guint       prop_id,
-                                GValue     *value,
-                                GParamSpec *pspec)
-{
-  McpSseTransport *self = MCP_SSE_TRANSPORT (object);
-
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_value_set_string (value, self->url);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-mcp_sse_transport_set_property (GObject      *object,
-                                guint         prop_id,
-                                const GValue *value,
-                                GParamSpec   *pspec)
-{
-  McpSseTransport *self = MCP_SSE_TRANSPORT (object);
-
-  switch (prop_id)
-    {
-    case PROP_URL:
-      self->url = g_value_dup_string (value);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 mcp_sse_transport_constructed (GObject *object)
 {
   McpSseTransport *self = MCP_SSE_TRANSPORT (object);
+  McpHttpTransportBase *base = MCP_HTTP_TRANSPORT_BASE (self);
+  g_autoptr(GUri) uri = NULL;
   g_autoptr(GError) error = NULL;
+  const char *url;
 
   G_OBJECT_CLASS (mcp_sse_transport_parent_class)->constructed (object);
 
-  if (self->url == NULL)
-    self->url = g_strdup ("");
-
-  self->uri = mcp_http_parse_url (self->url, &error);
-  if (self->uri == NULL)
+  if (mcp_http_transport_base_get_uri (base) != NULL)
     {
-      g_critical ("McpSseTransport needs an http or https URL: %s", error->message);
-      self->description = g_strdup (self->url);
+      self->description = mcp_sse_transport_describe_uri (mcp_http_transport_base_get_uri (base),
+                                                          TRUE);
       return;
     }
 
-  self->description = mcp_sse_transport_describe_uri (self->uri, TRUE);
+  /* Parsed again only to say why it failed. */
+  url = mcp_http_transport_base_get_url (base);
+  uri = mcp_http_parse_url (url, &error);
+  g_assert (uri == NULL);
+  g_critical ("McpSseTransport needs an http or https URL: %s", error->message);
+  self->description = g_strdup (url);
 }
 
 static void
@@ -400,24 +357,14 @@ mcp_sse_transport_class_init (McpSseTransportClass *klass)
   object_class->constructed = mcp_sse_transport_constructed;
   object_class->dispose = mcp_sse_transport_dispose;
   object_class->finalize = mcp_sse_transport_finalize;
-  object_class->get_property = mcp_sse_transport_get_property;
-  object_class->set_property = mcp_sse_transport_set_property;
-
-  properties[PROP_URL] =
-    g_param_spec_string ("url", NULL, NULL,
-                         NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 mcp_sse_transport_init (McpSseTransport *self)
 {
-  self->headers = g_ptr_array_new_with_free_func ((GDestroyNotify) mcp_sse_transport_header_free);
-  self->max_message_size = MCP_DEFAULT_MAX_MESSAGE_SIZE;
+  mcp_http_transport_base_set_idle_timeout (MCP_HTTP_TRANSPORT_BASE (self),
+                                            MCP_SSE_IDLE_TIMEOUT_MS);
   self->endpoint_timeout_ms = MCP_SSE_ENDPOINT_TIMEOUT_MS;
-  self->idle_timeout_ms = MCP_SSE_IDLE_TIMEOUT_MS;
   self->post_timeout_ms = MCP_SSE_POST_TIMEOUT_MS;
   self->cancellable = g_cancellable_new ();
   self->live_posts = g_ptr_array_new ();
@@ -437,16 +384,7 @@ McpSseTransport *
 mcp_sse_transport_new (const char  *url,
                        GError     **error)
 {
-  g_autoptr(GUri) uri = NULL;
-
-  g_return_val_if_fail (url != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  uri = mcp_http_parse_url (url, error);
-  if (uri == NULL)
-    return NULL;
-
-  return g_object_new (MCP_TYPE_SSE_TRANSPORT, "url", url, NULL);
+  return mcp_http_transport_base_new (MCP_TYPE_SSE_TRANSPORT, url, error);
 }
 
 const char *
@@ -454,7 +392,7 @@ mcp_sse_transport_get_url (McpSseTransport *self)
 {
   g_return_val_if_fail (MCP_IS_SSE_TRANSPORT (self), NULL);
 
-  return self->url;
+  return mcp_http_transport_base_get_url (MCP_HTTP_TRANSPORT_BASE (self));
 }
 
 /**
@@ -495,29 +433,10 @@ mcp_sse_transport_set_header (McpSseTransport *self,
                               const char      *name,
                               const char      *value)
 {
-  Header *header;
-
   g_return_if_fail (MCP_IS_SSE_TRANSPORT (self));
-  g_return_if_fail (mcp_http_is_header_name (name));
   g_return_if_fail (value == NULL || is_header_value (value));
 
-  for (guint i = 0; i < self->headers->len; i++)
-    {
-      header = g_ptr_array_index (self->headers, i);
-      if (g_ascii_strcasecmp (header->name, name) == 0)
-        {
-          g_ptr_array_remove_index (self->headers, i);
-          break;
-        }
-    }
-
-  if (value == NULL)
-    return;
-
-  header = g_new0 (Header, 1);
-  header->name = g_strdup (name);
-  header->value = g_strdup (value);
-  g_ptr_array_add (self->headers, header);
+  mcp_http_transport_base_set_header (MCP_HTTP_TRANSPORT_BASE (self), name, value);
 }
 
 /**
@@ -531,9 +450,8 @@ mcp_sse_transport_set_max_message_size (McpSseTransport *self,
                                         gsize            max_size)
 {
   g_return_if_fail (MCP_IS_SSE_TRANSPORT (self));
-  g_return_if_fail (max_size > 0);
 
-  self->max_message_size = max_size;
+  mcp_http_transport_base_set_max_message_size (MCP_HTTP_TRANSPORT_BASE (self), max_size);
 }
 
 /**
@@ -564,7 +482,7 @@ mcp_sse_transport_set_idle_timeout (McpSseTransport *self,
 {
   g_return_if_fail (MCP_IS_SSE_TRANSPORT (self));
 
-  self->idle_timeout_ms = timeout_ms;
+  mcp_http_transport_base_set_idle_timeout (MCP_HTTP_TRANSPORT_BASE (self), timeout_ms);
 }
 
 /**

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "mcp-http-transport-base.h"
 #include "mcp-transport.h"
 
 G_BEGIN_DECLS
@@ -18,7 +19,8 @@ G_BEGIN_DECLS
 
 #define MCP_TYPE_SSE_TRANSPORT (mcp_sse_transport_get_type ())
 
-G_DECLARE_FINAL_TYPE (McpSseTransport, mcp_sse_transport, MCP, SSE_TRANSPORT, GObject)
+G_DECLARE_FINAL_TYPE (McpSseTransport, mcp_sse_transport, MCP, SSE_TRANSPORT,
+                      McpHttpTransportBase)
 
 /**
  * McpSseTransport:
