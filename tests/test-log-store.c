@@ -740,6 +740,29 @@ test_message_detail_on_read (void)
                                        strlen ("{\"a\":1"), TRUE, 999);
   g_assert_cmpstr (steward_log_entry_get_detail (cut), ==,
                    "{\n  \"a\": 1\n… folded here; the whole is 999 bytes");
+
+  /* Bytes that are not UTF-8, or a NUL, wherever they fall among the eight
+   * bytes looked at together, are made valid, as any text is. */
+  for (guint at = 0; at < 16; at++)
+    {
+      g_autoptr(GString) odd = g_string_new ("{\"a\":\"0123456789abcdef\"}");
+      g_autoptr(StewardLogEntry) made_valid = NULL;
+      g_autoptr(StewardLogEntry) with_nul = NULL;
+
+      odd->str[6 + at] = (char) 0xff;
+      made_valid = steward_log_entry_new_message (3, "files", STEWARD_LOG_DIRECTION_IN, "z",
+                                                  odd->str, odd->len, FALSE, odd->len);
+      detail = steward_log_entry_get_detail (made_valid);
+      g_assert_true (g_utf8_validate (detail, -1, NULL));
+      g_assert_nonnull (strstr (detail, "\xef\xbf\xbd"));
+
+      odd->str[6 + at] = '\0';
+      with_nul = steward_log_entry_new_message (4, "files", STEWARD_LOG_DIRECTION_IN, "z",
+                                                odd->str, odd->len, FALSE, odd->len);
+      detail = steward_log_entry_get_detail (with_nul);
+      g_assert_true (g_utf8_validate (detail, -1, NULL));
+      g_assert_nonnull (strstr (detail, "\xef\xbf\xbd"));
+    }
 }
 
 static void
