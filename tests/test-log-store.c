@@ -696,6 +696,75 @@ test_message_entry (void)
                                    "{\n  \"a\": [\n    1,\n    \"open"));
 }
 
+/* A protocol message's detail is indented when first read: from any
+ * thread, once, and without changing what the store counts for it. */
+static gpointer
+read_detail_thread (gpointer data)
+{
+  return (gpointer) steward_log_entry_get_detail (data);
+}
+
+static void
+test_message_detail_on_read (void)
+{
+  const char *json = "{\"jsonrpc\":\"2.0\",\"id\":3,\"params\":{\"password\":\"hunter2\"}}";
+  g_autoptr(StewardLogEntry) entry = NULL;
+  g_autoptr(StewardLogEntry) cut = NULL;
+  GThread *threads[4];
+  const char *detail;
+  gsize kept;
+
+  entry = steward_log_entry_new_message (1, "files", STEWARD_LOG_DIRECTION_IN, "x", json,
+                                         strlen (json), FALSE, strlen (json));
+  kept = steward_log_entry_get_kept_bytes (entry);
+  /* The compact text, redacted, is what is kept until then. */
+  g_assert_cmpuint (kept, ==, strlen ("x") + 1 +
+                              strlen ("{\"jsonrpc\":\"2.0\",\"id\":3,"
+                                      "\"params\":{\"password\":\"" STEWARD_REDACTED "\"}}") + 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("read-detail", read_detail_thread, entry);
+  detail = steward_log_entry_get_detail (entry);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_assert_true (g_thread_join (threads[i]) == detail);
+
+  g_assert_cmpstr (detail, ==,
+                   "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 3,\n  \"params\": {\n"
+                   "    \"password\": \"" STEWARD_REDACTED "\"\n  }\n}");
+  g_assert_true (steward_log_entry_get_detail (entry) == detail);
+  g_assert_cmpuint (steward_log_entry_get_kept_bytes (entry), ==, kept);
+  g_assert_true (steward_log_entry_matches_text (entry, "\"id\": 3"));
+
+  /* Cut by the sender: the marker names the whole size. */
+  cut = steward_log_entry_new_message (2, "files", STEWARD_LOG_DIRECTION_IN, "y", "{\"a\":1",
+                                       strlen ("{\"a\":1"), TRUE, 999);
+  g_assert_cmpstr (steward_log_entry_get_detail (cut), ==,
+                   "{\n  \"a\": 1\n… folded here; the whole is 999 bytes");
+
+  /* Bytes that are not UTF-8, or a NUL, wherever they fall among the eight
+   * bytes looked at together, are made valid, as any text is. */
+  for (guint at = 0; at < 16; at++)
+    {
+      g_autoptr(GString) odd = g_string_new ("{\"a\":\"0123456789abcdef\"}");
+      g_autoptr(StewardLogEntry) made_valid = NULL;
+      g_autoptr(StewardLogEntry) with_nul = NULL;
+
+      odd->str[6 + at] = (char) 0xff;
+      made_valid = steward_log_entry_new_message (3, "files", STEWARD_LOG_DIRECTION_IN, "z",
+                                                  odd->str, odd->len, FALSE, odd->len);
+      detail = steward_log_entry_get_detail (made_valid);
+      g_assert_true (g_utf8_validate (detail, -1, NULL));
+      g_assert_nonnull (strstr (detail, "\xef\xbf\xbd"));
+
+      odd->str[6 + at] = '\0';
+      with_nul = steward_log_entry_new_message (4, "files", STEWARD_LOG_DIRECTION_IN, "z",
+                                                odd->str, odd->len, FALSE, odd->len);
+      detail = steward_log_entry_get_detail (with_nul);
+      g_assert_true (g_utf8_validate (detail, -1, NULL));
+      g_assert_nonnull (strstr (detail, "\xef\xbf\xbd"));
+    }
+}
+
 static void
 test_matches_text (void)
 {
@@ -1033,6 +1102,7 @@ main (int   argc,
   g_test_add_func ("/steward/log-store/batch", test_batch);
   g_test_add_func ("/steward/log-store/overflow", test_overflow);
   g_test_add_func ("/steward/log-store/max-bytes", test_max_bytes);
+  g_test_add_func ("/steward/log-store/message-detail-on-read", test_message_detail_on_read);
   g_test_add_func ("/steward/log-store/redact", test_redact);
   g_test_add_func ("/steward/log-store/redact-entry", test_redact_entry);
   g_test_add_func ("/steward/log-store/message-entry", test_message_entry);

@@ -949,6 +949,23 @@ WITH_FIXTURE (test_settings_restored)
 WITH_FIXTURE (test_exchange)
 WITH_FIXTURE (test_detail_pane)
 
+/* Ids are written without printf, and must read as printf writes them. */
+static void
+test_format_int64_case (void)
+{
+  static const gint64 values[] = { 0, 7, -1, 10, 1234567890, G_MAXINT64, G_MININT64 };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *expected = g_strdup_printf ("%" G_GINT64_FORMAT, values[i]);
+      char digits[24];
+      gsize length = steward_trace_format_int64 (values[i], digits);
+
+      g_assert_cmpstr (digits, ==, expected);
+      g_assert_cmpuint (length, ==, strlen (expected));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -969,6 +986,7 @@ main (int   argc,
   g_test_add_func ("/steward/log-view/settings-restored", test_settings_restored_case);
   g_test_add_func ("/steward/log-view/exchange", test_exchange_case);
   g_test_add_func ("/steward/log-view/detail-pane", test_detail_pane_case);
+  g_test_add_func ("/steward/log-view/format-int64", test_format_int64_case);
 
   return g_test_run ();
 }

@@ -169,6 +169,45 @@ test_threads (void)
   steward_redact_forget_secrets ();
 }
 
+/* The scan passes over most bytes by their class and most keys by their
+ * last two letters: what it passes over must not be a secret's start.
+ * Headers after a line break, keys whose last letters stand apart or in
+ * capitals, single quotes, escaped quotes and a key at the length limit. */
+static void
+test_scan_edges (void)
+{
+  static const struct {
+    const char *input;
+    const char *expected;
+  } cases[] = {
+    { "GET /\nAuthorization: Basic dXNlcjpwYXNz\nAccept: */*",
+      "GET /\nAuthorization: [redacted]\nAccept: */*" },
+    { "GET /\r\nCookie: a=b\r\n", "GET /\r\nCookie: [redacted]\r\n" },
+    { "{\"Session_I.D\":\"abc\"}", "{\"Session_I.D\":\"[redacted]\"}" },
+    { "{\"GITHUB_TOKEN\": \"abc\"}", "{\"GITHUB_TOKEN\": \"[redacted]\"}" },
+    { "{'api-k_ey': 'abc'}", "{'api-k_ey': '[redacted]'}" },
+    { "{\\\"client_secret\\\": \\\"abc\\\"}", "{\\\"client_secret\\\": \\\"[redacted]\\\"}" },
+    { "{\"method\":\"x\",\"params\":{\"name\":\"y\"},\"content\":\"z\"}", NULL },
+    { "{\"progressToken\":\"abc\"}", NULL },
+    { "{\"" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaatoken" "\":\"abc\"}",
+      "{\"" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaatoken" "\":\"[redacted]\"}" },
+    { "{\"" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaatoken" "\":\"abc\"}", NULL },
+    { "x\tbearer  abcdefghijkl\u00e9", "x\tbearer  [redacted]\u00e9" },
+    { "caf\u00e9 sk-abcdefghijklmnopqrstuvwxyz", "caf\u00e9 [redacted]" },
+  };
+
+  steward_redact_forget_secrets ();
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *redacted = steward_redact_if_needed (cases[i].input,
+                                                            strlen (cases[i].input));
+
+      g_test_message ("%s", cases[i].input);
+      g_assert_cmpstr (redacted, ==, cases[i].expected);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -182,6 +221,7 @@ main (int    argc,
   g_test_add_func ("/steward/redactor/not-nul-terminated", test_not_nul_terminated);
   g_test_add_func ("/steward/redactor/log-entry", test_log_entry);
   g_test_add_func ("/steward/redactor/threads", test_threads);
+  g_test_add_func ("/steward/redactor/scan-edges", test_scan_edges);
 
   return g_test_run ();
 }

@@ -253,8 +253,11 @@ capped_append_node (Capped   *w,
       switch (json_node_get_value_type (node))
         {
         case G_TYPE_INT64:
-          g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, json_node_get_int (node));
-          capped_append (w, number);
+          {
+            gsize length = steward_trace_format_int64 (json_node_get_int (node), number);
+
+            capped_append_len (w, number, length);
+          }
           break;
 
         case G_TYPE_DOUBLE:

@@ -81,6 +81,32 @@ append_one_line (GString    *out,
   g_string_append (out, g_strdelimit (visible, "\r\n\t", ' '));
 }
 
+gsize
+steward_trace_format_int64 (gint64 value,
+                            char   buffer[24])
+{
+  char digits[24];
+  /* Negated as unsigned, so that G_MININT64 has a magnitude too. */
+  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+  gsize n = 0;
+  gsize length = 0;
+
+  do
+    {
+      digits[n++] = '0' + magnitude % 10;
+      magnitude /= 10;
+    }
+  while (magnitude > 0);
+
+  if (value < 0)
+    buffer[length++] = '-';
+  while (n > 0)
+    buffer[length++] = digits[--n];
+  buffer[length] = '\0';
+
+  return length;
+}
+
 static void
 append_id (GString    *out,
            McpMessage *message)
@@ -93,9 +119,9 @@ append_id (GString    *out,
   else if (mcp_message_get_int_id (message, &number))
     {
       char digits[24];
+      gsize length = steward_trace_format_int64 (number, digits);
 
-      g_snprintf (digits, sizeof digits, "%" G_GINT64_FORMAT, number);
-      g_string_append (out, digits);
+      g_string_append_len (out, digits, length);
     }
   else if (JSON_NODE_HOLDS_VALUE (id) && json_node_get_value_type (id) == G_TYPE_STRING)
     append_one_line (out, json_node_get_string (id), MAX_NAME);

@@ -37,6 +37,11 @@ char              *steward_trace_names_summarize (StewardTraceNames *self,
 char              *steward_trace_summary_get_id  (const char        *summary,
                                                   gboolean          *answer);
 
+/* @value in decimal into @buffer, NUL-terminated; returns its length.
+ * Every message's id passes here, where g_snprintf() costs far more. */
+gsize              steward_trace_format_int64    (gint64             value,
+                                                  char               buffer[24]);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StewardTraceNames, steward_trace_names_free)
 
 G_END_DECLS

@@ -34,8 +34,22 @@ struct _StewardLogEntry
   guint8   source;
   guint8   level;
   guint8   direction;
-  guint8   has_detail;
+  guint8   detail;         /* DetailFlags */
 };
+
+typedef enum {
+  DETAIL_PRESENT = 1 << 0,
+  /* The detail is a protocol message as compact JSON, already redacted,
+   * indented only when it is first read (indented_detail()). */
+  DETAIL_COMPACT = 1 << 1,
+  /* The message was longer than what is kept: the indented text ends
+   * with a marker that says how large it was. */
+  DETAIL_FOLDED  = 1 << 2,
+} DetailFlags;
+
+/* What indenting may write, leaving room for the fold marker within what
+ * an entry keeps. */
+#define INDENTED_MAX (STEWARD_LOG_ENTRY_MAX_DETAIL - 256)
 
 enum {
   PROP_0,
@@ -52,6 +66,8 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+/* Where the indented detail is kept once made (indented_detail()). */
+static GQuark indented_quark;
 
 G_DEFINE_FINAL_TYPE (StewardLogEntry, steward_log_entry, G_TYPE_OBJECT)
 
@@ -129,6 +145,49 @@ lookup_name (const char * const *names,
   return FALSE;
 }
 
+/* Whether @text is valid UTF-8 without NUL, as g_utf8_validate_len()
+ * says, with ASCII passed over eight bytes at a time: nearly every logged
+ * byte is ASCII (a summary's quotation marks are not), and GLib goes a
+ * byte at a time. UTF-8 is valid sequence by sequence, so each other
+ * sequence is handed to GLib on its own. */
+static gboolean
+is_valid_utf8 (const char *text,
+               gsize       length)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+  gsize i = 0;
+
+  while (i < length)
+    {
+      guchar c;
+      gsize n;
+
+      for (; i + 8 <= length; i += 8)
+        {
+          guint64 v;
+
+          memcpy (&v, text + i, sizeof v);
+          /* A high bit set, or a zero byte (which borrows into its high bit). */
+          if ((v | ((v - ones) & ~v)) & highs)
+            break;
+        }
+
+      while (i < length && (guchar) (text[i] - 1) < 0x7f)
+        i++;
+      if (i == length)
+        break;
+
+      c = (guchar) text[i];
+      n = g_utf8_skip[c];
+      if (c == 0 || n > length - i || !g_utf8_validate_len (text + i, n, NULL))
+        return FALSE;
+      i += n;
+    }
+
+  return TRUE;
+}
+
 /*
  * At most @window bytes of @input (of @length bytes), valid UTF-8 and
  * redacted. The window is cut on a character boundary so that a
@@ -154,7 +213,7 @@ prepare (const char  *input,
   for (guint i = 0; i < 3 && n > 0 && n < length && ((guchar) input[n] & 0xC0) == 0x80; i++)
     n--;
 
-  if (!g_utf8_validate_len (input, n, NULL))
+  if (!is_valid_utf8 (input, n))
     {
       made_valid = g_utf8_make_valid (input, n);
       valid = made_valid;
@@ -387,6 +446,8 @@ steward_log_entry_class_init (StewardLogEntryClass *klass)
   object_class->finalize = steward_log_entry_finalize;
   object_class->get_property = steward_log_entry_get_property;
 
+  indented_quark = g_quark_from_static_string ("steward-log-entry-indented");
+
   /* Read-only, so that list views can bind to them; entries never change. */
   properties[PROP_TIME] =
     g_param_spec_int64 ("time", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
@@ -509,7 +570,7 @@ steward_log_entry_new (gint64               time_us,
       g_string_append_c (strings, '\0');
       append_detail (strings, detail_kept, detail_kept_length,
                      detail_length > detail_window ? detail_length - detail_window : 0);
-      self->has_detail = TRUE;
+      self->detail = DETAIL_PRESENT;
     }
 
   /* A GString holds up to twice what it needs; keep the exact size. */
@@ -610,7 +671,9 @@ steward_log_entry_new_message (gint64               time_us,
   const char *scanned;
   gsize scanned_length;
   const char *separator;
-  gboolean cut;
+  const char *compact;
+  gsize compact_length;
+  gsize kept;
 
   g_return_val_if_fail (direction <= STEWARD_LOG_DIRECTION_OUT, NULL);
   g_return_val_if_fail (json != NULL || json_length == 0, NULL);
@@ -639,7 +702,7 @@ steward_log_entry_new_message (gint64               time_us,
 
   scanned = both->str;
   scanned_length = both->len;
-  if (!g_utf8_validate_len (scanned, scanned_length, NULL))
+  if (!is_valid_utf8 (scanned, scanned_length))
     {
       made_valid = g_utf8_make_valid (scanned, scanned_length);
       scanned = made_valid;
@@ -672,19 +735,18 @@ steward_log_entry_new_message (gint64               time_us,
   append_one_line (strings, scanned, separator - scanned, text_length > text_window);
   g_string_append_c (strings, '\0');
 
-  /* Room is left for the marker within what an entry keeps. */
-  cut = steward_json_indent_append (strings, separator + 1,
-                                    scanned_length - (separator + 1 - scanned),
-                                    STEWARD_LOG_ENTRY_MAX_DETAIL - 256);
-  if (cut || json_cut || json_length > n)
-    {
-      g_autofree char *whole = g_format_size (size);
+  /* Indenting costs as much as redacting and most entries are never
+   * looked at, so the compact text is kept, redacted already, and indented
+   * when it is first read. Indenting only adds bytes, so what lies past
+   * what the indented text could keep is not kept either. */
+  compact = separator + 1;
+  compact_length = scanned_length - (separator + 1 - scanned);
+  kept = utf8_cut (compact, compact_length, INDENTED_MAX);
+  g_string_append_len (strings, compact, kept);
 
-      /* Translators: shown after the part of a long message the log keeps;
-       * %s is a size such as "2.1 MB". */
-      g_string_append_printf (strings, _("\n… folded here; the whole is %s"), whole);
-    }
-  self->has_detail = TRUE;
+  self->detail = DETAIL_PRESENT | DETAIL_COMPACT;
+  if (kept < compact_length || json_cut || json_length > n)
+    self->detail |= DETAIL_FOLDED;
 
   self->strings = g_memdup2 (strings->str, strings->len + 1);
 
@@ -764,6 +826,47 @@ steward_log_entry_get_text (StewardLogEntry *self)
   return self->strings;
 }
 
+/* The indented text of a compact detail, made on first use and kept with
+ * the entry. Entries are read from the export's worker thread too: the
+ * first text stored wins and another one made at the same time is
+ * dropped. */
+static const char *
+indented_detail (StewardLogEntry *self,
+                 const char      *compact)
+{
+  GQuark quark = indented_quark;
+  GString *out;
+  char *indented;
+  gboolean cut;
+
+  indented = g_object_get_qdata (G_OBJECT (self), quark);
+  if (indented != NULL)
+    return indented;
+
+  out = g_string_sized_new (2 * strlen (compact) + 128);
+  cut = steward_json_indent_append (out, compact, strlen (compact), INDENTED_MAX);
+  if (cut || (self->detail & DETAIL_FOLDED))
+    {
+      g_autofree char *whole = g_format_size (self->size);
+
+      /* Translators: shown after the part of a long message the log keeps;
+       * %s is a size such as "2.1 MB". */
+      g_string_append_printf (out, _("\n… folded here; the whole is %s"), whole);
+    }
+
+  /* A GString holds up to twice what it needs; keep the exact size. */
+  indented = g_memdup2 (out->str, out->len + 1);
+  g_string_free (out, TRUE);
+
+  if (!g_object_replace_qdata (G_OBJECT (self), quark, NULL, indented, g_free, NULL))
+    {
+      g_free (indented);
+      indented = g_object_get_qdata (G_OBJECT (self), quark);
+    }
+
+  return indented;
+}
+
 /**
  * steward_log_entry_get_detail:
  *
@@ -772,10 +875,39 @@ steward_log_entry_get_text (StewardLogEntry *self)
 const char *
 steward_log_entry_get_detail (StewardLogEntry *self)
 {
+  const char *stored;
+
   g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), NULL);
 
+  if (!(self->detail & DETAIL_PRESENT))
+    return NULL;
+
   /* The text is one short line, so finding its end costs little. */
-  return self->has_detail ? self->strings + strlen (self->strings) + 1 : NULL;
+  stored = self->strings + strlen (self->strings) + 1;
+  if (self->detail & DETAIL_COMPACT)
+    return indented_detail (self, stored);
+
+  return stored;
+}
+
+/**
+ * steward_log_entry_get_kept_bytes:
+ *
+ * Returns: how many bytes of text the entry holds as it was made, which
+ *   reading its detail does not change
+ */
+gsize
+steward_log_entry_get_kept_bytes (StewardLogEntry *self)
+{
+  gsize text_length;
+
+  g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), 0);
+
+  text_length = strlen (self->strings) + 1;
+  if (!(self->detail & DETAIL_PRESENT))
+    return text_length;
+
+  return text_length + strlen (self->strings + text_length) + 1;
 }
 
 gsize

@@ -88,6 +88,7 @@ const char          *steward_log_entry_get_logger      (StewardLogEntry     *sel
 const char          *steward_log_entry_get_text        (StewardLogEntry     *self);
 const char          *steward_log_entry_get_detail      (StewardLogEntry     *self);
 gsize                steward_log_entry_get_size        (StewardLogEntry     *self);
+gsize                steward_log_entry_get_kept_bytes  (StewardLogEntry     *self);
 
 /* Case-insensitive match of @needle in text, detail and logger. */
 gboolean             steward_log_entry_matches_text    (StewardLogEntry     *self,

@@ -140,10 +140,10 @@ schedule_batch (StewardLogStore *self)
 static gsize
 entry_footprint (StewardLogEntry *entry)
 {
-  const char *detail = steward_log_entry_get_detail (entry);
-
-  return ENTRY_OVERHEAD + strlen (steward_log_entry_get_text (entry)) + 1 +
-         (detail != NULL ? strlen (detail) + 1 : 0);
+  /* Not the detail's length: a protocol message's detail is indented
+   * only once read, and an entry must count the same when it is dropped
+   * as when it was added. */
+  return ENTRY_OVERHEAD + steward_log_entry_get_kept_bytes (entry);
 }
 
 /* Drops the first @n entries of @array, whose footprints add up to the

@@ -69,6 +69,69 @@ is_token_char (char c)
   return g_ascii_isalnum (c) || c == '_' || c == '-';
 }
 
+/* What a byte can start, looked up once per byte instead of testing it
+ * against each rule: most of a message is words that no rule can take,
+ * and those are passed over without a call. */
+enum {
+  CLASS_WORD    = 1 << 0, /* is_word_char() */
+  CLASS_SPECIAL = 1 << 1, /* a quote, a backslash or a colon */
+  CLASS_SHAPE   = 1 << 2, /* can start a key-shaped token (match_key_shape()) */
+  CLASS_BEARER  = 1 << 3, /* 'b' or 'B' */
+  CLASS_STOP_DQ = 1 << 4, /* ends a key in double quotes: '"', '\\', '\n' */
+  CLASS_STOP_SQ = 1 << 5, /* ends a key in single quotes: '\'', '\\', '\n' */
+};
+
+static guint8 classes[256];
+
+/* For each last letter of a name, a bit for each letter that can come
+ * before it in a sensitive name, so that most keys are passed over after
+ * two lookups. */
+static guint32 endings[26];
+
+static void
+add_ending (const char *name,
+            gsize       length)
+{
+  endings[name[length - 1] - 'a'] |= 1u << (name[length - 2] - 'a');
+}
+
+static void
+init_classes (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+
+  for (guint c = 0; c < 256; c++)
+    {
+      if (c < 128 && is_word_char ((char) c))
+        classes[c] |= CLASS_WORD;
+    }
+  classes['"'] |= CLASS_SPECIAL;
+  classes['\''] |= CLASS_SPECIAL;
+  classes['\\'] |= CLASS_SPECIAL;
+  classes[':'] |= CLASS_SPECIAL;
+  for (const char *p = "sgxAe"; *p != '\0'; p++)
+    classes[(guchar) *p] |= CLASS_SHAPE;
+  classes['"'] |= CLASS_STOP_DQ;
+  classes['\''] |= CLASS_STOP_SQ;
+  classes['\\'] |= CLASS_STOP_DQ | CLASS_STOP_SQ;
+  classes['\n'] |= CLASS_STOP_DQ | CLASS_STOP_SQ;
+  classes['b'] |= CLASS_BEARER;
+  classes['B'] |= CLASS_BEARER;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sensitive_suffixes); i++)
+    add_ending (sensitive_suffixes[i].name, sensitive_suffixes[i].length);
+  add_ending ("key", 3);
+  add_ending ("auth", 4);
+
+  g_once_init_leave (&done, 1);
+}
+
+#define CLASS_OF(c) (classes[(guchar) (c)])
+
+
 static void
 redact_span (Redactor *r,
              gsize     start,
@@ -163,19 +226,29 @@ classify_key (const char *key,
               gsize       length)
 {
   gsize last = length;
+  gsize prev;
   char c;
+  char before;
 
   if (length > 64)
     return KEY_PLAIN;
+
+  init_classes ();
 
   while (last > 0 && !g_ascii_isalnum (key[last - 1]))
     last--;
   if (last == 0)
     return KEY_PLAIN;
 
-  /* Most keys end in a letter no sensitive name ends in. */
+  /* Most keys end in two letters no sensitive name ends in. */
   c = g_ascii_tolower (key[last - 1]);
-  if (strchr ("ntdeylsh", c) == NULL)
+  prev = last - 1;
+  while (prev > 0 && !g_ascii_isalnum (key[prev - 1]))
+    prev--;
+  if (prev == 0 || !g_ascii_islower (c))
+    return KEY_PLAIN;
+  before = g_ascii_tolower (key[prev - 1]);
+  if (!g_ascii_islower (before) || !(endings[c - 'a'] & (1u << (before - 'a'))))
     return KEY_PLAIN;
 
   for (gsize i = 0; i < G_N_ELEMENTS (sensitive_suffixes); i++)
@@ -343,15 +416,14 @@ try_quoted_pair (Redactor *r,
   gsize value_start;
   gsize value_end;
   gsize k;
+  gsize limit;
+  guint8 stop;
   KeyKind kind;
 
-  for (k = key_start; k < r->length && k - key_start <= 64; k++)
-    {
-      char c = r->text[k];
-
-      if (c == quote || c == '\\' || c == '\n')
-        break;
-    }
+  stop = quote == '"' ? CLASS_STOP_DQ : CLASS_STOP_SQ;
+  limit = MIN (r->length, key_start + 65);
+  for (k = key_start; k < limit && !(CLASS_OF (r->text[k]) & stop); k++)
+    ;
 
   if (k - key_start > 64 || k == key_start)
     return FALSE;
@@ -627,6 +699,24 @@ try_word (Redactor *r,
   return FALSE;
 }
 
+/* Whether try_word() can take the word at [@start, @end): only a
+ * key-shaped token, a word before '=' or ':', or "Bearer" can. */
+static inline gboolean
+word_may_match (const Redactor *r,
+                gsize           start,
+                gsize           end)
+{
+  char after;
+
+  if (CLASS_OF (r->text[start]) & CLASS_SHAPE)
+    return TRUE;
+  if (end - start == 6 && (CLASS_OF (r->text[start]) & CLASS_BEARER))
+    return TRUE;
+
+  after = at (r, skip_blanks (r, end));
+  return after == '=' || after == ':';
+}
+
 static char *
 redact_shapes (const char *text,
                gsize       length)
@@ -634,37 +724,53 @@ redact_shapes (const char *text,
   Redactor r = { text, length, NULL, 0 };
   gsize i = 0;
 
+  init_classes ();
+
   while (i < length)
     {
       char c = text[i];
+      guint8 class = CLASS_OF (c);
       gsize next = 0;
 
-      if ((c == '"' || c == '\'' || (c == '\\' && at (&r, i + 1) == '"')) &&
-          try_quoted_pair (&r, i, &next))
+      if (!(class & (CLASS_WORD | CLASS_SPECIAL)))
         {
+          i++;
+          continue;
+        }
+
+      if (class & CLASS_SPECIAL)
+        {
+          if ((c == '"' || c == '\'' || (c == '\\' && at (&r, i + 1) == '"')) &&
+              try_quoted_pair (&r, i, &next))
+            {
+              i = next;
+              continue;
+            }
+
+          if (c == ':' && at (&r, i + 1) == '/' && at (&r, i + 2) == '/' &&
+              try_userinfo (&r, i, &next))
+            {
+              i = next;
+              continue;
+            }
+
+          i++;
+          continue;
+        }
+
+      /* A word char: a word starts here unless @i was left inside one. */
+      {
+        gboolean starts = i == 0 || !(CLASS_OF (text[i - 1]) & CLASS_WORD);
+        gsize end = i + 1;
+
+        while (end < length && (CLASS_OF (text[end]) & CLASS_WORD))
+          end++;
+
+        if (starts && word_may_match (&r, i, end) && try_word (&r, i, end, &next))
           i = next;
-          continue;
-        }
-
-      if (c == ':' && at (&r, i + 1) == '/' && at (&r, i + 2) == '/' &&
-          try_userinfo (&r, i, &next))
-        {
-          i = next;
-          continue;
-        }
-
-      if (is_word_char (c) && (i == 0 || !is_word_char (text[i - 1])))
-        {
-          gsize end = i;
-
-          while (end < length && is_word_char (text[end]))
-            end++;
-
-          i = try_word (&r, i, end, &next) ? next : end;
-          continue;
-        }
-
-      i++;
+        else
+          i = end;
+      }
     }
 
   if (r.out == NULL)
