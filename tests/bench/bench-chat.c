@@ -88,30 +88,6 @@ percentile_ms (GArray *values,
 }
 
 static void
-iterate_while (gboolean *flag)
-{
-  while (*flag)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static gboolean
-clear_flag_cb (gpointer data)
-{
-  *(gboolean *) data = FALSE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the loop for a while, so that the window is drawn and idle. */
-static void
-settle (guint ms)
-{
-  gboolean waiting = TRUE;
-
-  g_timeout_add (ms, clear_flag_cb, &waiting);
-  iterate_while (&waiting);
-}
-
-static void
 after_paint_cb (GdkFrameClock *clock,
                 Bench         *bench)
 {
@@ -284,7 +260,7 @@ scroll (Bench  *bench,
   bench_frames_start (bench->frames);
   bench->scrolling = TRUE;
   bench->scroll_id = gtk_widget_add_tick_callback (bench->window, scroll_tick_cb, bench, NULL);
-  iterate_while (&bench->scrolling);
+  bench_iterate_while (&bench->scrolling);
   bench_frames_stop (bench->frames);
 }
 
@@ -292,24 +268,6 @@ static gboolean
 host_started (StewardHost *host)
 {
   return steward_host_get_started (host);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
 }
 
 int
@@ -383,7 +341,7 @@ main (int   argc,
   fill (conversation, MAX (n_messages, 2));
   waiting = TRUE;
   steward_conversation_store_flush_async (store, NULL, flushed_cb, &waiting);
-  iterate_while (&waiting);
+  bench_iterate_while (&waiting);
 
   /* Read back by a store of its own, as at the next start. */
   folder = g_object_ref (steward_conversation_store_get_folder (store));
@@ -391,7 +349,7 @@ main (int   argc,
   waiting = TRUE;
   start_us = g_get_monotonic_time ();
   steward_conversation_store_load_async (reader, NULL, loaded_cb, &waiting);
-  iterate_while (&waiting);
+  bench_iterate_while (&waiting);
   read_us = g_get_monotonic_time () - start_us;
   g_assert_nonnull (steward_conversation_store_lookup (reader, id));
 
@@ -402,7 +360,7 @@ main (int   argc,
   bench.page = STEWARD_CHAT_PAGE (steward_chat_page_new (host));
   gtk_window_set_child (GTK_WINDOW (bench.window), GTK_WIDGET (bench.page));
   gtk_window_present (GTK_WINDOW (bench.window));
-  settle (500);
+  bench_settle (500);
 
   frame_clock = gtk_widget_get_frame_clock (bench.window);
   g_assert_nonnull (frame_clock);
@@ -418,7 +376,7 @@ main (int   argc,
       gint64 cpu_start_us;
 
       steward_chat_page_set_conversation (bench.page, NULL);
-      settle (300);
+      bench_settle (300);
       bench.painted = FALSE;
       cpu_start_us = bench_thread_cpu_us ();
       start_us = g_get_monotonic_time ();
@@ -427,7 +385,7 @@ main (int   argc,
         g_main_context_iteration (NULL, TRUE);
       show_us[round] = g_get_monotonic_time () - start_us;
       show_cpu_us[round] = bench_thread_cpu_us () - cpu_start_us;
-      settle (300);
+      bench_settle (300);
     }
   qsort (show_us, LOAD_ROUNDS, sizeof (gint64), compare_gint64);
   qsort (show_cpu_us, LOAD_ROUNDS, sizeof (gint64), compare_gint64);
@@ -440,10 +398,10 @@ main (int   argc,
   /* Scrolled to the start, every message was shown on the way. */
   g_assert_cmpuint (steward_chat_page_get_n_hidden_messages (bench.page), ==, 0);
   bench_frames_report (bench.frames, "scroll up", "up", json);
-  settle (300);
+  bench_settle (300);
   scroll (&bench, ABS (step));
   bench_frames_report (bench.frames, "scroll down", "down", json);
-  settle (300);
+  bench_settle (300);
 
   /* Streaming an answer at the end of the conversation. */
   steward_chat_page_set_conversation (bench.page, NULL);
@@ -457,13 +415,13 @@ main (int   argc,
   steward_chat_message_set_streaming (bench.answer, TRUE);
   steward_conversation_append (conversation, bench.answer);
   steward_chat_page_set_conversation (bench.page, conversation);
-  settle (500);
+  bench_settle (500);
 
   bench.streaming = TRUE;
   bench.tokens_left = MAX (n_tokens, 1);
   g_timeout_add (TOKEN_MS, token_cb, &bench);
-  iterate_while (&bench.streaming);
-  settle (200);
+  bench_iterate_while (&bench.streaming);
+  bench_settle (200);
 
   g_array_sort (bench.latencies, compare_gint64);
 
@@ -491,7 +449,7 @@ main (int   argc,
   g_object_unref (bench.answer);
   g_array_unref (bench.latencies);
   g_object_unref (host);
-  remove_tree (tmp_dir);
+  bench_remove_tree (tmp_dir);
 
   return 0;
 }

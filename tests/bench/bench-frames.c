@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <glib/gstdio.h>
+
 #include "bench-frames.h"
 
 struct _BenchFrames
@@ -263,4 +265,45 @@ gint64
 bench_cpu_since_us (const BenchBusy *mark)
 {
   return bench_thread_cpu_us () - mark->cpu_us;
+}
+
+void
+bench_iterate_while (gboolean *flag)
+{
+  while (*flag)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+clear_flag_cb (gpointer data)
+{
+  *(gboolean *) data = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+bench_settle (guint ms)
+{
+  gboolean waiting = TRUE;
+
+  g_timeout_add (ms, clear_flag_cb, &waiting);
+  bench_iterate_while (&waiting);
+}
+
+void
+bench_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        bench_remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
 }

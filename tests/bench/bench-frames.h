@@ -63,4 +63,11 @@ gint64       bench_thread_cpu_us       (void);
 gint64       bench_median              (gint64      *values,
                                         guint        n);
 
+/* Runs the main loop until *@flag is FALSE. */
+void         bench_iterate_while       (gboolean    *flag);
+/* Runs the main loop for @ms, so that the window is drawn and idle. */
+void         bench_settle              (guint        ms);
+/* Removes @path and everything below it. */
+void         bench_remove_tree         (const char  *path);
+
 G_END_DECLS

@@ -46,47 +46,6 @@ typedef struct
   gboolean        scrolling;
 } Bench;
 
-static void
-iterate_while (gboolean *flag)
-{
-  while (*flag)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static gboolean
-clear_flag_cb (gpointer data)
-{
-  *(gboolean *) data = FALSE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-settle (guint ms)
-{
-  gboolean waiting = TRUE;
-
-  g_timeout_add (ms, clear_flag_cb, &waiting);
-  iterate_while (&waiting);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
 /* What servers log and what the trace records, in the proportions of a
  * busy session: server messages with JSON data, traced requests and
  * answers, now and then a warning or a line of stderr. */
@@ -211,7 +170,7 @@ scroll (Bench  *bench,
   bench_frames_start (bench->frames);
   bench->scrolling = TRUE;
   gtk_widget_add_tick_callback (bench->window, scroll_tick_cb, bench, NULL);
-  iterate_while (&bench->scrolling);
+  bench_iterate_while (&bench->scrolling);
   bench_frames_stop (bench->frames);
 }
 
@@ -220,7 +179,7 @@ to_top (Bench *bench)
 {
   g_object_set (bench->view, "follow", FALSE, NULL);
   gtk_adjustment_set_value (bench->adjustment, 0);
-  settle (300);
+  bench_settle (300);
   g_assert_cmpfloat (gtk_adjustment_get_value (bench->adjustment), ==, 0);
 }
 
@@ -302,7 +261,7 @@ main (int   argc,
   bench.window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (bench.window), 1000, 700);
   gtk_window_present (GTK_WINDOW (bench.window));
-  settle (300);
+  bench_settle (300);
   bench.frames = bench_frames_new (bench.window);
 
   /* Shown over the full store, following: to the newest entry. */
@@ -310,7 +269,7 @@ main (int   argc,
   bench.view = STEWARD_LOG_VIEW (steward_log_view_new (host));
   gtk_window_set_child (GTK_WINDOW (bench.window), GTK_WIDGET (bench.view));
   until_painted (&bench, &mark, &show_busy_us, &show_cpu_us);
-  settle (500);
+  bench_settle (500);
   bench.adjustment = find_adjustment (GTK_WIDGET (bench.view));
   g_assert_nonnull (bench.adjustment);
   g_assert_cmpuint (g_list_model_get_n_items (steward_log_view_get_model (bench.view)), ==,
@@ -332,7 +291,7 @@ main (int   argc,
   bench_busy_mark (&mark);
   g_object_set (bench.view, "follow", TRUE, NULL);
   until_painted (&bench, &mark, &end_busy_us, &end_cpu_us);
-  settle (300);
+  bench_settle (300);
 
   g_print ("entries:                   %u (filled in %.0f ms)\n", n_entries, fill_us / 1000.0);
   g_print ("shown:                     main loop busy %.1f ms, CPU %.1f ms\n",
@@ -347,7 +306,7 @@ main (int   argc,
   bench_frames_free (bench.frames);
   gtk_window_destroy (GTK_WINDOW (bench.window));
   g_clear_object (&host);
-  remove_tree (tmp_dir);
+  bench_remove_tree (tmp_dir);
 
   return 0;
 }

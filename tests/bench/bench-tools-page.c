@@ -61,29 +61,6 @@ typedef struct
 } Figure;
 
 static void
-iterate_while (gboolean *flag)
-{
-  while (*flag)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static gboolean
-clear_flag_cb (gpointer data)
-{
-  *(gboolean *) data = FALSE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-settle (guint ms)
-{
-  gboolean waiting = TRUE;
-
-  g_timeout_add (ms, clear_flag_cb, &waiting);
-  iterate_while (&waiting);
-}
-
-static void
 write_servers_file (const char *top,
                     const char *server_path,
                     guint       n_tools)
@@ -240,7 +217,7 @@ measure_list (Bench  *bench,
   g_assert_true (bench->notified);
   record (figure, &bench->notified_mark);
   g_signal_handler_disconnect (bench->tools, handler);
-  settle (300);
+  bench_settle (300);
 }
 
 static void
@@ -262,7 +239,7 @@ measure_filter (Bench       *bench,
   record (figure, &mark);
   g_signal_handler_disconnect (bench->tools, handler);
   g_assert_cmpuint (g_list_model_get_n_items (bench->tools), ==, expected);
-  settle (300);
+  bench_settle (300);
 }
 
 static void
@@ -353,7 +330,7 @@ main (int    argc,
   bench.window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (bench.window), 1000, 700);
   gtk_window_present (GTK_WINDOW (bench.window));
-  settle (300);
+  bench_settle (300);
   bench.frames = bench_frames_new (bench.window);
 
   /* Show: the page made, on its Tools tab, to its first frame. */
@@ -363,7 +340,7 @@ main (int    argc,
       gboolean shown = TRUE;
 
       gtk_window_set_child (GTK_WINDOW (bench.window), NULL);
-      settle (300);
+      bench_settle (300);
       bench_busy_mark (&mark);
       bench.page = steward_server_page_new (bench.server);
       steward_server_page_set_tool_pins (STEWARD_SERVER_PAGE (bench.page),
@@ -372,7 +349,7 @@ main (int    argc,
       gtk_window_set_child (GTK_WINDOW (bench.window), bench.page);
       until_painted_after (&bench, &shown);
       record (&show, &mark);
-      settle (300);
+      bench_settle (300);
     }
   bench.tools = steward_server_page_get_list_model (STEWARD_SERVER_PAGE (bench.page), "tools");
   g_assert_cmpuint (g_list_model_get_n_items (bench.tools), ==, (guint) n_tools);
@@ -406,7 +383,7 @@ main (int    argc,
       record (&choose, &mark);
       g_assert_nonnull (steward_server_page_get_pane (STEWARD_SERVER_PAGE (bench.page),
                                                       "tools"));
-      settle (300);
+      bench_settle (300);
     }
 
   g_print ("tools:                     %d\n", n_tools);

@@ -20,6 +20,7 @@ of the app's output, and saves the screen in the artifacts folder.
 """
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -46,6 +47,13 @@ except ImportError as error:
     sys.exit(0)
 
 STEPS = []
+
+
+def write_json(path, value):
+    """Write @value to @path as the app's own files are, making folders."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(value, f, indent=2)
 
 
 def step(*requires):

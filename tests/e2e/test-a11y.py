@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import driver  # noqa: E402  (first: it sets up G_DEBUG before GLib loads)
 import a11y  # noqa: E402
 import pyatspi  # noqa: E402
-from driver import EVERYTHING_JS, QUIT_TIMEOUT, check, step  # noqa: E402
+from driver import EVERYTHING_JS, QUIT_TIMEOUT, check, step, write_json  # noqa: E402
 
 SERVER = "everything"
 IMPORTED = "notes"
@@ -207,11 +207,6 @@ class Session(driver.AppSession):
                 os.makedirs(folder, exist_ok=True)
                 a11y.screenshot(window, os.path.join(folder, name))
 
-
-def write_json(path, value):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        json.dump(value, f, indent=2)
 
 
 def write_configuration(s):

@@ -31,26 +31,22 @@
 import json
 import os
 import shutil
-import subprocess
 import sys
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import driver  # noqa: E402  (first: it sets up G_DEBUG before GLib loads)
 import a11y  # noqa: E402
 import pyatspi  # noqa: E402
-from driver import HERE, check, step  # noqa: E402
+from fake_model import FakeModel, text_stream, tool_call_stream  # noqa: E402
+from driver import check, step, write_json  # noqa: E402
 
-FAKE_LLM = os.path.join(HERE, "..", "servers", "fake-llm.py")
 SERVER = "basic"
 BASIC_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
                                          "server-basic-vanillajs", "dist", "index.js"))
 MONITOR = "monitor"
 MONITOR_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
                                            "server-system-monitor", "dist", "index.js"))
-PROVIDER_ID = "fakellm"
-MODEL = "fake-model"
 MAIN_SIZE = (1100, 860)
 
 QUESTION = "What time is it on the server?"
@@ -62,53 +58,6 @@ MONITOR_ANSWER = "Its monitor is shown above; press Start to follow it."
 # Where the page's notice is, from the top left of the view: a place to
 # click that is no control.
 NOTICE = (40, 22)
-
-
-class FakeModel:
-    def __init__(self, top):
-        self.log = open(os.path.join(top, "fake-llm.log"), "w")
-        self.process = subprocess.Popen([sys.executable, FAKE_LLM, "--lifetime", "600"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.log)
-        self.port = json.loads(self.process.stdout.readline())["port"]
-        self.base = "http://127.0.0.1:%d" % self.port
-
-    def script(self, responses):
-        body = json.dumps({"models": [MODEL], "responses": responses}).encode()
-        request = urllib.request.Request(self.base + "/_script", data=body,
-                                         headers={"Content-Type": "application/json"})
-        urllib.request.urlopen(request, timeout=10).read()
-
-    def requests(self):
-        with urllib.request.urlopen(self.base + "/_requests", timeout=10) as reply:
-            return [r for r in json.loads(reply.read())
-                    if r["method"] == "POST" and r["path"].endswith("/chat/completions")]
-
-    def wait_requests(self, count, timeout=a11y.DEFAULT_TIMEOUT):
-        return a11y.wait_until("the model to have received %d requests" % count,
-                               lambda: (lambda r: r if len(r) >= count else None)(
-                                   self.requests()), timeout)
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.stdin.close()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
-def text_stream(text):
-    return {"stream": [{"text": text}, {"finish": "stop"}, {"done": True}], "model": MODEL}
-
-
-def tool_call_stream(call_id, name, arguments):
-    return {"stream": [
-        {"tool_call": {"index": 0, "id": call_id, "name": name,
-                       "arguments": json.dumps(arguments)}},
-        {"finish": "tool_calls"}, {"done": True}], "model": MODEL}
 
 
 def user_texts(request):
@@ -153,11 +102,6 @@ class Session(driver.AppSession):
             self.model.stop()
             self.model = None
 
-
-def write_json(path, value):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        json.dump(value, f, indent=2)
 
 
 def answer_consent(s):
@@ -220,12 +164,7 @@ def server_ready(s):
     s.model = FakeModel(s.top)
     config = os.path.join(os.environ.get("XDG_CONFIG_HOME",
                                          os.path.join(s.home, ".config")), "steward")
-    write_json(os.path.join(config, "providers.json"), {"providers": [
-        {"id": PROVIDER_ID, "kind": "openai-compatible", "name": "Fake LLM",
-         "baseUrl": s.model.base + "/v1", "keyId": None}]})
-    write_json(os.path.join(config, "models.json"), {"models": [
-        {"provider": PROVIDER_ID, "name": MODEL, "cost": 0.0, "speed": 0.5,
-         "intelligence": 0.5, "local": True}]})
+    s.model.write_provider(config)
     servers = {SERVER: {"command": shutil.which("node"), "args": [BASIC_JS, "--stdio"]}}
     if os.path.exists(MONITOR_JS):
         servers[MONITOR] = {"command": shutil.which("node"), "args": [MONITOR_JS, "--stdio"]}

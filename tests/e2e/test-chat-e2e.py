@@ -26,26 +26,21 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import driver  # noqa: E402  (first: it sets up G_DEBUG before GLib loads)
 import a11y  # noqa: E402
 import pyatspi  # noqa: E402
-from driver import EVERYTHING_JS, HERE, check, step  # noqa: E402
+from fake_model import MODEL_ID, FakeModel, text_stream, tool_call_stream  # noqa: E402
+from driver import EVERYTHING_JS, HERE, check, step, write_json  # noqa: E402
 
 SERVERS_DIR = os.path.join(HERE, "..", "servers")
-FAKE_LLM = os.path.join(SERVERS_DIR, "fake-llm.py")
 CHANGING = os.path.realpath(os.path.join(SERVERS_DIR, "changing-tool-server.py"))
 
 EVERYTHING = "everything"
 CHANGING_SERVER = "changing"
-PROVIDER_ID = "fakellm"
-MODEL = "fake-model"
-MODEL_ID = PROVIDER_ID + "/" + MODEL
 
 QUESTION = "Please echo the words purple giraffe"
 ECHO_MESSAGE = "purple giraffe"
@@ -65,57 +60,6 @@ MAIN_SIZE = (1200, 800)
 
 
 # The scripted model
-
-class FakeModel:
-    def __init__(self, top):
-        self.log = open(os.path.join(top, "fake-llm.log"), "w")
-        self.process = subprocess.Popen([sys.executable, FAKE_LLM, "--lifetime", "600"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.log)
-        self.port = json.loads(self.process.stdout.readline())["port"]
-        self.base = "http://127.0.0.1:%d" % self.port
-
-    def script(self, responses):
-        body = json.dumps({"models": [MODEL], "responses": responses}).encode()
-        request = urllib.request.Request(self.base + "/_script", data=body,
-                                         headers={"Content-Type": "application/json"})
-        urllib.request.urlopen(request, timeout=10).read()
-
-    def requests(self):
-        with urllib.request.urlopen(self.base + "/_requests", timeout=10) as reply:
-            return [r for r in json.loads(reply.read())
-                    if r["method"] == "POST" and r["path"].endswith("/chat/completions")]
-
-    def wait_requests(self, count, timeout=a11y.DEFAULT_TIMEOUT):
-        return a11y.wait_until("the model to have received %d requests" % count,
-                               lambda: (lambda r: r if len(r) >= count else None)(
-                                   self.requests()), timeout)
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.stdin.close()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
-def text_stream(text, pieces=4):
-    size = max(1, len(text) // pieces)
-    events = [{"text": text[i:i + size]} for i in range(0, len(text), size)]
-    return {"stream": events + [{"finish": "stop"}, {"done": True}], "model": MODEL}
-
-
-def tool_call_stream(call_id, name, arguments):
-    encoded = json.dumps(arguments)
-    half = len(encoded) // 2
-    return {"stream": [
-        {"tool_call": {"index": 0, "id": call_id, "name": name, "arguments": encoded[:half]}},
-        {"tool_call": {"index": 0, "arguments": encoded[half:]}},
-        {"finish": "tool_calls"}, {"done": True}], "model": MODEL}
-
 
 def tool_names(request):
     return [tool.get("function", {}).get("name") for tool in request["body"].get("tools") or []]
@@ -169,21 +113,11 @@ class Session(driver.AppSession):
                 pass
 
 
-def write_json(path, value):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        json.dump(value, f, indent=2)
-
 
 def write_configuration(s):
     config = os.path.join(os.environ.get("XDG_CONFIG_HOME",
                                          os.path.join(os.environ["HOME"], ".config")), "steward")
-    write_json(os.path.join(config, "providers.json"), {"providers": [
-        {"id": PROVIDER_ID, "kind": "openai-compatible", "name": "Fake LLM",
-         "baseUrl": s.model.base + "/v1", "keyId": None}]})
-    write_json(os.path.join(config, "models.json"), {"models": [
-        {"provider": PROVIDER_ID, "name": MODEL, "cost": 0.0, "speed": 0.5,
-         "intelligence": 0.5, "local": True}]})
+    s.model.write_provider(config)
     write_json(os.path.join(config, "servers.json"), {"mcpServers": {
         EVERYTHING: {"command": shutil.which("node"), "args": [EVERYTHING_JS]},
         CHANGING_SERVER: {"command": sys.executable, "args": [CHANGING]}}})

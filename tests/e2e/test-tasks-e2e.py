@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import driver  # noqa: E402  (first: it sets up G_DEBUG before GLib loads)
 import a11y  # noqa: E402
 import pyatspi  # noqa: E402
-from driver import check, step  # noqa: E402
+from driver import check, step, write_json  # noqa: E402
 
 SERVER = "tasks"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,11 +65,6 @@ class Session(driver.AppSession):
         if self.server is not None:
             driver.stop_process(self.server)
 
-
-def write_json(path, value):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        json.dump(value, f, indent=2)
 
 
 def servers(s):
