@@ -365,6 +365,21 @@ def texts(root):
 
 # The X side: windows, keyboard focus, keys and clicks.
 
+
+def wait_for_texts(root, expected, what, timeout=DEFAULT_TIMEOUT):
+    """Waits until the texts shown under root contain every string in
+    expected, and returns them joined; on a timeout, says what was shown."""
+    seen = []
+
+    def shown():
+        seen[:] = texts(root)
+        joined = "\n".join(seen)
+        return joined if all(part in joined for part in expected) else None
+    try:
+        return wait_until(what, shown, timeout)
+    except E2EError as error:
+        raise E2EError("%s; shown instead:\n%s" % (error, "\n".join(seen))) from None
+
 def _xdotool(*args):
     out = subprocess.run(['xdotool'] + [str(a) for a in args], capture_output=True, text=True)
     if out.returncode != 0:

@@ -230,18 +230,6 @@ def row_of(node):
     return node
 
 
-def wait_for_texts(root, expected, what, timeout=a11y.DEFAULT_TIMEOUT):
-    seen = []
-
-    def shown():
-        seen[:] = a11y.texts(root)
-        joined = "\n".join(seen)
-        return joined if all(part in joined for part in expected) else None
-    try:
-        return a11y.wait_until(what, shown, timeout)
-    except a11y.E2EError as error:
-        raise a11y.E2EError("%s; shown instead:\n%s" % (error, "\n".join(seen))) from None
-
 
 def server_ready(s, timeout=60):
     return a11y.find(s.servers(), "list item", timeout=timeout,
@@ -301,7 +289,7 @@ def echo_result(s):
     a11y.set_text(a11y.find(pane, "text", "message"), ECHO_MESSAGE)
     call(pane)
     view = a11y.find(pane, "filler", "StewardToolResultView")
-    wait_for_texts(view, ["Echo: " + ECHO_MESSAGE], "the echo result")
+    a11y.wait_for_texts(view, ["Echo: " + ECHO_MESSAGE], "the echo result")
     return pane
 
 
@@ -433,7 +421,7 @@ def starts_after_consent(s):
     write_configuration(s)
     s.start()
     consent = a11y.toplevel(s.app, "Start Server?")
-    wait_for_texts(consent, [EVERYTHING_JS], "the consent dialog to show the command")
+    a11y.wait_for_texts(consent, [EVERYTHING_JS], "the consent dialog to show the command")
     s.consent = s.tally.walk("the consent dialog", consent)
     a11y.activate(a11y.find(consent, "push button", a11y.labelled("Start Server")))
     a11y.closed(s.app, "Start Server?")
@@ -640,7 +628,7 @@ def names_in_elicitation_dialog(s):
     s.tally.names("the elicitation dialog", dialog)
     escape_closes(s, dialog)
     view = a11y.find(pane, "filler", "StewardToolResultView")
-    wait_for_texts(view, ['"action": "cancel"'], "Escape to cancel the request")
+    a11y.wait_for_texts(view, ['"action": "cancel"'], "Escape to cancel the request")
 
 
 # The keyboard

@@ -139,18 +139,6 @@ def messages_list(s):
     return a11y.find(s.chat, "list", "Messages")
 
 
-def wait_for_texts(root, expected, what, timeout=a11y.DEFAULT_TIMEOUT):
-    seen = []
-
-    def shown():
-        seen[:] = a11y.texts(root)
-        joined = "\n".join(seen)
-        return joined if all(part in joined for part in expected) else None
-    try:
-        return a11y.wait_until(what, shown, timeout)
-    except a11y.E2EError as error:
-        raise a11y.E2EError("%s; shown instead:\n%s" % (error, "\n".join(seen))) from None
-
 
 def find_view(s, timeout=30):
     return a11y.find(messages_list(s), None, timeout=timeout,
@@ -184,7 +172,7 @@ def tools_reviewed(s):
         a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
         review = a11y.toplevel(s.app, contains="Review the Tools of")
         a11y.focus(review)
-        wait_for_texts(review, ["Offer to Models"], "the review to list the tools")
+        a11y.wait_for_texts(review, ["Offer to Models"], "the review to list the tools")
         a11y.activate(a11y.find(review, "push button", a11y.labelled("Offer to Models")))
         a11y.closed(s.app, review.name)
     a11y.focus(s.main)
@@ -206,12 +194,12 @@ def view_renders_under_tool_call(s):
 
     dialog = a11y.toplevel(s.app, "Allow Tool Call?")
     a11y.focus(dialog)
-    wait_for_texts(dialog, ["get-time"], "the approval to name the tool")
+    a11y.wait_for_texts(dialog, ["get-time"], "the approval to name the tool")
     a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
     a11y.closed(s.app, "Allow Tool Call?")
     a11y.focus(s.main)
 
-    wait_for_texts(messages_list(s), [QUESTION, ANSWER], "the answer after the call",
+    a11y.wait_for_texts(messages_list(s), [QUESTION, ANSWER], "the answer after the call",
                    timeout=60)
     view = find_view(s)
     # The view is part of the tool call's row, in the conversation.
@@ -249,7 +237,7 @@ def view_message_reaches_model(s):
     # The chat asks the person, showing the message and naming the view.
     dialog = a11y.toplevel(s.app, "Send the View’s Message?", timeout=30)
     a11y.focus(dialog)
-    shown = wait_for_texts(dialog, [VIEW_MESSAGE, "get-time", SERVER],
+    shown = a11y.wait_for_texts(dialog, [VIEW_MESSAGE, "get-time", SERVER],
                            "the question to show the message and the view")
     check(len(s.model.requests()) == before, "nothing reached the model before the person agreed")
     a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Send")))
@@ -258,7 +246,7 @@ def view_message_reaches_model(s):
     print("# asked: %r" % shown)
 
     # In the conversation, marked as coming from the view, and answered.
-    texts = wait_for_texts(messages_list(s), ["From a View", "%s / get-time" % SERVER,
+    texts = a11y.wait_for_texts(messages_list(s), ["From a View", "%s / get-time" % SERVER,
                                               VIEW_MESSAGE, REPLY],
                            "the view's message and the answer to it", timeout=60)
     check(texts.index("From a View") < texts.index(VIEW_MESSAGE) < texts.index(REPLY),
@@ -284,7 +272,7 @@ def send_question(s, question):
 def allow_call(s, expected, always=False):
     dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=30)
     a11y.focus(dialog)
-    shown = wait_for_texts(dialog, expected, "the approval to name %s" % expected)
+    shown = a11y.wait_for_texts(dialog, expected, "the approval to name %s" % expected)
     if always:
         a11y.click(a11y.find(dialog, "check box", contains="ways allow this tool"))
     a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
@@ -322,7 +310,7 @@ def monitor_view_calls_its_tool(s):
     a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
     send_question(s, MONITOR_QUESTION)
     allow_call(s, ["get-system-info"])
-    wait_for_texts(messages_list(s), [MONITOR_QUESTION, MONITOR_ANSWER],
+    a11y.wait_for_texts(messages_list(s), [MONITOR_QUESTION, MONITOR_ANSWER],
                    "the answer after the call", timeout=60)
     requests = s.model.wait_requests(before + 2)
     check(all("poll-system-stats" not in json.dumps(r["body"].get("tools") or [])
@@ -355,7 +343,7 @@ def view_in_dark_style(s):
     chats = a11y.find(s.chat, "list", "Conversations")
     a11y.select(chats, a11y.find(chats, "list item",
                                  where=lambda row: a11y.find_all(row, "label", QUESTION)))
-    wait_for_texts(messages_list(s), [QUESTION, VIEW_MESSAGE], "the kept conversation")
+    a11y.wait_for_texts(messages_list(s), [QUESTION, VIEW_MESSAGE], "the kept conversation")
     view = find_view(s)
     a11y.scroll_into_view(view)
     # The page has drawn once the view took the height the page asked

@@ -135,18 +135,6 @@ def row_of(node):
     return node
 
 
-def wait_for_texts(root, expected, what, timeout=a11y.DEFAULT_TIMEOUT):
-    seen = []
-
-    def shown():
-        seen[:] = a11y.texts(root)
-        joined = "\n".join(seen)
-        return joined if all(part in joined for part in expected) else None
-    try:
-        return a11y.wait_until(what, shown, timeout)
-    except a11y.E2EError as error:
-        raise a11y.E2EError("%s; shown instead:\n%s" % (error, "\n".join(seen))) from None
-
 
 def open_chat(s):
     a11y.focus(s.main)
@@ -174,7 +162,7 @@ def messages_list(s):
 def approve_tool_call(s, expected):
     dialog = a11y.toplevel(s.app, "Allow Tool Call?")
     a11y.focus(dialog)
-    shown = wait_for_texts(dialog, expected, "the approval to show the call")
+    shown = a11y.wait_for_texts(dialog, expected, "the approval to show the call")
     a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
     a11y.closed(s.app, "Allow Tool Call?")
     a11y.focus(s.main)
@@ -261,7 +249,7 @@ def tools_offered_only_after_review(s):
     a11y.wait_until("the banner about tools to review", lambda: unreviewed_banner(s))
     before = len(s.model.requests())
     send_message(s, "Which tools do you have?")
-    wait_for_texts(messages_list(s), ["No tools yet."], "the answer without tools")
+    a11y.wait_for_texts(messages_list(s), ["No tools yet."], "the answer without tools")
     first = s.model.wait_requests(before + 1)[before]
     check(not [name for name in tool_names(first) if name.startswith(EVERYTHING + "__") or
                name.startswith(CHANGING_SERVER + "__")],
@@ -273,11 +261,11 @@ def tools_offered_only_after_review(s):
         a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
         review = a11y.toplevel(s.app, contains="Review the Tools of")
         a11y.focus(review)
-        wait_for_texts(review, ["Offer to Models"], "the review to list the tools")
+        a11y.wait_for_texts(review, ["Offer to Models"], "the review to list the tools")
         if CHANGING_SERVER in review.name:
             # greet's description hides tag characters: shown, flagged, and
             # switched off until the person, having read it, switches it on.
-            wait_for_texts(review, ["Says hello.⟨U+E0"], "the hidden characters to show")
+            a11y.wait_for_texts(review, ["Says hello.⟨U+E0"], "the hidden characters to show")
             toggle = a11y.find(review, "check box", contains="Offer “greet” to models")
             check(not a11y.has_state(toggle, pyatspi.STATE_CHECKED),
                   "a tool that hides text starts switched off")
@@ -304,7 +292,7 @@ def question_calls_echo_after_approval(s):
     shown = approve_tool_call(s, ["echo", ECHO_MESSAGE])
     check(EVERYTHING in shown, "the approval names the server:\n%s" % shown)
 
-    wait_for_texts(messages_list(s), [QUESTION, ANSWER], "the answer to render", timeout=60)
+    a11y.wait_for_texts(messages_list(s), [QUESTION, ANSWER], "the answer to render", timeout=60)
     requests = s.model.wait_requests(before + 2)
     first, second = requests[before], requests[before + 1]
     check(QUESTION in json.dumps(first["body"]), "the question reached the model")
@@ -330,7 +318,7 @@ def sampling_answered_by_model_and_edited(s):
     title = "Sampling Request from “%s”" % EVERYTHING
     dialog = a11y.toplevel(s.app, title)
     a11y.focus(dialog)
-    wait_for_texts(dialog, [MODEL_ID, "the only model this server may use"],
+    a11y.wait_for_texts(dialog, [MODEL_ID, "the only model this server may use"],
                    "stage 1 to show the model and why it was chosen")
     message = a11y.find(dialog, "text", "Message 1 from user")
     check(SAMPLING_PROMPT in a11y.text_of(message),
@@ -349,7 +337,7 @@ def sampling_answered_by_model_and_edited(s):
     a11y.focus(s.main)
 
     view = a11y.find(pane, "filler", "StewardToolResultView")
-    wait_for_texts(view, ["LLM sampling result", EDITED_SAMPLING_ANSWER],
+    a11y.wait_for_texts(view, ["LLM sampling result", EDITED_SAMPLING_ANSWER],
                    "the tool result to hold the edited answer")
     requests = s.model.wait_requests(before + 1)
     check(SAMPLING_PROMPT in json.dumps(requests[before]["body"]),
@@ -372,7 +360,7 @@ def changed_tool_held_until_approved(s):
     send_message(s, GREET_QUESTION)
     # The review pinned greet's definition; the person allows its call.
     approve_tool_call(s, ["greet", "Ada"])
-    wait_for_texts(messages_list(s), [GREET_ANSWER], "the greeting's answer", timeout=60)
+    a11y.wait_for_texts(messages_list(s), [GREET_ANSWER], "the greeting's answer", timeout=60)
     requests = s.model.wait_requests(before + 2)
     check(greet in tool_names(requests[before]), "greet was offered before it changed")
     check(any("Hello, Ada!" in content_text(m) for m in tool_messages(requests[before + 1])),
@@ -382,7 +370,7 @@ def changed_tool_held_until_approved(s):
     held_count = a11y.wait_until("the banner about changed tools", lambda: banner_count(s))
     count = len(s.model.requests())
     send_message(s, "And now?")
-    wait_for_texts(messages_list(s), ["Noted."], "the next answer")
+    a11y.wait_for_texts(messages_list(s), ["Noted."], "the next answer")
     held = s.model.wait_requests(count + 1)[count]
     check(greet not in tool_names(held) and CHANGING_SERVER + "__farewell" not in
           tool_names(held) and EVERYTHING + "__echo" in tool_names(held),
@@ -392,7 +380,7 @@ def changed_tool_held_until_approved(s):
     review = a11y.toplevel(s.app, "Review Tool Changes")
     a11y.focus(review)
     row = a11y.find(review, "list item", CHANGING_SERVER + " / greet")
-    wait_for_texts(row, ["Changed since you approved it"], "the row to say greet changed")
+    a11y.wait_for_texts(row, ["Changed since you approved it"], "the row to say greet changed")
     # The row expands to show the diff, as a click on it does.
     a11y.click(a11y.find(row, "label", CHANGING_SERVER + " / greet"))
     diff = a11y.find(review, "text", "Changes to the tool’s definition")
@@ -411,7 +399,7 @@ def changed_tool_held_until_approved(s):
 
     count = len(s.model.requests())
     send_message(s, "Greet Grace as well")
-    wait_for_texts(messages_list(s), ["Approved, then."], "the answer after approval")
+    a11y.wait_for_texts(messages_list(s), ["Approved, then."], "the answer after approval")
     after = s.model.wait_requests(count + 1)[count]
     check(greet in tool_names(after), "greet is offered again once approved: %s" %
           tool_names(after))

@@ -119,20 +119,6 @@ def row_of(node):
     return node
 
 
-def wait_for_texts(root, expected, what, timeout=a11y.DEFAULT_TIMEOUT):
-    """Waits until the texts shown under root contain every string in
-    expected, and returns them joined."""
-    seen = []
-
-    def shown():
-        seen[:] = a11y.texts(root)
-        joined = "\n".join(seen)
-        return joined if all(part in joined for part in expected) else None
-    try:
-        return a11y.wait_until(what, shown, timeout)
-    except a11y.E2EError as error:
-        raise a11y.E2EError("%s; shown instead:\n%s" % (error, "\n".join(seen))) from None
-
 
 def open_tool(s, tool):
     """Goes to the server's Tools page, finds tool with the search field, as
@@ -158,7 +144,7 @@ def call(pane):
 
 def result_of(pane, expected, timeout=a11y.DEFAULT_TIMEOUT):
     view = a11y.find(pane, "filler", "StewardToolResultView", timeout=timeout)
-    return wait_for_texts(view, expected, "the result to show %r" % (expected,), timeout)
+    return a11y.wait_for_texts(view, expected, "the result to show %r" % (expected,), timeout)
 
 
 def audit_record(s, decision, text):
@@ -201,7 +187,7 @@ def starts_after_consent(s):
     # request to start a server shows itself to a person who is looking.
     a11y.focus(s.main)
     consent = a11y.toplevel(s.app, "Start Server?")
-    shown = wait_for_texts(consent, [shutil.which("node"), EVERYTHING_JS],
+    shown = a11y.wait_for_texts(consent, [shutil.which("node"), EVERYTHING_JS],
                            "the consent dialog to show the exact command")
     check("Start “%s”?" % SERVER in shown, "the consent dialog names the server")
     a11y.activate(a11y.find(consent, "push button", a11y.labelled("Start Server")))
@@ -253,7 +239,7 @@ def finds_call_in_protocol_trace(s):
         a11y.find(logs, "label", where=lambda label: a11y.name(label).endswith(" entries") and
                   " of " not in a11y.name(label))
         a11y.select(entries, a11y.find(entries, "list item", where=is_answer))
-        wait_for_texts(detail, ["Echo: %s" % ECHO_MESSAGE, "── The request: "],
+        a11y.wait_for_texts(detail, ["Echo: %s" % ECHO_MESSAGE, "── The request: "],
                        "the answer's detail, with the request it answers")
         # The detail pane can be made taller still by dragging its divider.
         handle = a11y.find(logs, "filler", "GtkPanedHandle")
@@ -333,7 +319,7 @@ def shares_folders_from_roots_page(s):
         shared = a11y.find(roots, "list", "Shared folders")
         row = a11y.find(shared, "list item", os.path.basename(folder))
         shown = "~/" + os.path.relpath(folder, s.home)
-        wait_for_texts(row, [shown], "the row to show where the folder is")
+        a11y.wait_for_texts(row, [shown], "the row to show where the folder is")
     s.screenshot(s.main, "roots.png")
 
 
@@ -355,7 +341,7 @@ def sampling_edited_and_answered(s):
 
     dialog = a11y.toplevel(s.app, "Sampling Request from “%s”" % SERVER)
     a11y.focus(dialog)
-    wait_for_texts(dialog, ["You are a helpful test server.",
+    a11y.wait_for_texts(dialog, ["You are a helpful test server.",
                             "Tool call “trigger-sampling-request”"],
                    "the request's system prompt and cause")
     message = a11y.find(dialog, "text", "Message 1 from user")
@@ -409,7 +395,7 @@ def elicitation_form_accepted(s):
 
     dialog = a11y.toplevel(s.app, "Request from “%s”" % SERVER)
     a11y.focus(dialog)
-    wait_for_texts(dialog, ["Please provide inputs for the following fields:"],
+    a11y.wait_for_texts(dialog, ["Please provide inputs for the following fields:"],
                    "the server's message")
     a11y.set_text(a11y.find(dialog, "text", "String"), "Ada Lovelace")
     a11y.set_text(a11y.find(dialog, "text", "String with email format"), "ada@example.org")
@@ -545,7 +531,7 @@ def import_keeps_working_server(s):
                     lambda: a11y.has_state(new, pyatspi.STATE_CHECKED))
     check(not a11y.has_state(keep, pyatspi.STATE_CHECKED),
           "the server that would replace the working %r is not ticked" % SERVER)
-    wait_for_texts(dialog, ['"@modelcontextprotocol/server-everything"',
+    a11y.wait_for_texts(dialog, ['"@modelcontextprotocol/server-everything"',
                             '"@modelcontextprotocol/server-memory"',
                             '"@modelcontextprotocol/server-github"',
                             "It stays as it is unless you tick this one"],
