@@ -16,20 +16,25 @@
  * its end is mcp-client-tasks.c.
  */
 
-static gboolean
-is_modern (McpClient *self)
+/* Whether the client speaks the stateless revision, where tasks are the
+ * `io.modelcontextprotocol/tasks` extension. */
+gboolean
+mcp_client_is_stateless (McpClient *self)
 {
   return mcp_revision_is_stateless (mcp_client_get_revision (self));
 }
 
-static void
-task_request (McpClient           *self,
-              const char          *method,
-              const char          *task_id,
-              gboolean             untimed,
-              GCancellable        *cancellable,
-              GAsyncReadyCallback  callback,
-              gpointer             user_data)
+/* Every request about one task names it by `taskId` alone; an untimed one
+ * (tasks/result, which waits for the task to end) has no deadline. The
+ * one-off requests below and the follower in mcp-client-tasks.c share it. */
+void
+mcp_client_task_request (McpClient           *self,
+                         const char          *method,
+                         const char          *task_id,
+                         gboolean             untimed,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
 {
   g_autoptr(JsonObject) params = json_object_new ();
 
@@ -76,8 +81,8 @@ mcp_client_get_task_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task_request (self, "tasks/get", task_id, FALSE, cancellable, get_task_cb,
-                g_task_new (self, cancellable, callback, user_data));
+  mcp_client_task_request (self, "tasks/get", task_id, FALSE, cancellable, get_task_cb,
+                           g_task_new (self, cancellable, callback, user_data));
 }
 
 /**
@@ -127,8 +132,8 @@ mcp_client_cancel_task_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task_request (self, "tasks/cancel", task_id, FALSE, cancellable, boolean_cb,
-                g_task_new (self, cancellable, callback, user_data));
+  mcp_client_task_request (self, "tasks/cancel", task_id, FALSE, cancellable, boolean_cb,
+                           g_task_new (self, cancellable, callback, user_data));
 }
 
 gboolean
@@ -238,7 +243,7 @@ mcp_client_list_tasks_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
 
   /* The capability is an object ({}), not a flag. */
-  if (is_modern (self) ||
+  if (mcp_client_is_stateless (self) ||
       mcp_json_get_object (mcp_json_get_object (mcp_client_get_server_capabilities (self),
                                                 "tasks"), "list") == NULL)
     {
@@ -287,7 +292,7 @@ result_cb (GObject      *object,
       return;
     }
 
-  if (!is_modern (MCP_CLIENT (object)))
+  if (!mcp_client_is_stateless (MCP_CLIENT (object)))
     {
       g_task_return_pointer (gtask, mcp_tool_result_new (reply), g_object_unref);
       return;
@@ -330,12 +335,15 @@ mcp_client_get_task_result_async (McpClient           *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
+  gboolean modern;
+
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task_request (self, is_modern (self) ? "tasks/get" : "tasks/result", task_id,
-                !is_modern (self), cancellable, result_cb,
-                g_task_new (self, cancellable, callback, user_data));
+  modern = mcp_client_is_stateless (self);
+  mcp_client_task_request (self, modern ? "tasks/get" : "tasks/result", task_id, !modern,
+                           cancellable, result_cb,
+                           g_task_new (self, cancellable, callback, user_data));
 }
 
 /**
