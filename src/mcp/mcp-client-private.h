@@ -202,7 +202,6 @@ gboolean    mcp_client_is_stateless        (McpClient           *self);
 void        mcp_client_task_request        (McpClient           *self,
                                             const char          *method,
                                             const char          *task_id,
-                                            gboolean             untimed,
                                             GCancellable        *cancellable,
                                             GAsyncReadyCallback  callback,
                                             gpointer             user_data);

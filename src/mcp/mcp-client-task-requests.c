@@ -24,14 +24,12 @@ mcp_client_is_stateless (McpClient *self)
   return mcp_revision_is_stateless (mcp_client_get_revision (self));
 }
 
-/* Every request about one task names it by `taskId` alone; an untimed one
- * (tasks/result, which waits for the task to end) has no deadline. The
- * one-off requests below and the follower in mcp-client-tasks.c share it. */
+/* Every request about one task names it by `taskId` alone. The one-off
+ * requests below and the follower in mcp-client-tasks.c share it. */
 void
 mcp_client_task_request (McpClient           *self,
                          const char          *method,
                          const char          *task_id,
-                         gboolean             untimed,
                          GCancellable        *cancellable,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
@@ -39,7 +37,10 @@ mcp_client_task_request (McpClient           *self,
   g_autoptr(JsonObject) params = json_object_new ();
 
   json_object_set_string_member (params, "taskId", task_id);
-  if (untimed)
+
+  /* tasks/result (2025-11-25) blocks until the task ends, and carries the
+   * server's requests on the way: it has no deadline of its own. */
+  if (g_str_equal (method, "tasks/result"))
     mcp_client_start_request (self, method, params, FALSE, 0, NULL, NULL, NULL, cancellable,
                               mcp_client_request_async, callback, user_data);
   else
@@ -81,7 +82,7 @@ mcp_client_get_task_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  mcp_client_task_request (self, "tasks/get", task_id, FALSE, cancellable, get_task_cb,
+  mcp_client_task_request (self, "tasks/get", task_id, cancellable, get_task_cb,
                            g_task_new (self, cancellable, callback, user_data));
 }
 
@@ -132,7 +133,7 @@ mcp_client_cancel_task_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  mcp_client_task_request (self, "tasks/cancel", task_id, FALSE, cancellable, boolean_cb,
+  mcp_client_task_request (self, "tasks/cancel", task_id, cancellable, boolean_cb,
                            g_task_new (self, cancellable, callback, user_data));
 }
 
@@ -335,14 +336,11 @@ mcp_client_get_task_result_async (McpClient           *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  gboolean modern;
-
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  modern = mcp_client_is_stateless (self);
-  mcp_client_task_request (self, modern ? "tasks/get" : "tasks/result", task_id, !modern,
-                           cancellable, result_cb,
+  mcp_client_task_request (self, mcp_client_is_stateless (self) ? "tasks/get" : "tasks/result",
+                           task_id, cancellable, result_cb,
                            g_task_new (self, cancellable, callback, user_data));
 }
 

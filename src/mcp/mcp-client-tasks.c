@@ -595,17 +595,26 @@ task_result_cb (GObject      *object,
     follow_schedule (follow);
 }
 
+/* A request about the followed task, one of a kind at a time: a poll or a
+ * fetch of the result still waiting for its answer is not sent again. */
+static void
+follow_request (Follow              *follow,
+                const char          *method,
+                gboolean            *outstanding,
+                GAsyncReadyCallback  callback)
+{
+  if (follow->done || *outstanding)
+    return;
+
+  *outstanding = TRUE;
+  mcp_client_task_request (follow->client, method, mcp_task_get_id (follow->task),
+                           follow->cancellable, callback, g_object_ref (follow->gtask));
+}
+
 static void
 fetch_result (Follow *follow)
 {
-  if (follow->result_outstanding)
-    return;
-
-  /* It blocks until the task ends, and carries the server's requests on
-   * the way: it has no deadline of its own. */
-  follow->result_outstanding = TRUE;
-  mcp_client_task_request (follow->client, "tasks/result", mcp_task_get_id (follow->task), TRUE,
-                           follow->cancellable, task_result_cb, g_object_ref (follow->gtask));
+  follow_request (follow, "tasks/result", &follow->result_outstanding, task_result_cb);
 }
 
 static void
@@ -861,12 +870,7 @@ poll_timeout_cb (gpointer user_data)
 static void
 follow_poll_now (Follow *follow)
 {
-  if (follow->done || follow->get_outstanding)
-    return;
-
-  follow->get_outstanding = TRUE;
-  mcp_client_task_request (follow->client, "tasks/get", mcp_task_get_id (follow->task), FALSE,
-                           follow->cancellable, poll_cb, g_object_ref (follow->gtask));
+  follow_request (follow, "tasks/get", &follow->get_outstanding, poll_cb);
 }
 
 /* The next poll: at the server's interval after a change, then half as
@@ -939,7 +943,7 @@ caller_cancelled_idle_cb (gpointer user_data)
 
   /* Stopping the wait stops the work: a task nobody follows any more
    * would only cost the server. */
-  mcp_client_task_request (follow->client, "tasks/cancel", mcp_task_get_id (follow->task), FALSE,
+  mcp_client_task_request (follow->client, "tasks/cancel", mcp_task_get_id (follow->task),
                            NULL, NULL, NULL);
   follow_return (follow, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                                     "the task was cancelled"));
