@@ -22,11 +22,15 @@ typedef struct {
   McpClient         *client;
   StewardCliOptions *options;
   char              *last_message;
+  GListModel        *followed;
+  gulong             followed_id;
 } RunData;
 
 static void
 run_data_free (RunData *data)
 {
+  g_clear_signal_handler (&data->followed_id, data->followed);
+  g_clear_object (&data->followed);
   g_object_unref (data->client);
   g_free (data->last_message);
   g_free (data);
@@ -123,56 +127,56 @@ task_changed_cb (McpTask *task,
   steward_cli_print_err (line);
 }
 
+/* The client follows the task it starts, so the task shows up in its list
+ * of followed tasks as soon as the server created it. */
 static void
-followed_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+followed_changed_cb (GListModel *followed,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     RunData    *data)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(McpTask) task = g_list_model_get_item (followed, i);
+      g_autofree char *id = steward_cli_sanitize (mcp_task_get_id (task), FALSE);
+      g_autofree char *line = NULL;
+
+      /* The id goes to stderr at once: with it, `tasks get` and `tasks
+       * result` find the task again (on a server that keeps it). */
+      line = g_strdup_printf (_("[task] started %s\n"), id);
+      steward_cli_print_err (line);
+
+      g_signal_connect (task, "changed", G_CALLBACK (task_changed_cb), data);
+      task_changed_cb (task, data);
+    }
+}
+
+static void
+called_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
   g_autoptr(GTask) gtask = user_data;
   GError *error = NULL;
   g_autoptr(McpToolResult) tool_result = NULL;
 
-  tool_result = mcp_client_follow_task_finish (MCP_CLIENT (object), result, &error);
+  tool_result = mcp_client_call_tool_as_task_finish (MCP_CLIENT (object), result, &error);
   return_result (gtask, tool_result, error);
 }
 
 static void
-started_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
+call_as_task (GTask *gtask)
 {
-  McpClient *client = MCP_CLIENT (object);
-  g_autoptr(GTask) gtask = user_data;
   RunData *data = g_task_get_task_data (gtask);
-  g_autoptr(McpToolResult) immediate = NULL;
-  g_autoptr(McpTask) task = NULL;
-  g_autofree char *id = NULL;
-  g_autofree char *line = NULL;
-  GError *error = NULL;
 
-  task = mcp_client_start_task_finish (client, result, &immediate, &error);
-  if (error != NULL)
-    {
-      g_task_return_error (gtask, error);
-      return;
-    }
-
-  if (task == NULL)
-    {
-      return_result (gtask, immediate, NULL);
-      return;
-    }
-
-  /* The id goes to stderr at once: with it, `tasks get` and `tasks result`
-   * find the task again (on a server that keeps it). */
-  id = steward_cli_sanitize (mcp_task_get_id (task), FALSE);
-  line = g_strdup_printf (_("[task] started %s\n"), id);
-  steward_cli_print_err (line);
-
-  g_signal_connect (task, "changed", G_CALLBACK (task_changed_cb), data);
-  task_changed_cb (task, data);
-  mcp_client_follow_task_async (client, task, g_task_get_cancellable (gtask), followed_cb,
-                                g_object_ref (gtask));
+  data->followed = g_object_ref (mcp_client_get_followed_tasks (data->client));
+  data->followed_id = g_signal_connect (data->followed, "items-changed",
+                                        G_CALLBACK (followed_changed_cb), data);
+  mcp_client_call_tool_as_task_async (data->client, data->options->operand,
+                                      data->options->arguments, NULL, NULL, NULL,
+                                      g_task_get_cancellable (gtask), called_cb,
+                                      g_object_ref (gtask));
 }
 
 static void
@@ -200,9 +204,7 @@ tools_listed_cb (GObject      *object,
     g_task_return_new_error (gtask, MCP_ERROR, MCP_ERROR_CAPABILITY_MISSING,
                              _("the tool “%s” does not run as a task"), data->options->operand);
   else
-    mcp_client_start_task_async (client, data->options->operand, data->options->arguments,
-                                 g_task_get_cancellable (gtask), started_cb,
-                                 g_object_ref (gtask));
+    call_as_task (gtask);
 }
 
 static void

@@ -105,6 +105,7 @@ mcp_auth_challenge_parse (const char *header)
     {
       g_autofree char *name = NULL;
       const char *after;
+      char *value;
 
       p = skip_space (p);
       while (*p == ',')
@@ -132,29 +133,16 @@ mcp_auth_challenge_parse (const char *header)
           continue;
         }
 
+      /* A parameter's value is a quoted string or a bare token (RFC 9110
+       * §11.2); either way it is kept only for the Bearer scheme. */
       p = skip_space (after + 1);
-      if (*p == '"')
-        {
-          char *value = read_quoted (&p);
-
-          if (value == NULL)
-            return NULL;
-          if (in_bearer)
-            keep (challenge, name, value);
-          else
-            g_free (value);
-        }
+      value = *p == '"' ? read_quoted (&p) : read_token (&p);
+      if (value == NULL)
+        return NULL;
+      if (in_bearer)
+        keep (challenge, name, value);
       else
-        {
-          char *value = read_token (&p);
-
-          if (value == NULL)
-            return NULL;
-          if (in_bearer)
-            keep (challenge, name, value);
-          else
-            g_free (value);
-        }
+        g_free (value);
     }
 
   return g_steal_pointer (&challenge);

@@ -197,6 +197,15 @@ void        mcp_client_refresh_list        (McpClient           *self,
                                             ListKind             kind);
 void        mcp_client_open_subscriptions  (McpClient           *self);
 
+/* mcp-client-task-requests.c */
+gboolean    mcp_client_is_stateless        (McpClient           *self);
+void        mcp_client_task_request        (McpClient           *self,
+                                            const char          *method,
+                                            const char          *task_id,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+
 /* mcp-client-tasks.c */
 gboolean    mcp_client_tasks_take_progress (McpClient           *self,
                                             JsonObject          *params);

@@ -16,25 +16,31 @@
  * its end is mcp-client-tasks.c.
  */
 
-static gboolean
-is_modern (McpClient *self)
+/* Whether the client speaks the stateless revision, where tasks are the
+ * `io.modelcontextprotocol/tasks` extension. */
+gboolean
+mcp_client_is_stateless (McpClient *self)
 {
   return mcp_revision_is_stateless (mcp_client_get_revision (self));
 }
 
-static void
-task_request (McpClient           *self,
-              const char          *method,
-              const char          *task_id,
-              gboolean             untimed,
-              GCancellable        *cancellable,
-              GAsyncReadyCallback  callback,
-              gpointer             user_data)
+/* Every request about one task names it by `taskId` alone. The one-off
+ * requests below and the follower in mcp-client-tasks.c share it. */
+void
+mcp_client_task_request (McpClient           *self,
+                         const char          *method,
+                         const char          *task_id,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
 {
   g_autoptr(JsonObject) params = json_object_new ();
 
   json_object_set_string_member (params, "taskId", task_id);
-  if (untimed)
+
+  /* tasks/result (2025-11-25) blocks until the task ends, and carries the
+   * server's requests on the way: it has no deadline of its own. */
+  if (g_str_equal (method, "tasks/result"))
     mcp_client_start_request (self, method, params, FALSE, 0, NULL, NULL, NULL, cancellable,
                               mcp_client_request_async, callback, user_data);
   else
@@ -76,8 +82,8 @@ mcp_client_get_task_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task_request (self, "tasks/get", task_id, FALSE, cancellable, get_task_cb,
-                g_task_new (self, cancellable, callback, user_data));
+  mcp_client_task_request (self, "tasks/get", task_id, cancellable, get_task_cb,
+                           g_task_new (self, cancellable, callback, user_data));
 }
 
 /**
@@ -127,8 +133,8 @@ mcp_client_cancel_task_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task_request (self, "tasks/cancel", task_id, FALSE, cancellable, boolean_cb,
-                g_task_new (self, cancellable, callback, user_data));
+  mcp_client_task_request (self, "tasks/cancel", task_id, cancellable, boolean_cb,
+                           g_task_new (self, cancellable, callback, user_data));
 }
 
 gboolean
@@ -238,7 +244,7 @@ mcp_client_list_tasks_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
 
   /* The capability is an object ({}), not a flag. */
-  if (is_modern (self) ||
+  if (mcp_client_is_stateless (self) ||
       mcp_json_get_object (mcp_json_get_object (mcp_client_get_server_capabilities (self),
                                                 "tasks"), "list") == NULL)
     {
@@ -287,7 +293,7 @@ result_cb (GObject      *object,
       return;
     }
 
-  if (!is_modern (MCP_CLIENT (object)))
+  if (!mcp_client_is_stateless (MCP_CLIENT (object)))
     {
       g_task_return_pointer (gtask, mcp_tool_result_new (reply), g_object_unref);
       return;
@@ -333,9 +339,9 @@ mcp_client_get_task_result_async (McpClient           *self,
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task_request (self, is_modern (self) ? "tasks/get" : "tasks/result", task_id,
-                !is_modern (self), cancellable, result_cb,
-                g_task_new (self, cancellable, callback, user_data));
+  mcp_client_task_request (self, mcp_client_is_stateless (self) ? "tasks/get" : "tasks/result",
+                           task_id, cancellable, result_cb,
+                           g_task_new (self, cancellable, callback, user_data));
 }
 
 /**

@@ -122,12 +122,6 @@ get_state (McpClient *self)
   return state;
 }
 
-static gboolean
-is_modern (McpClient *self)
-{
-  return mcp_revision_is_stateless (mcp_client_get_revision (self));
-}
-
 static JsonObject *
 object_at (JsonObject *object,
            const char *first,
@@ -161,7 +155,7 @@ mcp_client_supports_tasks (McpClient *self)
   if (capabilities == NULL)
     return FALSE;
 
-  if (is_modern (self))
+  if (mcp_client_is_stateless (self))
     return object_at (capabilities, "extensions", MCP_TASKS_EXTENSION, NULL) != NULL;
 
   return object_at (capabilities, "tasks", "requests", "tools", "call", NULL) != NULL;
@@ -198,7 +192,7 @@ mcp_client_tool_needs_task (McpClient  *self,
 
   g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
 
-  if (is_modern (self) || !mcp_client_supports_tasks (self))
+  if (mcp_client_is_stateless (self) || !mcp_client_supports_tasks (self))
     return FALSE;
 
   tool = find_tool (self, tool_name);
@@ -221,7 +215,7 @@ mcp_client_tool_allows_task (McpClient  *self,
 
   if (!mcp_client_supports_tasks (self))
     return FALSE;
-  if (is_modern (self))
+  if (mcp_client_is_stateless (self))
     return TRUE;
 
   tool = find_tool (self, tool_name);
@@ -429,7 +423,7 @@ start_task (McpClient           *self,
   /* 2025-11-25: the request asks for a task, and its progress token stays
    * good for the task's life; our own string token tells it apart from
    * the tokens of requests, which are their ids. */
-  if (ask && !is_modern (self))
+  if (ask && !mcp_client_is_stateless (self))
     {
       JsonObject *meta = json_object_new ();
 
@@ -601,21 +595,26 @@ task_result_cb (GObject      *object,
     follow_schedule (follow);
 }
 
+/* A request about the followed task, one of a kind at a time: a poll or a
+ * fetch of the result still waiting for its answer is not sent again. */
+static void
+follow_request (Follow              *follow,
+                const char          *method,
+                gboolean            *outstanding,
+                GAsyncReadyCallback  callback)
+{
+  if (follow->done || *outstanding)
+    return;
+
+  *outstanding = TRUE;
+  mcp_client_task_request (follow->client, method, mcp_task_get_id (follow->task),
+                           follow->cancellable, callback, g_object_ref (follow->gtask));
+}
+
 static void
 fetch_result (Follow *follow)
 {
-  g_autoptr(JsonObject) params = json_object_new ();
-
-  if (follow->result_outstanding)
-    return;
-
-  /* It blocks until the task ends, and carries the server's requests on
-   * the way: it has no deadline of its own. */
-  follow->result_outstanding = TRUE;
-  json_object_set_string_member (params, "taskId", mcp_task_get_id (follow->task));
-  mcp_client_start_request (follow->client, "tasks/result", params, FALSE, 0, NULL, NULL, NULL,
-                            follow->cancellable, mcp_client_request_async, task_result_cb,
-                            g_object_ref (follow->gtask));
+  follow_request (follow, "tasks/result", &follow->result_outstanding, task_result_cb);
 }
 
 static void
@@ -871,15 +870,7 @@ poll_timeout_cb (gpointer user_data)
 static void
 follow_poll_now (Follow *follow)
 {
-  g_autoptr(JsonObject) params = json_object_new ();
-
-  if (follow->done || follow->get_outstanding)
-    return;
-
-  follow->get_outstanding = TRUE;
-  json_object_set_string_member (params, "taskId", mcp_task_get_id (follow->task));
-  mcp_client_request_async (follow->client, "tasks/get", params, NULL, NULL, NULL,
-                            follow->cancellable, poll_cb, g_object_ref (follow->gtask));
+  follow_request (follow, "tasks/get", &follow->get_outstanding, poll_cb);
 }
 
 /* The next poll: at the server's interval after a change, then half as
@@ -946,17 +937,14 @@ caller_cancelled_idle_cb (gpointer user_data)
 {
   g_autoptr(GTask) gtask = user_data;
   Follow *follow = g_task_get_task_data (gtask);
-  g_autoptr(JsonObject) params = NULL;
 
   if (follow->done)
     return G_SOURCE_REMOVE;
 
   /* Stopping the wait stops the work: a task nobody follows any more
    * would only cost the server. */
-  params = json_object_new ();
-  json_object_set_string_member (params, "taskId", mcp_task_get_id (follow->task));
-  mcp_client_request_async (follow->client, "tasks/cancel", params, NULL, NULL, NULL,
-                            NULL, NULL, NULL);
+  mcp_client_task_request (follow->client, "tasks/cancel", mcp_task_get_id (follow->task),
+                           NULL, NULL, NULL);
   follow_return (follow, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                                     "the task was cancelled"));
   return G_SOURCE_REMOVE;
@@ -997,7 +985,7 @@ follow_start (McpClient           *self,
   follow->client = g_object_ref (self);
   follow->task = g_object_ref (task);
   follow->gtask = g_object_ref (gtask);   /* dropped by follow_return() */
-  follow->modern = is_modern (self);
+  follow->modern = mcp_client_is_stateless (self);
   follow->answered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   follow->responses = json_object_new ();
   follow->cancellable = g_cancellable_new ();
@@ -1304,7 +1292,7 @@ mcp_client_tasks_route_call (McpClient           *self,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
 {
-  gboolean modern = is_modern (self);
+  gboolean modern = mcp_client_is_stateless (self);
   g_autoptr(McpTool) tool = NULL;
 
   if (!mcp_client_supports_tasks (self))

@@ -43,8 +43,12 @@ static const char * const environment_allowlist[] = {
   "XDG_CACHE_HOME",
   "XDG_DATA_HOME",
   "XDG_STATE_HOME",
-  /* The locale's categories (locale(7)), rather than anything that
-   * starts with LC_, which other programs use for their own variables. */
+  NULL
+};
+
+/* The locale's categories (locale(7)), rather than anything that starts
+ * with LC_, which other programs use for their own variables. */
+static const char * const locale_variables[] = {
   "LC_ALL",
   "LC_ADDRESS",
   "LC_COLLATE",
@@ -104,10 +108,24 @@ mcp_stdio_transport_describe_argv (const char * const *argv)
   return g_string_free (text, FALSE);
 }
 
+/**
+ * mcp_stdio_transport_is_locale_variable:
+ * @name: an environment variable's name
+ *
+ * Returns: whether @name is one of the locale's categories, which a server
+ *   inherits from the session (and so does a sandboxed one)
+ */
+gboolean
+mcp_stdio_transport_is_locale_variable (const char *name)
+{
+  return g_strv_contains (locale_variables, name);
+}
+
 static gboolean
 is_allowed_variable (const char *name)
 {
-  return g_strv_contains (environment_allowlist, name);
+  return g_strv_contains (environment_allowlist, name) ||
+         mcp_stdio_transport_is_locale_variable (name);
 }
 
 static int

@@ -33,4 +33,6 @@ char               *mcp_stdio_transport_dup_stderr_tail       (McpStdioTransport
 char              **mcp_stdio_transport_dup_environment       (McpStdioTransport  *self);
 guint               mcp_stdio_transport_get_n_dropped         (McpStdioTransport  *self);
 
+gboolean            mcp_stdio_transport_is_locale_variable    (const char         *name);
+
 G_END_DECLS

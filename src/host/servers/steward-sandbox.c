@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcp-stdio-transport.h"
+
 #include "steward-sandbox.h"
 
 /* The bus name behind `flatpak-spawn --host`. */
@@ -25,20 +27,7 @@ static const char * const session_allowlist[] = {
   "LANGUAGE",
   "TZ",
   "TERM",
-  /* The locale's categories (locale(7)). */
-  "LC_ALL",
-  "LC_ADDRESS",
-  "LC_COLLATE",
-  "LC_CTYPE",
-  "LC_IDENTIFICATION",
-  "LC_MEASUREMENT",
-  "LC_MESSAGES",
-  "LC_MONETARY",
-  "LC_NAME",
-  "LC_NUMERIC",
-  "LC_PAPER",
-  "LC_TELEPHONE",
-  "LC_TIME",
+  /* And the locale's categories, which McpStdioTransport names. */
   NULL
 };
 
@@ -178,7 +167,8 @@ steward_sandbox_dup_session_env (const char * const *parent_env)
         continue;
 
       name = g_strndup (parent_env[i], equals - parent_env[i]);
-      if (g_strv_contains (session_allowlist, name))
+      if (g_strv_contains (session_allowlist, name) ||
+          mcp_stdio_transport_is_locale_variable (name))
         g_hash_table_replace (env, g_steal_pointer (&name), g_strdup (equals + 1));
     }
 
