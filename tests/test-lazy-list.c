@@ -78,8 +78,8 @@ fixture_teardown (Fixture       *fixture,
 {
   gtk_window_destroy (fixture->window);
   test_drain_main_context ();
-  g_clear_object (&fixture->lazy);
-  g_clear_object (&fixture->store);
+  g_assert_finalize_object (fixture->lazy);
+  g_assert_finalize_object (fixture->store);
 }
 
 static GtkAdjustment *

@@ -874,6 +874,8 @@ steward_server_page_init (StewardServerPage *self)
 {
   GtkFlattenListModel *flat;
   GtkFilterListModel *filtered;
+  GtkAdjustment *adjustment;
+  GListModel *handed;
 
   self->cancellable = g_cancellable_new ();
 
@@ -885,11 +887,10 @@ steward_server_page_init (StewardServerPage *self)
   /* A server may list a thousand tools: the list gets them as it is
    * scrolled, while searches still look through them all. */
   self->tool_lazy = steward_lazy_list_new (G_LIST_MODEL (self->tool_model), TOOL_BATCH);
-  self->tool_selection = new_selection (self,
-                                        g_object_ref (steward_lazy_list_get_model (self->tool_lazy)),
-                                        self->tool_list);
-  steward_lazy_list_set_adjustment (self->tool_lazy,
-                                    gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->tool_list)));
+  handed = steward_lazy_list_get_model (self->tool_lazy);
+  self->tool_selection = new_selection (self, g_object_ref (handed), self->tool_list);
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->tool_list));
+  steward_lazy_list_set_adjustment (self->tool_lazy, adjustment);
 
   self->resource_models = g_list_store_new (G_TYPE_LIST_MODEL);
   flat = gtk_flatten_list_model_new (g_object_ref (G_LIST_MODEL (self->resource_models)));
