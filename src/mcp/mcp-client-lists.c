@@ -39,6 +39,36 @@ holds_at (GListModel *model,
   return held == item;
 }
 
+/* Whether @a and @b say the same. The members that are plain values (a
+ * description, a title) go first: they are what changes most often, and
+ * the deep comparison of a schema is what costs. */
+static gboolean
+same_definition (JsonObject *a,
+                 JsonObject *b)
+{
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *node;
+
+  if (json_object_get_size (a) != json_object_get_size (b))
+    return FALSE;
+
+  json_object_iter_init (&iter, a);
+  while (json_object_iter_next (&iter, &member, &node))
+    {
+      JsonNode *other;
+
+      if (!JSON_NODE_HOLDS_VALUE (node))
+        continue;
+
+      other = json_object_get_member (b, member);
+      if (other == NULL || !json_node_equal (node, other))
+        return FALSE;
+    }
+
+  return json_object_equal (a, b);
+}
+
 /* Puts @items, a new listing, into @store in place of the last one. An
  * entry listed as it was stays the same object, so that what was worked
  * out from it (a tool's pinned hash, a list row) stays good, and only the
@@ -72,7 +102,7 @@ update_store (GListStore *store,
       McpItem *same = g_hash_table_lookup (old, mcp_item_get_key (fresh));
 
       if (same != NULL && G_OBJECT_TYPE (same) == G_OBJECT_TYPE (fresh) &&
-          json_object_equal (mcp_item_get_json (same), mcp_item_get_json (fresh)))
+          same_definition (mcp_item_get_json (same), mcp_item_get_json (fresh)))
         {
           g_ptr_array_index (items, i) = g_object_ref (same);
           g_object_unref (fresh);
