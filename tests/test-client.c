@@ -803,6 +803,120 @@ test_pagination_and_list_changed (Fixture       *fixture,
   g_signal_handlers_disconnect_by_data (tools, &changes);
 }
 
+typedef struct {
+  guint position;
+  guint removed;
+  guint added;
+  guint count;
+} Change;
+
+static void
+record_change_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  gpointer    user_data)
+{
+  Change *change = user_data;
+
+  change->position = position;
+  change->removed = removed;
+  change->added = added;
+  change->count++;
+}
+
+static void
+answer_tools (Fixture    *fixture,
+              guint       n_sent,
+              const char *tools)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  McpMessage *request;
+
+  wait_for (sent->len > n_sent);
+  request = g_ptr_array_index (sent, sent->len - 1);
+  g_assert_cmpstr (mcp_message_get_method (request), ==, "tools/list");
+  mcp_scripted_transport_receivef (fixture->transport,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":"
+                                   "{\"tools\":[%s]}}", id_of (request), tools);
+}
+
+/* Listed again, a tool as it was stays the same object and only the
+ * changed range is replaced; a changed tool is a new object. */
+static void
+test_list_again_in_place (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  GListModel *tools = mcp_client_get_tools (fixture->client);
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(McpTool) a = NULL;
+  g_autoptr(McpTool) b = NULL;
+  g_autoptr(McpTool) c = NULL;
+  g_autoptr(McpTool) item = NULL;
+  Change change = { 0 };
+  guint n_sent;
+  const char *notice = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+
+  fixture_connect (fixture, "2025-11-25", "{\"tools\":{\"listChanged\":true}}");
+  mcp_scripted_transport_wait_sent (fixture->transport, "tools/list");
+  answer_tools (fixture, sent->len - 1,
+                "{\"name\":\"a\"},{\"name\":\"b\",\"description\":\"one\"},{\"name\":\"c\"}");
+  wait_for (g_list_model_get_n_items (tools) == 3);
+  a = g_list_model_get_item (tools, 0);
+  b = g_list_model_get_item (tools, 1);
+  c = g_list_model_get_item (tools, 2);
+  g_signal_connect (tools, "items-changed", G_CALLBACK (record_change_cb), &change);
+
+  /* b's description changes: b alone is replaced, by a new object. */
+  n_sent = sent->len;
+  mcp_scripted_transport_receive (fixture->transport, notice);
+  answer_tools (fixture, n_sent,
+                "{\"name\":\"a\"},{\"name\":\"b\",\"description\":\"two\"},{\"name\":\"c\"}");
+  wait_for (change.count == 1);
+  g_assert_cmpuint (change.position, ==, 1);
+  g_assert_cmpuint (change.removed, ==, 1);
+  g_assert_cmpuint (change.added, ==, 1);
+  item = g_list_model_get_item (tools, 0);
+  g_assert_true (item == a);
+  g_clear_object (&item);
+  item = g_list_model_get_item (tools, 1);
+  g_assert_true (item != b);
+  g_assert_cmpstr (mcp_item_get_description (MCP_ITEM (item)), ==, "two");
+  g_assert_cmpstr (mcp_item_get_description (MCP_ITEM (b)), ==, "one");
+  g_clear_object (&item);
+  item = g_list_model_get_item (tools, 2);
+  g_assert_true (item == c);
+  g_clear_object (&item);
+
+  /* The same list again changes nothing; a tool added at the end is
+   * added alone. */
+  n_sent = sent->len;
+  mcp_scripted_transport_receive (fixture->transport, notice);
+  answer_tools (fixture, n_sent,
+                "{\"name\":\"a\"},{\"name\":\"b\",\"description\":\"two\"},"
+                "{\"name\":\"c\"},{\"name\":\"d\"}");
+  wait_for (g_list_model_get_n_items (tools) == 4);
+  g_assert_cmpuint (change.count, ==, 2);
+  g_assert_cmpuint (change.position, ==, 3);
+  g_assert_cmpuint (change.removed, ==, 0);
+  g_assert_cmpuint (change.added, ==, 1);
+
+  /* A removed one goes alone. */
+  n_sent = sent->len;
+  mcp_scripted_transport_receive (fixture->transport, notice);
+  answer_tools (fixture, n_sent,
+                "{\"name\":\"b\",\"description\":\"two\"},{\"name\":\"c\"},{\"name\":\"d\"}");
+  wait_for (g_list_model_get_n_items (tools) == 3);
+  g_assert_cmpuint (change.count, ==, 3);
+  g_assert_cmpuint (change.position, ==, 0);
+  g_assert_cmpuint (change.removed, ==, 1);
+  g_assert_cmpuint (change.added, ==, 0);
+  item = g_list_model_get_item (tools, 1);
+  g_assert_true (item == c);
+
+  g_signal_handlers_disconnect_by_data (tools, &change);
+}
+
 static void
 test_server_requests_undeclared (Fixture       *fixture,
                                  gconstpointer  data)
@@ -1662,6 +1776,7 @@ main (int   argc,
   ADD ("cancel", fixture_set_up_ready, test_cancel);
   ADD ("odd-ids", fixture_set_up_ready, test_odd_ids);
   ADD ("pagination-and-list-changed", fixture_set_up, test_pagination_and_list_changed);
+  ADD ("list-again-in-place", fixture_set_up, test_list_again_in_place);
   ADD ("server-requests-undeclared", fixture_set_up, test_server_requests_undeclared);
   ADD ("server-requests", fixture_set_up_ready, test_server_requests);
   ADD ("server-cancels", fixture_set_up_ready, test_server_cancels);

@@ -29,6 +29,102 @@ static const struct {
 
 /* Lists */
 
+static gboolean
+holds_at (GListModel *model,
+          guint       position,
+          gpointer    item)
+{
+  g_autoptr(GObject) held = g_list_model_get_item (model, position);
+
+  return held == item;
+}
+
+/* Whether @a and @b say the same. The members that are plain values (a
+ * description, a title) go first: they are what changes most often, and
+ * the deep comparison of a schema is what costs. */
+static gboolean
+same_definition (JsonObject *a,
+                 JsonObject *b)
+{
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *node;
+
+  if (json_object_get_size (a) != json_object_get_size (b))
+    return FALSE;
+
+  json_object_iter_init (&iter, a);
+  while (json_object_iter_next (&iter, &member, &node))
+    {
+      JsonNode *other;
+
+      if (!JSON_NODE_HOLDS_VALUE (node))
+        continue;
+
+      other = json_object_get_member (b, member);
+      if (other == NULL || !json_node_equal (node, other))
+        return FALSE;
+    }
+
+  return json_object_equal (a, b);
+}
+
+/* Puts @items, a new listing, into @store in place of the last one. An
+ * entry listed as it was stays the same object, so that what was worked
+ * out from it (a tool's pinned hash, a list row) stays good, and only the
+ * entries from the first change to the last are replaced: a list view
+ * keeps its rows for the rest. A changed entry is a new object, never
+ * the old one altered, as a tool's definition is checked against its
+ * pin by object. @items is left holding what @store holds. */
+static void
+update_store (GListStore *store,
+              GPtrArray  *items)
+{
+  GListModel *model = G_LIST_MODEL (store);
+  guint n_old = g_list_model_get_n_items (model);
+  g_autoptr(GHashTable) old = g_hash_table_new (g_str_hash, g_str_equal);
+  guint start = 0;
+  guint end_old = n_old;
+  guint end_new = items->len;
+
+  for (guint i = 0; i < n_old; i++)
+    {
+      McpItem *item = g_list_model_get_item (model, i);
+
+      /* The store holds a reference for as long as this runs. */
+      g_hash_table_insert (old, (gpointer) mcp_item_get_key (item), item);
+      g_object_unref (item);
+    }
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      McpItem *fresh = g_ptr_array_index (items, i);
+      McpItem *same = g_hash_table_lookup (old, mcp_item_get_key (fresh));
+
+      if (same != NULL && G_OBJECT_TYPE (same) == G_OBJECT_TYPE (fresh) &&
+          same_definition (mcp_item_get_json (same), mcp_item_get_json (fresh)))
+        {
+          g_ptr_array_index (items, i) = g_object_ref (same);
+          g_object_unref (fresh);
+          /* Listed twice, it is two objects again. */
+          g_hash_table_remove (old, mcp_item_get_key (same));
+        }
+    }
+
+  while (start < n_old && start < items->len &&
+         holds_at (model, start, g_ptr_array_index (items, start)))
+    start++;
+  while (end_old > start && end_new > start &&
+         holds_at (model, end_old - 1, g_ptr_array_index (items, end_new - 1)))
+    {
+      end_old--;
+      end_new--;
+    }
+
+  if (end_old > start || end_new > start)
+    g_list_store_splice (store, start, end_old - start, items->pdata + start, end_new - start);
+}
+
 static void
 list_page_cb (GObject      *object,
               GAsyncResult *result,
@@ -136,8 +232,7 @@ list_page_cb (GObject      *object,
     {
       GListStore *store = self->lists[state->kind];
 
-      g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)),
-                           state->items->pdata, state->items->len);
+      update_store (store, state->items);
 
       /* 2026-07-28 lists say how long they stay good. */
       self->list_expiry[state->kind] = 0;

@@ -152,6 +152,11 @@ update (StewardItemRow *self)
     {
       g_autofree char *shown = steward_text_for_display (description);
 
+      /* A list row shows one line of it, so that a row is laid out once
+       * rather than wrapped at each width its list tries (most of a long
+       * list's cost to show); the pane shows it whole. */
+      if (!self->expanded)
+        g_strdelimit (shown, "\n", ' ');
       gtk_label_set_text (self->description_label, shown);
       gtk_widget_set_visible (GTK_WIDGET (self->description_label), TRUE);
     }
@@ -320,7 +325,7 @@ steward_item_row_set_expanded (StewardItemRow *self,
     return;
 
   self->expanded = expanded;
-  gtk_label_set_lines (self->description_label, expanded ? -1 : 2);
+  gtk_label_set_wrap (self->description_label, expanded);
   gtk_label_set_ellipsize (self->description_label,
                            expanded ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (self->description_label, expanded);
@@ -344,6 +349,8 @@ steward_item_row_set_expanded (StewardItemRow *self,
       gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
       gtk_widget_add_css_class (GTK_WIDGET (self->description_label), "caption");
     }
+  if (self->item != NULL)
+    update (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPANDED]);
 }

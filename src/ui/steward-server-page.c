@@ -13,6 +13,7 @@
 #include "steward-accessible.h"
 #include "steward-info-view.h"
 #include "steward-item-row.h"
+#include "steward-lazy-list.h"
 #include "steward-prompt-view.h"
 #include "steward-resource-view.h"
 #include "steward-sign-in-view.h"
@@ -43,6 +44,7 @@ struct _StewardServerPage
   /* The searches, case folded; NULL when empty. */
   char               *tool_needle;
   char               *resource_needle;
+  StewardLazyList    *tool_lazy;
   GtkSingleSelection *tool_selection;
   GListStore         *resource_models;
   GtkSingleSelection *resource_selection;
@@ -88,6 +90,10 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (StewardServerPage, steward_server_page, ADW_TYPE_BIN)
+
+/* Tools the list is handed at first, and more at a time as it is
+ * scrolled: a few screenfuls of rows. */
+#define TOOL_BATCH 40
 
 /* Lists and the panes beside them. */
 
@@ -397,6 +403,7 @@ tool_filter_cb (gpointer item,
 static void
 tool_search_changed_cb (StewardServerPage *self)
 {
+  steward_lazy_list_reset (self->tool_lazy);
   update_search (self->tool_search, &self->tool_needle, self->tool_filter);
 }
 
@@ -727,6 +734,7 @@ steward_server_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), STEWARD_TYPE_SERVER_PAGE);
 
   g_clear_object (&self->tool_selection);
+  g_clear_object (&self->tool_lazy);
   g_clear_object (&self->tool_model);
   g_clear_object (&self->tool_filter);
   g_clear_object (&self->resource_filter);
@@ -866,6 +874,8 @@ steward_server_page_init (StewardServerPage *self)
 {
   GtkFlattenListModel *flat;
   GtkFilterListModel *filtered;
+  GtkAdjustment *adjustment;
+  GListModel *handed;
 
   self->cancellable = g_cancellable_new ();
 
@@ -874,8 +884,13 @@ steward_server_page_init (StewardServerPage *self)
   self->tool_filter = gtk_custom_filter_new (tool_filter_cb, self, NULL);
   self->tool_model = gtk_filter_list_model_new (NULL,
                                                 g_object_ref (GTK_FILTER (self->tool_filter)));
-  self->tool_selection = new_selection (self, g_object_ref (G_LIST_MODEL (self->tool_model)),
-                                        self->tool_list);
+  /* A server may list a thousand tools: the list gets them as it is
+   * scrolled, while searches still look through them all. */
+  self->tool_lazy = steward_lazy_list_new (G_LIST_MODEL (self->tool_model), TOOL_BATCH);
+  handed = steward_lazy_list_get_model (self->tool_lazy);
+  self->tool_selection = new_selection (self, g_object_ref (handed), self->tool_list);
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->tool_list));
+  steward_lazy_list_set_adjustment (self->tool_lazy, adjustment);
 
   self->resource_models = g_list_store_new (G_TYPE_LIST_MODEL);
   flat = gtk_flatten_list_model_new (g_object_ref (G_LIST_MODEL (self->resource_models)));
@@ -945,7 +960,8 @@ steward_server_page_select (StewardServerPage *self,
   g_return_val_if_fail (selection != NULL, FALSE);
 
   adw_view_stack_set_visible_child_name (self->view_stack, page);
-  model = G_LIST_MODEL (selection);
+  model = selection == self->tool_selection ? G_LIST_MODEL (self->tool_model)
+                                            : G_LIST_MODEL (selection);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
       g_autoptr(McpItem) item = g_list_model_get_item (model, i);
@@ -955,6 +971,8 @@ steward_server_page_select (StewardServerPage *self,
 
       if (g_strcmp0 (item_key, key) == 0)
         {
+          if (selection == self->tool_selection)
+            steward_lazy_list_reveal (self->tool_lazy, i);
           gtk_single_selection_set_selected (selection, i);
           return TRUE;
         }
@@ -995,13 +1013,18 @@ steward_server_page_get_pane (StewardServerPage *self,
  * steward_server_page_get_list_model:
  * @page: "tools", "resources" or "prompts"
  *
- * Returns: (transfer none) (nullable): the items the page's list shows
+ * Returns: (transfer none) (nullable): the items the page's list holds,
+ *   those its search matches (the tool list makes rows for them as it is
+ *   scrolled)
  */
 GListModel *
 steward_server_page_get_list_model (StewardServerPage *self,
                                     const char        *page)
 {
   g_return_val_if_fail (STEWARD_IS_SERVER_PAGE (self), NULL);
+
+  if (g_strcmp0 (page, "tools") == 0)
+    return G_LIST_MODEL (self->tool_model);
 
   return G_LIST_MODEL (selection_for_page (self, page));
 }

@@ -11,9 +11,10 @@
  * the tools of a large API-wrapping server do.
  *
  * Calling any tool answers with one line of text. Calling `catalog_touch`
- * also changes every tool's description (a generation number in it) and
- * then sends notifications/tools/list_changed, so that the client lists
- * the tools again: the benchmark times that listing.
+ * also changes every tool's description (a revision number in it), or
+ * only that of the tool at index `only` when it is given, and then sends
+ * notifications/tools/list_changed, so that the client lists the tools
+ * again: the benchmark times that listing.
  *
  *   tools-server [--tools N]
  *
@@ -34,7 +35,7 @@ static const char *const verbs[] = {
 };
 
 static guint n_tools = 1000;
-static guint generation = 0;
+static guint *revisions;
 
 static void
 send_line (GString *line)
@@ -76,7 +77,7 @@ append_tool (GString *out,
     "\"dry_run\":{\"type\":\"boolean\",\"description\":\"Say what would change, change nothing\"}"
     "},\"required\":[\"id\"]},"
     "\"annotations\":{\"readOnlyHint\":%s}}",
-    name, g_ascii_toupper (verb[0]), verb + 1, domain, i, verb, domain, generation, domain,
+    name, g_ascii_toupper (verb[0]), verb + 1, domain, i, verb, domain, revisions[i], domain,
     g_str_equal (verb, "list") || g_str_equal (verb, "get") || g_str_equal (verb, "search")
       ? "true" : "false");
 }
@@ -143,7 +144,17 @@ handle (JsonObject *message)
       answer (id, result);
       if (g_str_equal (name, "catalog_touch"))
         {
-          generation++;
+          JsonNode *arguments = json_object_get_member (params, "arguments");
+          gint64 only = arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
+            ? json_object_get_int_member_with_default (json_node_get_object (arguments),
+                                                      "only", -1)
+            : -1;
+
+          if (only >= 0 && only < n_tools)
+            revisions[only]++;
+          else
+            for (guint i = 0; i < n_tools; i++)
+              revisions[i]++;
           line = g_string_new ("{\"jsonrpc\":\"2.0\","
                                "\"method\":\"notifications/tools/list_changed\"}");
           send_line (line);
@@ -175,6 +186,7 @@ main (int   argc,
       fprintf (stderr, "usage: tools-server [--tools N]\n");
       return EXIT_FAILURE;
     }
+  revisions = g_new0 (guint, n_tools);
 
   while (getline (&line, &size, stdin) > 0)
     {
