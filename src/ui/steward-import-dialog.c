@@ -363,17 +363,10 @@ from_vscode_action (GtkWidget  *widget,
 }
 
 static void
-file_chosen_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
+file_chosen (gpointer  owner,
+             GFile    *file)
 {
-  g_autoptr(StewardImportDialog) self = user_data;
-  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
-
-  g_clear_object (&self->file_chooser);
-
-  if (file != NULL)
-    load_file (self, file);
+  load_file (STEWARD_IMPORT_DIALOG (owner), file);
 }
 
 static void
@@ -386,9 +379,6 @@ choose_file_action (GtkWidget  *widget,
   g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
 
-  if (self->file_chooser != NULL)
-    return;
-
   gtk_file_filter_set_name (json, _("JSON Files"));
   gtk_file_filter_add_mime_type (json, "application/json");
   gtk_file_filter_add_suffix (json, "json");
@@ -397,11 +387,10 @@ choose_file_action (GtkWidget  *widget,
   gtk_file_filter_add_pattern (all, "*");
   g_list_store_append (filters, all);
 
-  self->file_chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                     _("Choose a Settings File"), _("_Open"),
-                                     G_LIST_MODEL (filters), NULL, NULL, self->file_chooser,
-                                     file_chosen_cb, g_object_ref (self));
+  steward_file_chooser_choose_for (self, &self->file_chooser, GTK_WINDOW (self),
+                                   GTK_FILE_CHOOSER_ACTION_OPEN,
+                                   _("Choose a Settings File"), _("_Open"),
+                                   G_LIST_MODEL (filters), NULL, NULL, file_chosen);
 }
 
 static void

@@ -178,17 +178,10 @@ steward_log_view_export_to (StewardLogView *self,
 }
 
 static void
-export_chosen_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+export_chosen (gpointer  owner,
+               GFile    *file)
 {
-  g_autoptr(StewardLogView) self = user_data;
-  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
-
-  g_clear_object (&self->export_chooser);
-
-  if (file != NULL)
-    steward_log_view_export_to (self, file);
+  steward_log_view_export_to (STEWARD_LOG_VIEW (owner), file);
 }
 
 static void
@@ -202,9 +195,6 @@ export_action (GtkWidget  *widget,
   g_autoptr(GtkFileFilter) text_filter = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) json_filter = gtk_file_filter_new ();
 
-  if (self->export_chooser != NULL)
-    return;
-
   gtk_file_filter_set_name (text_filter, _("Text (.txt)"));
   gtk_file_filter_add_suffix (text_filter, "txt");
   gtk_file_filter_add_suffix (text_filter, "log");
@@ -213,12 +203,11 @@ export_action (GtkWidget  *widget,
   gtk_file_filter_add_suffix (json_filter, "jsonl");
   g_list_store_append (filters, json_filter);
 
-  self->export_chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                     GTK_FILE_CHOOSER_ACTION_SAVE, _("Export Log"),
-                                     _("_Export"), G_LIST_MODEL (filters), "steward-log.txt",
-                                     NULL, self->export_chooser, export_chosen_cb,
-                                     g_object_ref (self));
+  steward_file_chooser_choose_for (self, &self->export_chooser,
+                                   GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("Export Log"),
+                                   _("_Export"), G_LIST_MODEL (filters), "steward-log.txt",
+                                   NULL, export_chosen);
 }
 
 void
