@@ -275,11 +275,15 @@ export_action (GtkWidget  *widget,
                GVariant   *parameter)
 {
   StewardAuditDialog *self = STEWARD_AUDIT_DIALOG (widget);
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SAVE,
+    .title = _("Export Journal"),
+    .accept_label = _("_Export"),
+    .initial_name = "steward-audit.jsonl",
+  };
 
-  steward_file_chooser_choose_for (self, &self->chooser, GTK_WINDOW (self),
-                                   GTK_FILE_CHOOSER_ACTION_SAVE,
-                                   _("Export Journal"), _("_Export"), NULL,
-                                   "steward-audit.jsonl", NULL, destination_chosen);
+  steward_file_chooser_choose_for (self, &self->chooser, GTK_WINDOW (self), &question,
+                                   destination_chosen);
 }
 
 static void

@@ -545,11 +545,16 @@ save_as_action (GtkWidget  *widget,
   StewardContentView *self = STEWARD_CONTENT_VIEW (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
   g_autofree char *name = suggest_file_name (self->content);
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SAVE,
+    .title = _("Save Content"),
+    .accept_label = _("_Save"),
+    .initial_name = name,
+  };
 
   steward_file_chooser_choose_for (self, &self->chooser,
                                    GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("Save Content"),
-                                   _("_Save"), NULL, name, NULL, save_as_chosen);
+                                   &question, save_as_chosen);
 }
 
 static void

@@ -157,21 +157,17 @@ chosen_for_cb (GObject      *source,
 }
 
 void
-steward_file_chooser_choose_for (gpointer               owner,
-                                 GCancellable         **busy,
-                                 GtkWindow             *parent,
-                                 GtkFileChooserAction   action,
-                                 const char            *title,
-                                 const char            *accept_label,
-                                 GListModel            *filters,
-                                 const char            *initial_name,
-                                 GFile                 *initial_file,
-                                 StewardFileChosenFunc  chosen)
+steward_file_chooser_choose_for (gpointer                   owner,
+                                 GCancellable             **busy,
+                                 GtkWindow                 *parent,
+                                 const StewardFileQuestion *question,
+                                 StewardFileChosenFunc      chosen)
 {
   ChooseForData *data;
 
   g_return_if_fail (G_IS_OBJECT (owner));
   g_return_if_fail (busy != NULL);
+  g_return_if_fail (question != NULL);
   g_return_if_fail (chosen != NULL);
 
   if (*busy != NULL)
@@ -183,7 +179,8 @@ steward_file_chooser_choose_for (gpointer               owner,
   data->chosen = chosen;
 
   *busy = g_cancellable_new ();
-  steward_file_chooser_choose_async (parent, action, title, accept_label, filters,
-                                     initial_name, initial_file, *busy,
-                                     chosen_for_cb, data);
+  steward_file_chooser_choose_async (parent, question->action, question->title,
+                                     question->accept_label, question->filters,
+                                     question->initial_name, question->initial_file,
+                                     *busy, chosen_for_cb, data);
 }

@@ -378,6 +378,12 @@ choose_file_action (GtkWidget  *widget,
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_OPEN,
+    .title = _("Choose a Settings File"),
+    .accept_label = _("_Open"),
+    .filters = G_LIST_MODEL (filters),
+  };
 
   gtk_file_filter_set_name (json, _("JSON Files"));
   gtk_file_filter_add_mime_type (json, "application/json");
@@ -387,10 +393,8 @@ choose_file_action (GtkWidget  *widget,
   gtk_file_filter_add_pattern (all, "*");
   g_list_store_append (filters, all);
 
-  steward_file_chooser_choose_for (self, &self->file_chooser, GTK_WINDOW (self),
-                                   GTK_FILE_CHOOSER_ACTION_OPEN,
-                                   _("Choose a Settings File"), _("_Open"),
-                                   G_LIST_MODEL (filters), NULL, NULL, file_chosen);
+  steward_file_chooser_choose_for (self, &self->file_chooser, GTK_WINDOW (self), &question,
+                                   file_chosen);
 }
 
 static void

@@ -194,6 +194,13 @@ export_action (GtkWidget  *widget,
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) text_filter = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) json_filter = gtk_file_filter_new ();
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SAVE,
+    .title = _("Export Log"),
+    .accept_label = _("_Export"),
+    .filters = G_LIST_MODEL (filters),
+    .initial_name = "steward-log.txt",
+  };
 
   gtk_file_filter_set_name (text_filter, _("Text (.txt)"));
   gtk_file_filter_add_suffix (text_filter, "txt");
@@ -205,9 +212,7 @@ export_action (GtkWidget  *widget,
 
   steward_file_chooser_choose_for (self, &self->export_chooser,
                                    GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("Export Log"),
-                                   _("_Export"), G_LIST_MODEL (filters), "steward-log.txt",
-                                   NULL, export_chosen);
+                                   &question, export_chosen);
 }
 
 void

@@ -403,13 +403,16 @@ add_action (GtkWidget  *widget,
             GVariant   *parameter)
 {
   StewardRootsPage *self = STEWARD_ROOTS_PAGE (widget);
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    .title = _("Add Folder"),
+    .accept_label = _("_Add"),
+  };
 
   /* The native chooser becomes the portal's in Flatpak, which gives the
    * app (and so its servers) access to exactly the folder chosen. */
   steward_file_chooser_choose_for (self, &self->chooser, get_parent_window (self),
-                                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                   _("Add Folder"), _("_Add"), NULL, NULL, NULL,
-                                   folder_chosen);
+                                   &question, folder_chosen);
 }
 
 static void

@@ -381,14 +381,18 @@ choose_folder_action (GtkWidget  *widget,
 {
   StewardServerDialog *self = STEWARD_SERVER_DIALOG (widget);
   g_autoptr(GFile) current = NULL;
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    .title = _("Choose the Working Folder"),
+    .accept_label = _("_Select"),
+  };
 
   if (self->cwd != NULL)
     current = g_file_new_for_path (self->cwd);
 
-  steward_file_chooser_choose_for (self, &self->folder_chooser, GTK_WINDOW (self),
-                                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                   _("Choose the Working Folder"), _("_Select"), NULL, NULL,
-                                   current, folder_chosen);
+  question.initial_file = current;
+  steward_file_chooser_choose_for (self, &self->folder_chooser, GTK_WINDOW (self), &question,
+                                   folder_chosen);
 }
 
 static void
