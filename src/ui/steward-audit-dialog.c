@@ -260,16 +260,6 @@ copy_done_cb (GObject      *object,
 }
 
 static void
-destination_chosen (gpointer  owner,
-                    GFile    *destination)
-{
-  StewardAuditDialog *self = STEWARD_AUDIT_DIALOG (owner);
-
-  if (get_journal (self) != NULL)
-    steward_audit_dialog_export_to (self, destination);
-}
-
-static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
@@ -283,7 +273,7 @@ export_action (GtkWidget  *widget,
   };
 
   steward_file_chooser_choose_for (self, &self->chooser, GTK_WINDOW (self), &question,
-                                   destination_chosen);
+                                   (StewardFileChosenFunc) steward_audit_dialog_export_to);
 }
 
 static void

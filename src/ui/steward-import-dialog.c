@@ -363,13 +363,6 @@ from_vscode_action (GtkWidget  *widget,
 }
 
 static void
-file_chosen (gpointer  owner,
-             GFile    *file)
-{
-  load_file (STEWARD_IMPORT_DIALOG (owner), file);
-}
-
-static void
 choose_file_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
@@ -394,7 +387,7 @@ choose_file_action (GtkWidget  *widget,
   g_list_store_append (filters, all);
 
   steward_file_chooser_choose_for (self, &self->file_chooser, GTK_WINDOW (self), &question,
-                                   file_chosen);
+                                   (StewardFileChosenFunc) load_file);
 }
 
 static void

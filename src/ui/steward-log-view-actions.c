@@ -178,13 +178,6 @@ steward_log_view_export_to (StewardLogView *self,
 }
 
 static void
-export_chosen (gpointer  owner,
-               GFile    *file)
-{
-  steward_log_view_export_to (STEWARD_LOG_VIEW (owner), file);
-}
-
-static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
@@ -212,7 +205,8 @@ export_action (GtkWidget  *widget,
 
   steward_file_chooser_choose_for (self, &self->export_chooser,
                                    GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   &question, export_chosen);
+                                   &question,
+                                   (StewardFileChosenFunc) steward_log_view_export_to);
 }
 
 void

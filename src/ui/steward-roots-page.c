@@ -391,13 +391,6 @@ ask_to_share (StewardRootsPage *self,
 }
 
 static void
-folder_chosen (gpointer  owner,
-               GFile    *folder)
-{
-  steward_roots_page_add_folder (STEWARD_ROOTS_PAGE (owner), folder);
-}
-
-static void
 add_action (GtkWidget  *widget,
             const char *action_name,
             GVariant   *parameter)
@@ -412,7 +405,8 @@ add_action (GtkWidget  *widget,
   /* The native chooser becomes the portal's in Flatpak, which gives the
    * app (and so its servers) access to exactly the folder chosen. */
   steward_file_chooser_choose_for (self, &self->chooser, get_parent_window (self),
-                                   &question, folder_chosen);
+                                   &question,
+                                   (StewardFileChosenFunc) steward_roots_page_add_folder);
 }
 
 static void
