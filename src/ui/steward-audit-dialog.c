@@ -260,36 +260,20 @@ copy_done_cb (GObject      *object,
 }
 
 static void
-choose_destination_cb (GObject      *source,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(StewardAuditDialog) self = user_data;
-  g_autoptr(GFile) destination = steward_file_chooser_choose_finish (result, NULL);
-
-  g_clear_object (&self->chooser);
-
-  if (destination == NULL || get_journal (self) == NULL)
-    return;
-
-  steward_audit_dialog_export_to (self, destination);
-}
-
-static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
   StewardAuditDialog *self = STEWARD_AUDIT_DIALOG (widget);
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SAVE,
+    .title = _("Export Journal"),
+    .accept_label = _("_Export"),
+    .initial_name = "steward-audit.jsonl",
+  };
 
-  if (self->chooser != NULL)
-    return;
-
-  self->chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                     _("Export Journal"), _("_Export"), NULL,
-                                     "steward-audit.jsonl", NULL, self->chooser,
-                                     choose_destination_cb, g_object_ref (self));
+  steward_file_chooser_choose_for (self, &self->chooser, GTK_WINDOW (self), &question,
+                                   (StewardFileChosenFunc) steward_audit_dialog_export_to);
 }
 
 static void

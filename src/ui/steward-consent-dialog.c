@@ -288,6 +288,41 @@ build_network (StewardConsentDialog *self,
   gtk_widget_set_visible (self->network_list, TRUE);
 }
 
+/* The permissions' sentences the request lists, borrowed from it, and its
+ * sandbox in @sandbox; %NULL where it lists none (a remote server, or
+ * one that runs unsandboxed). What is not a string is passed over. */
+static GPtrArray *
+list_permissions (JsonObject  *request,
+                  JsonObject **sandbox)
+{
+  JsonNode *node = json_object_get_member (request, "sandbox");
+  JsonObject *object;
+  JsonArray *permissions;
+  GPtrArray *sentences;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  object = json_node_get_object (node);
+  node = json_object_get_member (object, "permissions");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  permissions = json_node_get_array (node);
+  sentences = g_ptr_array_new ();
+  for (guint i = 0; i < json_array_get_length (permissions); i++)
+    {
+      JsonNode *element = json_array_get_element (permissions, i);
+
+      if (JSON_NODE_HOLDS_VALUE (element) &&
+          json_node_get_value_type (element) == G_TYPE_STRING)
+        g_ptr_array_add (sentences, (gpointer) json_node_get_string (element));
+    }
+
+  if (sandbox != NULL)
+    *sandbox = object;
+  return sentences;
+}
+
 /* The sandbox's permissions, in the host's words (the server's page shows
  * the same sentences), and a warning where the sandbox cannot run. */
 static void
@@ -295,15 +330,9 @@ build_permissions (StewardConsentDialog *self,
                    JsonObject           *request)
 {
   JsonObject *sandbox = NULL;
-  JsonArray *permissions = NULL;
+  g_autoptr(GPtrArray) permissions = list_permissions (request, &sandbox);
   const char *unavailable;
 
-  if (json_object_has_member (request, "sandbox") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (request, "sandbox")))
-    sandbox = json_object_get_object_member (request, "sandbox");
-  if (sandbox != NULL && json_object_has_member (sandbox, "permissions") &&
-      JSON_NODE_HOLDS_ARRAY (json_object_get_member (sandbox, "permissions")))
-    permissions = json_object_get_array_member (sandbox, "permissions");
   if (permissions == NULL)
     return;
 
@@ -319,13 +348,8 @@ build_permissions (StewardConsentDialog *self,
       add_permission_row (self, text, TRUE);
     }
 
-  for (guint i = 0; i < json_array_get_length (permissions); i++)
-    {
-      JsonNode *node = json_array_get_element (permissions, i);
-
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-        add_permission_row (self, json_node_get_string (node), FALSE);
-    }
+  for (guint i = 0; i < permissions->len; i++)
+    add_permission_row (self, g_ptr_array_index (permissions, i), FALSE);
 
   gtk_widget_set_visible (self->permissions_heading, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->permissions_list), TRUE);
@@ -337,26 +361,10 @@ static void
 add_permission_lines (GPtrArray  *lines,
                       JsonObject *request)
 {
-  JsonNode *node = json_object_get_member (request, "sandbox");
-  JsonObject *sandbox;
-  JsonArray *permissions;
+  g_autoptr(GPtrArray) permissions = list_permissions (request, NULL);
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return;
-  sandbox = json_node_get_object (node);
-  node = json_object_get_member (sandbox, "permissions");
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return;
-
-  permissions = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (permissions); i++)
-    {
-      JsonNode *element = json_array_get_element (permissions, i);
-
-      if (JSON_NODE_HOLDS_VALUE (element) &&
-          json_node_get_value_type (element) == G_TYPE_STRING)
-        g_ptr_array_add (lines, g_strdup (json_node_get_string (element)));
-    }
+  for (guint i = 0; permissions != NULL && i < permissions->len; i++)
+    g_ptr_array_add (lines, g_strdup (g_ptr_array_index (permissions, i)));
 }
 
 /* What consent covers, one line per item, for the comparison. */

@@ -501,21 +501,14 @@ decode_for_save_cb (GObject      *object,
 }
 
 static void
-save_as_chosen_cb (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+save_as_chosen (gpointer  owner,
+                GFile    *file)
 {
-  g_autoptr(StewardContentView) self = user_data;
-  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
+  StewardContentView *self = STEWARD_CONTENT_VIEW (owner);
   g_autoptr(GTask) task = NULL;
 
-  g_clear_object (&self->chooser);
-
-  if (file == NULL)
-    return;
-
-  task = g_task_new (self, self->cancellable, decode_for_save_cb, g_steal_pointer (&file));
-  g_task_set_source_tag (task, save_as_chosen_cb);
+  task = g_task_new (self, self->cancellable, decode_for_save_cb, g_object_ref (file));
+  g_task_set_source_tag (task, save_as_chosen);
   g_task_set_task_data (task, g_object_ref (self->content), g_object_unref);
   g_task_run_in_thread (task, decode_data_thread);
 }
@@ -552,16 +545,16 @@ save_as_action (GtkWidget  *widget,
   StewardContentView *self = STEWARD_CONTENT_VIEW (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
   g_autofree char *name = suggest_file_name (self->content);
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SAVE,
+    .title = _("Save Content"),
+    .accept_label = _("_Save"),
+    .initial_name = name,
+  };
 
-  /* The chooser already open is modal and in front. */
-  if (self->chooser != NULL)
-    return;
-
-  self->chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                     GTK_FILE_CHOOSER_ACTION_SAVE, _("Save Content"),
-                                     _("_Save"), NULL, name, NULL, self->chooser,
-                                     save_as_chosen_cb, g_object_ref (self));
+  steward_file_chooser_choose_for (self, &self->chooser,
+                                   GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   &question, save_as_chosen);
 }
 
 static void

@@ -131,3 +131,56 @@ steward_file_chooser_choose_finish (GAsyncResult  *result,
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
+
+typedef struct
+{
+  GObject               *owner;
+  GCancellable         **busy;
+  StewardFileChosenFunc  chosen;
+} ChooseForData;
+
+static void
+chosen_for_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  ChooseForData *data = user_data;
+  g_autoptr(GObject) owner = data->owner;
+  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
+
+  g_clear_object (data->busy);
+
+  if (file != NULL)
+    data->chosen (owner, file);
+
+  g_free (data);
+}
+
+void
+steward_file_chooser_choose_for (gpointer                   owner,
+                                 GCancellable             **busy,
+                                 GtkWindow                 *parent,
+                                 const StewardFileQuestion *question,
+                                 StewardFileChosenFunc      chosen)
+{
+  ChooseForData *data;
+
+  g_return_if_fail (G_IS_OBJECT (owner));
+  g_return_if_fail (busy != NULL);
+  g_return_if_fail (question != NULL);
+  g_return_if_fail (chosen != NULL);
+
+  if (*busy != NULL)
+    return;
+
+  data = g_new0 (ChooseForData, 1);
+  data->owner = g_object_ref (owner);
+  data->busy = busy;
+  data->chosen = chosen;
+
+  *busy = g_cancellable_new ();
+  steward_file_chooser_choose_async (parent, question->action, question->title,
+                                     question->accept_label, question->filters,
+                                     question->initial_name, question->initial_file,
+                                     *busy, chosen_for_cb, data);
+}

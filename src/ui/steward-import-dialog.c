@@ -363,20 +363,6 @@ from_vscode_action (GtkWidget  *widget,
 }
 
 static void
-file_chosen_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(StewardImportDialog) self = user_data;
-  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
-
-  g_clear_object (&self->file_chooser);
-
-  if (file != NULL)
-    load_file (self, file);
-}
-
-static void
 choose_file_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
@@ -385,9 +371,12 @@ choose_file_action (GtkWidget  *widget,
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-
-  if (self->file_chooser != NULL)
-    return;
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_OPEN,
+    .title = _("Choose a Settings File"),
+    .accept_label = _("_Open"),
+    .filters = G_LIST_MODEL (filters),
+  };
 
   gtk_file_filter_set_name (json, _("JSON Files"));
   gtk_file_filter_add_mime_type (json, "application/json");
@@ -397,11 +386,8 @@ choose_file_action (GtkWidget  *widget,
   gtk_file_filter_add_pattern (all, "*");
   g_list_store_append (filters, all);
 
-  self->file_chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                     _("Choose a Settings File"), _("_Open"),
-                                     G_LIST_MODEL (filters), NULL, NULL, self->file_chooser,
-                                     file_chosen_cb, g_object_ref (self));
+  steward_file_chooser_choose_for (self, &self->file_chooser, GTK_WINDOW (self), &question,
+                                   (StewardFileChosenFunc) load_file);
 }
 
 static void

@@ -178,20 +178,6 @@ steward_log_view_export_to (StewardLogView *self,
 }
 
 static void
-export_chosen_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(StewardLogView) self = user_data;
-  g_autoptr(GFile) file = steward_file_chooser_choose_finish (result, NULL);
-
-  g_clear_object (&self->export_chooser);
-
-  if (file != NULL)
-    steward_log_view_export_to (self, file);
-}
-
-static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
@@ -201,9 +187,13 @@ export_action (GtkWidget  *widget,
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) text_filter = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) json_filter = gtk_file_filter_new ();
-
-  if (self->export_chooser != NULL)
-    return;
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SAVE,
+    .title = _("Export Log"),
+    .accept_label = _("_Export"),
+    .filters = G_LIST_MODEL (filters),
+    .initial_name = "steward-log.txt",
+  };
 
   gtk_file_filter_set_name (text_filter, _("Text (.txt)"));
   gtk_file_filter_add_suffix (text_filter, "txt");
@@ -213,12 +203,10 @@ export_action (GtkWidget  *widget,
   gtk_file_filter_add_suffix (json_filter, "jsonl");
   g_list_store_append (filters, json_filter);
 
-  self->export_chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                     GTK_FILE_CHOOSER_ACTION_SAVE, _("Export Log"),
-                                     _("_Export"), G_LIST_MODEL (filters), "steward-log.txt",
-                                     NULL, self->export_chooser, export_chosen_cb,
-                                     g_object_ref (self));
+  steward_file_chooser_choose_for (self, &self->export_chooser,
+                                   GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   &question,
+                                   (StewardFileChosenFunc) steward_log_view_export_to);
 }
 
 void

@@ -391,36 +391,22 @@ ask_to_share (StewardRootsPage *self,
 }
 
 static void
-choose_folder_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(StewardRootsPage) self = user_data;
-  g_autoptr(GFile) folder = steward_file_chooser_choose_finish (result, NULL);
-
-  g_clear_object (&self->chooser);
-
-  if (folder != NULL)
-    steward_roots_page_add_folder (self, folder);
-}
-
-static void
 add_action (GtkWidget  *widget,
             const char *action_name,
             GVariant   *parameter)
 {
   StewardRootsPage *self = STEWARD_ROOTS_PAGE (widget);
-
-  if (self->chooser != NULL)
-    return;
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    .title = _("Add Folder"),
+    .accept_label = _("_Add"),
+  };
 
   /* The native chooser becomes the portal's in Flatpak, which gives the
    * app (and so its servers) access to exactly the folder chosen. */
-  self->chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (get_parent_window (self),
-                                     GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                     _("Add Folder"), _("_Add"), NULL, NULL, NULL,
-                                     self->chooser, choose_folder_cb, g_object_ref (self));
+  steward_file_chooser_choose_for (self, &self->chooser, get_parent_window (self),
+                                   &question,
+                                   (StewardFileChosenFunc) steward_roots_page_add_folder);
 }
 
 static void

@@ -365,18 +365,13 @@ set_cwd (StewardServerDialog *self,
 }
 
 static void
-folder_chosen_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+folder_chosen (gpointer  owner,
+               GFile    *folder)
 {
-  g_autoptr(StewardServerDialog) self = user_data;
-  g_autoptr(GFile) folder = steward_file_chooser_choose_finish (result, NULL);
-  g_autofree char *path = folder != NULL ? g_file_get_path (folder) : NULL;
-
-  g_clear_object (&self->folder_chooser);
+  g_autofree char *path = g_file_get_path (folder);
 
   if (path != NULL)
-    set_cwd (self, path);
+    set_cwd (STEWARD_SERVER_DIALOG (owner), path);
 }
 
 static void
@@ -386,18 +381,18 @@ choose_folder_action (GtkWidget  *widget,
 {
   StewardServerDialog *self = STEWARD_SERVER_DIALOG (widget);
   g_autoptr(GFile) current = NULL;
-
-  if (self->folder_chooser != NULL)
-    return;
+  StewardFileQuestion question = {
+    .action = GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    .title = _("Choose the Working Folder"),
+    .accept_label = _("_Select"),
+  };
 
   if (self->cwd != NULL)
     current = g_file_new_for_path (self->cwd);
 
-  self->folder_chooser = g_cancellable_new ();
-  steward_file_chooser_choose_async (GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                     _("Choose the Working Folder"), _("_Select"), NULL, NULL,
-                                     current, self->folder_chooser, folder_chosen_cb,
-                                     g_object_ref (self));
+  question.initial_file = current;
+  steward_file_chooser_choose_for (self, &self->folder_chooser, GTK_WINDOW (self), &question,
+                                   folder_chosen);
 }
 
 static void
