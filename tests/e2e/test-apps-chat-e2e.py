@@ -30,6 +30,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,9 @@ BASIC_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
 MONITOR = "monitor"
 MONITOR_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
                                            "server-system-monitor", "dist", "index.js"))
+BUDGET = "budget"
+BUDGET_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
+                                          "server-budget-allocator", "dist", "index.js"))
 PROVIDER_ID = "fakellm"
 MODEL = "fake-model"
 MAIN_SIZE = (1100, 860)
@@ -59,6 +63,8 @@ VIEW_MESSAGE = "This is message text."
 REPLY = "Thank you, I read the message from the view."
 MONITOR_QUESTION = "How busy is this computer?"
 MONITOR_ANSWER = "Its monitor is shown above; press Start to follow it."
+BUDGET_QUESTION = "How is this year's budget allocated?"
+BUDGET_ANSWER = "The allocation is shown above."
 # Where the page's notice is, from the top left of the view: a place to
 # click that is no control.
 NOTICE = (40, 22)
@@ -166,8 +172,14 @@ def answer_consent(s):
         a11y.closed(s.app, "Start Server?")
 
 
+def optional_servers():
+    """The servers besides server-basic-vanillajs that are installed."""
+    return [name for name, js in ((MONITOR, MONITOR_JS), (BUDGET, BUDGET_JS))
+            if os.path.exists(js)]
+
+
 def wait_ready(s):
-    names = [SERVER] + ([MONITOR] if os.path.exists(MONITOR_JS) else [])
+    names = [SERVER] + optional_servers()
 
     def ready():
         answer_consent(s)
@@ -227,8 +239,9 @@ def server_ready(s):
         {"provider": PROVIDER_ID, "name": MODEL, "cost": 0.0, "speed": 0.5,
          "intelligence": 0.5, "local": True}]})
     servers = {SERVER: {"command": shutil.which("node"), "args": [BASIC_JS, "--stdio"]}}
-    if os.path.exists(MONITOR_JS):
-        servers[MONITOR] = {"command": shutil.which("node"), "args": [MONITOR_JS, "--stdio"]}
+    for name, js in ((MONITOR, MONITOR_JS), (BUDGET, BUDGET_JS)):
+        if os.path.exists(js):
+            servers[name] = {"command": shutil.which("node"), "args": [js, "--stdio"]}
     write_json(os.path.join(config, "servers.json"), {"mcpServers": servers})
     s.launch(MAIN_SIZE, focus=False)
     wait_ready(s)
@@ -240,7 +253,7 @@ def tools_reviewed(s):
     # has looked at them.
     s.chat = open_chat(s)
     a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
-    for _ in range(2 if os.path.exists(MONITOR_JS) else 1):
+    for _ in range(1 + len(optional_servers())):
         a11y.focus(s.main)
         a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
         review = a11y.toplevel(s.app, contains="Review the Tools of")
@@ -400,6 +413,39 @@ def monitor_view_calls_its_tool(s):
     answers = log_rows(s, "result id", lambda name: "for tools/call" in name)
     check(len(answers) >= 3, "the server answered the view's poll too")
     s.chat = open_chat(s)
+
+
+def description(node):
+    try:
+        return node.description or ""
+    except Exception:
+        return ""
+
+
+@step(view_message_reaches_model)
+def budget_view_renders(s):
+    # server-budget-allocator in a chat of its own: the model calls
+    # get-budget-data, and its view draws the allocation from the result.
+    # GTK 4.8 shows the page as an empty filler, so the view describes
+    # itself with the text its page shows: that is what is read here.
+    if not os.path.exists(BUDGET_JS):
+        print("# server-budget-allocator is not installed")
+        return
+    s.model.script([
+        tool_call_stream("call_budget_1", BUDGET + "__get-budget-data", {}),
+        text_stream(BUDGET_ANSWER),
+    ])
+    a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
+    send_question(s, BUDGET_QUESTION)
+    allow_call(s, ["get-budget-data"])
+    wait_for_texts(messages_list(s), [BUDGET_QUESTION, BUDGET_ANSWER],
+                   "the answer after the call", timeout=60)
+    view = find_view(s)
+    text = a11y.wait_until("the budget view's allocation",
+                           lambda: (lambda t: t if "Budget Allocator" in t and
+                                    re.search(r"Allocated: \$[1-9]", t) else None)(
+                                        description(view)), timeout=60)
+    print("# the budget view says: %s" % text[:200])
 
 
 @step(view_message_reaches_model)
