@@ -14,7 +14,9 @@
 # the model calls get-system-info, and the view's Start button makes the
 # page poll its server through the bridge with poll-system-stats, a tool
 # kept for views that the model is never offered, once the person allowed
-# it; the log viewer shows the calls and the server's answers.
+# it; the log viewer shows the calls and the server's answers. Last, in a
+# third chat, @modelcontextprotocol/server-budget-allocator: the model
+# calls get-budget-data and the view's own text shows the allocation.
 #
 # GTK 4.8 shows a WebKit view to the accessibility tree only as an empty
 # filler, so the page is reached through the screen: a click on its
