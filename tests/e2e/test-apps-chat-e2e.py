@@ -358,9 +358,15 @@ def send_question(s, question):
 
 
 def allow_call(s, expected, always=False):
-    dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=30)
+    # A view's call may be withdrawn while it is asked about (the page
+    # gave up on it and asks again), and its dialog replaced by another:
+    # so the dialog is looked for afresh until one shown names the call.
+    def asking():
+        dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=5)
+        joined = "\n".join(a11y.texts(dialog))
+        return (dialog, joined) if all(part in joined for part in expected) else None
+    dialog, shown = a11y.wait_until("an approval naming %s" % expected, asking, timeout=60)
     a11y.focus(dialog)
-    shown = wait_for_texts(dialog, expected, "the approval to name %s" % expected)
     if always:
         a11y.click(a11y.find(dialog, "check box", contains="ways allow this tool"))
     a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
