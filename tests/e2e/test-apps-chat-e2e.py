@@ -301,9 +301,22 @@ def view_renders_under_tool_call(s):
     s.model.wait_requests(2)
 
 
-def focus_page(s, view):
+def description(node):
+    try:
+        return node.description or ""
+    except Exception:
+        return ""
+
+
+def focus_page(s, view, title):
     """Puts the keyboard in the page: a click on its notice, which is no
-    control, as a person would click into it."""
+    control, as a person would click into it. Only once the page ran: its
+    text, title among it, is read inside the page, and the view took the
+    height the page asked for, well over its first one; a click before
+    lands in a page still being laid out, and the keys after it nowhere."""
+    a11y.wait_until("the page to show %r at its own height" % title,
+                    lambda: title in description(view) and a11y.extents(view)[3] > 200,
+                    timeout=60)
     a11y.scroll_into_view(view)
     left, top, _, _ = a11y._window_origin(a11y.window_of(view))
     x, y, width, height = a11y.extents(view)
@@ -317,7 +330,7 @@ def view_message_reaches_model(s):
     before = len(s.model.requests())
     view = find_view(s)
     s.save("apps-chat-view.png")
-    focus_page(s, view)
+    focus_page(s, view, "Get Server Time")
     # Get Server Time, the message, Send Message; then press it.
     for key in ("Tab", "Tab", "Tab", "Return"):
         a11y.key(key)
@@ -411,7 +424,7 @@ def monitor_view_calls_its_tool(s):
               for r in requests[before:]),
           "the tool kept for views is not offered to the model")
     view = find_view(s)
-    focus_page(s, view)
+    focus_page(s, view, "System Monitor")
     # Start, the page's first control, begins the polling.
     for key in ("Tab", "Return"):
         a11y.key(key)
@@ -421,13 +434,6 @@ def monitor_view_calls_its_tool(s):
     answers = log_rows(s, "result id", lambda name: "for tools/call" in name)
     check(len(answers) >= 3, "the server answered the view's poll too")
     s.chat = open_chat(s)
-
-
-def description(node):
-    try:
-        return node.description or ""
-    except Exception:
-        return ""
 
 
 @step(view_message_reaches_model)
