@@ -387,24 +387,59 @@ def _xdotool(*args):
     return out.stdout
 
 
-def window_id(title):
-    """The X window of the shown window titled title."""
-    ids = _xdotool('search', '--onlyvisible', '--name', '^%s$' % re.escape(title)).split()
-    if not ids:
-        raise E2EError('no X window titled %r' % title)
-    return ids[-1]
+def _window_info(wid):
+    """What the X server says of window wid, by xwininfo's field names, or
+    None once the window is gone."""
+    out = subprocess.run(['xwininfo', '-id', wid], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    fields = {}
+    for line in out.stdout.splitlines():
+        key, sep, value = line.strip().partition(':')
+        if sep:
+            fields[key] = value.strip()
+    return fields
 
 
-def _geometry(wid):
-    shell = _xdotool('getwindowgeometry', '--shell', wid)
-    return {key: int(value) for key, value in
-            (line.split('=', 1) for line in shell.split()) if key in ('X', 'Y', 'WIDTH', 'HEIGHT')}
+def _shown_window(title):
+    """(id, geometry) of the window of its own titled exactly title, mapped
+    and shown, or None while there is none. xdotool matches titles without
+    regard to case, and GTK titles its popups (tooltips, popovers, menus)
+    with the program's name: those come and go as the pointer moves and
+    the app works, so a window taken by title alone may be one of them,
+    or gone by the time it is asked about."""
+    for wid in reversed(_x_windows('^%s$' % re.escape(title))):
+        info = _window_info(wid)
+        if (info is None or info.get('Map State') != 'IsViewable' or
+                info.get('Override Redirect State') != 'no'):
+            continue
+        named = subprocess.run(['xdotool', 'getwindowname', wid], capture_output=True,
+                               text=True)
+        if named.returncode != 0 or named.stdout.rstrip('\n') != title:
+            continue
+        try:
+            return wid, {'X': int(info['Absolute upper-left X']),
+                         'Y': int(info['Absolute upper-left Y']),
+                         'WIDTH': int(info['Width']), 'HEIGHT': int(info['Height'])}
+        except (KeyError, ValueError):
+            continue
+    return None
+
+
+def _shown(title, timeout=DEFAULT_TIMEOUT):
+    return wait_until('the X window titled %r to be mapped and shown' % title,
+                      lambda: _shown_window(title), timeout)
+
+
+def window_id(title, timeout=DEFAULT_TIMEOUT):
+    """The X window of the shown window titled title, waiting for it."""
+    return _shown(title, timeout)[0]
 
 
 def _window_origin(window):
     """Where the window's own (0, 0) lies on the screen: GTK draws a margin
     for the resize border around a window that decorates itself."""
-    geometry = _geometry(window_id(window.name))
+    _, geometry = _shown(window.name)
     box = extents(window)
     margin_x = (geometry['WIDTH'] - box[2]) // 2
     margin_y = (geometry['HEIGHT'] - box[3]) // 2
@@ -429,9 +464,9 @@ def focus(window):
 
 def resize(window, width, height):
     """Resizes window so that its content is width×height."""
-    geometry = _geometry(window_id(window.name))
+    wid, geometry = _shown(window.name)
     box = extents(window)
-    _xdotool('windowsize', '--sync', window_id(window.name),
+    _xdotool('windowsize', '--sync', wid,
              width + geometry['WIDTH'] - box[2], height + geometry['HEIGHT'] - box[3])
     wait_until('%s to be %dx%d' % (describe(window), width, height),
                lambda: extents(window)[2:] == (width, height), 10)
