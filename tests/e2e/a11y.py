@@ -535,6 +535,46 @@ def click(node):
     _xdotool('mousemove', left + x + width // 2, top + y + height // 2, 'click', 1)
 
 
+def description(node):
+    """node's accessible description, or "" while it has none or is gone."""
+    try:
+        return node.description or ""
+    except Exception:
+        return ""
+
+
+# The height a web view has until its page says what it needs
+# (INITIAL_HEIGHT in src/ui/steward-app-view.c).
+VIEW_FIRST_HEIGHT = 160
+
+
+def click_in_page(view, title, x, y, timeout=60):
+    """Clicks at (x, y) of a web view's page with the mouse, as a person
+    would; a negative x counts from the view's right edge. GTK 4.8 shows
+    the page only as an empty element, so its place on screen is all
+    there is to aim at. Only once the page ran and was laid out: its text,
+    title among it, is read inside the page (the view's description), and
+    the view took the height the page asked for, over its first one and
+    the same at two looks in a row. A click before lands in a page still
+    growing under the pointer, and does nothing or the wrong thing."""
+    last = [None]
+
+    def laid_out():
+        height = extents(view)[3]
+        steady = height == last[0]
+        last[0] = height
+        return title in description(view) and height > VIEW_FIRST_HEIGHT and steady
+    wait_until("the page to show %r at its own height" % title, laid_out, timeout)
+    scroll_into_view(view)
+    left, top, _, _ = _window_origin(window_of(view))
+    vx, vy, width, height = extents(view)
+    print("# the view at %d,%d %dx%d" % (vx, vy, width, height))
+    if width <= 100 or height <= VIEW_FIRST_HEIGHT:
+        raise E2EError("%s has no place on screen to click" % describe(view))
+    _xdotool("mousemove", left + vx + (x if x >= 0 else width + x), top + vy + y,
+             "click", 1)
+
+
 def drag(node, dx, dy):
     """Drags node, such as the handle between two panes, by dx, dy pixels
     with the mouse."""
