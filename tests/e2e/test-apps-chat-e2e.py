@@ -228,28 +228,10 @@ def view_renders_under_tool_call(s):
     s.model.wait_requests(2)
 
 
-def description(node):
-    try:
-        return node.description or ""
-    except Exception:
-        return ""
-
-
-def focus_page(s, view, title):
+def focus_page(view, title):
     """Puts the keyboard in the page: a click on its notice, which is no
-    control, as a person would click into it. Only once the page ran: its
-    text, title among it, is read inside the page, and the view took the
-    height the page asked for, well over its first one; a click before
-    lands in a page still being laid out, and the keys after it nowhere."""
-    a11y.wait_until("the page to show %r at its own height" % title,
-                    lambda: title in description(view) and a11y.extents(view)[3] > 200,
-                    timeout=60)
-    a11y.scroll_into_view(view)
-    left, top, _, _ = a11y._window_origin(a11y.window_of(view))
-    x, y, width, height = a11y.extents(view)
-    print("# the view at %d,%d %dx%d" % (x, y, width, height))
-    check(width > 100 and height > 150, "the view has a place on screen")
-    a11y._xdotool("mousemove", left + x + NOTICE[0], top + y + NOTICE[1], "click", 1)
+    control, as a person would click into it, once the page is laid out."""
+    a11y.click_in_page(view, title, *NOTICE)
 
 
 @step(view_renders_under_tool_call)
@@ -257,7 +239,7 @@ def view_message_reaches_model(s):
     before = len(s.model.requests())
     view = find_view(s)
     s.save("apps-chat-view.png")
-    focus_page(s, view, "Get Server Time")
+    focus_page(view, "Get Server Time")
     # Get Server Time, the message, Send Message; then press it.
     for key in ("Tab", "Tab", "Tab", "Return"):
         a11y.key(key)
@@ -300,16 +282,22 @@ def send_question(s, question):
 def allow_call(s, expected, always=False):
     # A view's call may be withdrawn while it is asked about (the page
     # gave up on it and asks again), and its dialog replaced by another:
-    # so the dialog is looked for afresh until one shown names the call.
+    # so the dialog is looked for afresh until one shown names the call,
+    # and looked for again if it went away before it was answered.
     def asking():
         dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=5)
         joined = "\n".join(a11y.texts(dialog))
         return (dialog, joined) if all(part in joined for part in expected) else None
-    dialog, shown = a11y.wait_until("an approval naming %s" % expected, asking, timeout=60)
-    a11y.focus(dialog)
-    if always:
-        a11y.click(a11y.find(dialog, "check box", contains="ways allow this tool"))
-    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+
+    def answered():
+        dialog, shown = a11y.wait_until("an approval naming %s" % expected, asking, timeout=60)
+        a11y.focus(dialog)
+        if always:
+            a11y.click(a11y.find(dialog, "check box", contains="ways allow this tool"))
+        a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+        return shown
+    shown = a11y.wait_until("the approval naming %s to be answered" % expected, answered,
+                            timeout=120)
     a11y.closed(s.app, "Allow Tool Call?")
     a11y.focus(s.main)
     return shown
@@ -351,7 +339,7 @@ def monitor_view_calls_its_tool(s):
               for r in requests[before:]),
           "the tool kept for views is not offered to the model")
     view = find_view(s)
-    focus_page(s, view, "System Monitor")
+    focus_page(view, "System Monitor")
     # Start, the page's first control, begins the polling.
     for key in ("Tab", "Return"):
         a11y.key(key)
@@ -385,7 +373,7 @@ def budget_view_renders(s):
     text = a11y.wait_until("the budget view's allocation",
                            lambda: (lambda t: t if "Budget Allocator" in t and
                                     re.search(r"Allocated: \$[1-9]", t) else None)(
-                                        description(view)), timeout=60)
+                                        a11y.description(view)), timeout=60)
     print("# the budget view says: %s" % text[:200])
 
 
