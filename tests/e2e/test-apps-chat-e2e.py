@@ -285,7 +285,15 @@ def allow_call(s, expected, always=False):
     # so the dialog is looked for afresh until one shown names the call,
     # and looked for again if it went away before it was answered.
     def asking():
-        dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=5)
+        try:
+            dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=5)
+        except a11y.E2EError:
+            # Asked while the X focus was elsewhere (a dialog that just
+            # closed takes it along), the app told the desktop instead;
+            # it shows the dialog once its window is active again, as
+            # when a person comes back to it.
+            a11y.focus(s.main)
+            raise
         joined = "\n".join(a11y.texts(dialog))
         return (dialog, joined) if all(part in joined for part in expected) else None
 
