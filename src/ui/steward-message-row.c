@@ -332,14 +332,84 @@ tool_calls_changed_cb (StewardMessageRow *self,
                           g_list_model_get_n_items (calls) > 0);
 }
 
-static void
-clear_tool_calls (StewardMessageRow *self)
+static gboolean
+holds_call (GListModel      *calls,
+            StewardToolCall *call)
 {
-  GtkWidget *child;
+  for (guint i = 0; calls != NULL && i < g_list_model_get_n_items (calls); i++)
+    {
+      g_autoptr(StewardToolCall) item = g_list_model_get_item (calls, i);
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_calls_box))) != NULL)
-    gtk_box_remove (self->tool_calls_box, child);
-  gtk_widget_set_visible (GTK_WIDGET (self->tool_calls_box), FALSE);
+      if (item == call)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static GtkWidget *
+find_tool_call_row (StewardMessageRow *self,
+                    StewardToolCall   *call)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_calls_box));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (steward_tool_call_row_get_call (STEWARD_TOOL_CALL_ROW (child)) == call)
+        return child;
+    }
+
+  return NULL;
+}
+
+/* The rows of tool calls outlive a rebind: the list unbinds a row and
+ * binds it again to the same message as the conversation scrolls and
+ * grows, and a call's row holds its view, whose page, state and open
+ * questions would otherwise be torn down and start over. Only the rows of
+ * calls the message does not have go; a view scrolled out of sight lets
+ * its page go by itself (steward-app-view.h). */
+static void
+drop_other_tool_calls (StewardMessageRow *self)
+{
+  GListModel *calls = steward_chat_message_get_tool_calls (self->message);
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_calls_box));
+
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      if (!holds_call (calls, steward_tool_call_row_get_call (STEWARD_TOOL_CALL_ROW (child))))
+        gtk_box_remove (self->tool_calls_box, child);
+      child = next;
+    }
+}
+
+static void
+build_tool_calls (StewardMessageRow *self)
+{
+  GListModel *calls = steward_chat_message_get_tool_calls (self->message);
+  guint n = g_list_model_get_n_items (calls);
+  GtkWidget *before = NULL;
+
+  drop_other_tool_calls (self);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StewardToolCall) call = g_list_model_get_item (calls, i);
+      GtkWidget *row = find_tool_call_row (self, call);
+
+      if (row == NULL)
+        {
+          row = steward_tool_call_row_new (call);
+          gtk_box_insert_child_after (self->tool_calls_box, row, before);
+        }
+      else if (gtk_widget_get_prev_sibling (row) != before)
+        {
+          gtk_box_reorder_child_after (self->tool_calls_box, row, before);
+        }
+      before = row;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->tool_calls_box), n > 0);
 }
 
 static GtkLabel *
@@ -357,7 +427,6 @@ make_plain_label (void)
 static void
 build_body (StewardMessageRow *self)
 {
-  GListModel *calls;
   GtkWidget *body;
 
   if (self->built || self->message == NULL)
@@ -386,12 +455,12 @@ build_body (StewardMessageRow *self)
   update_text (self);
   update_attachments (self);
 
-  calls = steward_chat_message_get_tool_calls (self->message);
-  tool_calls_changed_cb (self, 0, 0, g_list_model_get_n_items (calls), calls);
+  build_tool_calls (self);
 }
 
 /* A row that is not shown lets its body go, so that the list measures
- * it small and nothing in it follows a message no one sees. */
+ * it small and nothing in it follows a message no one sees. Its tool
+ * calls' rows are only hidden, for the message's next bind. */
 static void
 drop_body (StewardMessageRow *self)
 {
@@ -401,7 +470,7 @@ drop_body (StewardMessageRow *self)
     steward_markdown_view_set_text (self->markdown_view, NULL);
   if (self->plain_label != NULL)
     gtk_label_set_text (self->plain_label, "");
-  clear_tool_calls (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->tool_calls_box), FALSE);
   update_attachments (self);
 }
 
@@ -560,6 +629,7 @@ steward_message_row_set_message (StewardMessageRow  *self,
 
   if (message != NULL)
     {
+      drop_other_tool_calls (self);
       update_header (self);
       update_note_and_error (self);
       if (gtk_widget_get_mapped (GTK_WIDGET (self)))

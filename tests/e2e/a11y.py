@@ -335,7 +335,17 @@ def activate(node):
 def select(container, child):
     """Selects child, a row of the list container, as a click on it would."""
     index = child.getIndexInParent()
-    if not container.querySelection().selectChild(index):
+    try:
+        selected = container.querySelection().selectChild(index)
+    except Exception as error:
+        # An app busy with what the row selects (a conversation to load)
+        # may answer after the bus stopped waiting; the row then says
+        # whether it was selected.
+        if 'Did not receive a reply' not in str(error):
+            raise
+        selected = wait_until('%s to be selected' % describe(child),
+                              lambda: has_state(child, pyatspi.STATE_SELECTED))
+    if not selected:
         raise E2EError('%s refused to select %s' % (describe(container), describe(child)))
 
 
@@ -387,24 +397,59 @@ def _xdotool(*args):
     return out.stdout
 
 
-def window_id(title):
-    """The X window of the shown window titled title."""
-    ids = _xdotool('search', '--onlyvisible', '--name', '^%s$' % re.escape(title)).split()
-    if not ids:
-        raise E2EError('no X window titled %r' % title)
-    return ids[-1]
+def _window_info(wid):
+    """What the X server says of window wid, by xwininfo's field names, or
+    None once the window is gone."""
+    out = subprocess.run(['xwininfo', '-id', wid], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    fields = {}
+    for line in out.stdout.splitlines():
+        key, sep, value = line.strip().partition(':')
+        if sep:
+            fields[key] = value.strip()
+    return fields
 
 
-def _geometry(wid):
-    shell = _xdotool('getwindowgeometry', '--shell', wid)
-    return {key: int(value) for key, value in
-            (line.split('=', 1) for line in shell.split()) if key in ('X', 'Y', 'WIDTH', 'HEIGHT')}
+def _shown_window(title):
+    """(id, geometry) of the window of its own titled exactly title, mapped
+    and shown, or None while there is none. xdotool matches titles without
+    regard to case, and GTK titles its popups (tooltips, popovers, menus)
+    with the program's name: those come and go as the pointer moves and
+    the app works, so a window taken by title alone may be one of them,
+    or gone by the time it is asked about."""
+    for wid in reversed(_x_windows('^%s$' % re.escape(title))):
+        info = _window_info(wid)
+        if (info is None or info.get('Map State') != 'IsViewable' or
+                info.get('Override Redirect State') != 'no'):
+            continue
+        named = subprocess.run(['xdotool', 'getwindowname', wid], capture_output=True,
+                               text=True)
+        if named.returncode != 0 or named.stdout.rstrip('\n') != title:
+            continue
+        try:
+            return wid, {'X': int(info['Absolute upper-left X']),
+                         'Y': int(info['Absolute upper-left Y']),
+                         'WIDTH': int(info['Width']), 'HEIGHT': int(info['Height'])}
+        except (KeyError, ValueError):
+            continue
+    return None
+
+
+def _shown(title, timeout=DEFAULT_TIMEOUT):
+    return wait_until('the X window titled %r to be mapped and shown' % title,
+                      lambda: _shown_window(title), timeout)
+
+
+def window_id(title, timeout=DEFAULT_TIMEOUT):
+    """The X window of the shown window titled title, waiting for it."""
+    return _shown(title, timeout)[0]
 
 
 def _window_origin(window):
     """Where the window's own (0, 0) lies on the screen: GTK draws a margin
     for the resize border around a window that decorates itself."""
-    geometry = _geometry(window_id(window.name))
+    _, geometry = _shown(window.name)
     box = extents(window)
     margin_x = (geometry['WIDTH'] - box[2]) // 2
     margin_y = (geometry['HEIGHT'] - box[3]) // 2
@@ -429,9 +474,9 @@ def focus(window):
 
 def resize(window, width, height):
     """Resizes window so that its content is width×height."""
-    geometry = _geometry(window_id(window.name))
+    wid, geometry = _shown(window.name)
     box = extents(window)
-    _xdotool('windowsize', '--sync', window_id(window.name),
+    _xdotool('windowsize', '--sync', wid,
              width + geometry['WIDTH'] - box[2], height + geometry['HEIGHT'] - box[3])
     wait_until('%s to be %dx%d' % (describe(window), width, height),
                lambda: extents(window)[2:] == (width, height), 10)
@@ -498,6 +543,46 @@ def click(node):
     left, top, _, _ = _window_origin(window_of(node))
     x, y, width, height = extents(node)
     _xdotool('mousemove', left + x + width // 2, top + y + height // 2, 'click', 1)
+
+
+def description(node):
+    """node's accessible description, or "" while it has none or is gone."""
+    try:
+        return node.description or ""
+    except Exception:
+        return ""
+
+
+# The height a web view has until its page says what it needs
+# (INITIAL_HEIGHT in src/ui/steward-app-view.c).
+VIEW_FIRST_HEIGHT = 160
+
+
+def click_in_page(view, title, x, y, timeout=60):
+    """Clicks at (x, y) of a web view's page with the mouse, as a person
+    would; a negative x counts from the view's right edge. GTK 4.8 shows
+    the page only as an empty element, so its place on screen is all
+    there is to aim at. Only once the page ran and was laid out: its text,
+    title among it, is read inside the page (the view's description), and
+    the view took the height the page asked for, over its first one and
+    the same at two looks in a row. A click before lands in a page still
+    growing under the pointer, and does nothing or the wrong thing."""
+    last = [None]
+
+    def laid_out():
+        height = extents(view)[3]
+        steady = height == last[0]
+        last[0] = height
+        return title in description(view) and height > VIEW_FIRST_HEIGHT and steady
+    wait_until("the page to show %r at its own height" % title, laid_out, timeout)
+    scroll_into_view(view)
+    left, top, _, _ = _window_origin(window_of(view))
+    vx, vy, width, height = extents(view)
+    print("# the view at %d,%d %dx%d" % (vx, vy, width, height))
+    if width <= 100 or height <= VIEW_FIRST_HEIGHT:
+        raise E2EError("%s has no place on screen to click" % describe(view))
+    _xdotool("mousemove", left + vx + (x if x >= 0 else width + x), top + vy + y,
+             "click", 1)
 
 
 def drag(node, dx, dy):

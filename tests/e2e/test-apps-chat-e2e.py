@@ -14,7 +14,9 @@
 # the model calls get-system-info, and the view's Start button makes the
 # page poll its server through the bridge with poll-system-stats, a tool
 # kept for views that the model is never offered, once the person allowed
-# it; the log viewer shows the calls and the server's answers.
+# it; the log viewer shows the calls and the server's answers. Last, in a
+# third chat, @modelcontextprotocol/server-budget-allocator: the model
+# calls get-budget-data and the view's own text shows the allocation.
 #
 # GTK 4.8 shows a WebKit view to the accessibility tree only as an empty
 # filler, so the page is reached through the screen: a click on its
@@ -30,6 +32,7 @@
 
 import json
 import os
+import re
 import shutil
 import sys
 
@@ -47,6 +50,9 @@ BASIC_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
 MONITOR = "monitor"
 MONITOR_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
                                            "server-system-monitor", "dist", "index.js"))
+BUDGET = "budget"
+BUDGET_JS = os.path.realpath(os.path.join(driver.PEERS, "@modelcontextprotocol",
+                                          "server-budget-allocator", "dist", "index.js"))
 MAIN_SIZE = (1100, 860)
 
 QUESTION = "What time is it on the server?"
@@ -55,6 +61,8 @@ VIEW_MESSAGE = "This is message text."
 REPLY = "Thank you, I read the message from the view."
 MONITOR_QUESTION = "How busy is this computer?"
 MONITOR_ANSWER = "Its monitor is shown above; press Start to follow it."
+BUDGET_QUESTION = "How is this year's budget allocated?"
+BUDGET_ANSWER = "The allocation is shown above."
 # Where the page's notice is, from the top left of the view: a place to
 # click that is no control.
 NOTICE = (40, 22)
@@ -110,8 +118,14 @@ def answer_consent(s):
         a11y.closed(s.app, "Start Server?")
 
 
+def optional_servers():
+    """The servers besides server-basic-vanillajs that are installed."""
+    return [name for name, js in ((MONITOR, MONITOR_JS), (BUDGET, BUDGET_JS))
+            if os.path.exists(js)]
+
+
 def wait_ready(s):
-    names = [SERVER] + ([MONITOR] if os.path.exists(MONITOR_JS) else [])
+    names = [SERVER] + optional_servers()
 
     def ready():
         answer_consent(s)
@@ -154,8 +168,9 @@ def server_ready(s):
                                          os.path.join(s.home, ".config")), "steward")
     s.model.write_provider(config)
     servers = {SERVER: {"command": shutil.which("node"), "args": [BASIC_JS, "--stdio"]}}
-    if os.path.exists(MONITOR_JS):
-        servers[MONITOR] = {"command": shutil.which("node"), "args": [MONITOR_JS, "--stdio"]}
+    for name, js in ((MONITOR, MONITOR_JS), (BUDGET, BUDGET_JS)):
+        if os.path.exists(js):
+            servers[name] = {"command": shutil.which("node"), "args": [js, "--stdio"]}
     write_json(os.path.join(config, "servers.json"), {"mcpServers": servers})
     s.launch(MAIN_SIZE, focus=False)
     wait_ready(s)
@@ -167,7 +182,7 @@ def tools_reviewed(s):
     # has looked at them.
     s.chat = open_chat(s)
     a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
-    for _ in range(2 if os.path.exists(MONITOR_JS) else 1):
+    for _ in range(1 + len(optional_servers())):
         a11y.focus(s.main)
         a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("Review")))
         review = a11y.toplevel(s.app, contains="Review the Tools of")
@@ -213,15 +228,10 @@ def view_renders_under_tool_call(s):
     s.model.wait_requests(2)
 
 
-def focus_page(s, view):
+def focus_page(view, title):
     """Puts the keyboard in the page: a click on its notice, which is no
-    control, as a person would click into it."""
-    a11y.scroll_into_view(view)
-    left, top, _, _ = a11y._window_origin(a11y.window_of(view))
-    x, y, width, height = a11y.extents(view)
-    print("# the view at %d,%d %dx%d" % (x, y, width, height))
-    check(width > 100 and height > 150, "the view has a place on screen")
-    a11y._xdotool("mousemove", left + x + NOTICE[0], top + y + NOTICE[1], "click", 1)
+    control, as a person would click into it, once the page is laid out."""
+    a11y.click_in_page(view, title, *NOTICE)
 
 
 @step(view_renders_under_tool_call)
@@ -229,7 +239,7 @@ def view_message_reaches_model(s):
     before = len(s.model.requests())
     view = find_view(s)
     s.save("apps-chat-view.png")
-    focus_page(s, view)
+    focus_page(view, "Get Server Time")
     # Get Server Time, the message, Send Message; then press it.
     for key in ("Tab", "Tab", "Tab", "Return"):
         a11y.key(key)
@@ -270,12 +280,32 @@ def send_question(s, question):
 
 
 def allow_call(s, expected, always=False):
-    dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=30)
-    a11y.focus(dialog)
-    shown = a11y.wait_for_texts(dialog, expected, "the approval to name %s" % expected)
-    if always:
-        a11y.click(a11y.find(dialog, "check box", contains="ways allow this tool"))
-    a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+    # A view's call may be withdrawn while it is asked about (the page
+    # gave up on it and asks again), and its dialog replaced by another:
+    # so the dialog is looked for afresh until one shown names the call,
+    # and looked for again if it went away before it was answered.
+    def asking():
+        try:
+            dialog = a11y.toplevel(s.app, "Allow Tool Call?", timeout=5)
+        except a11y.E2EError:
+            # Asked while the X focus was elsewhere (a dialog that just
+            # closed takes it along), the app told the desktop instead;
+            # it shows the dialog once its window is active again, as
+            # when a person comes back to it.
+            a11y.focus(s.main)
+            raise
+        joined = "\n".join(a11y.texts(dialog))
+        return (dialog, joined) if all(part in joined for part in expected) else None
+
+    def answered():
+        dialog, shown = a11y.wait_until("an approval naming %s" % expected, asking, timeout=60)
+        a11y.focus(dialog)
+        if always:
+            a11y.click(a11y.find(dialog, "check box", contains="ways allow this tool"))
+        a11y.activate(a11y.find(dialog, "push button", a11y.labelled("Allow")))
+        return shown
+    shown = a11y.wait_until("the approval naming %s to be answered" % expected, answered,
+                            timeout=120)
     a11y.closed(s.app, "Allow Tool Call?")
     a11y.focus(s.main)
     return shown
@@ -317,7 +347,7 @@ def monitor_view_calls_its_tool(s):
               for r in requests[before:]),
           "the tool kept for views is not offered to the model")
     view = find_view(s)
-    focus_page(s, view)
+    focus_page(view, "System Monitor")
     # Start, the page's first control, begins the polling.
     for key in ("Tab", "Return"):
         a11y.key(key)
@@ -327,6 +357,32 @@ def monitor_view_calls_its_tool(s):
     answers = log_rows(s, "result id", lambda name: "for tools/call" in name)
     check(len(answers) >= 3, "the server answered the view's poll too")
     s.chat = open_chat(s)
+
+
+@step(view_message_reaches_model)
+def budget_view_renders(s):
+    # server-budget-allocator in a chat of its own: the model calls
+    # get-budget-data, and its view draws the allocation from the result.
+    # GTK 4.8 shows the page as an empty filler, so the view describes
+    # itself with the text its page shows: that is what is read here.
+    if not os.path.exists(BUDGET_JS):
+        print("# server-budget-allocator is not installed")
+        return
+    s.model.script([
+        tool_call_stream("call_budget_1", BUDGET + "__get-budget-data", {}),
+        text_stream(BUDGET_ANSWER),
+    ])
+    a11y.activate(a11y.find(s.chat, "push button", a11y.labelled("New Conversation")))
+    send_question(s, BUDGET_QUESTION)
+    allow_call(s, ["get-budget-data"])
+    a11y.wait_for_texts(messages_list(s), [BUDGET_QUESTION, BUDGET_ANSWER],
+                        "the answer after the call", timeout=60)
+    view = find_view(s)
+    text = a11y.wait_until("the budget view's allocation",
+                           lambda: (lambda t: t if "Budget Allocator" in t and
+                                    re.search(r"Allocated: \$[1-9]", t) else None)(
+                                        a11y.description(view)), timeout=60)
+    print("# the budget view says: %s" % text[:200])
 
 
 @step(view_message_reaches_model)

@@ -128,17 +128,12 @@ def row_of(node):
     return node
 
 
-def description(node):
-    try:
-        return node.description or ""
-    except Exception:
-        return ""
-
-
 def wait_for_text(view, what, predicate, timeout=30):
     """The view's description, the page's own text, once predicate accepts it."""
-    return a11y.wait_until(what, lambda: description(view)
-                           if predicate(description(view)) else None, timeout=timeout)
+    def accepted():
+        text = a11y.description(view)
+        return text if predicate(text) else None
+    return a11y.wait_until(what, accepted, timeout=timeout)
 
 
 def open_tool(s, tool, server=SERVER):
@@ -212,23 +207,17 @@ def view_renders_under_result(s):
     s.view = view
 
 
-def press_first_button(s, view):
+def press_first_button(view):
     """Presses the page's first button, "Get Server Time", as a person
-    would, with the mouse. The accessibility tree shows the web view as an
-    empty filler, so its place on screen is all it tells: the button is
-    the page's first control, under its notice and the time, at the left;
-    its place in the page follows from the page's own style sheet."""
-    a11y.scroll_into_view(view)
-    left, top, _, _ = a11y._window_origin(a11y.window_of(view))
-    x, y, width, height = a11y.extents(view)
-    print("# the view at %d,%d %dx%d" % (x, y, width, height))
-    check(width > 100 and height > 150, "the view has a place on screen")
-    a11y._xdotool("mousemove", left + x + 60, top + y + BUTTON_TOP, "click", 1)
+    would, with the mouse: the page's first control, under its notice and
+    the time, at the left; its place follows from the page's own style
+    sheet."""
+    a11y.click_in_page(view, "Get Server Time", 60, BUTTON_TOP)
 
 
 @step(view_renders_under_result)
 def view_calls_its_tool(s):
-    press_first_button(s, s.view)
+    press_first_button(s.view)
     # The view's call is asked about like a model's, naming the view.
     dialog = a11y.toplevel(s.app, "Allow Tool Call?")
     a11y.focus(dialog)
@@ -306,14 +295,10 @@ def answer_view_calls(s, always, until):
 
 
 def press_toggle(view):
-    """Presses the monitor's Start/Stop button with the mouse. The
-    accessibility tree shows the page as an empty element, so its place
-    follows from the page's own style sheet: at the right of its header,
-    left of the status."""
-    a11y.scroll_into_view(view)
-    left, top, _, _ = a11y._window_origin(a11y.window_of(view))
-    x, y, width, _ = a11y.extents(view)
-    a11y._xdotool("mousemove", left + x + width - 133, top + y + 29, "click", 1)
+    """Presses the monitor's Start/Stop button with the mouse: at the
+    right of the page's header, left of the status, by the page's own
+    style sheet."""
+    a11y.click_in_page(view, "System Monitor", -133, 29)
 
 
 MEMORY = re.compile(r"memory\s+\d+(\.\d+)?%", re.I)
@@ -325,8 +310,8 @@ def monitor_view_polls(s):
     view = call_for_view(s, "monitor", "get-system-info")
     # Given its result, the page starts polling poll-system-stats through
     # the bridge at once; the person allows that tool for good.
-    text = answer_view_calls(s, True, lambda: MEMORY.search(description(view))
-                             and description(view))
+    text = answer_view_calls(s, True, lambda: MEMORY.search(a11y.description(view))
+                             and a11y.description(view))
     check("System Monitor" in text, "the monitor's page rendered")
     print("# the monitor view says: %s" % text[:200])
     s.monitor = view
@@ -334,7 +319,7 @@ def monitor_view_polls(s):
     # Its Start/Stop button: Stop, then Start, which calls the tool again.
     press_toggle(view)
     wait_for_text(view, "the monitor to stop", lambda t: "Stopped" in t)
-    check(not CLOCK.search(description(view)), "the stopped status shows no time")
+    check(not CLOCK.search(a11y.description(view)), "the stopped status shows no time")
     press_toggle(view)
     wait_for_text(view, "a fresh poll after Start",
                   lambda t: "Stopped" not in t and CLOCK.search(t))
