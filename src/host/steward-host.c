@@ -244,7 +244,7 @@ roots_loaded_cb (GObject      *object,
     return;
 
   if (!loaded && !is_missing (error))
-    report_damaged (self, steward_roots_get_file (self->roots), error);
+    report_damaged (self, steward_file_backed_get_file (STEWARD_FILE_BACKED (self->roots)), error);
 
   steward_sampling_broker_load_async (self->broker, self->cancellable, policies_loaded_cb,
                                       g_object_ref (self));
@@ -806,7 +806,8 @@ steward_host_start (StewardHost *self)
     g_autoptr(GError) error = NULL;
 
     if (!steward_model_catalog_load (self->catalog, &error) && !is_missing (error))
-      report_damaged (self, steward_model_catalog_get_file (self->catalog), error);
+      report_damaged (self, steward_file_backed_get_file (STEWARD_FILE_BACKED (self->catalog)),
+                      error);
   }
   steward_conversation_store_load_async (self->conversations, self->cancellable,
                                          conversations_loaded_cb, weak_host_new (self));
