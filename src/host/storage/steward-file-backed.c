@@ -9,9 +9,9 @@
  * StewardFileBacked:
  *
  * The base of the host's types that keep their state in one JSON file:
- * the model catalogue, the shared folders, the sampling journal. It holds
- * the file, given at construction, and makes the store for it that the
- * subclass asks for in its class structure.
+ * the model catalogue, the providers, the shared folders, the sampling
+ * journal. It holds the file, given at construction, and makes the store
+ * for it that the subclass asks for in its class structure.
  */
 
 typedef struct
