@@ -1310,6 +1310,21 @@ test_regenerate_edit (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   JsonObject *request;
 
+  /* With nothing written yet there is nothing to answer again or edit. */
+  steward_chat_engine_regenerate_async (fixture->engine, fixture->conversation, NULL,
+                                        test_store_result_cb, &fixture->result);
+  g_assert_false (finish_turn (fixture, &error));
+  g_assert_error (error, STEWARD_CHAT_ENGINE_ERROR, STEWARD_CHAT_ENGINE_ERROR_NO_MESSAGE);
+  g_clear_error (&error);
+  g_clear_object (&fixture->result);
+  steward_chat_engine_edit_last_async (fixture->engine, fixture->conversation, "Edited", NULL,
+                                       test_store_result_cb, &fixture->result);
+  g_assert_false (finish_turn (fixture, &error));
+  g_assert_error (error, STEWARD_CHAT_ENGINE_ERROR, STEWARD_CHAT_ENGINE_ERROR_NO_MESSAGE);
+  g_clear_error (&error);
+  g_clear_object (&fixture->result);
+  g_assert_cmpuint (n_messages (fixture), ==, 0);
+
   script_text (fixture->model, "Answer one.");
   send (fixture, "First question");
   finish_turn_ok (fixture);

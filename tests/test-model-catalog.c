@@ -349,7 +349,7 @@ test_round_trip (void)
   guint changes = 0;
   guint hint_changes = 0;
 
-  g_assert_true (steward_model_catalog_get_file (catalog) == file);
+  g_assert_true (steward_file_backed_get_file (STEWARD_FILE_BACKED (catalog)) == file);
 
   /* Nothing saved yet: an empty catalogue, no error. */
   g_assert_true (steward_model_catalog_load (catalog, &error));

@@ -473,7 +473,7 @@ test_persist (void)
 
   /* No file yet: no roots, no error. */
   roots = steward_roots_new (file);
-  g_assert_true (steward_roots_get_file (roots) == file);
+  g_assert_true (steward_file_backed_get_file (STEWARD_FILE_BACKED (roots)) == file);
   g_assert_true (steward_roots_load (roots, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (roots)), ==, 0);

@@ -200,6 +200,23 @@ config_load_failed_cb (StewardHost   *self,
     keep_aside (self, steward_config_get_file (config));
 }
 
+/* The start's files load one after the other. Once the host is shut down
+ * the start goes no further, so that no server starts; a file that is not
+ * there yet is no damage, any other failure is reported. */
+static gboolean
+load_done (StewardHost  *self,
+           gboolean      loaded,
+           const GError *error,
+           GFile        *file)
+{
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return FALSE;
+
+  if (!loaded && !is_missing (error))
+    report_damaged (self, file, error);
+  return TRUE;
+}
+
 static void
 policies_loaded_cb (GObject      *object,
                     GAsyncResult *result,
@@ -210,13 +227,8 @@ policies_loaded_cb (GObject      *object,
   gboolean loaded;
 
   loaded = steward_sampling_broker_load_finish (STEWARD_SAMPLING_BROKER (object), result, &error);
-
-  /* Shut down while loading: no server may start now. */
-  if (g_cancellable_is_cancelled (self->cancellable))
+  if (!load_done (self, loaded, error, steward_sampling_broker_get_policies (self->broker)))
     return;
-
-  if (!loaded && !is_missing (error))
-    report_damaged (self, steward_sampling_broker_get_policies (self->broker), error);
 
   g_signal_connect_object (self->config, "load-failed", G_CALLBACK (config_load_failed_cb), self,
                            G_CONNECT_SWAPPED);
@@ -235,16 +247,12 @@ roots_loaded_cb (GObject      *object,
 {
   g_autoptr(StewardHost) self = user_data;
   g_autoptr(GError) error = NULL;
-
   gboolean loaded;
 
   loaded = steward_roots_load_finish (STEWARD_ROOTS (object), result, &error);
-
-  if (g_cancellable_is_cancelled (self->cancellable))
+  if (!load_done (self, loaded, error,
+                  steward_file_backed_get_file (STEWARD_FILE_BACKED (self->roots))))
     return;
-
-  if (!loaded && !is_missing (error))
-    report_damaged (self, steward_roots_get_file (self->roots), error);
 
   steward_sampling_broker_load_async (self->broker, self->cancellable, policies_loaded_cb,
                                       g_object_ref (self));
@@ -386,16 +394,8 @@ config_loaded_cb (GObject      *object,
   gboolean loaded;
 
   loaded = steward_config_load_finish (STEWARD_CONFIG (object), result, &error);
-
-  if (g_cancellable_is_cancelled (self->cancellable))
+  if (!load_done (self, loaded, error, steward_config_get_file (self->config)))
     return;
-
-  if (!loaded)
-    {
-      if (!is_missing (error))
-        report_damaged (self, steward_config_get_file (self->config), error);
-      g_clear_error (&error);
-    }
 
   /* The key first: a server that checked its consent before it came
    * would ask again for nothing. */
@@ -806,7 +806,8 @@ steward_host_start (StewardHost *self)
     g_autoptr(GError) error = NULL;
 
     if (!steward_model_catalog_load (self->catalog, &error) && !is_missing (error))
-      report_damaged (self, steward_model_catalog_get_file (self->catalog), error);
+      report_damaged (self, steward_file_backed_get_file (STEWARD_FILE_BACKED (self->catalog)),
+                      error);
   }
   steward_conversation_store_load_async (self->conversations, self->cancellable,
                                          conversations_loaded_cb, weak_host_new (self));

@@ -787,6 +787,22 @@ last_user_message (StewardConversation *conversation)
   return -1;
 }
 
+/* Where a turn that answers again starts: the last message the person
+ * wrote. Without one, the turn ends at once with @missing. */
+static int
+turn_from_last_user_message (GTask               *task,
+                             StewardConversation *conversation,
+                             const char          *missing)
+{
+  int position = last_user_message (conversation);
+
+  if (position < 0)
+    steward_chat_engine_finish (task, g_error_new_literal (STEWARD_CHAT_ENGINE_ERROR,
+                                                           STEWARD_CHAT_ENGINE_ERROR_NO_MESSAGE,
+                                                           missing));
+  return position;
+}
+
 void
 steward_chat_engine_regenerate_async (StewardChatEngine   *self,
                                       StewardConversation *conversation,
@@ -807,15 +823,10 @@ steward_chat_engine_regenerate_async (StewardChatEngine   *self,
   if (task == NULL)
     return;
 
-  position = last_user_message (conversation);
+  position = turn_from_last_user_message (task, conversation,
+                                          _("There is no message to answer again"));
   if (position < 0)
-    {
-      steward_chat_engine_finish (task,
-                                  g_error_new_literal (STEWARD_CHAT_ENGINE_ERROR,
-                                                       STEWARD_CHAT_ENGINE_ERROR_NO_MESSAGE,
-                                                       _("There is no message to answer again")));
-      return;
-    }
+    return;
 
   steward_conversation_truncate (conversation, position + 1);
   steward_chat_engine_start_turn (task);
@@ -856,15 +867,9 @@ steward_chat_engine_edit_last_async (StewardChatEngine   *self,
   if (task == NULL)
     return;
 
-  position = last_user_message (conversation);
+  position = turn_from_last_user_message (task, conversation, _("There is no message to edit"));
   if (position < 0)
-    {
-      steward_chat_engine_finish (task,
-                                  g_error_new_literal (STEWARD_CHAT_ENGINE_ERROR,
-                                                       STEWARD_CHAT_ENGINE_ERROR_NO_MESSAGE,
-                                                       _("There is no message to edit")));
-      return;
-    }
+    return;
 
   /* The new text replaces the old; the attachments stay. */
   message = g_list_model_get_item (steward_conversation_get_messages (conversation), position);

@@ -128,10 +128,7 @@ translate_block (JsonObject  *block,
 
       if (text == NULL || text[0] == '\0')
         return NULL;
-      out = json_object_new ();
-      json_object_set_string_member (out, "type", "text");
-      json_object_set_string_member (out, "text", text);
-      return out;
+      return steward_provider_text_block (text);
     }
 
   if (g_strcmp0 (type, "image") == 0)
@@ -765,13 +762,7 @@ anthropic_answer (StewardProviderChat  *chat,
     }
 
   if (json_array_get_length (content) == 0)
-    {
-      JsonObject *empty = json_object_new ();
-
-      json_object_set_string_member (empty, "type", "text");
-      json_object_set_string_member (empty, "text", "");
-      json_array_add_object_element (content, empty);
-    }
+    json_array_add_object_element (content, steward_provider_text_block (""));
 
   model = answer->model != NULL ? answer->model : steward_provider_chat_get_model (chat);
 

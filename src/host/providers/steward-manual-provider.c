@@ -5,6 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "steward-provider-private.h"
+
 #include "steward-manual-provider.h"
 
 /**
@@ -80,9 +82,8 @@ steward_manual_provider_chat_async (StewardProvider          *provider,
                                     gpointer                  user_data)
 {
   g_autoptr(GTask) task = g_task_new (provider, cancellable, callback, user_data);
-  JsonObject *answer = json_object_new ();
-  JsonArray *content = json_array_new ();
-  JsonObject *text = json_object_new ();
+  g_autoptr(JsonArray) content = json_array_new ();
+  JsonObject *answer;
 
   g_task_set_source_tag (task, steward_manual_provider_chat_async);
 
@@ -90,14 +91,9 @@ steward_manual_provider_chat_async (StewardProvider          *provider,
   if (event_destroy != NULL)
     event_destroy (event_data);
 
-  json_object_set_string_member (text, "type", "text");
-  json_object_set_string_member (text, "text", "");
-  json_array_add_object_element (content, text);
-  json_object_set_string_member (answer, "role", "assistant");
-  json_object_set_array_member (answer, "content", content);
-  json_object_set_string_member (answer, "model", STEWARD_MANUAL_PROVIDER_ID);
-  json_object_set_string_member (answer, "stopReason", "endTurn");
-
+  /* An empty answer, so that a turn sent here ends as any other does. */
+  json_array_add_object_element (content, steward_provider_text_block (""));
+  answer = steward_provider_answer_new (content, STEWARD_MANUAL_PROVIDER_ID, "endTurn", -1, -1);
   g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
 }
 

@@ -659,28 +659,6 @@ parse (JsonObject  *object,
   return TRUE;
 }
 
-static void
-saved_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  StewardFileStore *store = STEWARD_FILE_STORE (object);
-  g_autoptr(GError) error = NULL;
-
-  if (!steward_file_store_flush_finish (store, result, &error))
-    {
-      g_autofree char *label = g_file_get_parse_name (steward_file_store_get_file (store));
-
-      g_task_return_new_error (task, G_IO_ERROR,
-                               error->domain == G_IO_ERROR ? error->code : G_IO_ERROR_FAILED,
-                               _("Cannot save the models to %s: %s"), label, error->message);
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
-}
-
 /* GObject */
 
 static void
@@ -750,19 +728,6 @@ steward_model_catalog_new (GFile *file)
   g_return_val_if_fail (file == NULL || G_IS_FILE (file), NULL);
 
   return g_object_new (STEWARD_TYPE_MODEL_CATALOG, "file", file, NULL);
-}
-
-/**
- * steward_model_catalog_get_file:
- *
- * Returns: (transfer none) (nullable): models.json
- */
-GFile *
-steward_model_catalog_get_file (StewardModelCatalog *self)
-{
-  g_return_val_if_fail (STEWARD_IS_MODEL_CATALOG (self), NULL);
-
-  return self->file;
 }
 
 /**
@@ -842,24 +807,13 @@ steward_model_catalog_save_async (StewardModelCatalog *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   g_autoptr(JsonNode) root = NULL;
 
   g_return_if_fail (STEWARD_IS_MODEL_CATALOG (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_model_catalog_save_async);
-
-  if (self->file == NULL)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
 
   root = serialize (self);
-  steward_file_store_save_json (self->store, root);
-  steward_file_store_flush_async (self->store, NULL, saved_cb, g_steal_pointer (&task));
+  steward_file_backed_save_async (STEWARD_FILE_BACKED (self), root, cancellable,
+                                  callback, user_data);
 }
 
 gboolean
@@ -867,11 +821,19 @@ steward_model_catalog_save_finish (StewardModelCatalog  *self,
                                    GAsyncResult         *result,
                                    GError              **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        steward_model_catalog_save_async, FALSE);
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *label = NULL;
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  g_return_val_if_fail (STEWARD_IS_MODEL_CATALOG (self), FALSE);
+
+  if (steward_file_backed_save_finish (STEWARD_FILE_BACKED (self), result, &local_error))
+    return TRUE;
+
+  label = g_file_get_parse_name (self->file);
+  g_set_error (error, G_IO_ERROR,
+               local_error->domain == G_IO_ERROR ? local_error->code : G_IO_ERROR_FAILED,
+               _("Cannot save the models to %s: %s"), label, local_error->message);
+  return FALSE;
 }
 
 /**

@@ -54,7 +54,6 @@ void                 steward_model_default_scores       (const char          *na
 
 /* @file NULL keeps it in memory (tests). */
 StewardModelCatalog *steward_model_catalog_new          (GFile               *file);
-GFile               *steward_model_catalog_get_file     (StewardModelCatalog *self);
 /* A missing file is an empty catalogue; a damaged one is a
  * G_IO_ERROR_INVALID_DATA error that names the file, and the catalogue
  * stays as it was. */

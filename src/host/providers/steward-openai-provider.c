@@ -230,9 +230,7 @@ add_user_message (JsonArray   *messages,
           const char *piece = mcp_json_get_string (block, "text");
 
           append_text (text, piece);
-          part = json_object_new ();
-          json_object_set_string_member (part, "type", "text");
-          json_object_set_string_member (part, "text", piece != NULL ? piece : "");
+          part = steward_provider_text_block (piece != NULL ? piece : "");
         }
       else if (g_strcmp0 (type, "image") == 0)
         {
@@ -786,13 +784,7 @@ openai_answer (StewardProviderChat  *chat,
     return NULL;
 
   if (answer->text->len > 0 || answer->calls->len == 0)
-    {
-      JsonObject *block = json_object_new ();
-
-      json_object_set_string_member (block, "type", "text");
-      json_object_set_string_member (block, "text", answer->text->str);
-      json_array_add_object_element (content, block);
-    }
+    json_array_add_object_element (content, steward_provider_text_block (answer->text->str));
 
   for (guint i = 0; i < answer->calls->len; i++)
     {

@@ -91,6 +91,16 @@ steward_provider_dup_content (JsonObject *message)
 }
 
 JsonObject *
+steward_provider_text_block (const char *text)
+{
+  JsonObject *block = json_object_new ();
+
+  json_object_set_string_member (block, "type", "text");
+  json_object_set_string_member (block, "text", text);
+  return block;
+}
+
+JsonObject *
 steward_provider_answer_new (JsonArray  *content,
                              const char *model,
                              const char *stop_reason,

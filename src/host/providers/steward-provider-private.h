@@ -109,6 +109,9 @@ JsonObject  *steward_provider_json_parse_object (const char  *data,
 /* The request's content as an array of blocks, whether it came as one
  * block or as an array; NULL when it is neither. */
 JsonArray   *steward_provider_dup_content  (JsonObject  *message);
+/* {"type": "text", "text": @text}: a text block is written alike in the
+ * neutral content and in both wire formats. */
+JsonObject  *steward_provider_text_block   (const char  *text);
 /* Builds an answer: {"role": "assistant", "content", "model",
  * "stopReason", "usage"?}. Token counts of -1 leave "usage" out. */
 JsonObject  *steward_provider_answer_new   (JsonArray   *content,

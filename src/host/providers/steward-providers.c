@@ -35,24 +35,24 @@ typedef struct {
 
 struct _StewardProviders
 {
-  GObject         parent_instance;
+  StewardFileBacked  parent_instance;
 
-  GFile          *file;
-  StewardSecrets *secrets;
-  GPtrArray      *entries;       /* Entry, the manual provider first */
-  GPtrArray      *kept;          /* JsonNode: entries not understood, written back */
-  GCancellable   *cancellable;
-  SoupSession    *detect_session;
+  GFile             *file;            /* the base's, borrowed */
+  StewardSecrets    *secrets;
+  GPtrArray         *entries;         /* Entry, the manual provider first */
+  GPtrArray         *kept;            /* JsonNode: entries not understood, written back */
+  GCancellable      *cancellable;
+  SoupSession       *detect_session;
 
-  /* Writes run on the store's worker, one at a time, the newest list
-   * last; the error of a failed one waits here for the next flush. */
-  StewardFileStore *store;
-  GError         *save_error;
+  /* Writes run on the base's store's worker, one at a time, the newest
+   * list last; the error of a failed one waits here for the next flush. */
+  StewardFileStore  *store;
+  GError            *save_error;
 };
 
 static void steward_providers_list_model_init (GListModelInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (StewardProviders, steward_providers, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (StewardProviders, steward_providers, STEWARD_TYPE_FILE_BACKED,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       steward_providers_list_model_init))
 
@@ -509,8 +509,6 @@ steward_providers_finalize (GObject *object)
 
   /* A flush holds a reference until the write ends, so none is left. */
 
-  g_clear_object (&self->store);
-  g_clear_object (&self->file);
   g_clear_object (&self->secrets);
   g_clear_pointer (&self->entries, g_ptr_array_unref);
   g_clear_pointer (&self->kept, g_ptr_array_unref);
@@ -521,12 +519,31 @@ steward_providers_finalize (GObject *object)
 }
 
 static void
+steward_providers_constructed (GObject *object)
+{
+  StewardProviders *self = STEWARD_PROVIDERS (object);
+
+  G_OBJECT_CLASS (steward_providers_parent_class)->constructed (object);
+
+  self->file = steward_file_backed_get_file (STEWARD_FILE_BACKED (self));
+  self->store = steward_file_backed_get_store (STEWARD_FILE_BACKED (self));
+  if (self->store != NULL)
+    g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb), self,
+                             G_CONNECT_SWAPPED);
+}
+
+static void
 steward_providers_class_init (StewardProvidersClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  StewardFileBackedClass *backed_class = STEWARD_FILE_BACKED_CLASS (klass);
 
+  object_class->constructed = steward_providers_constructed;
   object_class->dispose = steward_providers_dispose;
   object_class->finalize = steward_providers_finalize;
+
+  backed_class->max_size = FILE_MAX;
+  backed_class->store_flags = STEWARD_FILE_STORE_PRIVATE | STEWARD_FILE_STORE_PRETTY;
 }
 
 static void
@@ -560,15 +577,7 @@ steward_providers_new (GFile          *file,
   g_return_val_if_fail (file == NULL || G_IS_FILE (file), NULL);
   g_return_val_if_fail (secrets == NULL || STEWARD_IS_SECRETS (secrets), NULL);
 
-  self = g_object_new (STEWARD_TYPE_PROVIDERS, NULL);
-  self->file = file != NULL ? g_object_ref (file) : NULL;
-  if (file != NULL)
-    {
-      self->store = steward_file_store_new (file, FILE_MAX,
-                                            STEWARD_FILE_STORE_PRIVATE | STEWARD_FILE_STORE_PRETTY);
-      g_signal_connect_object (self->store, "write-failed", G_CALLBACK (write_failed_cb), self,
-                               G_CONNECT_SWAPPED);
-    }
+  self = g_object_new (STEWARD_TYPE_PROVIDERS, "file", file, NULL);
   self->secrets = secrets != NULL ? g_object_ref (secrets) : NULL;
 
   return self;

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "steward-file-backed.h"
 #include "steward-provider.h"
 #include "steward-secrets.h"
 
@@ -30,7 +31,8 @@ typedef enum {
 
 #define STEWARD_TYPE_PROVIDERS (steward_providers_get_type ())
 
-G_DECLARE_FINAL_TYPE (StewardProviders, steward_providers, STEWARD, PROVIDERS, GObject)
+G_DECLARE_FINAL_TYPE (StewardProviders, steward_providers, STEWARD, PROVIDERS,
+                      StewardFileBacked)
 
 StewardProviders *steward_providers_new            (GFile                *file,
                                                     StewardSecrets       *secrets);

@@ -97,7 +97,7 @@ steward_sampling_broker_record (StewardSamplingBroker  *self,
   gint64 max_tokens = 0;
   const char *model;
 
-  if (steward_sampling_journal_get_file (self->journal) == NULL)
+  if (steward_file_backed_get_file (STEWARD_FILE_BACKED (self->journal)) == NULL)
     return;
 
   builder = json_builder_new ();

@@ -640,7 +640,8 @@ steward_sampling_broker_get_property (GObject    *object,
       g_value_set_object (value, self->policies);
       break;
     case PROP_JOURNAL:
-      g_value_set_object (value, steward_sampling_journal_get_file (self->journal));
+      g_value_set_object (value,
+                          steward_file_backed_get_file (STEWARD_FILE_BACKED (self->journal)));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -736,7 +737,7 @@ steward_sampling_broker_get_journal (StewardSamplingBroker *self)
 {
   g_return_val_if_fail (STEWARD_IS_SAMPLING_BROKER (self), NULL);
 
-  return steward_sampling_journal_get_file (self->journal);
+  return steward_file_backed_get_file (STEWARD_FILE_BACKED (self->journal));
 }
 
 /**

@@ -336,19 +336,6 @@ steward_sampling_journal_new (GFile *file)
   return g_object_new (STEWARD_TYPE_SAMPLING_JOURNAL, "file", file, NULL);
 }
 
-/**
- * steward_sampling_journal_get_file:
- *
- * Returns: (transfer none) (nullable): the audit journal
- */
-GFile *
-steward_sampling_journal_get_file (StewardSamplingJournal *self)
-{
-  g_return_val_if_fail (STEWARD_IS_SAMPLING_JOURNAL (self), NULL);
-
-  return self->file;
-}
-
 void
 steward_sampling_journal_set_clock (StewardSamplingJournal *self,
                                     StewardSamplingClock    clock,

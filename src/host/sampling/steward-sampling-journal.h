@@ -26,7 +26,6 @@ G_DECLARE_FINAL_TYPE (StewardSamplingJournal, steward_sampling_journal, STEWARD,
  * starts. Without a file, the budget is kept in memory alone.
  */
 StewardSamplingJournal *steward_sampling_journal_new              (GFile                  *file);
-GFile                  *steward_sampling_journal_get_file         (StewardSamplingJournal *self);
 void                    steward_sampling_journal_set_clock        (StewardSamplingJournal *self,
                                                                    StewardSamplingClock    clock,
                                                                    gpointer                user_data);

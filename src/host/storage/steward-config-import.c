@@ -277,6 +277,95 @@ steward_import_default_file (StewardImportSource source)
   return g_file_new_for_path (path);
 }
 
+/* Steps over a string: TRUE when text[*i] belongs to one (its quotes
+ * included), so that what looks like a comment or a comma inside a string
+ * is left as it is. */
+static gboolean
+step_string (const char *text,
+             gsize       length,
+             gsize      *i,
+             gboolean   *in_string)
+{
+  if (*in_string)
+    {
+      if (text[*i] == '\\' && *i + 1 < length)
+        (*i)++;
+      else if (text[*i] == '"')
+        *in_string = FALSE;
+      return TRUE;
+    }
+
+  if (text[*i] == '"')
+    {
+      *in_string = TRUE;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Blanks the block comment that opens at @start, keeping its line breaks
+ * so that lines and columns still match; returns the last byte it took.
+ * An unclosed comment stays, for the reader to report. */
+static gsize
+blank_block_comment (char  *text,
+                     gsize  length,
+                     gsize  start)
+{
+  gsize end;
+
+  for (end = start + 2; end + 1 < length && !(text[end] == '*' && text[end + 1] == '/'); end++)
+    ;
+  if (end + 1 >= length)
+    return start + 1;
+
+  for (gsize j = start; j <= end + 1; j++)
+    if (text[j] != '\n')
+      text[j] = ' ';
+  return end + 1;
+}
+
+static void
+blank_comments (char  *text,
+                gsize  length)
+{
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      if (step_string (text, length, &i, &in_string) || text[i] != '/' || i + 1 >= length)
+        continue;
+
+      if (text[i + 1] == '/')
+        {
+          for (; i < length && text[i] != '\n'; i++)
+            text[i] = ' ';
+        }
+      else if (text[i + 1] == '*')
+        i = blank_block_comment (text, length, i);
+    }
+}
+
+static void
+blank_trailing_commas (char  *text,
+                       gsize  length)
+{
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      gsize next;
+
+      if (step_string (text, length, &i, &in_string) || text[i] != ',')
+        continue;
+
+      for (next = i + 1; next < length && g_ascii_isspace (text[next]); next++)
+        ;
+      if (next < length && (text[next] == '}' || text[next] == ']'))
+        text[i] = ' ';
+    }
+}
+
 /* VS Code's files are JSON with comments and trailing commas. Both are
  * blanked out with spaces, so that the strict reader accepts the rest and
  * its line and column still point into the file as it is. */
@@ -285,77 +374,11 @@ blank_jsonc (const char *data,
              gsize       length)
 {
   char *text = g_malloc (length + 1);
-  gboolean in_string = FALSE;
 
   memcpy (text, data, length);
   text[length] = '\0';
-
-  for (gsize i = 0; i < length; i++)
-    {
-      if (in_string)
-        {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (text[i] == '"')
-        in_string = TRUE;
-      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
-        {
-          for (; i < length && text[i] != '\n'; i++)
-            text[i] = ' ';
-        }
-      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '*')
-        {
-          gsize start = i;
-
-          for (i += 2; i + 1 < length && !(text[i] == '*' && text[i + 1] == '/'); i++)
-            ;
-          /* An unclosed comment stays, for the reader to report. */
-          if (i + 1 >= length)
-            {
-              i = start + 1;
-              continue;
-            }
-          for (gsize j = start; j <= i + 1; j++)
-            if (text[j] != '\n')
-              text[j] = ' ';
-          i++;
-        }
-    }
-
-  in_string = FALSE;
-  for (gsize i = 0; i < length; i++)
-    {
-      gsize next;
-
-      if (in_string)
-        {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (text[i] == '"')
-        {
-          in_string = TRUE;
-          continue;
-        }
-
-      if (text[i] != ',')
-        continue;
-
-      for (next = i + 1; next < length && g_ascii_isspace (text[next]); next++)
-        ;
-      if (next < length && (text[next] == '}' || text[next] == ']'))
-        text[i] = ' ';
-    }
-
+  blank_comments (text, length);
+  blank_trailing_commas (text, length);
   return text;
 }
 

@@ -9,9 +9,9 @@
  * StewardFileBacked:
  *
  * The base of the host's types that keep their state in one JSON file:
- * the model catalogue, the shared folders, the sampling journal. It holds
- * the file, given at construction, and makes the store for it that the
- * subclass asks for in its class structure.
+ * the model catalogue, the providers, the shared folders, the sampling
+ * journal. It holds the file, given at construction, and makes the store
+ * for it that the subclass asks for in its class structure.
  */
 
 typedef struct
@@ -29,6 +29,20 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (StewardFileBacked, steward_file_backed, G_TYPE_OBJECT)
+
+static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+}
 
 static void
 steward_file_backed_constructed (GObject *object)
@@ -153,4 +167,54 @@ steward_file_backed_get_store (StewardFileBacked *self)
   g_return_val_if_fail (STEWARD_IS_FILE_BACKED (self), NULL);
 
   return priv->store;
+}
+
+/**
+ * steward_file_backed_save_async:
+ * @root: the state as the subclass serialises it
+ *
+ * Writes @root to the file atomically on a worker, through the store, so
+ * that saves never overlap and the file holds every change made before the
+ * call once it finishes. With no file there is nothing to write, and the
+ * save succeeds at once. The store's error is returned as it is: the
+ * subclass says in its own words what could not be saved.
+ */
+void
+steward_file_backed_save_async (StewardFileBacked   *self,
+                                JsonNode            *root,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  StewardFileBackedPrivate *priv = steward_file_backed_get_instance_private (self);
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (STEWARD_IS_FILE_BACKED (self));
+  g_return_if_fail (root != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, steward_file_backed_save_async);
+
+  if (priv->store == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  steward_file_store_save_json (priv->store, root);
+  steward_file_store_flush_async (priv->store, NULL, flushed_cb, g_steal_pointer (&task));
+}
+
+gboolean
+steward_file_backed_save_finish (StewardFileBacked  *self,
+                                 GAsyncResult       *result,
+                                 GError            **error)
+{
+  g_return_val_if_fail (STEWARD_IS_FILE_BACKED (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        steward_file_backed_save_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

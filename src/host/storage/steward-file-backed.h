@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "steward-file-store.h"
 
@@ -33,5 +34,14 @@ struct _StewardFileBackedClass
 
 GFile            *steward_file_backed_get_file  (StewardFileBacked *self);
 StewardFileStore *steward_file_backed_get_store (StewardFileBacked *self);
+
+void              steward_file_backed_save_async  (StewardFileBacked   *self,
+                                                   JsonNode            *root,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+gboolean          steward_file_backed_save_finish (StewardFileBacked  *self,
+                                                   GAsyncResult       *result,
+                                                   GError            **error);
 
 G_END_DECLS

@@ -682,21 +682,6 @@ write_failed_cb (StewardRoots *self,
 }
 
 static void
-saved_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  StewardRoots *self = g_task_get_source_object (task);
-  g_autoptr(GError) error = NULL;
-
-  if (!steward_file_store_flush_finish (STEWARD_FILE_STORE (object), result, &error))
-    g_task_return_error (task, save_error_new (self, error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
 schedule_save (StewardRoots *self)
 {
   g_autoptr(JsonNode) root = NULL;
@@ -1003,19 +988,6 @@ steward_roots_new (GFile *file)
   return g_object_new (STEWARD_TYPE_ROOTS, "file", file, NULL);
 }
 
-/**
- * steward_roots_get_file:
- *
- * Returns: (transfer none) (nullable): roots.json, or %NULL
- */
-GFile *
-steward_roots_get_file (StewardRoots *self)
-{
-  g_return_val_if_fail (STEWARD_IS_ROOTS (self), NULL);
-
-  return self->file;
-}
-
 gboolean
 steward_roots_load (StewardRoots  *self,
                     GError       **error)
@@ -1077,24 +1049,13 @@ steward_roots_save_async (StewardRoots        *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   g_autoptr(JsonNode) root = NULL;
 
   g_return_if_fail (STEWARD_IS_ROOTS (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, steward_roots_save_async);
-
-  if (self->file == NULL)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
 
   root = serialize (self);
-  steward_file_store_save_json (self->store, root);
-  steward_file_store_flush_async (self->store, NULL, saved_cb, g_steal_pointer (&task));
+  steward_file_backed_save_async (STEWARD_FILE_BACKED (self), root, cancellable,
+                                  callback, user_data);
 }
 
 gboolean
@@ -1102,12 +1063,15 @@ steward_roots_save_finish (StewardRoots  *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
-  g_return_val_if_fail (STEWARD_IS_ROOTS (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == steward_roots_save_async,
-                        FALSE);
+  g_autoptr(GError) local_error = NULL;
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  g_return_val_if_fail (STEWARD_IS_ROOTS (self), FALSE);
+
+  if (steward_file_backed_save_finish (STEWARD_FILE_BACKED (self), result, &local_error))
+    return TRUE;
+
+  g_propagate_error (error, save_error_new (self, local_error));
+  return FALSE;
 }
 
 StewardRoot *

@@ -64,7 +64,6 @@ const char * const *steward_root_get_servers      (StewardRoot    *self);
 /* @file: the config folder's roots.json; NULL for a store kept in memory
  * (tests). */
 StewardRoots  *steward_roots_new                  (GFile          *file);
-GFile         *steward_roots_get_file             (StewardRoots   *self);
 /* A missing file is no roots, not an error. A damaged one is
  * STEWARD_ROOTS_ERROR_LOAD naming the file, and the roots stay as they
  * were; the caller keeps the file aside before anything is saved over

@@ -518,6 +518,18 @@ typedef struct {
   gsize       copied_to;
 } SubstituteClosure;
 
+/* The value of the reference @id; every reference was looked up before the
+ * substitution starts. */
+static const char *
+closure_secret (SubstituteClosure *closure,
+                const char        *id,
+                gsize              id_length)
+{
+  g_autofree char *key = g_strndup (id, id_length);
+
+  return g_hash_table_lookup (closure->values, key);
+}
+
 static void
 measure_reference (const char *value,
                    gsize       start,
@@ -527,8 +539,7 @@ measure_reference (const char *value,
                    gpointer    user_data)
 {
   SubstituteClosure *closure = user_data;
-  g_autofree char *key = g_strndup (id, id_length);
-  const char *secret = g_hash_table_lookup (closure->values, key);
+  const char *secret = closure_secret (closure, id, id_length);
 
   closure->length += strlen (secret) - length;
 }
@@ -542,8 +553,7 @@ copy_reference (const char *value,
                 gpointer    user_data)
 {
   SubstituteClosure *closure = user_data;
-  g_autofree char *key = g_strndup (id, id_length);
-  const char *secret = g_hash_table_lookup (closure->values, key);
+  const char *secret = closure_secret (closure, id, id_length);
   gsize secret_length = strlen (secret);
 
   memcpy (closure->out, value + closure->copied_to, start - closure->copied_to);
