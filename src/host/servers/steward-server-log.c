@@ -109,56 +109,71 @@ capped_newline (Capped *w,
     }
 }
 
+/* The bytes a JSON string cannot hold as they are, and the NUL that ends
+ * a C string: a string's text is copied in runs between them. */
+static const gboolean string_stops[256] = {
+  [0x00 ... 0x1f] = TRUE,
+  ['"'] = TRUE,
+  ['\\'] = TRUE,
+};
+
 static void
 capped_append_string (Capped     *w,
                       const char *string)
 {
-  const char *run = string;
-  const char *p;
+  const char *p = string;
 
   capped_append_len (w, "\"", 1);
 
-  /* Scanning stops once the plain run alone would fill the room, so a
-   * huge string is not read to its end. */
-  for (p = string; *p != '\0' && !w->full && (gsize) (p - run) < capped_room (w); p++)
+  for (;;)
     {
-      guchar c = (guchar) *p;
+      const char *run = p;
+      gsize room = capped_room (w);
       char escape[8];
+      guchar c;
 
-      if (c >= 0x20 && c != '"' && c != '\\')
-        continue;
-
+      /* A run is read no farther than the room left, so a huge string is
+       * not read to its end. */
+      while (!string_stops[(guchar) *p] && (gsize) (p - run) < room)
+        p++;
       capped_append_len (w, run, p - run);
+
+      c = (guchar) *p;
+      if (c == '\0')
+        {
+          capped_append_len (w, "\"", 1);
+          return;
+        }
+      if (w->full || !string_stops[c])
+        {
+          w->full = TRUE;
+          return;
+        }
+
       switch (c)
         {
         case '"':
-          capped_append (w, "\\\"");
+          capped_append_len (w, "\\\"", 2);
           break;
         case '\\':
-          capped_append (w, "\\\\");
+          capped_append_len (w, "\\\\", 2);
           break;
         case '\n':
-          capped_append (w, "\\n");
+          capped_append_len (w, "\\n", 2);
           break;
         case '\r':
-          capped_append (w, "\\r");
+          capped_append_len (w, "\\r", 2);
           break;
         case '\t':
-          capped_append (w, "\\t");
+          capped_append_len (w, "\\t", 2);
           break;
         default:
           g_snprintf (escape, sizeof escape, "\\u%04x", c);
           capped_append (w, escape);
           break;
         }
-      run = p + 1;
+      p++;
     }
-
-  capped_append_len (w, run, p - run);
-  if (*p == '\0')
-    capped_append_len (w, "\"", 1);
-  else
-    w->full = TRUE;
 }
 
 static void capped_append_node (Capped   *w,
@@ -182,7 +197,7 @@ capped_begin_member (Members    *members,
   members->first = FALSE;
   capped_newline (w, members->level);
   capped_append_string (w, name);
-  capped_append (w, w->pretty ? ": " : ":");
+  capped_append_len (w, ": ", w->pretty ? 2 : 1);
 }
 
 static void
