@@ -52,6 +52,9 @@ steward_trace_names_reset (StewardTraceNames *self)
   g_hash_table_remove_all (self->pending);
 }
 
+/* A string literal, without measuring it. */
+#define append_literal(out, literal) g_string_append_len ((out), literal, sizeof literal - 1)
+
 /* @text on one line, hidden characters shown, at most @max bytes. */
 static void
 append_one_line (GString    *out,
@@ -195,9 +198,9 @@ steward_trace_names_append_summary (StewardTraceNames *self,
       subject = request_subject (message);
       if (subject != NULL)
         {
-          g_string_append (text, " “");
+          append_literal (text, " “");
           append_one_line (text, subject, MAX_NAME);
-          g_string_append (text, "”");
+          append_literal (text, "”");
         }
 
       if (g_hash_table_size (self->pending) >= MAX_PENDING)
@@ -206,15 +209,17 @@ steward_trace_names_append_summary (StewardTraceNames *self,
       g_hash_table_replace (self->pending, g_strndup (key->str, key->len),
                             g_strndup (text->str + start, text->len - start));
 
-      g_string_append (text, " id ");
+      append_literal (text, " id ");
       append_id (text, message);
       break;
 
     case MCP_MESSAGE_RESULT:
     case MCP_MESSAGE_ERROR:
     default:
-      g_string_append (text, mcp_message_get_kind (message) == MCP_MESSAGE_RESULT
-                               ? "result id " : "error id ");
+      if (mcp_message_get_kind (message) == MCP_MESSAGE_RESULT)
+        append_literal (text, "result id ");
+      else
+        append_literal (text, "error id ");
       what_start = text->len;
       append_id (text, message);
 
@@ -224,14 +229,14 @@ steward_trace_names_append_summary (StewardTraceNames *self,
       asked = g_hash_table_lookup (self->pending, key->str);
       if (asked != NULL)
         {
-          g_string_append (text, " for ");
+          append_literal (text, " for ");
           g_string_append (text, asked);
         }
       g_hash_table_remove (self->pending, key->str);
 
       if (mcp_message_get_kind (message) != MCP_MESSAGE_RESULT)
         {
-          g_string_append (text, ": ");
+          append_literal (text, ": ");
           append_one_line (text, mcp_message_get_error_message (message), MAX_ERROR);
         }
       break;

@@ -479,6 +479,26 @@ steward_log_entry_init (StewardLogEntry *self)
 {
 }
 
+/* The last server name interned on this thread: entries come a server at
+ * a time, and interning looks the name up in GLib's table under a lock. */
+static GPrivate last_server_key = G_PRIVATE_INIT ((GDestroyNotify) g_ref_string_release);
+
+static char *
+intern_server (const char *server)
+{
+  char *last = g_private_get (&last_server_key);
+
+  if (last != NULL && strcmp (last, server) == 0)
+    return g_ref_string_acquire (last);
+
+  /* Names come from servers too; only valid UTF-8 is kept. */
+  if (!g_utf8_validate (server, -1, NULL))
+    return NULL;
+
+  g_private_replace (&last_server_key, g_ref_string_new_intern (server));
+  return g_ref_string_acquire (g_private_get (&last_server_key));
+}
+
 static StewardLogEntry *
 entry_new (gint64               time_us,
            const char          *server,
@@ -496,9 +516,9 @@ entry_new (gint64               time_us,
   self->direction = direction;
   self->size = MIN (size, G_MAXUINT32);
 
+  if (server != NULL)
+    self->server = intern_server (server);
   /* Names come from servers too; only valid UTF-8 is kept. */
-  if (server != NULL && g_utf8_validate (server, -1, NULL))
-    self->server = g_ref_string_new_intern (server);
   if (logger != NULL && *logger != '\0' && g_utf8_validate (logger, -1, NULL))
     self->logger = g_ref_string_new_intern (logger);
 
