@@ -268,11 +268,24 @@ append_one_line (GString    *out,
 
   /* Written in place at the end of @out, with no copy of its own. */
   g_string_append_len (out, text, length);
-  for (char *c = out->str + start; *c != '\0'; c++)
-    {
-      if ((guchar) *c < 0x20 || *c == 0x7f)
-        *c = ' ';
-    }
+  {
+    char *c;
+
+    /* Characters are counted by their first bytes on the way, so that a
+     * short line with nothing to trim, which most are, is done here. */
+    for (c = out->str + start; *c != '\0'; c++)
+      {
+        if ((guchar) *c < 0x20 || *c == 0x7f)
+          *c = ' ';
+        n_chars += ((guchar) *c & 0xC0) != 0x80;
+      }
+
+    if (c == out->str + out->len && n_chars <= STEWARD_LOG_ENTRY_MAX_TEXT_CHARS &&
+        !input_cut && (out->len == start ||
+                       (out->str[start] != ' ' && out->str[out->len - 1] != ' ')))
+      return;
+    n_chars = 0;
+  }
 
   /* Control characters are spaces now, so spaces are all there is to trim. */
   while (out->len > start && out->str[out->len - 1] == ' ')
