@@ -194,6 +194,17 @@ test_scan_edges (void)
     { "{\"" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaatoken" "\":\"abc\"}", NULL },
     { "x\tbearer  abcdefghijkl\u00e9", "x\tbearer  [redacted]\u00e9" },
     { "caf\u00e9 sk-abcdefghijklmnopqrstuvwxyz", "caf\u00e9 [redacted]" },
+    /* What the quick pass before the scan must not let through: a name
+     * in two words, a name far from its colon, a name whose last
+     * letters are also an ordinary key's ("id"), a URL's password. */
+    { "{\"id\":5,\"session id\": \"abc\"}", "{\"id\":5,\"session id\": \"[redacted]\"}" },
+    { "{\"token\"" "                                                                      "
+      "          : \"abc\"}",
+      "{\"token\"" "                                                                      "
+      "          : \"[redacted]\"}" },
+    { "PASS-WORD = hunter2", "PASS-WORD = [redacted]" },
+    { "see https://me:hunter2@example.com/x", "see https://me:[redacted]@example.com/x" },
+    { "{\"id\":5,\"method\":\"tools/call\",\"text\":\"Echo: hello\"}", NULL },
   };
 
   steward_redact_forget_secrets ();

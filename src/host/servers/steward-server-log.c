@@ -109,56 +109,71 @@ capped_newline (Capped *w,
     }
 }
 
+/* The bytes a JSON string cannot hold as they are, and the NUL that ends
+ * a C string: a string's text is copied in runs between them. */
+static const gboolean string_stops[256] = {
+  [0x00 ... 0x1f] = TRUE,
+  ['"'] = TRUE,
+  ['\\'] = TRUE,
+};
+
 static void
 capped_append_string (Capped     *w,
                       const char *string)
 {
-  const char *run = string;
-  const char *p;
+  const char *p = string;
 
   capped_append_len (w, "\"", 1);
 
-  /* Scanning stops once the plain run alone would fill the room, so a
-   * huge string is not read to its end. */
-  for (p = string; *p != '\0' && !w->full && (gsize) (p - run) < capped_room (w); p++)
+  for (;;)
     {
-      guchar c = (guchar) *p;
+      const char *run = p;
+      gsize room = capped_room (w);
       char escape[8];
+      guchar c;
 
-      if (c >= 0x20 && c != '"' && c != '\\')
-        continue;
-
+      /* A run is read no farther than the room left, so a huge string is
+       * not read to its end. */
+      while (!string_stops[(guchar) *p] && (gsize) (p - run) < room)
+        p++;
       capped_append_len (w, run, p - run);
+
+      c = (guchar) *p;
+      if (c == '\0')
+        {
+          capped_append_len (w, "\"", 1);
+          return;
+        }
+      if (w->full || !string_stops[c])
+        {
+          w->full = TRUE;
+          return;
+        }
+
       switch (c)
         {
         case '"':
-          capped_append (w, "\\\"");
+          capped_append_len (w, "\\\"", 2);
           break;
         case '\\':
-          capped_append (w, "\\\\");
+          capped_append_len (w, "\\\\", 2);
           break;
         case '\n':
-          capped_append (w, "\\n");
+          capped_append_len (w, "\\n", 2);
           break;
         case '\r':
-          capped_append (w, "\\r");
+          capped_append_len (w, "\\r", 2);
           break;
         case '\t':
-          capped_append (w, "\\t");
+          capped_append_len (w, "\\t", 2);
           break;
         default:
           g_snprintf (escape, sizeof escape, "\\u%04x", c);
           capped_append (w, escape);
           break;
         }
-      run = p + 1;
+      p++;
     }
-
-  capped_append_len (w, run, p - run);
-  if (*p == '\0')
-    capped_append_len (w, "\"", 1);
-  else
-    w->full = TRUE;
 }
 
 static void capped_append_node (Capped   *w,
@@ -182,7 +197,7 @@ capped_begin_member (Members    *members,
   members->first = FALSE;
   capped_newline (w, members->level);
   capped_append_string (w, name);
-  capped_append (w, w->pretty ? ": " : ":");
+  capped_append_len (w, ": ", w->pretty ? 2 : 1);
 }
 
 static void
@@ -383,19 +398,73 @@ finish_detail (Capped *w,
 }
 
 /* The compact text of a message Steward received, as far as the log keeps
- * it; the log entry indents it. What Steward sends is written out anyway
- * (mcp_message_get_line()), and that text is used as it is. */
-static GString *
+ * it, written into @out; the log entry indents it. What Steward sends is
+ * written out anyway (mcp_message_get_line()), and that text is used as
+ * it is. */
+static void
 message_compact (McpMessage *message,
                  gsize       size,
+                 GString    *out,
                  gboolean   *cut)
 {
-  Capped w = { g_string_sized_new (MIN (size + 64, DETAIL_MAX)), DETAIL_MAX, FALSE, FALSE };
+  Capped w = { out, DETAIL_MAX, FALSE, FALSE };
 
+  g_string_set_size (out, MIN (size + 64, DETAIL_MAX));
+  g_string_truncate (out, 0);
   capped_append_message (&w, message);
   capped_trim (&w);
   *cut = w.full;
-  return w.out;
+}
+
+/* Two buffers for the trace of every message, kept between messages on
+ * each thread: its summary and, for one received, its compact text. The
+ * log entry copies what it keeps of both. */
+typedef struct {
+  GString *summary;
+  GString *compact;
+} TraceScratch;
+
+/* A flood of large messages should not leave this much behind. */
+#define SCRATCH_KEEP (128 * 1024)
+
+static void
+trace_scratch_free (gpointer data)
+{
+  TraceScratch *scratch = data;
+
+  g_string_free (scratch->summary, TRUE);
+  g_string_free (scratch->compact, TRUE);
+  g_free (scratch);
+}
+
+static GPrivate trace_scratch_key = G_PRIVATE_INIT (trace_scratch_free);
+
+static TraceScratch *
+trace_scratch_get (void)
+{
+  TraceScratch *scratch = g_private_get (&trace_scratch_key);
+
+  if (scratch == NULL)
+    {
+      scratch = g_new (TraceScratch, 1);
+      scratch->summary = g_string_sized_new (128);
+      scratch->compact = g_string_sized_new (1024);
+      g_private_set (&trace_scratch_key, scratch);
+    }
+
+  g_string_truncate (scratch->summary, 0);
+  g_string_truncate (scratch->compact, 0);
+  return scratch;
+}
+
+static void
+trace_scratch_trim (TraceScratch *scratch)
+{
+  if (scratch->compact->allocated_len > SCRATCH_KEEP)
+    {
+      g_string_free (scratch->compact, TRUE);
+      scratch->compact = g_string_sized_new (1024);
+    }
 }
 
 /* One line for the list: newlines become spaces. */
@@ -560,21 +629,22 @@ steward_server_client_trace_cb (StewardServer     *self,
                                 McpMessage        *message,
                                 McpClient         *client)
 {
-  g_autofree char *text = steward_trace_names_summarize (self->trace_names, message,
-                                                         direction == MCP_TRACE_OUTGOING);
-  g_autoptr(GString) received = NULL;
+  TraceScratch *scratch = trace_scratch_get ();
   g_autoptr(StewardLogEntry) entry = NULL;
   gsize size = mcp_message_get_wire_size (message);
   const char *json;
   gsize json_length;
   gboolean cut = FALSE;
 
+  steward_trace_names_append_summary (self->trace_names, message,
+                                      direction == MCP_TRACE_OUTGOING, scratch->summary);
+
   if (direction == MCP_TRACE_INCOMING)
     {
       self->last_in_size = size;
-      received = message_compact (message, size, &cut);
-      json = received->str;
-      json_length = received->len;
+      message_compact (message, size, scratch->compact, &cut);
+      json = scratch->compact->str;
+      json_length = scratch->compact->len;
     }
   else
     {
@@ -595,7 +665,8 @@ steward_server_client_trace_cb (StewardServer     *self,
                                          direction == MCP_TRACE_INCOMING
                                            ? STEWARD_LOG_DIRECTION_IN
                                            : STEWARD_LOG_DIRECTION_OUT,
-                                         text, json, json_length, cut, size);
+                                         scratch->summary->str, json, json_length, cut, size);
+  trace_scratch_trim (scratch);
   steward_log_store_append (self->log_store, entry);
 }
 

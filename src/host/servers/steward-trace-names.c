@@ -19,6 +19,7 @@
 struct _StewardTraceNames
 {
   GHashTable *pending;   /* "<" or ">" and the id → "method “name”" */
+  GString    *key;       /* a pending key being written, kept between messages */
 };
 
 StewardTraceNames *
@@ -27,6 +28,7 @@ steward_trace_names_new (void)
   StewardTraceNames *self = g_new0 (StewardTraceNames, 1);
 
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->key = g_string_sized_new (24);
 
   return self;
 }
@@ -38,6 +40,7 @@ steward_trace_names_free (StewardTraceNames *self)
     return;
 
   g_hash_table_unref (self->pending);
+  g_string_free (self->key, TRUE);
   g_free (self);
 }
 
@@ -48,6 +51,9 @@ steward_trace_names_reset (StewardTraceNames *self)
 
   g_hash_table_remove_all (self->pending);
 }
+
+/* A string literal, without measuring it. */
+#define append_literal(out, literal) g_string_append_len ((out), literal, sizeof literal - 1)
 
 /* @text on one line, hidden characters shown, at most @max bytes. */
 static void
@@ -160,21 +166,26 @@ append_pending_key (GString    *out,
   append_id (out, message);
 }
 
-char *
-steward_trace_names_summarize (StewardTraceNames *self,
-                               McpMessage        *message,
-                               gboolean           outgoing)
+void
+steward_trace_names_append_summary (StewardTraceNames *self,
+                                    McpMessage        *message,
+                                    gboolean           outgoing,
+                                    GString           *text)
 {
-  /* Every message in and out passes here, so the summary is written into
-   * one buffer, sized for the common case, with no intermediate strings. */
-  GString *text = g_string_sized_new (96);
-  g_autoptr(GString) key = NULL;
+  /* Every message in and out passes here, so the summary is written at
+   * the end of the caller's buffer and the key into one kept here: only
+   * a remembered request's name and key are allocated. */
+  GString *key = self->key;
   const char *subject;
   const char *asked;
+  gsize start = text->len;
   gsize what_start;
 
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (message != NULL, NULL);
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (message != NULL);
+  g_return_if_fail (text != NULL);
+
+  g_string_truncate (key, 0);
 
   switch (mcp_message_get_kind (message))
     {
@@ -187,50 +198,59 @@ steward_trace_names_summarize (StewardTraceNames *self,
       subject = request_subject (message);
       if (subject != NULL)
         {
-          g_string_append (text, " “");
+          append_literal (text, " “");
           append_one_line (text, subject, MAX_NAME);
-          g_string_append (text, "”");
+          append_literal (text, "”");
         }
 
       if (g_hash_table_size (self->pending) >= MAX_PENDING)
         g_hash_table_remove_all (self->pending);
-      key = g_string_sized_new (24);
       append_pending_key (key, message, outgoing);
-      g_hash_table_replace (self->pending, g_string_free (g_steal_pointer (&key), FALSE),
-                            g_strndup (text->str, text->len));
+      g_hash_table_replace (self->pending, g_strndup (key->str, key->len),
+                            g_strndup (text->str + start, text->len - start));
 
-      g_string_append (text, " id ");
+      append_literal (text, " id ");
       append_id (text, message);
       break;
 
     case MCP_MESSAGE_RESULT:
     case MCP_MESSAGE_ERROR:
     default:
-      g_string_append (text, mcp_message_get_kind (message) == MCP_MESSAGE_RESULT
-                               ? "result id " : "error id ");
+      if (mcp_message_get_kind (message) == MCP_MESSAGE_RESULT)
+        append_literal (text, "result id ");
+      else
+        append_literal (text, "error id ");
       what_start = text->len;
       append_id (text, message);
 
       /* The answer goes the other way from its request. */
-      key = g_string_sized_new (24);
       g_string_append_c (key, outgoing ? '<' : '>');
       g_string_append_len (key, text->str + what_start, text->len - what_start);
       asked = g_hash_table_lookup (self->pending, key->str);
       if (asked != NULL)
         {
-          g_string_append (text, " for ");
+          append_literal (text, " for ");
           g_string_append (text, asked);
         }
       g_hash_table_remove (self->pending, key->str);
 
       if (mcp_message_get_kind (message) != MCP_MESSAGE_RESULT)
         {
-          g_string_append (text, ": ");
+          append_literal (text, ": ");
           append_one_line (text, mcp_message_get_error_message (message), MAX_ERROR);
         }
       break;
     }
+}
 
+char *
+steward_trace_names_summarize (StewardTraceNames *self,
+                               McpMessage        *message,
+                               gboolean           outgoing)
+{
+  GString *text = g_string_sized_new (96);
+
+  steward_trace_names_append_summary (self, message, outgoing, text);
   return g_string_free (text, FALSE);
 }
 

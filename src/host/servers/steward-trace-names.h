@@ -30,6 +30,11 @@ void               steward_trace_names_reset     (StewardTraceNames *self);
 char              *steward_trace_names_summarize (StewardTraceNames *self,
                                                   McpMessage        *message,
                                                   gboolean           outgoing);
+/* The same, written at the end of @text. */
+void               steward_trace_names_append_summary (StewardTraceNames *self,
+                                                       McpMessage        *message,
+                                                       gboolean           outgoing,
+                                                       GString           *text);
 
 /* The id in a summary this module wrote, and whether it is of an answer
  * (result or error) rather than a request; NULL for notifications and

@@ -268,11 +268,24 @@ append_one_line (GString    *out,
 
   /* Written in place at the end of @out, with no copy of its own. */
   g_string_append_len (out, text, length);
-  for (char *c = out->str + start; *c != '\0'; c++)
-    {
-      if ((guchar) *c < 0x20 || *c == 0x7f)
-        *c = ' ';
-    }
+  {
+    char *c;
+
+    /* Characters are counted by their first bytes on the way, so that a
+     * short line with nothing to trim, which most are, is done here. */
+    for (c = out->str + start; *c != '\0'; c++)
+      {
+        if ((guchar) *c < 0x20 || *c == 0x7f)
+          *c = ' ';
+        n_chars += ((guchar) *c & 0xC0) != 0x80;
+      }
+
+    if (c == out->str + out->len && n_chars <= STEWARD_LOG_ENTRY_MAX_TEXT_CHARS &&
+        !input_cut && (out->len == start ||
+                       (out->str[start] != ' ' && out->str[out->len - 1] != ' ')))
+      return;
+    n_chars = 0;
+  }
 
   /* Control characters are spaces now, so spaces are all there is to trim. */
   while (out->len > start && out->str[out->len - 1] == ' ')
@@ -479,6 +492,26 @@ steward_log_entry_init (StewardLogEntry *self)
 {
 }
 
+/* The last server name interned on this thread: entries come a server at
+ * a time, and interning looks the name up in GLib's table under a lock. */
+static GPrivate last_server_key = G_PRIVATE_INIT ((GDestroyNotify) g_ref_string_release);
+
+static char *
+intern_server (const char *server)
+{
+  char *last = g_private_get (&last_server_key);
+
+  if (last != NULL && strcmp (last, server) == 0)
+    return g_ref_string_acquire (last);
+
+  /* Names come from servers too; only valid UTF-8 is kept. */
+  if (!g_utf8_validate (server, -1, NULL))
+    return NULL;
+
+  g_private_replace (&last_server_key, g_ref_string_new_intern (server));
+  return g_ref_string_acquire (g_private_get (&last_server_key));
+}
+
 static StewardLogEntry *
 entry_new (gint64               time_us,
            const char          *server,
@@ -496,9 +529,9 @@ entry_new (gint64               time_us,
   self->direction = direction;
   self->size = MIN (size, G_MAXUINT32);
 
+  if (server != NULL)
+    self->server = intern_server (server);
   /* Names come from servers too; only valid UTF-8 is kept. */
-  if (server != NULL && g_utf8_validate (server, -1, NULL))
-    self->server = g_ref_string_new_intern (server);
   if (logger != NULL && *logger != '\0' && g_utf8_validate (logger, -1, NULL))
     self->logger = g_ref_string_new_intern (logger);
 

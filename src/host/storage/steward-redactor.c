@@ -79,6 +79,7 @@ enum {
   CLASS_BEARER  = 1 << 3, /* 'b' or 'B' */
   CLASS_STOP_DQ = 1 << 4, /* ends a key in double quotes: '"', '\\', '\n' */
   CLASS_STOP_SQ = 1 << 5, /* ends a key in single quotes: '\'', '\\', '\n' */
+  CLASS_DELIMITER = 1 << 6, /* ':' or '=', after a name */
 };
 
 static guint8 classes[256];
@@ -111,7 +112,8 @@ init_classes (void)
   classes['"'] |= CLASS_SPECIAL;
   classes['\''] |= CLASS_SPECIAL;
   classes['\\'] |= CLASS_SPECIAL;
-  classes[':'] |= CLASS_SPECIAL;
+  classes[':'] |= CLASS_SPECIAL | CLASS_DELIMITER;
+  classes['='] |= CLASS_DELIMITER;
   for (const char *p = "sgxAe"; *p != '\0'; p++)
     classes[(guchar) *p] |= CLASS_SHAPE;
   classes['"'] |= CLASS_STOP_DQ;
@@ -717,6 +719,117 @@ word_may_match (const Redactor *r,
   return after == '=' || after == ':';
 }
 
+/* How far back from a ':' or '=' the name before it is looked for: a
+ * quoted name's own trailing punctuation, its closing quote and a few
+ * blanks. Farther than that, the scan runs to be sure. */
+#define NAME_LOOKBACK 72
+/* A name longer than this is never classified (classify_key()). */
+#define NAME_MAX_BYTES      64
+
+/*
+ * Whether the name that ends before the ':' or '=' at @delimiter could be
+ * one whose value is a secret, as classify_key() would see it. It errs
+ * towards TRUE: the name is not delimited as the scan delimits it, only
+ * its last letters and digits are compared, and no name is let off as a
+ * plain one ("progressToken").
+ */
+static gboolean
+name_may_be_sensitive (const Redactor *r,
+                       gsize           delimiter)
+{
+  gsize last = delimiter;
+  gsize start;
+  gsize prev;
+  char c;
+  char before;
+
+  while (last > 0 && !g_ascii_isalnum (r->text[last - 1]))
+    {
+      if (delimiter - last >= NAME_LOOKBACK)
+        return TRUE;
+      last--;
+    }
+  if (last == 0)
+    return FALSE;
+
+  /* The name the scan would classify lies within the NAME_MAX_BYTES bytes
+   * before its last letter or digit, and has that text's letters and
+   * digits as a suffix of these. */
+  start = last > NAME_MAX_BYTES ? last - NAME_MAX_BYTES : 0;
+  c = r->text[last - 1] | 0x20;
+  prev = last - 1;
+  while (prev > start && !g_ascii_isalnum (r->text[prev - 1]))
+    prev--;
+  if (prev == start || c < 'a' || c > 'z')
+    return FALSE;
+  /* Setting the bit lowercases a letter and leaves a digit a digit. */
+  before = r->text[prev - 1] | 0x20;
+  if (before < 'a' || before > 'z' || !(endings[c - 'a'] & (1u << (before - 'a'))))
+    return FALSE;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sensitive_suffixes); i++)
+    {
+      const char *suffix = sensitive_suffixes[i].name;
+      gsize suffix_len = sensitive_suffixes[i].length;
+
+      if (suffix[suffix_len - 1] == c && suffix[suffix_len - 2] == before &&
+          key_ends_with (r->text + start, last - start, suffix, suffix_len, FALSE))
+        return TRUE;
+    }
+
+  return (c == 'y' && key_ends_with (r->text + start, last - start, "key", 3, FALSE)) ||
+         (c == 'h' && key_ends_with (r->text + start, last - start, "auth", 4, FALSE));
+}
+
+/*
+ * Whether any rule of redact_shapes() could take something in the text.
+ * Nearly every logged message holds no secret, and this pass costs a
+ * fraction of the scan: no quoted text is read twice and no rule is tried.
+ * It looks at every place where the scan's first redaction could be made
+ * and answers TRUE wherever one might: a key-shaped token or "Bearer" at
+ * a word's start, a ':' or '=' after a name that could be a secret's, or
+ * "://" with an '@' after it. Anything else leaves the text unchanged.
+ */
+static gboolean
+may_hold_shapes (const Redactor *r)
+{
+  const char *text = r->text;
+  gsize length = r->length;
+  gsize i = 0;
+
+  while (i < length)
+    {
+      guint8 class = CLASS_OF (text[i]);
+
+      if (class & CLASS_WORD)
+        {
+          /* Words are passed over whole, so @i is at a word's start. */
+          gsize start = i;
+
+          if ((class & CLASS_SHAPE) && match_key_shape (r, start) > 0)
+            return TRUE;
+          for (i++; i < length && (CLASS_OF (text[i]) & CLASS_WORD); i++)
+            ;
+          if ((class & CLASS_BEARER) && i - start == 6 &&
+              g_ascii_strncasecmp (text + start, "bearer", 6) == 0)
+            return TRUE;
+          continue;
+        }
+
+      if (class & CLASS_DELIMITER)
+        {
+          if (name_may_be_sensitive (r, i))
+            return TRUE;
+          if (text[i] == ':' && at (r, i + 1) == '/' && at (r, i + 2) == '/' &&
+              memchr (text + i, '@', length - i) != NULL)
+            return TRUE;
+        }
+      i++;
+    }
+
+  return FALSE;
+}
+
 static char *
 redact_shapes (const char *text,
                gsize       length)
@@ -725,6 +838,9 @@ redact_shapes (const char *text,
   gsize i = 0;
 
   init_classes ();
+
+  if (!may_hold_shapes (&r))
+    return NULL;
 
   while (i < length)
     {
