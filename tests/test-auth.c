@@ -5,11 +5,14 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <libsoup/soup.h>
 
 #include "mcp-auth-challenge.h"
 #include "mcp-auth-flow.h"
 #include "mcp-auth-identity.h"
+#include "mcp-auth-jwt.h"
 #include "mcp-auth-metadata.h"
 #include "mcp-auth-pkce.h"
 
@@ -718,6 +721,135 @@ test_userinfo (Fixture       *fixture,
   g_clear_error (&flood.error);
 }
 
+static guchar *
+decode_base64url (const char *text,
+                  gsize      *length)
+{
+  g_autoptr(GString) padded = g_string_new (text);
+
+  g_strdelimit (padded->str, "-", '+');
+  g_strdelimit (padded->str, "_", '/');
+  while (padded->len % 4 != 0)
+    g_string_append_c (padded, '=');
+
+  return g_base64_decode (padded->str, length);
+}
+
+/* A key made by openssl for the test alone, in @dir; NULL without openssl. */
+static char *
+make_key (const char *dir,
+          const char *name,
+          const char *algorithm_option)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *argv0 = g_find_program_in_path ("openssl");
+  const char *argv[] = { argv0, "genpkey", "-algorithm", NULL, "-pkeyopt", algorithm_option,
+                         "-out", path, NULL };
+  g_autoptr(GError) error = NULL;
+  char *pem = NULL;
+  int status = -1;
+
+  if (argv0 == NULL)
+    return NULL;
+
+  argv[3] = g_str_has_prefix (algorithm_option, "ec_") ? "EC" : "RSA";
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  g_file_get_contents (path, &pem, NULL, &error);
+  g_assert_no_error (error);
+
+  return pem;
+}
+
+/* GnuTLS is loaded when the first assertion is signed: ES256 and RS256
+ * come out in the JWS form, the RSA one checked by openssl, and a key
+ * that is no key is named as the cause. */
+static void
+test_jwt_sign_with_key (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("steward-jwt-XXXXXX", NULL);
+  g_autofree char *ec = make_key (dir, "ec.pem", "ec_paramgen_curve:P-256");
+  g_autofree char *rsa = make_key (dir, "rsa.pem", "rsa_keygen_bits:2048");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *es256 = NULL;
+  g_autofree char *rs256 = NULL;
+  g_autofree char *none = NULL;
+  g_auto(GStrv) parts = NULL;
+  g_autofree guchar *header = NULL;
+  g_autofree guchar *signature = NULL;
+  gsize length = 0;
+
+  if (ec == NULL)
+    {
+      g_test_skip ("openssl is not installed to make the keys");
+      return;
+    }
+
+  es256 = mcp_auth_jwt_sign_with_key (ec, "client", "https://as.example/token", &error);
+  g_assert_no_error (error);
+  parts = g_strsplit (es256, ".", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, 3);
+  header = decode_base64url (parts[0], &length);
+  g_assert_nonnull (g_strstr_len ((const char *) header, length, "\"ES256\""));
+  signature = decode_base64url (parts[2], &length);
+  g_assert_cmpuint (length, ==, 64);
+  g_clear_pointer (&parts, g_strfreev);
+  g_clear_pointer (&signature, g_free);
+
+  rs256 = mcp_auth_jwt_sign_with_key (rsa, "client", "https://as.example/token", &error);
+  g_assert_no_error (error);
+  parts = g_strsplit (rs256, ".", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, 3);
+  signature = decode_base64url (parts[2], &length);
+  g_assert_cmpuint (length, ==, 256);
+  {
+    g_autofree char *input = g_strconcat (parts[0], ".", parts[1], NULL);
+    g_autofree char *input_path = g_build_filename (dir, "input", NULL);
+    g_autofree char *signature_path = g_build_filename (dir, "signature", NULL);
+    g_autofree char *key_path = g_build_filename (dir, "rsa.pem", NULL);
+    g_autofree char *argv0 = g_find_program_in_path ("openssl");
+    const char *argv[] = { argv0, "dgst", "-sha256", "-verify", NULL, "-signature",
+                           signature_path, input_path, NULL };
+    g_autofree char *public_path = g_build_filename (dir, "rsa.pub", NULL);
+    const char *export[] = { argv0, "pkey", "-in", key_path, "-pubout", "-out", public_path,
+                             NULL };
+    int status = -1;
+
+    g_file_set_contents (input_path, input, -1, &error);
+    g_assert_no_error (error);
+    g_file_set_contents (signature_path, (const char *) signature, length, &error);
+    g_assert_no_error (error);
+    g_spawn_sync (NULL, (char **) export, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                  NULL, &status, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (status, ==, 0);
+    argv[4] = public_path;
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                  NULL, &status, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (status, ==, 0);
+  }
+
+  none = mcp_auth_jwt_sign_with_key ("not a key", "client", "https://as.example/token", &error);
+  g_assert_null (none);
+  g_assert_error (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT);
+  g_assert_nonnull (strstr (error->message, "not a PEM private key"));
+
+  {
+    const char *names[] = { "ec.pem", "rsa.pem", "rsa.pub", "input", "signature" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+        g_unlink (path);
+      }
+    g_rmdir (dir);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -726,6 +858,7 @@ main (int    argc,
 
   g_test_add_func ("/steward/auth/challenge", test_challenge);
   g_test_add_func ("/steward/auth/pkce", test_pkce);
+  g_test_add_func ("/steward/auth/jwt-sign-with-key", test_jwt_sign_with_key);
   g_test_add_func ("/steward/auth/metadata-urls", test_metadata_urls);
   g_test_add_func ("/steward/auth/resource-covers", test_resource_covers);
   g_test_add ("/steward/auth/sign-in", Fixture, NULL, fixture_set_up, test_sign_in,

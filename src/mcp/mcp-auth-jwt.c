@@ -5,13 +5,11 @@
 
 #include <string.h>
 
-#include <gnutls/abstract.h>
-#include <gnutls/crypto.h>
-#include <gnutls/gnutls.h>
 #include <json-glib/json-glib.h>
 
 #include "mcp-auth-flow.h"
 #include "mcp-auth-pkce.h"
+#include "mcp-gnutls.h"
 
 #include "mcp-auth-jwt.h"
 
@@ -102,6 +100,7 @@ mcp_auth_jwt_sign_with_key (const char  *private_key_pem,
                             const char  *audience,
                             GError     **error)
 {
+  const McpGnutls *tls = mcp_gnutls_get (error);
   gnutls_privkey_t key = NULL;
   gnutls_datum_t pem = { (unsigned char *) private_key_pem, strlen (private_key_pem) };
   gnutls_datum_t data;
@@ -114,24 +113,27 @@ mcp_auth_jwt_sign_with_key (const char  *private_key_pem,
   int bits = 0;
   int status;
 
-  if (gnutls_privkey_init (&key) < 0)
+  if (tls == NULL)
+    return NULL;
+
+  if (tls->privkey_init (&key) < 0)
     {
       g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT,
                            "Out of memory for the client's private key");
       return NULL;
     }
 
-  status = gnutls_privkey_import_x509_raw (key, &pem, GNUTLS_X509_FMT_PEM, NULL, 0);
+  status = tls->privkey_import_x509_raw (key, &pem, GNUTLS_X509_FMT_PEM, NULL, 0);
   if (status < 0)
     {
       g_set_error (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT,
                    "The client's private key is not a PEM private key: %s",
-                   gnutls_strerror (status));
-      gnutls_privkey_deinit (key);
+                   tls->strerror (status));
+      tls->privkey_deinit (key);
       return NULL;
     }
 
-  switch (gnutls_privkey_get_pk_algorithm (key, (unsigned int *) &bits))
+  switch (tls->privkey_get_pk_algorithm (key, (unsigned int *) &bits))
     {
     case GNUTLS_PK_ECDSA:
       algorithm = GNUTLS_SIGN_ECDSA_SHA256;
@@ -147,19 +149,19 @@ mcp_auth_jwt_sign_with_key (const char  *private_key_pem,
       g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT,
                            "The client's private key is neither EC nor RSA; only ES256 and "
                            "RS256 assertions can be made");
-      gnutls_privkey_deinit (key);
+      tls->privkey_deinit (key);
       return NULL;
     }
 
   input = signing_input (name, client_id, audience);
   data.data = (unsigned char *) input;
   data.size = strlen (input);
-  status = gnutls_privkey_sign_data2 (key, algorithm, 0, &data, &signature);
-  gnutls_privkey_deinit (key);
+  status = tls->privkey_sign_data2 (key, algorithm, 0, &data, &signature);
+  tls->privkey_deinit (key);
   if (status < 0)
     {
       g_set_error (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT,
-                   "Signing the client assertion failed: %s", gnutls_strerror (status));
+                   "Signing the client assertion failed: %s", tls->strerror (status));
       return NULL;
     }
 
@@ -170,13 +172,13 @@ mcp_auth_jwt_sign_with_key (const char  *private_key_pem,
       gboolean ok;
 
       /* gnutls gives DER; JWS wants r and s side by side. */
-      status = gnutls_decode_rs_value (&signature, &r, &s);
+      status = tls->decode_rs_value (&signature, &r, &s);
       ok = status >= 0 && append_fixed (raw, &r, 32) && append_fixed (raw, &s, 32);
-      gnutls_free (r.data);
-      gnutls_free (s.data);
+      (*tls->free) (r.data);
+      (*tls->free) (s.data);
       if (!ok)
         {
-          gnutls_free (signature.data);
+          (*tls->free) (signature.data);
           g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT,
                                "The client's EC key is not on P-256, which ES256 needs");
           return NULL;
@@ -185,7 +187,7 @@ mcp_auth_jwt_sign_with_key (const char  *private_key_pem,
   else
     g_byte_array_append (raw, signature.data, signature.size);
 
-  gnutls_free (signature.data);
+  (*tls->free) (signature.data);
   encoded = mcp_auth_base64url_encode (raw->data, raw->len);
 
   return g_strconcat (input, ".", encoded, NULL);

@@ -68,10 +68,14 @@ read_stdout_chunks (McpStdioTransport *self,
                     int                fd)
 {
   g_autoptr(GError) error = NULL;
+  /* On the stack rather than in each transport: the framer copies what it
+   * keeps, so every server reads into the same few pages, and a nested
+   * main loop that reaches another transport gets a buffer of its own. */
+  char buffer[READ_CHUNK];
 
   for (guint i = 0; i < MAX_READS_PER_WAKEUP; i++)
     {
-      gssize n = read (fd, self->read_buffer, READ_CHUNK);
+      gssize n = read (fd, buffer, sizeof buffer);
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -92,7 +96,7 @@ read_stdout_chunks (McpStdioTransport *self,
           return G_SOURCE_REMOVE;
         }
 
-      if (!mcp_line_framer_push (self->framer, self->read_buffer, (gsize) n, line_cb, self,
+      if (!mcp_line_framer_push (self->framer, buffer, (gsize) n, line_cb, self,
                                  &error))
         {
           g_autofree char *cap = mcp_format_size (self->max_message_size);

@@ -79,7 +79,6 @@ struct _McpStdioTransport
   int                stdin_fd;
   GSource           *stdout_source;
   GSource           *stdin_source;
-  char              *read_buffer;
 
   McpLineFramer     *framer;
   McpMessageReader  *reader;
@@ -96,7 +95,11 @@ struct _McpStdioTransport
 
   GString           *stderr_line;
   gsize              stderr_line_cut;
+  /* Grown as stderr comes, up to MCP_STDIO_STDERR_RING_SIZE: most servers
+   * write little or nothing there, and each would otherwise keep the
+   * whole ring from its start. */
   guint8            *stderr_ring;
+  gsize              stderr_ring_capacity;
   gsize              stderr_ring_start;
   gsize              stderr_ring_length;
   gboolean           stderr_ring_wrapped;

@@ -26,6 +26,33 @@
 #define EXIT_REASON_STDERR_LINES 3
 #define EXIT_REASON_LINE_CHARS   200
 
+/* Stderr is read this much at a time: the pending read holds a buffer
+ * this large for as long as the server is quiet. */
+#define STDERR_READ_CHUNK (16 * 1024)
+
+/* The ring starts small and doubles. Until it has its full size it has
+ * never wrapped and starts at 0, so what it holds is its first
+ * stderr_ring_length bytes and growing keeps them in place. */
+#define STDERR_RING_FIRST_SIZE 4096
+
+static void
+ring_reserve (McpStdioTransport *self,
+              gsize              needed)
+{
+  gsize capacity = MAX (self->stderr_ring_capacity, STDERR_RING_FIRST_SIZE);
+
+  needed = MIN (needed, MCP_STDIO_STDERR_RING_SIZE);
+  if (needed <= self->stderr_ring_capacity)
+    return;
+
+  while (capacity < needed)
+    capacity *= 2;
+  capacity = MIN (capacity, MCP_STDIO_STDERR_RING_SIZE);
+
+  self->stderr_ring = g_realloc (self->stderr_ring, capacity);
+  self->stderr_ring_capacity = capacity;
+}
+
 static void
 ring_append (McpStdioTransport *self,
              const char        *data,
@@ -34,6 +61,8 @@ ring_append (McpStdioTransport *self,
   const gsize size = MCP_STDIO_STDERR_RING_SIZE;
   gsize end;
   gsize first;
+
+  ring_reserve (self, self->stderr_ring_length + length);
 
   if (length >= size)
     {
@@ -120,13 +149,20 @@ mcp_stdio_transport_ring_dup_tail (McpStdioTransport *self,
                                    guint              max_lines)
 {
   const gsize size = MCP_STDIO_STDERR_RING_SIZE;
-  g_autofree char *linear = g_malloc (self->stderr_ring_length + 1);
+  g_autofree char *linear = NULL;
   gsize first = MIN (self->stderr_ring_length, size - self->stderr_ring_start);
-  const char *begin = linear;
-  const char *end = linear + self->stderr_ring_length;
+  const char *begin;
+  const char *end;
   const char *start;
   guint count = 0;
 
+  /* A server that never wrote to stderr has no ring at all. */
+  if (self->stderr_ring_length == 0)
+    return g_strdup ("");
+
+  linear = g_malloc (self->stderr_ring_length + 1);
+  begin = linear;
+  end = linear + self->stderr_ring_length;
   memcpy (linear, self->stderr_ring + self->stderr_ring_start, first);
   memcpy (linear + first, self->stderr_ring, self->stderr_ring_length - first);
   linear[self->stderr_ring_length] = '\0';
@@ -297,6 +333,6 @@ mcp_stdio_transport_read_stderr (McpStdioTransport *self)
   if (self->stderr_done || self->state != STATE_RUNNING)
     return;
 
-  g_input_stream_read_bytes_async (self->stderr_pipe, READ_CHUNK, G_PRIORITY_DEFAULT,
+  g_input_stream_read_bytes_async (self->stderr_pipe, STDERR_READ_CHUNK, G_PRIORITY_DEFAULT,
                                    self->stderr_cancellable, stderr_read_cb, self);
 }

@@ -335,7 +335,6 @@ mcp_stdio_transport_finalize (GObject *object)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->stderr_cancellable);
-  g_free (self->read_buffer);
 
   G_OBJECT_CLASS (mcp_stdio_transport_parent_class)->finalize (object);
 }
@@ -445,9 +444,7 @@ mcp_stdio_transport_init (McpStdioTransport *self)
   self->stderr_cancellable = g_cancellable_new ();
   self->stdout_fd = -1;
   self->stdin_fd = -1;
-  self->read_buffer = g_malloc (READ_CHUNK);
   self->stderr_line = g_string_sized_new (256);
-  self->stderr_ring = g_malloc (MCP_STDIO_STDERR_RING_SIZE);
   g_queue_init (&self->send_queue);
   g_queue_init (&self->close_tasks);
 }
