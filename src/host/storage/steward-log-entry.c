@@ -775,13 +775,17 @@ steward_log_entry_new_message (gint64               time_us,
   compact = separator + 1;
   compact_length = scanned_length - (separator + 1 - scanned);
   kept = utf8_cut (compact, compact_length, INDENTED_MAX);
-  g_string_append_len (strings, compact, kept);
 
   self->detail = DETAIL_PRESENT | DETAIL_COMPACT;
   if (kept < compact_length || json_cut || json_length > n)
     self->detail |= DETAIL_FOLDED;
 
-  self->strings = g_memdup2 (strings->str, strings->len + 1);
+  /* The entry's block is written once: the line from the scratch buffer,
+   * the compact text straight from where it was redacted. */
+  self->strings = g_malloc (strings->len + kept + 1);
+  memcpy (self->strings, strings->str, strings->len);
+  memcpy (self->strings + strings->len, compact, kept);
+  self->strings[strings->len + kept] = '\0';
 
   scratch_trim (&scratch->scanned);
   scratch_trim (&scratch->strings);
