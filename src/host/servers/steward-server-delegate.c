@@ -34,7 +34,6 @@ steward_server_call_free (Call *call)
   steward_server_end_overdue (call);
   g_queue_delete_link (&call->self->calls, call->link);
   g_object_unref (call->self);
-  g_free (call->tool);
   g_clear_pointer (&call->arguments, json_object_unref);
   g_clear_object (&call->cancellable);
   g_free (call);

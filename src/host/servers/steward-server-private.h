@@ -131,7 +131,7 @@ typedef struct {
 typedef struct {
   StewardServer *self;
   GList         *link;
-  char          *tool;
+  char          *tool;          /* in the call's own block, not freed apart */
   GCancellable  *cancellable;
   StewardOverdue *overdue;      /* the question put about it, if any */
   JsonObject    *arguments;     /* kept for the one retry after a step-up */

@@ -856,6 +856,7 @@ steward_server_call_tool_async (StewardServer       *self,
 {
   g_autoptr(GTask) task = NULL;
   Call *call;
+  gsize tool_size;
 
   g_return_if_fail (STEWARD_IS_SERVER (self));
   g_return_if_fail (tool != NULL);
@@ -876,9 +877,11 @@ steward_server_call_tool_async (StewardServer       *self,
       return;
     }
 
-  call = g_new0 (Call, 1);
+  /* The tool's name lives in the call's own block: one allocation a call. */
+  tool_size = strlen (tool) + 1;
+  call = g_malloc0 (sizeof (Call) + tool_size);
   call->self = g_object_ref (self);
-  call->tool = g_strdup (tool);
+  call->tool = memcpy ((char *) (call + 1), tool, tool_size);
   call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   call->arguments = arguments != NULL ? json_object_ref (arguments) : NULL;
   g_queue_push_tail (&self->calls, call);

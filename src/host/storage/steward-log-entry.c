@@ -521,7 +521,10 @@ entry_new (gint64               time_us,
            const char          *logger,
            gsize                size)
 {
-  StewardLogEntry *self = g_object_new (STEWARD_TYPE_LOG_ENTRY, NULL);
+  /* No properties are set at construction: this skips g_object_new()'s
+   * walk of an empty list of name-value pairs, for every entry. */
+  StewardLogEntry *self = (StewardLogEntry *) g_object_new_with_properties (STEWARD_TYPE_LOG_ENTRY,
+                                                                            0, NULL, NULL);
 
   self->time_us = time_us;
   self->source = source;
@@ -775,13 +778,17 @@ steward_log_entry_new_message (gint64               time_us,
   compact = separator + 1;
   compact_length = scanned_length - (separator + 1 - scanned);
   kept = utf8_cut (compact, compact_length, INDENTED_MAX);
-  g_string_append_len (strings, compact, kept);
 
   self->detail = DETAIL_PRESENT | DETAIL_COMPACT;
   if (kept < compact_length || json_cut || json_length > n)
     self->detail |= DETAIL_FOLDED;
 
-  self->strings = g_memdup2 (strings->str, strings->len + 1);
+  /* The entry's block is written once: the line from the scratch buffer,
+   * the compact text straight from where it was redacted. */
+  self->strings = g_malloc (strings->len + kept + 1);
+  memcpy (self->strings, strings->str, strings->len);
+  memcpy (self->strings + strings->len, compact, kept);
+  self->strings[strings->len + kept] = '\0';
 
   scratch_trim (&scratch->scanned);
   scratch_trim (&scratch->strings);
