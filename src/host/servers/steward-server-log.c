@@ -21,6 +21,7 @@
 #include "steward-network-choice.h"
 #include "steward-sandbox-launch.h"
 #include "steward-sandbox.h"
+#include "steward-scratch.h"
 #include "steward-secrets.h"
 
 #include "steward-server-failure.h"
@@ -416,57 +417,6 @@ message_compact (McpMessage *message,
   *cut = w.full;
 }
 
-/* Two buffers for the trace of every message, kept between messages on
- * each thread: its summary and, for one received, its compact text. The
- * log entry copies what it keeps of both. */
-typedef struct {
-  GString *summary;
-  GString *compact;
-} TraceScratch;
-
-/* A flood of large messages should not leave this much behind. */
-#define SCRATCH_KEEP (128 * 1024)
-
-static void
-trace_scratch_free (gpointer data)
-{
-  TraceScratch *scratch = data;
-
-  g_string_free (scratch->summary, TRUE);
-  g_string_free (scratch->compact, TRUE);
-  g_free (scratch);
-}
-
-static GPrivate trace_scratch_key = G_PRIVATE_INIT (trace_scratch_free);
-
-static TraceScratch *
-trace_scratch_get (void)
-{
-  TraceScratch *scratch = g_private_get (&trace_scratch_key);
-
-  if (scratch == NULL)
-    {
-      scratch = g_new (TraceScratch, 1);
-      scratch->summary = g_string_sized_new (128);
-      scratch->compact = g_string_sized_new (1024);
-      g_private_set (&trace_scratch_key, scratch);
-    }
-
-  g_string_truncate (scratch->summary, 0);
-  g_string_truncate (scratch->compact, 0);
-  return scratch;
-}
-
-static void
-trace_scratch_trim (TraceScratch *scratch)
-{
-  if (scratch->compact->allocated_len > SCRATCH_KEEP)
-    {
-      g_string_free (scratch->compact, TRUE);
-      scratch->compact = g_string_sized_new (1024);
-    }
-}
-
 /* One line for the list: newlines become spaces. */
 static char *
 one_line (const char *text)
@@ -629,7 +579,7 @@ steward_server_client_trace_cb (StewardServer     *self,
                                 McpMessage        *message,
                                 McpClient         *client)
 {
-  TraceScratch *scratch = trace_scratch_get ();
+  GString *summary = steward_scratch_take (STEWARD_SCRATCH_TRACE_SUMMARY);
   g_autoptr(StewardLogEntry) entry = NULL;
   gsize size = mcp_message_get_wire_size (message);
   const char *json;
@@ -637,14 +587,16 @@ steward_server_client_trace_cb (StewardServer     *self,
   gboolean cut = FALSE;
 
   steward_trace_names_append_summary (self->trace_names, message,
-                                      direction == MCP_TRACE_OUTGOING, scratch->summary);
+                                      direction == MCP_TRACE_OUTGOING, summary);
 
   if (direction == MCP_TRACE_INCOMING)
     {
+      GString *compact = steward_scratch_take (STEWARD_SCRATCH_TRACE_COMPACT);
+
       self->last_in_size = size;
-      message_compact (message, size, scratch->compact, &cut);
-      json = scratch->compact->str;
-      json_length = scratch->compact->len;
+      message_compact (message, size, compact, &cut);
+      json = compact->str;
+      json_length = compact->len;
     }
   else
     {
@@ -665,8 +617,9 @@ steward_server_client_trace_cb (StewardServer     *self,
                                          direction == MCP_TRACE_INCOMING
                                            ? STEWARD_LOG_DIRECTION_IN
                                            : STEWARD_LOG_DIRECTION_OUT,
-                                         scratch->summary->str, json, json_length, cut, size);
-  trace_scratch_trim (scratch);
+                                         summary->str, json, json_length, cut, size);
+  steward_scratch_release (STEWARD_SCRATCH_TRACE_SUMMARY);
+  steward_scratch_release (STEWARD_SCRATCH_TRACE_COMPACT);
   steward_log_store_append (self->log_store, entry);
 }
 

@@ -8,6 +8,7 @@
 
 #include "steward-json-indent.h"
 #include "steward-redactor.h"
+#include "steward-scratch.h"
 
 #include "steward-log-entry.h"
 
@@ -615,57 +616,6 @@ steward_log_entry_new (gint64               time_us,
   return self;
 }
 
-/* Two buffers per thread for steward_log_entry_new_message(), which runs
- * for every message in and out: the text to redact and the entry's texts
- * being laid out, both copied out before it returns. */
-typedef struct {
-  GString *scanned;
-  GString *strings;
-} Scratch;
-
-/* A flood of large messages should not leave this much behind. */
-#define SCRATCH_KEEP (128 * 1024)
-
-static void
-scratch_free (gpointer data)
-{
-  Scratch *scratch = data;
-
-  g_string_free (scratch->scanned, TRUE);
-  g_string_free (scratch->strings, TRUE);
-  g_free (scratch);
-}
-
-static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
-
-static Scratch *
-scratch_get (void)
-{
-  Scratch *scratch = g_private_get (&scratch_key);
-
-  if (scratch == NULL)
-    {
-      scratch = g_new (Scratch, 1);
-      scratch->scanned = g_string_sized_new (1024);
-      scratch->strings = g_string_sized_new (1024);
-      g_private_set (&scratch_key, scratch);
-    }
-
-  g_string_truncate (scratch->scanned, 0);
-  g_string_truncate (scratch->strings, 0);
-  return scratch;
-}
-
-static void
-scratch_trim (GString **buffer)
-{
-  if ((*buffer)->allocated_len > SCRATCH_KEEP)
-    {
-      g_string_free (*buffer, TRUE);
-      *buffer = g_string_sized_new (1024);
-    }
-}
-
 /**
  * steward_log_entry_new_message:
  * @time_us: wall-clock time in microseconds since the epoch
@@ -695,7 +645,6 @@ steward_log_entry_new_message (gint64               time_us,
                                gsize                size)
 {
   StewardLogEntry *self;
-  Scratch *scratch;
   GString *both;
   GString *strings;
   g_autofree char *made_valid = NULL;
@@ -725,8 +674,7 @@ steward_log_entry_new_message (gint64               time_us,
   /* The summary and the message, a line break between them, so that the
    * redactor goes over both at once: none of its rules reaches across a
    * line break, which the summary cannot hold. */
-  scratch = scratch_get ();
-  both = scratch->scanned;
+  both = steward_scratch_take (STEWARD_SCRATCH_ENTRY_SCANNED);
   g_string_append_len (both, text, MIN (text_length, text_window));
   for (char *c = both->str; *c != '\0'; c++)
     {
@@ -767,7 +715,7 @@ steward_log_entry_new_message (gint64               time_us,
   self = entry_new (time_us, server, STEWARD_LOG_SOURCE_TRACE, STEWARD_LOG_LEVEL_DEBUG,
                     direction, NULL, size);
 
-  strings = scratch->strings;
+  strings = steward_scratch_take (STEWARD_SCRATCH_ENTRY_STRINGS);
   append_one_line (strings, scanned, separator - scanned, text_length > text_window);
   g_string_append_c (strings, '\0');
 
@@ -790,8 +738,8 @@ steward_log_entry_new_message (gint64               time_us,
   memcpy (self->strings + strings->len, compact, kept);
   self->strings[strings->len + kept] = '\0';
 
-  scratch_trim (&scratch->scanned);
-  scratch_trim (&scratch->strings);
+  steward_scratch_release (STEWARD_SCRATCH_ENTRY_SCANNED);
+  steward_scratch_release (STEWARD_SCRATCH_ENTRY_STRINGS);
   return self;
 }
 
