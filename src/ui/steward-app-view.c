@@ -27,8 +27,8 @@
 /* How long an unmapped view keeps its page, so that scrolling past and
  * back does not reload it. */
 #define UNMAPPED_GRACE_SECONDS 5
-/* How long a page must have run before a crash of its process counts as
- * a new mishap rather than the same one again (see
+/* How long a page must have run since it loaded before a crash of its
+ * process counts as a new mishap rather than the same one again (see
  * web_process_terminated_cb). */
 #define CRASH_SETTLED_SECONDS 30
 
@@ -124,9 +124,10 @@ struct _StewardAppView
   int                 page_height;
   int                 context_width;
   guint               unmapped_source;
-  /* When the running page started, and whether it is a page started
-   * again by itself after a crash; the restart waits for an idle. */
-  gint64              page_started_at;
+  /* When the running page loaded (0 while it loads), and whether it is
+   * a page started again by itself after a crash; the restart waits for
+   * an idle. */
+  gint64              page_loaded_at;
   gboolean            restarted_after_crash;
   guint               restart_source;
 
@@ -464,9 +465,9 @@ restart_page_cb (gpointer user_data)
  * graphics stack under load, for one), and a view that polls would just
  * stop. So a crashed page starts again by itself, from the document
  * already read, with a new bridge and host context as on its first start.
- * It does so once: a page started again that crashes before it ran for
- * CRASH_SETTLED_SECONDS is likely to crash again, and is left for the
- * person to reload. A page that ran that long has earned another
+ * It does so once: a page started again that crashes while it loads, or
+ * before it ran for CRASH_SETTLED_SECONDS, is likely to crash again, and
+ * is left for the person to reload. A page that ran that long has earned another
  * restart, so that a view kept open for hours survives more than one
  * mishap without ever looping.
  */
@@ -478,8 +479,9 @@ web_process_terminated_cb (WebKitWebView                     *web_view,
   StewardAppView *self = STEWARD_APP_VIEW (user_data);
   gboolean settled;
 
-  settled = g_get_monotonic_time () - self->page_started_at
-            >= CRASH_SETTLED_SECONDS * G_USEC_PER_SEC;
+  settled = self->page_loaded_at != 0
+            && g_get_monotonic_time () - self->page_loaded_at
+               >= CRASH_SETTLED_SECONDS * G_USEC_PER_SEC;
   /* The page and its bridge go now: the bridge's open questions to the
    * person are withdrawn, and the dead page is let go. */
   stop_page (self);
@@ -514,6 +516,17 @@ web_process_terminated_cb (WebKitWebView                     *web_view,
       show_error (self, _("The view stopped unexpectedly."));
       break;
     }
+}
+
+static void
+load_changed_cb (WebKitWebView   *web_view,
+                 WebKitLoadEvent  event,
+                 gpointer         user_data)
+{
+  StewardAppView *self = STEWARD_APP_VIEW (user_data);
+
+  if (event == WEBKIT_LOAD_FINISHED && self->page_loaded_at == 0)
+    self->page_loaded_at = g_get_monotonic_time ();
 }
 
 static gboolean
@@ -837,6 +850,8 @@ start_page (StewardAppView *self)
                            G_CALLBACK (permission_request_cb), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->web_view, "web-process-terminated",
                            G_CALLBACK (web_process_terminated_cb), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->web_view, "load-changed",
+                           G_CALLBACK (load_changed_cb), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->web_view, "load-failed",
                            G_CALLBACK (load_failed_cb), self, G_CONNECT_DEFAULT);
 
@@ -866,7 +881,7 @@ start_page (StewardAppView *self)
   update_host_context (self);
 
   self->document_loaded = FALSE;
-  self->page_started_at = g_get_monotonic_time ();
+  self->page_loaded_at = 0;
   steward_app_sandbox_allow (self->sandbox, self->meta);
   self->document_uri = steward_app_sandbox_add_document (self->sandbox, self->html, self->csp);
   webkit_web_view_load_uri (self->web_view, self->document_uri);
