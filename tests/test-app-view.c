@@ -626,20 +626,44 @@ wait_for_page_gone (Fixture       *fixture,
 }
 
 static void
+keep_approval_cb (StewardApprovals *approvals,
+                  StewardApproval  *approval,
+                  gpointer          user_data)
+{
+  StewardApproval **kept = user_data;
+
+  g_set_object (kept, approval);
+}
+
+static void
 test_crash_restarts (Fixture       *fixture,
                      gconstpointer  data)
 {
   WebKitWebView *web_view = show_view (fixture, "show");
   StewardAppView *view = STEWARD_APP_VIEW (fixture->view);
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
   GtkWidget *reload = find_reload (fixture->view);
+  g_autoptr(StewardApproval) asked = NULL;
   GtkLabel *error;
+  gulong handler;
 
   test_loop_until (description_is (fixture->view, "Rendered by the app server"), 20);
 
+  /* The page asks the person about a call, then its process crashes. */
+  handler = g_signal_connect (approvals, "added", G_CALLBACK (keep_approval_cb), &asked);
+  g_free (run_in_page (web_view, "window.parent.postMessage({ jsonrpc: '2.0', id: 'asking', "
+                                 "method: 'tools/call', params: { name: 'add', "
+                                 "arguments: { a: 1, b: 1 } } }, '*'); return true;"));
+  test_loop_until (asked != NULL, 20);
+  g_signal_handler_disconnect (approvals, handler);
+  g_assert_false (steward_approval_get_withdrawn (asked));
+
   /* A first crash costs nothing: the page starts again by itself, with
-   * a bridge of its own, and no error is shown. */
+   * a bridge of its own, and no error is shown. The dead page's question
+   * is withdrawn with its bridge. */
   g_assert_cmpuint (crash_web_processes (), >, 0);
   wait_for_page_gone (fixture, web_view);
+  g_assert_true (steward_approval_get_withdrawn (asked));
   web_view = wait_for_page (fixture);
   test_loop_until (description_is (fixture->view, "Rendered by the app server"), 20);
   g_assert_false (gtk_widget_get_mapped (reload));
