@@ -2,7 +2,10 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include <libsoup/soup.h>
 
@@ -159,27 +162,16 @@ navigation_blocked_cb (StewardAppView *view,
   fixture->blocked_uri = g_strdup (uri);
 }
 
-/* Shows @tool_name's view in a window and waits until the page has its
- * answer to ui/initialize. */
+/* Waits until the view runs a page and the page has its answer to
+ * ui/initialize; the fixture follows that page's bridge. */
 static WebKitWebView *
-show_view (Fixture    *fixture,
-           const char *tool_name)
+wait_for_page (Fixture *fixture)
 {
-  McpTool *tool = find_tool (fixture, tool_name);
-  StewardAppView *view;
+  StewardAppView *view = STEWARD_APP_VIEW (fixture->view);
   WebKitWebView *web_view;
   g_autofree char *initialized = NULL;
 
-  fixture->view = g_object_ref_sink (steward_app_view_new (fixture->host, fixture->server,
-                                                           tool, NULL));
-  view = STEWARD_APP_VIEW (fixture->view);
-  g_signal_connect (view, "navigation-blocked", G_CALLBACK (navigation_blocked_cb), fixture);
-
-  fixture->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (fixture->window, 640, 480);
-  gtk_window_set_child (fixture->window, fixture->view);
-  gtk_window_present (fixture->window);
-
+  g_assert_null (fixture->bridge);
   test_loop_until (steward_app_view_get_web_view (view) != NULL, 20);
   web_view = steward_app_view_get_web_view (view);
   fixture->bridge = steward_app_view_get_bridge (view);
@@ -201,6 +193,27 @@ show_view (Fixture    *fixture,
     }
 
   return web_view;
+}
+
+/* Shows @tool_name's view in a window and waits until the page has its
+ * answer to ui/initialize. */
+static WebKitWebView *
+show_view (Fixture    *fixture,
+           const char *tool_name)
+{
+  McpTool *tool = find_tool (fixture, tool_name);
+
+  fixture->view = g_object_ref_sink (steward_app_view_new (fixture->host, fixture->server,
+                                                           tool, NULL));
+  g_signal_connect (fixture->view, "navigation-blocked",
+                    G_CALLBACK (navigation_blocked_cb), fixture);
+
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 640, 480);
+  gtk_window_set_child (fixture->window, fixture->view);
+  gtk_window_present (fixture->window);
+
+  return wait_for_page (fixture);
 }
 
 static void
@@ -487,6 +500,193 @@ test_unmapped_goes (Fixture       *fixture,
   g_object_add_weak_pointer (fixture->bridge, &fixture->bridge);
 }
 
+/* The parent of @pid, or 0 when it cannot be read; @state gets the
+ * process's state letter. */
+static pid_t
+read_parent (pid_t  pid,
+             char  *state)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *end;
+  int parent = 0;
+
+  /* "pid (name) state ppid ...", where the name may hold anything. */
+  if (!g_file_get_contents (path, &stat, NULL, NULL)
+      || (end = strrchr (stat, ')')) == NULL
+      || sscanf (end + 1, " %c %d", state, &parent) != 2)
+    return 0;
+
+  return parent;
+}
+
+/* Whether @pid was started by this test, through whatever WebKit puts in
+ * between (bubblewrap and its own init, for one). */
+static gboolean
+descends_from_test (pid_t pid)
+{
+  char state;
+
+  for (guint depth = 0; pid > 1 && depth < 64; depth++)
+    {
+      pid = read_parent (pid, &state);
+      if (pid == getpid ())
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Whether @pid still runs. */
+static gboolean
+is_running (pid_t pid)
+{
+  char state = 0;
+
+  return read_parent (pid, &state) != 0 && state != 'Z' && state != 'X';
+}
+
+/* Sends SIGSEGV to those of @pids that still run; whether any did. */
+static gboolean
+segfault_running (GArray *pids)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      pid_t pid = g_array_index (pids, pid_t, i);
+
+      if (is_running (pid))
+        {
+          kill (pid, SIGSEGV);
+          any = TRUE;
+        }
+    }
+
+  return any;
+}
+
+/* Crashes every web process of this test as a fault in it would, and
+ * returns how many there were. */
+static guint
+crash_web_processes (void)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  const char *name;
+
+  g_assert_nonnull (proc);
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *comm_path = NULL;
+      g_autofree char *comm = NULL;
+      pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+
+      if (pid <= 0)
+        continue;
+      comm_path = g_strdup_printf ("/proc/%s/comm", name);
+      /* The kernel keeps 15 bytes of the name: WebKitWebProces. */
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL)
+          || !g_str_has_prefix (comm, "WebKitWebProces")
+          || !is_running (pid) || !descends_from_test (pid))
+        continue;
+      g_test_message ("crashing web process %d", (int) pid);
+      g_array_append_val (pids, pid);
+    }
+
+  /* JavaScriptCore catches SIGSEGV for faults of its own; one that is
+   * not its own it hands back to the default action and returns, which a
+   * real fault would then meet again. A signal from outside is not met
+   * again, so it is sent until the process is gone. */
+  test_loop_until (!segfault_running (pids), 20);
+
+  return pids->len;
+}
+
+/* The view's Reload button, shown or not. */
+static GtkWidget *
+find_reload (GtkWidget *view)
+{
+  GtkLabel *label = test_find_label (view, "Reload");
+
+  g_assert_nonnull (label);
+  return gtk_widget_get_ancestor (GTK_WIDGET (label), GTK_TYPE_BUTTON);
+}
+
+/* Waits until the view let go of its page and that page's bridge. */
+static void
+wait_for_page_gone (Fixture       *fixture,
+                    WebKitWebView *web_view)
+{
+  g_object_add_weak_pointer (G_OBJECT (web_view), (gpointer *) &web_view);
+  test_loop_until (web_view == NULL, 30);
+  /* The dead page never answers its teardown; the bridge goes all the
+   * same, its questions to the person withdrawn. */
+  test_loop_until (fixture->bridge == NULL, 30);
+}
+
+static void
+keep_approval_cb (StewardApprovals *approvals,
+                  StewardApproval  *approval,
+                  gpointer          user_data)
+{
+  StewardApproval **kept = user_data;
+
+  g_set_object (kept, approval);
+}
+
+static void
+test_crash_restarts (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  WebKitWebView *web_view = show_view (fixture, "show");
+  StewardAppView *view = STEWARD_APP_VIEW (fixture->view);
+  StewardApprovals *approvals = steward_host_get_approvals (fixture->host);
+  GtkWidget *reload = find_reload (fixture->view);
+  g_autoptr(StewardApproval) asked = NULL;
+  GtkLabel *error;
+  gulong handler;
+
+  test_loop_until (description_is (fixture->view, "Rendered by the app server"), 20);
+
+  /* The page asks the person about a call, then its process crashes. */
+  handler = g_signal_connect (approvals, "added", G_CALLBACK (keep_approval_cb), &asked);
+  g_free (run_in_page (web_view, "window.parent.postMessage({ jsonrpc: '2.0', id: 'asking', "
+                                 "method: 'tools/call', params: { name: 'add', "
+                                 "arguments: { a: 1, b: 1 } } }, '*'); return true;"));
+  test_loop_until (asked != NULL, 20);
+  g_signal_handler_disconnect (approvals, handler);
+  g_assert_false (steward_approval_get_withdrawn (asked));
+
+  /* A first crash costs nothing: the page starts again by itself, with
+   * a bridge of its own, and no error is shown. The dead page's question
+   * is withdrawn with its bridge. */
+  g_assert_cmpuint (crash_web_processes (), >, 0);
+  wait_for_page_gone (fixture, web_view);
+  g_assert_true (steward_approval_get_withdrawn (asked));
+  web_view = wait_for_page (fixture);
+  test_loop_until (description_is (fixture->view, "Rendered by the app server"), 20);
+  g_assert_false (gtk_widget_get_mapped (reload));
+  g_assert_false (test_any_label_contains (fixture->view, "stopped unexpectedly"));
+
+  /* The page started again crashes too soon after: the person is told,
+   * and may start it once more. */
+  g_assert_cmpuint (crash_web_processes (), >, 0);
+  wait_for_page_gone (fixture, web_view);
+  test_loop_until (gtk_widget_get_mapped (reload), 20);
+  error = test_find_label (fixture->view, "The view stopped unexpectedly.");
+  g_assert_nonnull (error);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (error)));
+  g_assert_null (steward_app_view_get_web_view (view));
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (fixture->view),
+                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+
+  g_assert_true (gtk_widget_activate (reload));
+  wait_for_page (fixture);
+  test_loop_until (description_is (fixture->view, "Rendered by the app server"), 20);
+  g_assert_false (gtk_widget_get_mapped (reload));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -505,6 +705,7 @@ main (int   argc,
   ADD ("calls-own-tool", test_calls_own_tool);
   ADD ("calls-refused", test_calls_refused);
   ADD ("unmapped-goes", test_unmapped_goes);
+  ADD ("crash-restarts", test_crash_restarts);
 #undef ADD
 
   return g_test_run ();

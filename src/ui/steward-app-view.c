@@ -27,6 +27,10 @@
 /* How long an unmapped view keeps its page, so that scrolling past and
  * back does not reload it. */
 #define UNMAPPED_GRACE_SECONDS 5
+/* How long a page must have run since it loaded before a crash of its
+ * process counts as a new mishap rather than the same one again (see
+ * web_process_terminated_cb). */
+#define CRASH_SETTLED_SECONDS 30
 
 /*
  * The view sees itself as a document in an iframe that talks to its
@@ -101,6 +105,7 @@ struct _StewardAppView
   GtkStack           *stack;
   GtkLabel           *status_label;
   GtkLabel           *error_label;
+  GtkWidget          *reload_button;
   GtkWidget          *slot;
   GtkWidget          *away_page;
 
@@ -119,6 +124,12 @@ struct _StewardAppView
   int                 page_height;
   int                 context_width;
   guint               unmapped_source;
+  /* When the running page loaded (0 while it loads), and whether it is
+   * a page started again by itself after a crash; the restart waits for
+   * an idle. */
+  gint64              page_loaded_at;
+  gboolean            restarted_after_crash;
+  guint               restart_source;
 
   StewardAppWindow   *mode_window;
   char               *display_mode;
@@ -152,7 +163,18 @@ show_error (StewardAppView *self,
             const char     *text)
 {
   gtk_label_set_text (self->error_label, text);
+  gtk_widget_set_visible (self->reload_button, FALSE);
   gtk_stack_set_visible_child_name (self->stack, "error");
+}
+
+/* An error the same page may well not meet again: the person can start
+ * it afresh. */
+static void
+show_error_with_reload (StewardAppView *self,
+                        const char     *text)
+{
+  show_error (self, text);
+  gtk_widget_set_visible (self->reload_button, TRUE);
 }
 
 /* The host context as the widget stands now; sent again when the style,
@@ -425,17 +447,86 @@ permission_request_cb (WebKitWebView           *web_view,
   return TRUE;
 }
 
+static gboolean
+restart_page_cb (gpointer user_data)
+{
+  StewardAppView *self = STEWARD_APP_VIEW (user_data);
+
+  self->restart_source = 0;
+  /* A view out of sight starts its page when it is mapped again. */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    start_page (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/*
+ * A web process can crash for reasons that are not the page's (the
+ * graphics stack under load, for one), and a view that polls would just
+ * stop. So a crashed page starts again by itself, from the document
+ * already read, with a new bridge and host context as on its first start.
+ * It does so once: a page started again that crashes while it loads, or
+ * before it ran for CRASH_SETTLED_SECONDS, is likely to crash again, and
+ * is left for the person to reload. A page that ran that long has earned another
+ * restart, so that a view kept open for hours survives more than one
+ * mishap without ever looping.
+ */
 static void
 web_process_terminated_cb (WebKitWebView                     *web_view,
                            WebKitWebProcessTerminationReason  reason,
                            gpointer                           user_data)
 {
   StewardAppView *self = STEWARD_APP_VIEW (user_data);
+  gboolean settled;
 
+  settled = self->page_loaded_at != 0
+            && g_get_monotonic_time () - self->page_loaded_at
+               >= CRASH_SETTLED_SECONDS * G_USEC_PER_SEC;
+  /* The page and its bridge go now: the bridge's open questions to the
+   * person are withdrawn, and the dead page is let go. */
   stop_page (self);
-  show_error (self, reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT
-                    ? _("The view used too much memory and was closed.")
-                    : _("The view stopped unexpectedly."));
+
+  switch (reason)
+    {
+    case WEBKIT_WEB_PROCESS_CRASHED:
+      if (settled)
+        self->restarted_after_crash = FALSE;
+      if (!self->restarted_after_crash)
+        {
+          self->restarted_after_crash = TRUE;
+          g_debug ("The web process of the view of %s crashed; starting it again",
+                   tool_label (self));
+          gtk_label_set_text (self->status_label, _("Loading the view…"));
+          gtk_stack_set_visible_child_name (self->stack, "status");
+          /* Not from inside WebKit's own signal. */
+          self->restart_source = g_idle_add (restart_page_cb, self);
+          return;
+        }
+      show_error_with_reload (self, _("The view stopped unexpectedly."));
+      break;
+
+    case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT:
+      show_error_with_reload (self, _("The view used too much memory and was closed."));
+      break;
+
+    case WEBKIT_WEB_PROCESS_TERMINATED_BY_API:
+    default:
+      /* Our own teardown lets go of the page before it ends the process,
+       * so this is only ever another part of the program's doing. */
+      show_error (self, _("The view stopped unexpectedly."));
+      break;
+    }
+}
+
+static void
+load_changed_cb (WebKitWebView   *web_view,
+                 WebKitLoadEvent  event,
+                 gpointer         user_data)
+{
+  StewardAppView *self = STEWARD_APP_VIEW (user_data);
+
+  if (event == WEBKIT_LOAD_FINISHED && self->page_loaded_at == 0)
+    self->page_loaded_at = g_get_monotonic_time ();
 }
 
 static gboolean
@@ -662,6 +753,13 @@ bring_back_cb (GtkButton *button,
   set_mode (STEWARD_APP_VIEW (user_data), "inline");
 }
 
+static void
+reload_cb (GtkButton *button,
+           gpointer   user_data)
+{
+  start_page (STEWARD_APP_VIEW (user_data));
+}
+
 /* The page's life --------------------------------------------------------- */
 
 static WebKitSettings *
@@ -752,6 +850,8 @@ start_page (StewardAppView *self)
                            G_CALLBACK (permission_request_cb), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->web_view, "web-process-terminated",
                            G_CALLBACK (web_process_terminated_cb), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->web_view, "load-changed",
+                           G_CALLBACK (load_changed_cb), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->web_view, "load-failed",
                            G_CALLBACK (load_failed_cb), self, G_CONNECT_DEFAULT);
 
@@ -781,6 +881,7 @@ start_page (StewardAppView *self)
   update_host_context (self);
 
   self->document_loaded = FALSE;
+  self->page_loaded_at = 0;
   steward_app_sandbox_allow (self->sandbox, self->meta);
   self->document_uri = steward_app_sandbox_add_document (self->sandbox, self->html, self->csp);
   webkit_web_view_load_uri (self->web_view, self->document_uri);
@@ -833,6 +934,7 @@ stop_page (StewardAppView *self)
   Teardown *teardown;
 
   g_clear_handle_id (&self->unmapped_source, g_source_remove);
+  g_clear_handle_id (&self->restart_source, g_source_remove);
 
   if (self->web_view == NULL)
     return;
@@ -1087,9 +1189,11 @@ steward_app_view_class_init (StewardAppViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardAppView, stack);
   gtk_widget_class_bind_template_child (widget_class, StewardAppView, status_label);
   gtk_widget_class_bind_template_child (widget_class, StewardAppView, error_label);
+  gtk_widget_class_bind_template_child (widget_class, StewardAppView, reload_button);
   gtk_widget_class_bind_template_child (widget_class, StewardAppView, slot);
   gtk_widget_class_bind_template_child (widget_class, StewardAppView, away_page);
   gtk_widget_class_bind_template_callback (widget_class, bring_back_cb);
+  gtk_widget_class_bind_template_callback (widget_class, reload_cb);
 }
 
 static void
