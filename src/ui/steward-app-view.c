@@ -780,6 +780,10 @@ view_settings (McpAppPermissions permissions)
                 "enable-webrtc", FALSE,
                 "enable-media-stream",
                 (permissions & (MCP_APP_PERMISSION_CAMERA | MCP_APP_PERMISSION_MICROPHONE)) != 0,
+                /* A view is a small page: drawn on the CPU it needs no GL
+                 * context in its web process, whose drivers (software GL
+                 * above all) have crashed that process under canvas pages. */
+                "hardware-acceleration-policy", WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER,
                 "user-agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 "
                               "(KHTML, like Gecko) Steward/" PACKAGE_VERSION,
                 NULL);
