@@ -18,6 +18,7 @@ struct _StewardTasksPage
   guint            tick_id;
 
   GtkStack        *stack;
+  AdwStatusPage   *empty_page;
   GtkListBox      *list_box;
 };
 
@@ -233,6 +234,21 @@ steward_tasks_page_set_property (GObject      *object,
     }
 }
 
+/* The page is made with the window, to follow the tasks from the start,
+ * but is seldom shown: a 128 px icon has no pre-rendered form in the icon
+ * theme, and looking it up renders its SVG, which loads librsvg into the
+ * app before its first frame. */
+static void
+steward_tasks_page_map (GtkWidget *widget)
+{
+  StewardTasksPage *self = STEWARD_TASKS_PAGE (widget);
+
+  if (adw_status_page_get_icon_name (self->empty_page) == NULL)
+    adw_status_page_set_icon_name (self->empty_page, "alarm-symbolic");
+
+  GTK_WIDGET_CLASS (steward_tasks_page_parent_class)->map (widget);
+}
+
 static void
 steward_tasks_page_class_init (StewardTasksPageClass *klass)
 {
@@ -244,6 +260,8 @@ steward_tasks_page_class_init (StewardTasksPageClass *klass)
   object_class->get_property = steward_tasks_page_get_property;
   object_class->set_property = steward_tasks_page_set_property;
 
+  widget_class->map = steward_tasks_page_map;
+
   properties[PROP_HOST] =
     g_param_spec_object ("host", NULL, NULL,
                          STEWARD_TYPE_HOST,
@@ -254,6 +272,7 @@ steward_tasks_page_class_init (StewardTasksPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stewardmcp/Steward/"
                                                              "steward-tasks-page.ui");
   gtk_widget_class_bind_template_child (widget_class, StewardTasksPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, StewardTasksPage, empty_page);
   gtk_widget_class_bind_template_child (widget_class, StewardTasksPage, list_box);
 }
 

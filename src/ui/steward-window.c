@@ -53,6 +53,7 @@ struct _StewardWindow
   AdwLeaflet           *leaflet;
   GtkWidget            *sidebar;
   GtkStack             *sidebar_stack;
+  AdwStatusPage        *empty_page;
   GtkListBox           *server_list;
   GtkListBox           *nav_list;
   GtkListBoxRow        *chat_row;
@@ -62,6 +63,7 @@ struct _StewardWindow
   GtkWidget            *content;
   AdwWindowTitle       *content_title;
   GtkStack             *content_stack;
+  AdwStatusPage        *welcome_page;
   GtkButton            *approvals_button;
 };
 
@@ -1182,6 +1184,8 @@ steward_window_class_init (StewardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_title);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, welcome_page);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, approvals_button);
   gtk_widget_class_install_action (widget_class, "win.show-approvals", NULL,
                                    show_approvals_action);
@@ -1242,6 +1246,30 @@ steward_window_class_init (StewardWindowClass *klass)
                                        "window.close", NULL);
 }
 
+/* The status pages of the first frame show the app's symbolic icon from
+ * the PNG rendered at build time: by its name, the icon theme would draw
+ * it from its SVG, and loading librsvg for that costs several MiB and
+ * milliseconds before the window is first drawn. As a symbolic
+ * GtkIconPaintable it is still recoloured like any symbolic icon. */
+static void
+set_status_icon (AdwStatusPage *page)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GtkIconPaintable) icon = NULL;
+
+  file = g_file_new_for_uri ("resource:///io/github/stewardmcp/Steward/icons/rendered/"
+                             "io.github.stewardmcp.Steward-symbolic-128.symbolic.png");
+  /* Made by its properties: gtk_icon_paintable_new_for_file() in GTK 4.8
+   * does not tell from the name that the PNG is symbolic, and would draw
+   * it black. */
+  icon = g_object_new (GTK_TYPE_ICON_PAINTABLE,
+                       "file", file,
+                       "icon-name", "io.github.stewardmcp.Steward-symbolic",
+                       "is-symbolic", TRUE,
+                       NULL);
+  adw_status_page_set_paintable (page, GDK_PAINTABLE (icon));
+}
+
 static void
 steward_window_init (StewardWindow *self)
 {
@@ -1250,6 +1278,8 @@ steward_window_init (StewardWindow *self)
   self->settings = g_settings_new (APPLICATION_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  set_status_icon (self->empty_page);
+  set_status_icon (self->welcome_page);
 
   g_signal_connect (self, "move-focus", G_CALLBACK (move_focus_cb), NULL);
   g_signal_connect_after (self, "move-focus", G_CALLBACK (move_focus_done_cb), NULL);

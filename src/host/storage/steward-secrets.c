@@ -7,6 +7,7 @@
 #include <libsecret/secret.h>
 #include <string.h>
 
+#include "steward-libsecret.h"
 #include "steward-redactor.h"
 #include "steward-secrets.h"
 
@@ -33,6 +34,18 @@ G_DEFINE_QUARK (steward-secrets-error-quark, steward_secrets_error)
 /* Ids are made by g_uuid_string_random() or chosen by callers ("openai");
  * far longer ones are a mistake rather than an id. */
 #define MAX_ID_LENGTH 128
+
+/* libsecret is loaded by the call that starts each operation
+ * (steward_libsecret_get() fails that call when it cannot be), so the
+ * callbacks and steps after it find it loaded. */
+static const StewardLibsecret *
+loaded_libsecret (void)
+{
+  const StewardLibsecret *libsecret = steward_libsecret_get (NULL);
+
+  g_assert (libsecret != NULL);
+  return libsecret;
+}
 
 static const SecretSchema *
 get_schema (void)
@@ -109,7 +122,7 @@ map_error (const GError *error,
 
   if (error->domain == G_DBUS_ERROR ||
       error->domain == G_IO_ERROR ||
-      g_error_matches (error, SECRET_ERROR, SECRET_ERROR_IS_LOCKED))
+      g_error_matches (error, loaded_libsecret ()->error_get_quark (), SECRET_ERROR_IS_LOCKED))
     return g_error_new (STEWARD_SECRETS_ERROR, STEWARD_SECRETS_ERROR_UNAVAILABLE,
                         _("The system keyring is not available: %s"), error->message);
 
@@ -174,7 +187,7 @@ store_cb (GObject      *object,
   StoreData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  if (!secret_password_store_finish (result, &error))
+  if (!loaded_libsecret ()->password_store_finish (result, &error))
     {
       if (error != NULL)
         /* Translators: completes "The keyring failed while %s: %s". */
@@ -194,11 +207,11 @@ store_now (GTask *task)
   StoreData *data = g_task_get_task_data (task);
   GCancellable *cancellable = g_task_get_cancellable (task);
 
-  secret_password_store (get_schema (), SECRET_COLLECTION_DEFAULT, data->label, data->value,
-                         cancellable, store_cb, task,
-                         "id", data->id,
-                         "kind", kind_to_string (data->kind),
-                         NULL);
+  loaded_libsecret ()->password_store (get_schema (), SECRET_COLLECTION_DEFAULT, data->label,
+                                       data->value, cancellable, store_cb, task,
+                                       "id", data->id,
+                                       "kind", kind_to_string (data->kind),
+                                       NULL);
 }
 
 static void
@@ -209,7 +222,7 @@ store_cleared_cb (GObject      *object,
   GTask *task = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!secret_password_clear_finish (result, &error) && error != NULL)
+  if (!loaded_libsecret ()->password_clear_finish (result, &error) && error != NULL)
     {
       /* Translators: completes "The keyring failed while %s: %s". */
       g_task_return_error (task, map_error (error, _("replacing a secret")));
@@ -243,6 +256,8 @@ steward_secrets_store_async (StewardSecrets      *self,
 {
   GTask *task;
   StoreData *data;
+  const StewardLibsecret *libsecret;
+  GError *error = NULL;
 
   g_return_if_fail (STEWARD_IS_SECRETS (self));
   g_return_if_fail (id == NULL || is_valid_id (id));
@@ -259,6 +274,14 @@ steward_secrets_store_async (StewardSecrets      *self,
   data->value = g_strdup (value);
   g_task_set_task_data (task, data, (GDestroyNotify) store_data_free);
 
+  libsecret = steward_libsecret_get (&error);
+  if (libsecret == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
   if (id == NULL)
     {
       store_now (task);
@@ -268,9 +291,9 @@ steward_secrets_store_async (StewardSecrets      *self,
   /* The old item goes first, whatever its kind, so that an id names one
    * item; replacing in place also trips gnome-keyring into warning about
    * an object it registers twice. */
-  secret_password_clear (get_schema (), cancellable, store_cleared_cb, task,
-                         "id", id,
-                         NULL);
+  libsecret->password_clear (get_schema (), cancellable, store_cleared_cb, task,
+                             "id", id,
+                             NULL);
 }
 
 /**
@@ -303,7 +326,7 @@ lookup_cb (GObject      *object,
   char *password;
   char *copy;
 
-  password = secret_password_lookup_finish (result, &error);
+  password = loaded_libsecret ()->password_lookup_finish (result, &error);
   if (error != NULL)
     {
       /* Translators: completes "The keyring failed while %s: %s". */
@@ -322,7 +345,7 @@ lookup_cb (GObject      *object,
   /* libsecret's buffer is its own to wipe; ours is freed by
    * steward_secret_value_free(), which wipes it too. */
   copy = g_strdup (password);
-  secret_password_free (password);
+  loaded_libsecret ()->password_free (password);
 
   /* From here on the value may reach a server, which may echo it: every
    * text Steward shows or writes redacts it. */
@@ -339,6 +362,8 @@ steward_secrets_lookup_async (StewardSecrets      *self,
                               gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  const StewardLibsecret *libsecret;
+  GError *error = NULL;
 
   g_return_if_fail (STEWARD_IS_SECRETS (self));
   g_return_if_fail (id != NULL);
@@ -348,9 +373,16 @@ steward_secrets_lookup_async (StewardSecrets      *self,
   g_task_set_source_tag (task, steward_secrets_lookup_async);
   g_task_set_task_data (task, g_strdup (id), g_free);
 
-  secret_password_lookup (get_schema (), cancellable, lookup_cb, g_steal_pointer (&task),
-                          "id", id,
-                          NULL);
+  libsecret = steward_libsecret_get (&error);
+  if (libsecret == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  libsecret->password_lookup (get_schema (), cancellable, lookup_cb, g_steal_pointer (&task),
+                              "id", id,
+                              NULL);
 }
 
 /**
@@ -384,7 +416,7 @@ clear_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   /* FALSE without an error only says there was nothing to remove. */
-  if (!secret_password_clear_finish (result, &error) && error != NULL)
+  if (!loaded_libsecret ()->password_clear_finish (result, &error) && error != NULL)
     {
       /* Translators: completes "The keyring failed while %s: %s". */
       g_task_return_error (task, map_error (error, _("removing a secret")));
@@ -409,6 +441,8 @@ steward_secrets_clear_async (StewardSecrets      *self,
                              gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  const StewardLibsecret *libsecret;
+  GError *error = NULL;
 
   g_return_if_fail (STEWARD_IS_SECRETS (self));
   g_return_if_fail (id != NULL);
@@ -417,9 +451,16 @@ steward_secrets_clear_async (StewardSecrets      *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_secrets_clear_async);
 
-  secret_password_clear (get_schema (), cancellable, clear_cb, g_steal_pointer (&task),
-                         "id", id,
-                         NULL);
+  libsecret = steward_libsecret_get (&error);
+  if (libsecret == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  libsecret->password_clear (get_schema (), cancellable, clear_cb, g_steal_pointer (&task),
+                             "id", id,
+                             NULL);
 }
 
 gboolean
