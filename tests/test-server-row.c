@@ -241,6 +241,98 @@ test_disconnected (Fixture       *fixture,
   test_http_peer_kill (peer);
 }
 
+static GtkMenuButton *
+find_menu_button (GtkWidget *root)
+{
+  if (GTK_IS_MENU_BUTTON (root))
+    return GTK_MENU_BUTTON (root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkMenuButton *found = find_menu_button (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The label of the first item of the first section of @menu. */
+static char *
+first_item_label (GMenuModel *menu)
+{
+  g_autoptr(GMenuModel) section = NULL;
+  char *label = NULL;
+
+  g_assert_cmpint (g_menu_model_get_n_items (menu), >, 0);
+  section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+  g_assert_nonnull (section);
+  g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_LABEL, "s",
+                                                  &label));
+  return label;
+}
+
+static gboolean
+popover_shown_cb (gpointer data)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (data);
+
+  return popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover));
+}
+
+static gboolean
+popover_hidden_cb (gpointer data)
+{
+  return !gtk_widget_get_mapped (data);
+}
+
+/* The row's menu is built only when it is opened, and says what can be
+ * done in the server's state then. */
+static void
+test_menu (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autofree char *stopped = NULL;
+  g_autofree char *starting = NULL;
+  g_autofree char *failed = NULL;
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", test_free_port ());
+  GtkMenuButton *button;
+  GtkPopover *popover;
+
+  config = steward_server_config_new_remote ("menu", url,
+                                             STEWARD_SERVER_TRANSPORT_STREAMABLE_HTTP, NULL);
+  show_server (fixture, config);
+  button = find_menu_button (fixture->row);
+  g_assert_nonnull (button);
+
+  /* Not started: the menu offers Start, though nothing shows it yet. */
+  g_assert_null (gtk_menu_button_get_popover (button));
+  stopped = first_item_label (steward_server_row_get_menu (STEWARD_SERVER_ROW (fixture->row)));
+  g_assert_cmpstr (stopped, ==, "Start");
+
+  g_assert_true (gtk_widget_activate_action (fixture->row, "row.popup-menu", NULL));
+  test_wait_until (popover_shown_cb, button, DEADLINE_MS);
+  popover = gtk_menu_button_get_popover (button);
+  g_assert_true (GTK_IS_POPOVER_MENU (popover));
+  g_assert_true (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover)) ==
+                 steward_server_row_get_menu (STEWARD_SERVER_ROW (fixture->row)));
+  g_assert_true (shows (GTK_WIDGET (popover), "Start"));
+  gtk_popover_popdown (popover);
+  test_wait_until (popover_hidden_cb, popover, DEADLINE_MS);
+
+  /* Starting, then failed: the menu built before follows. */
+  steward_server_start (fixture->server);
+  g_assert_true (gtk_menu_button_get_popover (button) == popover);
+  starting = first_item_label (steward_server_row_get_menu (STEWARD_SERVER_ROW (fixture->row)));
+  g_assert_cmpstr (starting, ==, "Stop");
+  wait_status (fixture, STEWARD_SERVER_STATUS_FAILED);
+  failed = first_item_label (steward_server_row_get_menu (STEWARD_SERVER_ROW (fixture->row)));
+  g_assert_cmpstr (failed, ==, "Start");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -254,6 +346,7 @@ main (int   argc,
   ADD ("refused", test_refused);
   ADD ("missing-module", test_missing_module);
   ADD ("disconnected", test_disconnected);
+  ADD ("menu", test_menu);
 
   return g_test_run ();
 }

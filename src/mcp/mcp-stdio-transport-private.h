@@ -70,15 +70,18 @@ struct _McpStdioTransport
 
   /* Each of these stops one flow; dispose and the end cancel them all. */
   GCancellable      *cancellable;
-  GCancellable      *stderr_cancellable;
 
   /* stdout and stdin are plain non-blocking fds watched by sources that
    * live as long as they are needed: a round trip then costs one poll,
-   * one read and one write, with no task or source made per message. */
+   * one read and one write, with no task or source made per message.
+   * stderr is watched the same way, so that a quiet server holds no read
+   * buffer. */
   int                stdout_fd;
   int                stdin_fd;
+  int                stderr_fd;
   GSource           *stdout_source;
   GSource           *stdin_source;
+  GSource           *stderr_source;
 
   McpLineFramer     *framer;
   McpMessageReader  *reader;

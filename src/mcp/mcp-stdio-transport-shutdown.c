@@ -140,7 +140,7 @@ finish (McpStdioTransport *self)
   mcp_clear_source (&self->finish_source);
 
   mcp_clear_source (&self->stdout_source);
-  g_cancellable_cancel (self->stderr_cancellable);
+  mcp_clear_source (&self->stderr_source);
   self->stdout_done = TRUE;
   self->stderr_done = TRUE;
 
@@ -172,7 +172,10 @@ finish (McpStdioTransport *self)
     g_input_stream_close (self->stdout_pipe, NULL, NULL);
   g_clear_object (&self->stdout_pipe);
   self->stdout_fd = -1;
+  if (self->stderr_pipe != NULL)
+    g_input_stream_close (self->stderr_pipe, NULL, NULL);
   g_clear_object (&self->stderr_pipe);
+  self->stderr_fd = -1;
 
   complete_close_tasks (self);
 }

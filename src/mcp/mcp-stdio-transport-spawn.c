@@ -324,8 +324,10 @@ mcp_stdio_transport_spawn (McpStdioTransport  *self,
   self->stderr_pipe = g_object_ref (g_subprocess_get_stderr_pipe (self->subprocess));
   self->stdin_fd = g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (self->stdin_pipe));
   self->stdout_fd = g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (self->stdout_pipe));
+  self->stderr_fd = g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (self->stderr_pipe));
   g_unix_set_fd_nonblocking (self->stdin_fd, TRUE, NULL);
   g_unix_set_fd_nonblocking (self->stdout_fd, TRUE, NULL);
+  g_unix_set_fd_nonblocking (self->stderr_fd, TRUE, NULL);
 
   return TRUE;
 }

@@ -26,8 +26,7 @@
 #define EXIT_REASON_STDERR_LINES 3
 #define EXIT_REASON_LINE_CHARS   200
 
-/* Stderr is read this much at a time: the pending read holds a buffer
- * this large for as long as the server is quiet. */
+/* Stderr is read this much at a time. */
 #define STDERR_READ_CHUNK (16 * 1024)
 
 /* The ring starts small and doubles. Until it has its full size it has
@@ -285,54 +284,71 @@ mcp_stdio_transport_build_closed_error (McpStdioTransport *self)
   return NULL;
 }
 
+/* What one wakeup reads at most, so that a server flooding stderr cannot
+ * keep the main loop to itself. */
+#define STDERR_READS_PER_WAKEUP 4
+
 static void
-stderr_read_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+stderr_ended (McpStdioTransport *self)
 {
-  GInputStream *stream = G_INPUT_STREAM (object);
-  g_autoptr(McpStdioTransport) self = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *data;
-  gsize length = 0;
+  if (self->stderr_line->len > 0 || self->stderr_line_cut > 0)
+    mcp_stdio_transport_finish_stderr_line (self);
 
-  bytes = g_input_stream_read_bytes_finish (stream, result, &error);
+  self->stderr_done = TRUE;
+  mcp_clear_source (&self->stderr_source);
+  g_input_stream_close (self->stderr_pipe, NULL, NULL);
+  mcp_stdio_transport_try_finish (self);
+}
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+static gboolean
+stderr_ready_cb (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
+{
+  g_autoptr(McpStdioTransport) self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
+  /* On the stack: a pending read of its own would keep a buffer this
+   * large in every transport for as long as its server is quiet. */
+  char buffer[STDERR_READ_CHUNK];
+
+  for (guint i = 0; i < STDERR_READS_PER_WAKEUP; i++)
     {
-      g_input_stream_close (stream, NULL, NULL);
-      return;
+      gssize n = read (fd, buffer, sizeof buffer);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return G_SOURCE_CONTINUE;
+
+      /* A read error ends stderr as its end does: what came is kept. */
+      if (n <= 0)
+        {
+          stderr_ended (self);
+          return G_SOURCE_REMOVE;
+        }
+
+      process_stderr (self, buffer, (gsize) n);
+
+      /* A handler of a line may have ended the connection. */
+      if (self->stderr_source == NULL)
+        return G_SOURCE_REMOVE;
+
+      if (n < (gssize) sizeof buffer)
+        return G_SOURCE_CONTINUE;
     }
 
-  self = g_object_ref (MCP_STDIO_TRANSPORT (user_data));
-
-  if (bytes != NULL)
-    {
-      data = g_bytes_get_data (bytes, &length);
-      process_stderr (self, data, length);
-    }
-
-  if (length == 0)
-    {
-      if (self->stderr_line->len > 0 || self->stderr_line_cut > 0)
-        mcp_stdio_transport_finish_stderr_line (self);
-
-      self->stderr_done = TRUE;
-      g_input_stream_close (stream, NULL, NULL);
-      mcp_stdio_transport_try_finish (self);
-      return;
-    }
-
-  mcp_stdio_transport_read_stderr (self);
+  return G_SOURCE_CONTINUE;
 }
 
 void
 mcp_stdio_transport_read_stderr (McpStdioTransport *self)
 {
-  if (self->stderr_done || self->state != STATE_RUNNING)
+  if (self->stderr_done || self->stderr_source != NULL || self->state != STATE_RUNNING)
     return;
 
-  g_input_stream_read_bytes_async (self->stderr_pipe, STDERR_READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   self->stderr_cancellable, stderr_read_cb, self);
+  self->stderr_source = g_unix_fd_source_new (self->stderr_fd, G_IO_IN | G_IO_HUP | G_IO_ERR);
+  g_source_set_callback (self->stderr_source, (GSourceFunc) (void (*) (void)) stderr_ready_cb,
+                         self, NULL);
+  g_source_set_static_name (self->stderr_source, "[mcp] server stderr");
+  g_source_attach (self->stderr_source, self->context);
 }

@@ -283,7 +283,7 @@ mcp_stdio_transport_dispose (GObject *object)
   McpStdioTransport *self = MCP_STDIO_TRANSPORT (object);
 
   g_cancellable_cancel (self->cancellable);
-  g_cancellable_cancel (self->stderr_cancellable);
+  mcp_clear_source (&self->stderr_source);
   mcp_clear_source (&self->stdout_source);
   mcp_clear_source (&self->stdin_source);
   mcp_clear_source (&self->escalation_source);
@@ -304,6 +304,8 @@ mcp_stdio_transport_dispose (GObject *object)
   if (self->stdout_pipe != NULL)
     g_input_stream_close (self->stdout_pipe, NULL, NULL);
   g_clear_object (&self->stdout_pipe);
+  if (self->stderr_pipe != NULL)
+    g_input_stream_close (self->stderr_pipe, NULL, NULL);
   g_clear_object (&self->stderr_pipe);
 
   if (self->reader != NULL)
@@ -334,7 +336,6 @@ mcp_stdio_transport_finalize (GObject *object)
   g_free (self->stderr_ring);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->stderr_cancellable);
 
   G_OBJECT_CLASS (mcp_stdio_transport_parent_class)->finalize (object);
 }
@@ -441,8 +442,8 @@ mcp_stdio_transport_init (McpStdioTransport *self)
   self->max_message_size = MCP_DEFAULT_MAX_MESSAGE_SIZE;
   self->grace_ms = MCP_STDIO_SHUTDOWN_GRACE_MS;
   self->cancellable = g_cancellable_new ();
-  self->stderr_cancellable = g_cancellable_new ();
   self->stdout_fd = -1;
+  self->stderr_fd = -1;
   self->stdin_fd = -1;
   self->stderr_line = g_string_sized_new (256);
   g_queue_init (&self->send_queue);

@@ -8,6 +8,7 @@
 #include "steward-accessible.h"
 #include "steward-application.h"
 #include "steward-consent-dialog.h"
+#include "steward-heap-trim.h"
 #include "steward-elicitation-dialog.h"
 #include "steward-hyphenation.h"
 #include "steward-long-running.h"
@@ -37,6 +38,7 @@ struct _StewardApplication
   AdwApplication  parent_instance;
 
   StewardHost    *host;
+  StewardHeapTrim *heap_trim;
   GSettings      *settings;
   GCancellable   *cancellable;
   /* StewardApproval → Pending */
@@ -606,6 +608,7 @@ steward_application_startup (GApplication *application)
 
   g_signal_connect_object (steward_host_get_registry (self->host), "items-changed",
                            G_CALLBACK (servers_changed_cb), self, G_CONNECT_SWAPPED);
+  self->heap_trim = steward_heap_trim_new (G_LIST_MODEL (steward_host_get_registry (self->host)));
   steward_host_start (self->host);
 
   /* Those that joined while the host started are shown with the window. */
@@ -675,6 +678,7 @@ steward_application_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->quit_timeout_id, g_source_remove);
   g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_clear_object (&self->heap_trim);
   g_clear_object (&self->host);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);

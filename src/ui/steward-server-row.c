@@ -193,6 +193,16 @@ update (StewardServerRow *self)
 }
 
 static void
+create_popup_cb (GtkMenuButton *button,
+                 gpointer       user_data)
+{
+  StewardServerRow *self = user_data;
+
+  /* Once a model is set, GTK no longer calls this. */
+  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (self->menu));
+}
+
+static void
 popup_menu (StewardServerRow *self)
 {
   gtk_menu_button_popup (self->menu_button);
@@ -325,8 +335,12 @@ steward_server_row_init (StewardServerRow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  /* The popover is built when the menu is first opened: a popover menu
+   * and its item widgets for every row, rebuilt on each change of status,
+   * were most of what a server cost the app's memory, for a menu that is
+   * seldom opened. */
   self->menu = g_menu_new ();
-  gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (self->menu));
+  gtk_menu_button_set_create_popup_func (self->menu_button, create_popup_cb, self, NULL);
 
   gesture = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
