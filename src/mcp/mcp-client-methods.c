@@ -199,8 +199,8 @@ reply_call_done_cb (GObject      *object,
  * mcp_client_call_tool_async() for a caller that ends a task of its own
  * when the call ends: the call then costs one task, the caller's, instead
  * of two. Calls that go through the server's tasks, and calls of a server
- * that offers no tools, take the ordinary path; @reply ends them all the
- * same.
+ * that offers no tools, take the ordinary path with a task of their own;
+ * @reply ends them all the same.
  */
 void
 mcp_client_call_tool_with_reply (McpClient       *self,
@@ -219,8 +219,7 @@ mcp_client_call_tool_with_reply (McpClient       *self,
   g_return_if_fail (name != NULL);
   g_return_if_fail (reply != NULL);
 
-  if ((self->state == MCP_CLIENT_STATE_READY && !mcp_client_has_capability (self, "tools", NULL)) ||
-      mcp_client_supports_tasks (self))
+  if (self->state == MCP_CLIENT_STATE_READY && !mcp_client_has_capability (self, "tools", NULL))
     {
       ReplyCall *call = g_new (ReplyCall, 1);
 
@@ -229,6 +228,19 @@ mcp_client_call_tool_with_reply (McpClient       *self,
       mcp_client_call_tool_async (self, name, arguments, progress_func, progress_data,
                                   progress_destroy, cancellable, reply_call_done_cb, call);
       return;
+    }
+
+  if (mcp_client_supports_tasks (self))
+    {
+      ReplyCall *call = g_new (ReplyCall, 1);
+
+      call->reply = reply;
+      call->user_data = user_data;
+      if (mcp_client_tasks_route_call (self, name, arguments, progress_func, progress_data,
+                                       progress_destroy, cancellable,
+                                       mcp_client_call_tool_async, reply_call_done_cb, call))
+        return;
+      g_free (call);
     }
 
   params = mcp_client_new_tool_call_params (name, arguments);
