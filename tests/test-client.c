@@ -1537,6 +1537,92 @@ test_modern_input_rounds (Fixture       *fixture,
   g_assert_cmpstr (text, ==, "done");
 }
 
+typedef struct {
+  gboolean    done;
+  JsonObject *result;
+  GError     *error;
+} Reply;
+
+static void
+store_reply_cb (McpClient  *client,
+                JsonObject *result,
+                GError     *error,
+                gpointer    user_data)
+{
+  Reply *reply = user_data;
+
+  g_assert_false (reply->done);
+  reply->done = TRUE;
+  reply->result = result != NULL ? json_object_ref (result) : NULL;
+  reply->error = error;
+}
+
+/* A call ended by a plain function keeps it through a round of input,
+ * and is answered once, with the retry's result. */
+static void
+test_modern_input_reply (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autofree char *text = NULL;
+  Reply reply = { FALSE, NULL, NULL };
+  McpMessage *first;
+  McpMessage *second;
+
+  mcp_client_call_tool_with_reply (fixture->client, "ask", NULL, NULL, NULL, NULL, NULL,
+                                   store_reply_cb, &reply);
+  first = wait_sent_after (fixture, "tools/call", 0);
+  reply_with (fixture, first,
+              "{\"resultType\":\"input_required\",\"requestState\":\"s\","
+              "\"inputRequests\":{\"where\":{\"method\":\"roots/list\"}}}");
+  second = wait_sent_after (fixture, "tools/call", sent->len);
+  g_assert_cmpstr (mcp_json_get_string (mcp_message_get_params (second), "requestState"), ==,
+                   "s");
+  g_assert_false (reply.done);
+
+  reply_with (fixture, second,
+              "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}");
+  wait_for (reply.done);
+  g_assert_no_error (reply.error);
+  tool_result = mcp_tool_result_new (reply.result);
+  text = mcp_tool_result_dup_text (tool_result);
+  g_assert_cmpstr (text, ==, "done");
+  json_object_unref (reply.result);
+}
+
+/* Cancelling such a call while the host answers its questions ends it
+ * with the cancellation, and sends nothing more. */
+static void
+test_modern_input_reply_cancelled (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Reply reply = { FALSE, NULL, NULL };
+  McpMessage *first;
+  guint n_sent;
+
+  fixture->delegate->hold = TRUE;
+  mcp_client_call_tool_with_reply (fixture->client, "ask", NULL, NULL, NULL, NULL, cancellable,
+                                   store_reply_cb, &reply);
+  first = wait_sent_after (fixture, "tools/call", 0);
+  reply_with (fixture, first,
+              "{\"resultType\":\"input_required\",\"inputRequests\":{"
+              "\"who\":{\"method\":\"elicitation/create\",\"params\":{\"message\":\"Name?\","
+              "\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}}}");
+  wait_for (fixture->delegate->held->len == 1);
+  n_sent = sent->len;
+
+  g_cancellable_cancel (cancellable);
+  test_delegate_release (fixture->delegate);
+  wait_for (reply.done);
+  g_assert_null (reply.result);
+  g_assert_error (reply.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (sent->len, ==, n_sent);
+  g_clear_error (&reply.error);
+}
+
 static JsonObject *
 reject_sampling_cb (const char  *method,
                     JsonObject  *params,
@@ -1798,6 +1884,8 @@ main (int   argc,
   ADD_MODERN ("modern/input-rounds", test_modern_input_rounds);
   ADD_MODERN ("modern/input-rejected", test_modern_input_rejected);
   ADD_MODERN ("modern/input-cancelled", test_modern_input_cancelled);
+  ADD_MODERN ("modern/input-reply", test_modern_input_reply);
+  ADD_MODERN ("modern/input-reply-cancelled", test_modern_input_reply_cancelled);
   ADD_MODERN ("modern/round-limit", test_modern_round_limit);
   ADD_MODERN ("modern/unknown-result-type", test_modern_unknown_result_type);
   ADD_MODERN ("modern/subscriptions", test_modern_subscriptions);

@@ -17,6 +17,9 @@
 typedef struct {
   McpClient       *client;
   GTask           *task;
+  McpReplyFunc     reply;          /* instead of @task, with its data */
+  gpointer         reply_data;
+  GCancellable    *caller_cancellable;
   char            *method;
   JsonObject      *params;        /* the request as first sent, without answers */
   char            *request_state;
@@ -41,10 +44,11 @@ static void
 input_round_free (InputRound *round)
 {
   if (round->cancelled_id != 0)
-    g_cancellable_disconnect (g_task_get_cancellable (round->task), round->cancelled_id);
+    g_cancellable_disconnect (round->caller_cancellable, round->cancelled_id);
   if (round->progress_destroy != NULL)
     round->progress_destroy (round->progress_data);
   g_clear_object (&round->task);
+  g_clear_object (&round->caller_cancellable);
   g_clear_object (&round->cancellable);
   g_clear_pointer (&round->params, json_object_unref);
   g_clear_pointer (&round->responses, json_object_unref);
@@ -72,7 +76,10 @@ input_round_finish (InputRound *round)
 
   if (round->error != NULL)
     {
-      g_task_return_error (round->task, g_steal_pointer (&round->error));
+      if (round->task != NULL)
+        g_task_return_error (round->task, g_steal_pointer (&round->error));
+      else
+        round->reply (self, NULL, g_steal_pointer (&round->error), round->reply_data);
       input_round_free (round);
       return;
     }
@@ -84,9 +91,17 @@ input_round_finish (InputRound *round)
   if (round->request_state != NULL)
     json_object_set_string_member (params, "requestState", round->request_state);
 
-  mcp_client_pending_start (self, round->task, round->method, params, FALSE,
-                            self->request_timeout_ms, round->progress_func, round->progress_data,
-                            g_steal_pointer (&round->progress_destroy), round->rounds);
+  if (round->task != NULL)
+    mcp_client_pending_start (self, round->task, round->method, params, FALSE,
+                              self->request_timeout_ms, round->progress_func,
+                              round->progress_data, g_steal_pointer (&round->progress_destroy),
+                              round->rounds);
+  else
+    mcp_client_pending_start_reply (self, round->reply, round->reply_data,
+                                    round->caller_cancellable, round->method, params,
+                                    self->request_timeout_ms, round->progress_func,
+                                    round->progress_data,
+                                    g_steal_pointer (&round->progress_destroy), round->rounds);
   round->progress_func = NULL;
   input_round_free (round);
 }
@@ -125,7 +140,8 @@ input_call_done_cb (GObject      *object,
     input_round_finish (round);
 }
 
-/* Takes @pending's task and progress function into a round of input. */
+/* Takes @pending's task (or reply function) and progress function into a
+ * round of input. */
 void
 mcp_client_input_round_start (Pending    *pending,
                               JsonObject *result)
@@ -140,6 +156,9 @@ mcp_client_input_round_start (Pending    *pending,
   round = g_new0 (InputRound, 1);
   round->client = g_object_ref (self);
   round->task = g_steal_pointer (&pending->task);
+  round->reply = pending->reply;
+  round->reply_data = pending->reply_data;
+  round->caller_cancellable = pending->cancellable ? g_object_ref (pending->cancellable) : NULL;
   round->method = g_strdup (pending->method);
   round->request_state = g_strdup (state);
   round->responses = json_object_new ();
@@ -158,6 +177,9 @@ mcp_client_input_round_start (Pending    *pending,
   g_queue_remove (&self->waiting, pending);
   g_hash_table_steal (self->pending, &pending->id);
   mcp_client_pending_free (pending);
+  /* The round holds the client now, in place of the request. */
+  if (round->reply != NULL)
+    g_object_unref (self);
 
   if (requests == NULL && state == NULL)
     round->error = g_error_new_literal (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
@@ -167,7 +189,7 @@ mcp_client_input_round_start (Pending    *pending,
                                 "the server asked for input %u times for one “%s”; gave up",
                                 MAX_INPUT_ROUNDS, round->method);
 
-  task_cancellable = g_task_get_cancellable (round->task);
+  task_cancellable = round->caller_cancellable;
   if (task_cancellable != NULL)
     round->cancelled_id = g_cancellable_connect (task_cancellable,
                                                  G_CALLBACK (input_round_cancelled_cb),

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mcp-client-private.h"
+#include "mcp-client-tasks.h"
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -166,6 +167,86 @@ mcp_client_call_tool_finish (McpClient     *self,
                                                            mcp_client_call_tool_async, error);
 
   return reply ? mcp_tool_result_new (reply) : NULL;
+}
+
+/* A call that mcp_client_call_tool_with_reply() hands to the GTask path,
+ * and the function that ends it there. */
+typedef struct {
+  McpReplyFunc reply;
+  gpointer     user_data;
+} ReplyCall;
+
+static void
+reply_call_done_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  ReplyCall *call = user_data;
+  McpClient *self = MCP_CLIENT (object);
+  GError *error = NULL;
+  g_autoptr(JsonObject) reply = mcp_client_finish_request (self, result,
+                                                           mcp_client_call_tool_async, &error);
+
+  call->reply (self, reply, error, call->user_data);
+  g_free (call);
+}
+
+/**
+ * mcp_client_call_tool_with_reply:
+ * @reply: called with the result object (as mcp_tool_result_new() takes
+ *   it) or the error
+ *
+ * mcp_client_call_tool_async() for a caller that ends a task of its own
+ * when the call ends: the call then costs one task, the caller's, instead
+ * of two. Calls that go through the server's tasks, and calls of a server
+ * that offers no tools, take the ordinary path with a task of their own;
+ * @reply ends them all the same.
+ */
+void
+mcp_client_call_tool_with_reply (McpClient       *self,
+                                 const char      *name,
+                                 JsonObject      *arguments,
+                                 McpProgressFunc  progress_func,
+                                 gpointer         progress_data,
+                                 GDestroyNotify   progress_destroy,
+                                 GCancellable    *cancellable,
+                                 McpReplyFunc     reply,
+                                 gpointer         user_data)
+{
+  g_autoptr(JsonObject) params = NULL;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (reply != NULL);
+
+  if (self->state == MCP_CLIENT_STATE_READY && !mcp_client_has_capability (self, "tools", NULL))
+    {
+      ReplyCall *call = g_new (ReplyCall, 1);
+
+      call->reply = reply;
+      call->user_data = user_data;
+      mcp_client_call_tool_async (self, name, arguments, progress_func, progress_data,
+                                  progress_destroy, cancellable, reply_call_done_cb, call);
+      return;
+    }
+
+  if (mcp_client_supports_tasks (self))
+    {
+      ReplyCall *call = g_new (ReplyCall, 1);
+
+      call->reply = reply;
+      call->user_data = user_data;
+      if (mcp_client_tasks_route_call (self, name, arguments, progress_func, progress_data,
+                                       progress_destroy, cancellable,
+                                       mcp_client_call_tool_async, reply_call_done_cb, call))
+        return;
+      g_free (call);
+    }
+
+  params = mcp_client_new_tool_call_params (name, arguments);
+  mcp_client_pending_start_reply (self, reply, user_data, cancellable, "tools/call", params,
+                                  self->request_timeout_ms, progress_func, progress_data,
+                                  progress_destroy, 0);
 }
 
 void

@@ -82,6 +82,8 @@ typedef struct {
   char            *method;
   JsonObject      *params;
   GTask           *task;
+  McpReplyFunc     reply;          /* instead of @task, with its data */
+  gpointer         reply_data;
   gint64           deadline;
   guint            timeout_ms;
   gint64           hard_deadline;
@@ -145,6 +147,17 @@ void        mcp_client_pending_start       (McpClient           *self,
                                             const char          *method,
                                             JsonObject          *params,
                                             gboolean             internal,
+                                            guint                timeout_ms,
+                                            McpProgressFunc      progress_func,
+                                            gpointer             progress_data,
+                                            GDestroyNotify       progress_destroy,
+                                            guint                rounds);
+void        mcp_client_pending_start_reply (McpClient           *self,
+                                            McpReplyFunc         reply,
+                                            gpointer             reply_data,
+                                            GCancellable        *cancellable,
+                                            const char          *method,
+                                            JsonObject          *params,
                                             guint                timeout_ms,
                                             McpProgressFunc      progress_func,
                                             gpointer             progress_data,

@@ -42,15 +42,31 @@ mcp_client_pending_complete (Pending    *pending,
 {
   McpClient *self = pending->client;
   g_autoptr(GTask) task = g_steal_pointer (&pending->task);
+  McpReplyFunc reply = pending->reply;
+  gpointer reply_data = pending->reply_data;
 
   g_queue_remove (&self->waiting, pending);
   g_hash_table_steal (self->pending, &pending->id);
   mcp_client_pending_free (pending);
 
-  if (error != NULL)
+  if (task == NULL)
+    {
+      /* The reference a task would have held (pending_start()). */
+      reply (self, result, error, reply_data);
+      g_object_unref (self);
+    }
+  else if (error != NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, json_object_ref (result), (GDestroyNotify) json_object_unref);
+}
+
+/* Where a request's own sources run: its task's context, or for a request
+ * ended by a plain function, the client's. */
+static GMainContext *
+pending_get_context (Pending *pending)
+{
+  return pending->task != NULL ? g_task_get_context (pending->task) : pending->client->context;
 }
 
 void
@@ -302,7 +318,7 @@ pending_cancelled_cb (GCancellable *cancellable,
   g_source_set_callback (source, pending_cancel_idle_cb,
                          g_object_ref (pending->client), g_object_unref);
   g_source_set_static_name (source, "[mcp] cancel request");
-  g_source_attach (source, g_task_get_context (pending->task));
+  g_source_attach (source, pending_get_context (pending));
 }
 
 static gboolean
@@ -352,7 +368,7 @@ pending_progress (Pending    *pending,
   pending->progress_source = g_timeout_source_new ((guint) ((next - now) / 1000) + 1);
   g_source_set_callback (pending->progress_source, progress_deliver_cb, pending, NULL);
   g_source_set_static_name (pending->progress_source, "[mcp] progress");
-  g_source_attach (pending->progress_source, g_task_get_context (pending->task));
+  g_source_attach (pending->progress_source, pending_get_context (pending));
 }
 
 void
@@ -541,43 +557,48 @@ mcp_client_flush_waiting (McpClient *self)
     send_pending (self, pending);
 }
 
-/* Sends a request for @task, which it completes. @internal requests
- * (initialize, the discovery probe) go out before the connection is ready;
- * the others wait in the queue until then. Takes the progress function's
- * data either way. */
-void
-mcp_client_pending_start (McpClient       *self,
-                          GTask           *task,
-                          const char      *method,
-                          JsonObject      *params,
-                          gboolean         internal,
-                          guint            timeout_ms,
-                          McpProgressFunc  progress_func,
-                          gpointer         progress_data,
-                          GDestroyNotify   progress_destroy,
-                          guint            rounds)
+/* Sends a request, which ends by completing @task or, without one, by
+ * calling @reply. @internal requests (initialize, the discovery probe) go
+ * out before the connection is ready; the others wait in the queue until
+ * then. Takes the progress function's data either way. */
+static void
+pending_start (McpClient       *self,
+               GTask           *task,
+               McpReplyFunc     reply,
+               gpointer         reply_data,
+               GCancellable    *cancellable,
+               const char      *method,
+               JsonObject      *params,
+               gboolean         internal,
+               guint            timeout_ms,
+               McpProgressFunc  progress_func,
+               gpointer         progress_data,
+               GDestroyNotify   progress_destroy,
+               guint            rounds)
 {
-  GCancellable *cancellable = g_task_get_cancellable (task);
+  GError *error = NULL;
   Pending *pending;
 
   if (self->state == MCP_CLIENT_STATE_CLOSING || self->state == MCP_CLIENT_STATE_CLOSED ||
       (self->state == MCP_CLIENT_STATE_DISCONNECTED && !internal))
     {
-      if (progress_destroy != NULL)
-        progress_destroy (progress_data);
       if (self->error != NULL)
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_CLOSED,
-                                 "the server is not connected: %s", self->error->message);
+        error = g_error_new (MCP_ERROR, MCP_ERROR_CLOSED,
+                             "the server is not connected: %s", self->error->message);
       else
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_READY,
-                                 "the server is not connected");
-      return;
+        error = g_error_new (MCP_ERROR, MCP_ERROR_NOT_READY, "the server is not connected");
     }
+  else
+    g_cancellable_set_error_if_cancelled (cancellable, &error);
 
-  if (g_task_return_error_if_cancelled (task))
+  if (error != NULL)
     {
       if (progress_destroy != NULL)
         progress_destroy (progress_data);
+      if (task != NULL)
+        g_task_return_error (task, error);
+      else
+        reply (self, NULL, error, reply_data);
       return;
     }
 
@@ -586,7 +607,13 @@ mcp_client_pending_start (McpClient       *self,
   pending->id = self->next_id++;
   pending->method = g_strdup (method);
   pending->params = params ? json_object_ref (params) : NULL;
-  pending->task = g_object_ref (task);
+  pending->task = task != NULL ? g_object_ref (task) : NULL;
+  /* A task holds the client while the request runs; without one, the
+   * request holds it itself, until it ends. */
+  if (task == NULL)
+    g_object_ref (self);
+  pending->reply = reply;
+  pending->reply_data = reply_data;
   pending->timeout_ms = timeout_ms;
   pending->started = g_get_monotonic_time ();
   pending->hard_deadline = g_get_monotonic_time () +
@@ -612,6 +639,41 @@ mcp_client_pending_start (McpClient       *self,
     send_pending (self, pending);
   else
     g_queue_push_tail (&self->waiting, pending);
+}
+
+/* Sends a request for @task, which it completes. */
+void
+mcp_client_pending_start (McpClient       *self,
+                          GTask           *task,
+                          const char      *method,
+                          JsonObject      *params,
+                          gboolean         internal,
+                          guint            timeout_ms,
+                          McpProgressFunc  progress_func,
+                          gpointer         progress_data,
+                          GDestroyNotify   progress_destroy,
+                          guint            rounds)
+{
+  pending_start (self, task, NULL, NULL, g_task_get_cancellable (task), method, params,
+                 internal, timeout_ms, progress_func, progress_data, progress_destroy, rounds);
+}
+
+/* Sends a request that ends by calling @reply, with no task of its own. */
+void
+mcp_client_pending_start_reply (McpClient       *self,
+                                McpReplyFunc     reply,
+                                gpointer         reply_data,
+                                GCancellable    *cancellable,
+                                const char      *method,
+                                JsonObject      *params,
+                                guint            timeout_ms,
+                                McpProgressFunc  progress_func,
+                                gpointer         progress_data,
+                                GDestroyNotify   progress_destroy,
+                                guint            rounds)
+{
+  pending_start (self, NULL, reply, reply_data, cancellable, method, params, FALSE,
+                 timeout_ms, progress_func, progress_data, progress_destroy, rounds);
 }
 
 void

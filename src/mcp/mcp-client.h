@@ -51,6 +51,23 @@ typedef void (*McpProgressFunc) (double      progress,
 
 #define MCP_TYPE_CLIENT (mcp_client_get_type ())
 
+/**
+ * McpReplyFunc:
+ * @client: the client that made the request
+ * @result: (nullable): the result object, %NULL when @error is set
+ * @error: (transfer full) (nullable): the peer's JSON-RPC error or a local one
+ * @user_data: the data given with the function
+ *
+ * Ends a request made with a plain function instead of a #GTask, for a
+ * caller that completes a task of its own anyway and would otherwise pay
+ * for two. Called exactly once, possibly before the request's function
+ * returns when the request cannot be sent at all.
+ */
+typedef void (*McpReplyFunc) (McpClient  *client,
+                              JsonObject *result,
+                              GError     *error,
+                              gpointer    user_data);
+
 G_DECLARE_FINAL_TYPE (McpClient, mcp_client, MCP, CLIENT, GObject)
 
 McpClient          *mcp_client_new                      (McpTransport         *transport);
@@ -165,6 +182,15 @@ void                mcp_client_call_tool_async          (McpClient            *s
 McpToolResult      *mcp_client_call_tool_finish         (McpClient            *self,
                                                          GAsyncResult         *result,
                                                          GError              **error);
+void                mcp_client_call_tool_with_reply     (McpClient            *self,
+                                                         const char           *name,
+                                                         JsonObject           *arguments,
+                                                         McpProgressFunc       progress_func,
+                                                         gpointer              progress_data,
+                                                         GDestroyNotify        progress_destroy,
+                                                         GCancellable         *cancellable,
+                                                         McpReplyFunc          reply,
+                                                         gpointer              user_data);
 
 void                mcp_client_read_resource_async      (McpClient            *self,
                                                          const char           *uri,

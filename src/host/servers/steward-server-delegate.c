@@ -52,25 +52,28 @@ dup_cause (StewardServer *self)
   return g_strdup_printf (_("Tool call “%s”"), call->tool);
 }
 
+/* Ends a tool call, whose task is the only one it has: the client calls
+ * this function instead of completing a task of its own. */
 void
-steward_server_call_tool_cb (GObject      *object,
-                             GAsyncResult *result,
-                             gpointer      user_data)
+steward_server_call_reply (McpClient  *client,
+                           JsonObject *result,
+                           GError     *error,
+                           gpointer    user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  McpToolResult *tool_result;
 
-  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
   /* A server that wants more scopes for this call: signed in again, the
    * call is made once more (steward-server-signin.c). */
-  if (tool_result == NULL &&
+  if (result == NULL &&
       steward_server_step_up_call (g_task_get_source_object (task), task, error))
-    g_steal_pointer (&task);
-  else if (tool_result == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
+    {
+      g_steal_pointer (&task);
+      g_error_free (error);
+    }
+  else if (result == NULL)
+    g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, tool_result, g_object_unref);
+    g_task_return_pointer (task, mcp_tool_result_new (result), g_object_unref);
 }
 
 /* McpClientDelegate */

@@ -232,8 +232,9 @@ void steward_server_end_overdue       (Call          *call);
 
 /* steward-server-delegate.c */
 void steward_server_call_free     (Call                       *call);
-void steward_server_call_tool_cb  (GObject                    *object,
-                                   GAsyncResult               *result,
+void steward_server_call_reply    (McpClient                  *client,
+                                   JsonObject                 *result,
+                                   GError                     *error,
                                    gpointer                    user_data);
 void steward_server_delegate_init (McpClientDelegateInterface *iface);
 

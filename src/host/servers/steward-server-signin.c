@@ -205,8 +205,8 @@ step_up_status_cb (StewardServer *self,
                                  _("Calling “%s” again after signing in"), call->tool);
       task = g_object_ref (step_up->task);
       step_up_free (step_up);
-      mcp_client_call_tool_async (self->client, call->tool, call->arguments, NULL, NULL, NULL,
-                                  call->cancellable, steward_server_call_tool_cb, task);
+      mcp_client_call_tool_with_reply (self->client, call->tool, call->arguments, NULL, NULL,
+                                       NULL, call->cancellable, steward_server_call_reply, task);
       return;
 
     case STEWARD_SERVER_STATUS_STOPPED:

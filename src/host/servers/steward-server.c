@@ -888,9 +888,9 @@ steward_server_call_tool_async (StewardServer       *self,
   call->link = self->calls.tail;
   g_task_set_task_data (task, call, (GDestroyNotify) steward_server_call_free);
 
-  mcp_client_call_tool_async (self->client, tool, arguments, progress, progress_data,
-                              progress_destroy, cancellable, steward_server_call_tool_cb,
-                              g_steal_pointer (&task));
+  mcp_client_call_tool_with_reply (self->client, tool, arguments, progress, progress_data,
+                                   progress_destroy, cancellable, steward_server_call_reply,
+                                   g_steal_pointer (&task));
 }
 
 McpToolResult *

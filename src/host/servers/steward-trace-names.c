@@ -177,7 +177,8 @@ steward_trace_names_append_summary (StewardTraceNames *self,
    * a remembered request's name and key are allocated. */
   GString *key = self->key;
   const char *subject;
-  const char *asked;
+  char *asked;
+  gpointer asked_key;
   gsize start = text->len;
   gsize what_start;
 
@@ -226,13 +227,14 @@ steward_trace_names_append_summary (StewardTraceNames *self,
       /* The answer goes the other way from its request. */
       g_string_append_c (key, outgoing ? '<' : '>');
       g_string_append_len (key, text->str + what_start, text->len - what_start);
-      asked = g_hash_table_lookup (self->pending, key->str);
-      if (asked != NULL)
+      /* Taken out with the one lookup that finds it. */
+      if (g_hash_table_steal_extended (self->pending, key->str, &asked_key, (gpointer *) &asked))
         {
           append_literal (text, " for ");
           g_string_append (text, asked);
+          g_free (asked_key);
+          g_free (asked);
         }
-      g_hash_table_remove (self->pending, key->str);
 
       if (mcp_message_get_kind (message) != MCP_MESSAGE_RESULT)
         {

@@ -495,12 +495,23 @@ steward_log_entry_init (StewardLogEntry *self)
 
 /* The last server name interned on this thread: entries come a server at
  * a time, and interning looks the name up in GLib's table under a lock. */
-static GPrivate last_server_key = G_PRIVATE_INIT ((GDestroyNotify) g_ref_string_release);
+static _Thread_local char *last_server;
+
+/* The GPrivate owns the name, and releases it when the thread ends;
+ * last_server is the same pointer, read without a library call. */
+static void
+last_server_free (gpointer data)
+{
+  last_server = NULL;
+  g_ref_string_release (data);
+}
+
+static GPrivate last_server_key = G_PRIVATE_INIT (last_server_free);
 
 static char *
 intern_server (const char *server)
 {
-  char *last = g_private_get (&last_server_key);
+  char *last = last_server;
 
   if (last != NULL && strcmp (last, server) == 0)
     return g_ref_string_acquire (last);
@@ -509,8 +520,10 @@ intern_server (const char *server)
   if (!g_utf8_validate (server, -1, NULL))
     return NULL;
 
-  g_private_replace (&last_server_key, g_ref_string_new_intern (server));
-  return g_ref_string_acquire (g_private_get (&last_server_key));
+  last = g_ref_string_new_intern (server);
+  g_private_replace (&last_server_key, last);
+  last_server = last;
+  return g_ref_string_acquire (last);
 }
 
 static StewardLogEntry *

@@ -9,10 +9,18 @@
 #define SCRATCH_KEEP (128 * 1024)
 #define SCRATCH_START 1024
 
+/* The same pointer as buffers_key holds, read without a call: every
+ * message traced takes and releases buffers several times, and
+ * g_private_get() costs a library call each. The GPrivate stays, as what
+ * frees the buffers when a thread ends. */
+static _Thread_local GString **thread_buffers;
+
 static void
 buffers_free (gpointer data)
 {
   GString **buffers = data;
+
+  thread_buffers = NULL;
 
   for (guint i = 0; i < STEWARD_SCRATCH_N_BUFFERS; i++)
     g_string_free (buffers[i], TRUE);
@@ -24,8 +32,12 @@ static GPrivate buffers_key = G_PRIVATE_INIT (buffers_free);
 static GString **
 buffers_get (void)
 {
-  GString **buffers = g_private_get (&buffers_key);
+  GString **buffers = thread_buffers;
 
+  if (G_LIKELY (buffers != NULL))
+    return buffers;
+
+  buffers = g_private_get (&buffers_key);
   if (buffers == NULL)
     {
       buffers = g_new (GString *, STEWARD_SCRATCH_N_BUFFERS);
@@ -33,6 +45,7 @@ buffers_get (void)
         buffers[i] = g_string_sized_new (SCRATCH_START);
       g_private_set (&buffers_key, buffers);
     }
+  thread_buffers = buffers;
 
   return buffers;
 }
