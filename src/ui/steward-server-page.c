@@ -63,6 +63,7 @@ struct _StewardServerPage
   GtkTextView        *detail_view;
   GtkStack           *content_stack;
   AdwStatusPage      *status_page;
+  GtkSpinner         *status_spinner;
   AdwViewStack       *view_stack;
   AdwBin             *info_bin;
   GtkSearchEntry     *tool_search;
@@ -488,7 +489,8 @@ status_icon (StewardServerStatus status)
       return "network-offline-symbolic";
     case STEWARD_SERVER_STATUS_STARTING:
     case STEWARD_SERVER_STATUS_RESTARTING:
-      return "content-loading-symbolic";
+      /* A spinner instead (update_status()). */
+      return NULL;
     default:
       return "network-offline-symbolic";
     }
@@ -547,6 +549,8 @@ update_status (StewardServerPage *self)
   g_autofree char *escaped = g_markup_escape_text (status_text, -1);
   gboolean ready = status == STEWARD_SERVER_STATUS_READY &&
                    steward_server_get_client (self->server) != NULL;
+  gboolean starting = status == STEWARD_SERVER_STATUS_STARTING ||
+                      status == STEWARD_SERVER_STATUS_RESTARTING;
   GtkWidget *widget = GTK_WIDGET (self);
 
   gtk_label_set_text (self->status_label, status_text);
@@ -580,7 +584,13 @@ update_status (StewardServerPage *self)
   /* The status page's description is markup: the text goes in escaped. */
   adw_status_page_set_title (self->status_page, status_title (status));
   adw_status_page_set_description (self->status_page, escaped);
+  /* A server that is starting shows a spinner rather than an icon: it is
+   * what the window shows at start with servers, and a status page's
+   * 128 px icon is drawn from its SVG, which loads librsvg, several MiB and
+   * milliseconds, before the first frame. */
   adw_status_page_set_icon_name (self->status_page, status_icon (status));
+  gtk_widget_set_visible (GTK_WIDGET (self->status_spinner), starting);
+  gtk_spinner_set_spinning (self->status_spinner, starting);
 
   if (ready)
     {
@@ -823,6 +833,7 @@ steward_server_page_class_init (StewardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, detail_view);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, status_page);
+  gtk_widget_class_bind_template_child (widget_class, StewardServerPage, status_spinner);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, info_bin);
   gtk_widget_class_bind_template_child (widget_class, StewardServerPage, tool_search);
