@@ -581,16 +581,20 @@ update_status (StewardServerPage *self)
                                  status == STEWARD_SERVER_STATUS_DISCONNECTED ||
                                  status == STEWARD_SERVER_STATUS_FAILED);
 
-  /* The status page's description is markup: the text goes in escaped. */
-  adw_status_page_set_title (self->status_page, status_title (status));
-  adw_status_page_set_description (self->status_page, escaped);
-  /* A server that is starting shows a spinner rather than an icon: it is
-   * what the window shows at start with servers, and a status page's
-   * 128 px icon is drawn from its SVG, which loads librsvg, several MiB and
-   * milliseconds, before the first frame. */
-  adw_status_page_set_icon_name (self->status_page, status_icon (status));
-  gtk_widget_set_visible (GTK_WIDGET (self->status_spinner), starting);
-  gtk_spinner_set_spinning (self->status_spinner, starting);
+  /* A status page's 128 px icon is drawn from its SVG, which loads librsvg
+   * (several MiB, and milliseconds). What the window shows at start with
+   * servers draws none: a starting server shows a spinner, and a ready
+   * one leaves the status page as it was, since the page is going away
+   * (an icon given to it now would still be measured and drawn). */
+  if (!ready)
+    {
+      /* The status page's description is markup: the text goes in escaped. */
+      adw_status_page_set_title (self->status_page, status_title (status));
+      adw_status_page_set_description (self->status_page, escaped);
+      adw_status_page_set_icon_name (self->status_page, status_icon (status));
+      gtk_widget_set_visible (GTK_WIDGET (self->status_spinner), starting);
+      gtk_spinner_set_spinning (self->status_spinner, starting);
+    }
 
   if (ready)
     {
