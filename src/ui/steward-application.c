@@ -8,8 +8,8 @@
 #include "steward-accessible.h"
 #include "steward-application.h"
 #include "steward-consent-dialog.h"
-#include "steward-heap-trim.h"
 #include "steward-elicitation-dialog.h"
+#include "steward-heap-trim.h"
 #include "steward-hyphenation.h"
 #include "steward-long-running.h"
 #include "steward-overdue-dialog.h"
@@ -35,19 +35,19 @@ typedef struct
 
 struct _StewardApplication
 {
-  AdwApplication  parent_instance;
+  AdwApplication   parent_instance;
 
-  StewardHost    *host;
+  StewardHost     *host;
   StewardHeapTrim *heap_trim;
-  GSettings      *settings;
-  GCancellable   *cancellable;
+  GSettings       *settings;
+  GCancellable    *cancellable;
   /* StewardApproval → Pending */
-  GHashTable     *pending;
-  guint64         last_id;
+  GHashTable      *pending;
+  guint64          last_id;
 
-  guint           quit_timeout_id;
-  gboolean        quitting;
-  gboolean        host_stopped;
+  guint            quit_timeout_id;
+  gboolean         quitting;
+  gboolean         host_stopped;
 };
 
 G_DEFINE_FINAL_TYPE (StewardApplication, steward_application, ADW_TYPE_APPLICATION)
