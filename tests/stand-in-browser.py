@@ -14,7 +14,7 @@
 #
 # Its folder ($STEWARD_TEST_BROWSER_DIR, else $XDG_RUNTIME_DIR/browser)
 # holds "opened", one address a line, and "page.html", the last page
-# shown. A file "mode" there saying "ignore" makes it open nothing, as a
+# shown, each written whole before it appears. A file "mode" there saying "ignore" makes it open nothing, as a
 # person who does not sign in.
 
 import os
@@ -46,10 +46,23 @@ def install():
     folder()
 
 
+def write_whole(path, data):
+    # Written beside and renamed into place: a test that sees the file
+    # sees all of it, never one created and not yet written.
+    with open(path + ".part", "wb") as part:
+        part.write(data)
+    os.replace(path + ".part", path)
+
+
 def open_url(url):
     here = folder()
-    with open(os.path.join(here, "opened"), "a") as opened:
-        opened.write(url + "\n")
+    opened = os.path.join(here, "opened")
+    try:
+        with open(opened, "rb") as old:
+            before = old.read()
+    except FileNotFoundError:
+        before = b""
+    write_whole(opened, before + url.encode() + b"\n")
     try:
         with open(os.path.join(here, "mode")) as mode:
             if mode.read().strip() == "ignore":
@@ -59,8 +72,7 @@ def open_url(url):
     # urllib follows the authorization server's redirect to the loopback.
     with urllib.request.urlopen(url, timeout=30) as response:
         page = response.read()
-    with open(os.path.join(here, "page.html"), "wb") as out:
-        out.write(page)
+    write_whole(os.path.join(here, "page.html"), page)
 
 
 def main():

@@ -236,10 +236,11 @@ browser_file (const char *name)
   return g_build_filename (g_getenv ("STEWARD_TEST_BROWSER_DIR"), name, NULL);
 }
 
+/* The stand-in browser writes each file whole before it appears. */
 static gboolean
-browser_opened_cb (gpointer data)
+browser_wrote_cb (gpointer data)
 {
-  g_autofree char *path = browser_file ("opened");
+  g_autofree char *path = browser_file (data);
 
   return g_file_test (path, G_FILE_TEST_EXISTS);
 }
@@ -276,7 +277,7 @@ test_sign_in (Fixture       *fixture,
   g_assert_nonnull (find_button (fixture->page, "_Cancel"));
   g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (test_find_by_type (fixture->page,
                                                                            GTK_TYPE_SPINNER))));
-  test_wait_until (browser_opened_cb, NULL, DEADLINE_MS);
+  test_wait_until (browser_wrote_cb, (gpointer) "opened", DEADLINE_MS);
   g_assert_true (g_file_get_contents (opened, &opened_text, NULL, NULL));
   g_assert_true (g_str_has_prefix (opened_text, fixture->url) ||
                  strstr (opened_text, "/authorize?") != NULL);
@@ -300,7 +301,9 @@ test_sign_in (Fixture       *fixture,
   g_assert_cmpint (steward_server_auth_get_expires_at (auth), >,
                    g_get_real_time () / G_USEC_PER_SEC);
 
-  /* The browser was told it may close the tab. */
+  /* The browser was told it may close the tab. The app may be ready
+   * before the browser has kept the page it was sent. */
+  test_wait_until (browser_wrote_cb, (gpointer) "page.html", DEADLINE_MS);
   g_assert_true (g_file_get_contents (page, &page_text, NULL, NULL));
   g_assert_nonnull (strstr (page_text, "<title>Back to Steward</title>"));
   g_assert_nonnull (strstr (page_text, "Steward has the answer for signed "));

@@ -153,7 +153,11 @@ def signs_in_from_page(s):
     a11y.find(server_page(s), "label", contains="The sign-in ends on ")
     check(s.requests("authorize") == 1, "one authorization request")
     check(len(s.opened()) == 1, "the browser opened once: %r" % s.opened())
-    with open(os.path.join(s.browser, "page.html")) as page_html:
+    # The app may be ready before the browser has kept the page it was
+    # sent; the browser writes it whole before it appears.
+    page_path = os.path.join(s.browser, "page.html")
+    a11y.wait_until("the browser keeping its page", lambda: os.path.exists(page_path))
+    with open(page_path) as page_html:
         check("You may close this tab." in page_html.read(),
               "the browser's tab was told it may close")
 
