@@ -3,68 +3,23 @@
 
 #include "config.h"
 
-#include <gmodule.h>
-
 #include "mcp-auth-flow.h"
 
 #include "mcp-gnutls.h"
+#include "mcp-library.h"
 
 static McpGnutls gnutls;
-static char *load_error;
 
-static gboolean
-find_symbol (GModule     *module,
-             const char  *name,
-             gpointer    *symbol,
-             GString     *missing)
-{
-  if (g_module_symbol (module, name, symbol) && *symbol != NULL)
-    return TRUE;
-
-  g_string_append_printf (missing, "%s%s", missing->len > 0 ? ", " : "", name);
-  return FALSE;
-}
-
-static void
-load (void)
-{
-  g_autoptr(GString) missing = g_string_new (NULL);
-  GModule *module;
-  gboolean found = TRUE;
-
-  module = g_module_open (MCP_GNUTLS_SONAME, G_MODULE_BIND_LOCAL);
-  if (module == NULL)
-    {
-      load_error = g_strdup_printf ("GnuTLS (%s), which signs private_key_jwt assertions, "
-                                    "could not be loaded: %s; install GnuTLS 3.7 or newer",
-                                    MCP_GNUTLS_SONAME, g_module_error ());
-      return;
-    }
-
-#define FIND(member, name) \
-  found &= find_symbol (module, name, (gpointer *) &gnutls.member, missing)
-  FIND (privkey_init, "gnutls_privkey_init");
-  FIND (privkey_deinit, "gnutls_privkey_deinit");
-  FIND (privkey_import_x509_raw, "gnutls_privkey_import_x509_raw");
-  FIND (privkey_get_pk_algorithm, "gnutls_privkey_get_pk_algorithm");
-  FIND (privkey_sign_data2, "gnutls_privkey_sign_data2");
-  FIND (decode_rs_value, "gnutls_decode_rs_value");
-  FIND (strerror, "gnutls_strerror");
-  FIND (free, "gnutls_free");
-#undef FIND
-
-  if (!found)
-    {
-      load_error = g_strdup_printf ("GnuTLS (%s) lacks %s, which signing private_key_jwt "
-                                    "assertions needs; install GnuTLS 3.7 or newer",
-                                    MCP_GNUTLS_SONAME, missing->str);
-      g_module_close (module);
-      return;
-    }
-
-  /* Kept for the life of the program, like a library it links. */
-  g_module_make_resident (module);
-}
+static const McpLibrarySymbol symbols[] = {
+  MCP_LIBRARY_SYMBOL (McpGnutls, privkey_init, "gnutls_privkey_init"),
+  MCP_LIBRARY_SYMBOL (McpGnutls, privkey_deinit, "gnutls_privkey_deinit"),
+  MCP_LIBRARY_SYMBOL (McpGnutls, privkey_import_x509_raw, "gnutls_privkey_import_x509_raw"),
+  MCP_LIBRARY_SYMBOL (McpGnutls, privkey_get_pk_algorithm, "gnutls_privkey_get_pk_algorithm"),
+  MCP_LIBRARY_SYMBOL (McpGnutls, privkey_sign_data2, "gnutls_privkey_sign_data2"),
+  MCP_LIBRARY_SYMBOL (McpGnutls, decode_rs_value, "gnutls_decode_rs_value"),
+  MCP_LIBRARY_SYMBOL (McpGnutls, strerror, "gnutls_strerror"),
+  MCP_LIBRARY_SYMBOL (McpGnutls, free, "gnutls_free"),
+};
 
 /**
  * mcp_gnutls_get:
@@ -77,19 +32,26 @@ load (void)
 const McpGnutls *
 mcp_gnutls_get (GError **error)
 {
-  static gsize loaded = 0;
+  static McpLibrary library;
+  const char *detail;
 
-  if (g_once_init_enter (&loaded))
+  switch (mcp_library_load (&library, MCP_GNUTLS_SONAME, symbols, G_N_ELEMENTS (symbols),
+                            &gnutls, &detail))
     {
-      load ();
-      g_once_init_leave (&loaded, 1);
-    }
+    case MCP_LIBRARY_LOADED:
+      return &gnutls;
 
-  if (load_error != NULL)
-    {
-      g_set_error_literal (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT, load_error);
+    case MCP_LIBRARY_NOT_FOUND:
+      g_set_error (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT,
+                   "GnuTLS (%s), which signs private_key_jwt assertions, could not be loaded: "
+                   "%s; install GnuTLS 3.7 or newer", MCP_GNUTLS_SONAME, detail);
+      return NULL;
+
+    case MCP_LIBRARY_INCOMPLETE:
+    default:
+      g_set_error (error, MCP_AUTH_ERROR, MCP_AUTH_ERROR_CLIENT,
+                   "GnuTLS (%s) lacks %s, which signing private_key_jwt assertions needs; "
+                   "install GnuTLS 3.7 or newer", MCP_GNUTLS_SONAME, detail);
       return NULL;
     }
-
-  return &gnutls;
 }
