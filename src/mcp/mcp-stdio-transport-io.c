@@ -59,6 +59,29 @@ line_cb (const char *line,
   mcp_message_reader_push (self->reader, line, length);
 }
 
+/* One read of a non-blocking pipe, again when a signal interrupted it. */
+McpPipeRead
+mcp_stdio_transport_read_pipe (int    fd,
+                               char  *buffer,
+                               gsize  size,
+                               gsize *length)
+{
+  gssize n;
+
+  do
+    n = read (fd, buffer, size);
+  while (n < 0 && errno == EINTR);
+
+  *length = n > 0 ? (gsize) n : 0;
+  if (n > 0)
+    return MCP_PIPE_READ_DATA;
+  if (n == 0)
+    return MCP_PIPE_READ_END;
+  if (errno == EAGAIN || errno == EWOULDBLOCK)
+    return MCP_PIPE_READ_EMPTY;
+  return MCP_PIPE_READ_FAILED;
+}
+
 /* Reads what the pipe holds, a chunk at a time, up to a bound so that one
  * busy server cannot keep the main loop to itself. */
 #define MAX_READS_PER_WAKEUP 16
@@ -75,29 +98,30 @@ read_stdout_chunks (McpStdioTransport *self,
 
   for (guint i = 0; i < MAX_READS_PER_WAKEUP; i++)
     {
-      gssize n = read (fd, buffer, sizeof buffer);
+      gsize n;
 
-      if (n < 0 && errno == EINTR)
-        continue;
-
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-        return G_SOURCE_CONTINUE;
-
-      if (n < 0)
+      switch (mcp_stdio_transport_read_pipe (fd, buffer, sizeof buffer, &n))
         {
-          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self), "could not read the server’s stdout: %s", g_strerror (errno));
+        case MCP_PIPE_READ_EMPTY:
+          return G_SOURCE_CONTINUE;
+
+        case MCP_PIPE_READ_FAILED:
+          mcp_transport_emit_diagnostic (MCP_TRANSPORT (self),
+                                         "could not read the server’s stdout: %s",
+                                         g_strerror (errno));
           stdout_ended (self);
           return G_SOURCE_REMOVE;
-        }
 
-      if (n == 0)
-        {
+        case MCP_PIPE_READ_END:
           stdout_ended (self);
           return G_SOURCE_REMOVE;
+
+        case MCP_PIPE_READ_DATA:
+        default:
+          break;
         }
 
-      if (!mcp_line_framer_push (self->framer, buffer, (gsize) n, line_cb, self,
-                                 &error))
+      if (!mcp_line_framer_push (self->framer, buffer, n, line_cb, self, &error))
         {
           g_autofree char *cap = mcp_format_size (self->max_message_size);
           g_autoptr(GError) too_large = NULL;

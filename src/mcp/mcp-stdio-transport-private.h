@@ -150,6 +150,20 @@ void     mcp_stdio_transport_reader_misbehaving_cb (McpStdioTransport   *self,
                                                     const GError        *error);
 void     mcp_stdio_transport_write_next            (McpStdioTransport   *self);
 
+/* What one read of a server's non-blocking pipe came to. */
+typedef enum
+{
+  MCP_PIPE_READ_DATA,
+  MCP_PIPE_READ_EMPTY,    /* nothing to read for now */
+  MCP_PIPE_READ_END,
+  MCP_PIPE_READ_FAILED,   /* errno says why */
+} McpPipeRead;
+
+McpPipeRead mcp_stdio_transport_read_pipe          (int                  fd,
+                                                    char                *buffer,
+                                                    gsize                size,
+                                                    gsize               *length);
+
 /* mcp-stdio-transport-stderr.c */
 void     mcp_stdio_transport_finish_stderr_line    (McpStdioTransport   *self);
 char    *mcp_stdio_transport_ring_dup_tail         (McpStdioTransport   *self,

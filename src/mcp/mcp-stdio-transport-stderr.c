@@ -312,28 +312,27 @@ stderr_ready_cb (int          fd,
 
   for (guint i = 0; i < STDERR_READS_PER_WAKEUP; i++)
     {
-      gssize n = read (fd, buffer, sizeof buffer);
+      McpPipeRead outcome;
+      gsize n;
 
-      if (n < 0 && errno == EINTR)
-        continue;
-
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      outcome = mcp_stdio_transport_read_pipe (fd, buffer, sizeof buffer, &n);
+      if (outcome == MCP_PIPE_READ_EMPTY)
         return G_SOURCE_CONTINUE;
 
       /* A read error ends stderr as its end does: what came is kept. */
-      if (n <= 0)
+      if (outcome != MCP_PIPE_READ_DATA)
         {
           stderr_ended (self);
           return G_SOURCE_REMOVE;
         }
 
-      process_stderr (self, buffer, (gsize) n);
+      process_stderr (self, buffer, n);
 
       /* A handler of a line may have ended the connection. */
       if (self->stderr_source == NULL)
         return G_SOURCE_REMOVE;
 
-      if (n < (gssize) sizeof buffer)
+      if (n < sizeof buffer)
         return G_SOURCE_CONTINUE;
     }
 
