@@ -176,6 +176,17 @@ typedef struct {
   gpointer     user_data;
 } ReplyCall;
 
+static ReplyCall *
+reply_call_new (McpReplyFunc reply,
+                gpointer     user_data)
+{
+  ReplyCall *call = g_new (ReplyCall, 1);
+
+  call->reply = reply;
+  call->user_data = user_data;
+  return call;
+}
+
 static void
 reply_call_done_cb (GObject      *object,
                     GAsyncResult *result,
@@ -219,23 +230,19 @@ mcp_client_call_tool_with_reply (McpClient       *self,
   g_return_if_fail (name != NULL);
   g_return_if_fail (reply != NULL);
 
+  /* Refused there, with the error every call of such a server gets. */
   if (self->state == MCP_CLIENT_STATE_READY && !mcp_client_has_capability (self, "tools", NULL))
     {
-      ReplyCall *call = g_new (ReplyCall, 1);
-
-      call->reply = reply;
-      call->user_data = user_data;
       mcp_client_call_tool_async (self, name, arguments, progress_func, progress_data,
-                                  progress_destroy, cancellable, reply_call_done_cb, call);
+                                  progress_destroy, cancellable, reply_call_done_cb,
+                                  reply_call_new (reply, user_data));
       return;
     }
 
   if (mcp_client_supports_tasks (self))
     {
-      ReplyCall *call = g_new (ReplyCall, 1);
+      ReplyCall *call = reply_call_new (reply, user_data);
 
-      call->reply = reply;
-      call->user_data = user_data;
       if (mcp_client_tasks_route_call (self, name, arguments, progress_func, progress_data,
                                        progress_destroy, cancellable,
                                        mcp_client_call_tool_async, reply_call_done_cb, call))
