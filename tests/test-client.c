@@ -1591,38 +1591,6 @@ test_modern_input_reply (Fixture       *fixture,
   json_object_unref (reply.result);
 }
 
-/* Cancelling such a call while the host answers its questions ends it
- * with the cancellation, and sends nothing more. */
-static void
-test_modern_input_reply_cancelled (Fixture       *fixture,
-                                   gconstpointer  data)
-{
-  GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  Reply reply = { FALSE, NULL, NULL };
-  McpMessage *first;
-  guint n_sent;
-
-  fixture->delegate->hold = TRUE;
-  mcp_client_call_tool_with_reply (fixture->client, "ask", NULL, NULL, NULL, NULL, cancellable,
-                                   store_reply_cb, &reply);
-  first = wait_sent_after (fixture, "tools/call", 0);
-  reply_with (fixture, first,
-              "{\"resultType\":\"input_required\",\"inputRequests\":{"
-              "\"who\":{\"method\":\"elicitation/create\",\"params\":{\"message\":\"Name?\","
-              "\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}}}");
-  wait_for (fixture->delegate->held->len == 1);
-  n_sent = sent->len;
-
-  g_cancellable_cancel (cancellable);
-  test_delegate_release (fixture->delegate);
-  wait_for (reply.done);
-  g_assert_null (reply.result);
-  g_assert_error (reply.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpuint (sent->len, ==, n_sent);
-  g_clear_error (&reply.error);
-}
-
 static JsonObject *
 reject_sampling_cb (const char  *method,
                     JsonObject  *params,
@@ -1668,22 +1636,41 @@ test_modern_input_rejected (Fixture       *fixture,
   g_assert_cmpuint (sent->len, ==, n_sent);
 }
 
+/* For a call made the GTask way: keeps only how it ended. */
 static void
-test_modern_input_cancelled (Fixture       *fixture,
-                             gconstpointer  data)
+finish_into_reply_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(McpToolResult) tool_result = NULL;
+  GError *error = NULL;
+
+  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
+  store_reply_cb (MCP_CLIENT (object), NULL, error, user_data);
+}
+
+/* Cancelling a call while the host answers its questions cancels the
+ * question put to the person, ends the call once with the cancellation,
+ * and sends nothing more; whether the call ends in a task or a plain
+ * function. */
+static void
+check_input_cancelled (Fixture  *fixture,
+                       gboolean  with_reply)
 {
   GPtrArray *sent = mcp_scripted_transport_get_sent (fixture->transport);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(McpToolResult) reply = NULL;
+  Reply reply = { FALSE, NULL, NULL };
   McpMessage *first;
   GCancellable *host_cancellable;
   guint n_sent;
 
   fixture->delegate->hold = TRUE;
-  mcp_client_call_tool_async (fixture->client, "ask", NULL, NULL, NULL, NULL, cancellable,
-                              store_result_cb, &result);
+  if (with_reply)
+    mcp_client_call_tool_with_reply (fixture->client, "ask", NULL, NULL, NULL, NULL,
+                                     cancellable, store_reply_cb, &reply);
+  else
+    mcp_client_call_tool_async (fixture->client, "ask", NULL, NULL, NULL, NULL, cancellable,
+                                finish_into_reply_cb, &reply);
   first = wait_sent_after (fixture, "tools/call", 0);
   reply_with (fixture, first,
               "{\"resultType\":\"input_required\",\"inputRequests\":{"
@@ -1692,15 +1679,29 @@ test_modern_input_cancelled (Fixture       *fixture,
   wait_for (fixture->delegate->held->len == 1);
   n_sent = sent->len;
 
-  /* Cancelling the call cancels the question put to the person. */
   g_cancellable_cancel (cancellable);
   host_cancellable = g_task_get_cancellable (g_ptr_array_index (fixture->delegate->held, 0));
   g_assert_true (g_cancellable_is_cancelled (host_cancellable));
   test_delegate_release (fixture->delegate);
-  wait_for (result != NULL);
-  reply = mcp_client_call_tool_finish (fixture->client, result, &error);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  wait_for (reply.done);
+  g_assert_null (reply.result);
+  g_assert_error (reply.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (sent->len, ==, n_sent);
+  g_clear_error (&reply.error);
+}
+
+static void
+test_modern_input_cancelled (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  check_input_cancelled (fixture, FALSE);
+}
+
+static void
+test_modern_input_reply_cancelled (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  check_input_cancelled (fixture, TRUE);
 }
 
 static void
