@@ -25,8 +25,8 @@ typedef struct
 } Fixture;
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
+fixture_set_up_unstarted (Fixture       *fixture,
+                          gconstpointer  data)
 {
   const char *servers_json = data;
   g_autoptr(GError) error = NULL;
@@ -48,6 +48,13 @@ fixture_set_up (Fixture       *fixture,
     }
 
   fixture->host = steward_host_new (fixture->config_dir, state_dir);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture_set_up_unstarted (fixture, data);
   steward_host_start (fixture->host);
 }
 
@@ -149,6 +156,43 @@ has_class_action (GtkWidget  *widget,
   return FALSE;
 }
 
+static gboolean
+host_started (gpointer data)
+{
+  return steward_host_get_started (STEWARD_HOST (data));
+}
+
+/* A window drawn before the host has read its files says nothing about
+ * servers, and has no Tasks page yet; both come once the host has
+ * started. */
+static void
+test_starting (Fixture       *fixture,
+               gconstpointer  data)
+{
+  GtkWidget *window = open_window (fixture);
+  GtkStack *sidebar_stack = GTK_STACK (child (window, "sidebar_stack"));
+  GtkStack *content_stack = GTK_STACK (child (window, "content_stack"));
+
+  g_assert_false (steward_host_get_started (fixture->host));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (sidebar_stack), ==, "servers");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (content_stack), ==, "starting");
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (test_find_label (window, "No Servers Yet"))));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (test_find_label (window, "Choose a Server"))));
+  g_assert_null (gtk_stack_get_child_by_name (content_stack, "tasks"));
+
+  steward_host_start (fixture->host);
+  test_wait_until (host_started, fixture->host, 10000);
+  test_drain_main_context ();
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (sidebar_stack), ==, "empty");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (content_stack), ==, "welcome");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (test_find_label (window, "No Servers Yet"))));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (test_find_label (window, "Choose a Server"))));
+  g_assert_nonnull (gtk_stack_get_child_by_name (content_stack, "tasks"));
+
+  close_window (window);
+}
+
 static void
 test_empty (Fixture       *fixture,
             gconstpointer  data)
@@ -164,6 +208,7 @@ test_empty (Fixture       *fixture,
   GtkWidget *add;
   GtkWidget *import;
 
+  test_wait_until (host_started, fixture->host, 10000);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (window, "sidebar_stack"))),
                    ==, "empty");
   g_assert_true (gtk_widget_is_visible (GTK_WIDGET (test_find_label (window, "No Servers Yet"))));
@@ -649,6 +694,8 @@ main (int   argc,
   g_test_add_func ("/steward/window/icons", test_icons);
   g_test_add ("/steward/window/empty", Fixture, NULL,
               fixture_set_up, test_empty, fixture_tear_down);
+  g_test_add ("/steward/window/starting", Fixture, NULL,
+              fixture_set_up_unstarted, test_starting, fixture_tear_down);
   g_test_add ("/steward/window/failing-server", Fixture,
               "{\"mcpServers\": {\"broken\": {\"command\": \"steward-no-such-program\","
               "                               \"args\": [\"--stdio\"]}}}",

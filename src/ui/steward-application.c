@@ -68,6 +68,27 @@ static void window_active_cb (StewardApplication *self,
                               GParamSpec         *pspec,
                               GtkWindow          *window);
 
+/* The host starts once the main window has drawn its first frame: reading
+ * its files and the keyring, and starting the servers' processes, would
+ * otherwise come between the person and the window. */
+static void
+first_frame_cb (GdkFrameClock      *frame_clock,
+                StewardApplication *self)
+{
+  g_signal_handlers_disconnect_by_func (frame_clock, first_frame_cb, self);
+  if (!self->quitting)
+    steward_host_start (self->host);
+}
+
+static void
+window_realized_cb (StewardApplication *self,
+                    GtkWidget          *window)
+{
+  g_signal_handlers_disconnect_by_func (window, window_realized_cb, self);
+  g_signal_connect_object (gtk_widget_get_frame_clock (window), "after-paint",
+                           G_CALLBACK (first_frame_cb), self, 0);
+}
+
 static GtkWindow *
 ensure_main_window (StewardApplication *self)
 {
@@ -78,6 +99,9 @@ ensure_main_window (StewardApplication *self)
       window = GTK_WINDOW (steward_window_new (GTK_APPLICATION (self), self->host));
       g_signal_connect_object (window, "notify::is-active", G_CALLBACK (window_active_cb),
                                self, G_CONNECT_SWAPPED);
+      if (!steward_host_get_started (self->host))
+        g_signal_connect_object (window, "realize", G_CALLBACK (window_realized_cb),
+                                 self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
     }
 
   return window;
@@ -570,7 +594,6 @@ steward_application_startup (GApplication *application)
   g_autoptr(GFile) config_dir = NULL;
   g_autoptr(GFile) state_dir = NULL;
   StewardApprovals *approvals;
-  guint n_items;
 
   G_APPLICATION_CLASS (steward_application_parent_class)->startup (application);
 
@@ -609,16 +632,6 @@ steward_application_startup (GApplication *application)
   g_signal_connect_object (steward_host_get_registry (self->host), "items-changed",
                            G_CALLBACK (servers_changed_cb), self, G_CONNECT_SWAPPED);
   self->heap_trim = steward_heap_trim_new (G_LIST_MODEL (steward_host_get_registry (self->host)));
-  steward_host_start (self->host);
-
-  /* Those that joined while the host started are shown with the window. */
-  n_items = g_list_model_get_n_items (G_LIST_MODEL (approvals));
-  for (guint i = 0; i < n_items; i++)
-    {
-      g_autoptr(StewardApproval) approval = g_list_model_get_item (G_LIST_MODEL (approvals), i);
-
-      track_approval (self, approval);
-    }
 }
 
 static void

@@ -371,8 +371,9 @@ ensure_roots_page (StewardWindow *self)
   gtk_stack_add_named (self->content_stack, self->roots_page, "roots");
 }
 
-/* Made with the window: tasks journalled before are followed again at
- * once, and a task that ends tells the desktop even before it is shown. */
+/* Made once the host has started, shown or not: tasks journalled before
+ * are followed again at once, and a task that ends tells the desktop even
+ * before the page is shown. */
 static void
 ensure_tasks_page (StewardWindow *self)
 {
@@ -466,6 +467,18 @@ prune_server_pages (StewardWindow *self)
     }
 }
 
+/* "No Servers Yet" only once the host has read the servers file: a window
+ * drawn while it loads shows an empty list, not an empty state that the
+ * servers replace a moment later. */
+static void
+update_sidebar_stack (StewardWindow *self)
+{
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (get_registry (self))) == 0 &&
+                   steward_host_get_started (self->host);
+
+  gtk_stack_set_visible_child_name (self->sidebar_stack, empty ? "empty" : "servers");
+}
+
 static void
 registry_items_changed_cb (StewardWindow *self,
                            guint          position,
@@ -475,7 +488,7 @@ registry_items_changed_cb (StewardWindow *self,
 {
   guint n_items = g_list_model_get_n_items (registry);
 
-  gtk_stack_set_visible_child_name (self->sidebar_stack, n_items > 0 ? "servers" : "empty");
+  update_sidebar_stack (self);
   prune_server_pages (self);
 
   /* Something is always shown once there is something to show. */
@@ -1049,6 +1062,15 @@ steward_window_close_request (GtkWindow *window)
 }
 
 static void
+host_started_cb (StewardWindow *self)
+{
+  update_sidebar_stack (self);
+  if (g_str_equal (gtk_stack_get_visible_child_name (self->content_stack), "starting"))
+    show_welcome (self);
+  ensure_tasks_page (self);
+}
+
+static void
 steward_window_constructed (GObject *object)
 {
   StewardWindow *self = STEWARD_WINDOW (object);
@@ -1074,7 +1096,10 @@ steward_window_constructed (GObject *object)
   g_signal_connect_object (registry, "items-changed",
                            G_CALLBACK (registry_items_changed_cb), self, G_CONNECT_SWAPPED);
   registry_items_changed_cb (self, 0, 0, 0, registry);
-  ensure_tasks_page (self);
+  g_signal_connect_object (self->host, "notify::started", G_CALLBACK (host_started_cb), self,
+                           G_CONNECT_SWAPPED);
+  if (steward_host_get_started (self->host))
+    host_started_cb (self);
 }
 
 static void
