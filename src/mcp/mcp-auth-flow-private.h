@@ -8,7 +8,7 @@
  * endpoint: client authentication, refresh and revocation). */
 
 #include <json-glib/json-glib.h>
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "mcp-auth-challenge.h"
 #include "mcp-auth-loopback.h"

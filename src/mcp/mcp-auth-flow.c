@@ -105,8 +105,10 @@ mcp_auth_flow_init (McpAuthFlow *self)
 {
   /* Redirects are not followed: a metadata or token request that is sent
    * elsewhere could carry the client's credentials along. */
-  self->session = soup_session_new_with_options ("timeout", REQUEST_TIMEOUT_S,
-                                                 "user-agent", "Steward", NULL);
+  self->session = g_object_new (SOUP_TYPE_SESSION,
+                                "timeout", REQUEST_TIMEOUT_S,
+                                "user-agent", "Steward",
+                                NULL);
   self->client_name = g_strdup ("Steward");
 }
 

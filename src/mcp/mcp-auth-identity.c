@@ -3,7 +3,7 @@
 
 #include "config.h"
 
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 #include <string.h>
 
 #include "mcp-auth-flow.h"
@@ -260,7 +260,7 @@ mcp_auth_identity_fetch_userinfo_async (const char          *endpoint,
 
   g_task_set_source_tag (task, mcp_auth_identity_fetch_userinfo_async);
 
-  message = soup_message_new (SOUP_METHOD_GET, endpoint);
+  message = soup_message_new ("GET", endpoint);
   if (message == NULL)
     {
       g_task_return_new_error (task, MCP_AUTH_ERROR, MCP_AUTH_ERROR_METADATA,
@@ -275,8 +275,10 @@ mcp_auth_identity_fetch_userinfo_async (const char          *endpoint,
                                 "application/json");
 
   /* The session lives as long as the request: the task holds it. */
-  session = soup_session_new_with_options ("timeout", USERINFO_TIMEOUT_S,
-                                           "user-agent", "Steward", NULL);
+  session = g_object_new (SOUP_TYPE_SESSION,
+                          "timeout", USERINFO_TIMEOUT_S,
+                          "user-agent", "Steward",
+                          NULL);
   fetch = g_new0 (Fetch, 1);
   fetch->session = g_object_ref (session);
   fetch->body = g_byte_array_new ();

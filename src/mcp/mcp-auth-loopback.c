@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "mcp-auth-flow.h"
 
@@ -155,7 +155,7 @@ mcp_auth_loopback_new (const char  *done_page,
   GSList *uris;
 
   self->done_page = g_strdup (done_page);
-  self->server = soup_server_new ("server-header", NULL, NULL);
+  self->server = g_object_new (SOUP_TYPE_SERVER, "server-header", NULL, NULL);
   soup_server_add_handler (self->server, NULL, callback_cb, self, NULL);
 
   if (!soup_server_listen (self->server, address, 0, error))

@@ -3,7 +3,7 @@
 
 /* What only the HTTP transports themselves use of McpHttpTransportBase. */
 
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "mcp-http-transport-base.h"
 

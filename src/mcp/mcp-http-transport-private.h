@@ -9,7 +9,7 @@
  * mcp-http-transport-stream.c (reading replies: JSON, event streams, their
  * resumption, and handing messages to the reader). */
 
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "mcp-http-transport-base-private.h"
 #include "mcp-http-transport.h"

@@ -269,11 +269,12 @@ mcp_http_transport_start_async (McpTransport        *transport,
 
   /* Nothing is sent yet: the first POST, `initialize`, meets the server. */
   self->context = g_main_context_ref_thread_default ();
-  self->session = soup_session_new_with_options ("max-conns", MAX_CONNECTIONS,
-                                                 "max-conns-per-host", MAX_CONNECTIONS_PER_HOST,
-                                                 "timeout", 0,
-                                                 "user-agent", "Steward/" PACKAGE_VERSION,
-                                                 NULL);
+  self->session = g_object_new (SOUP_TYPE_SESSION,
+                                "max-conns", MAX_CONNECTIONS,
+                                "max-conns-per-host", MAX_CONNECTIONS_PER_HOST,
+                                "timeout", 0,
+                                "user-agent", "Steward/" PACKAGE_VERSION,
+                                NULL);
   soup_session_set_proxy_resolver (self->session, NULL);
 
   self->reader = mcp_message_reader_new ();

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "mcp-http-util-private.h"
 

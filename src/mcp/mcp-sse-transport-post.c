@@ -297,7 +297,7 @@ mcp_sse_transport_post_next (McpSseTransport *self)
           continue;
         }
 
-      post->message = soup_message_new_from_uri (SOUP_METHOD_POST, self->endpoint_uri);
+      post->message = soup_message_new_from_uri ("POST", self->endpoint_uri);
       soup_message_add_flags (post->message, SOUP_MESSAGE_NO_REDIRECT | SOUP_MESSAGE_IDEMPOTENT);
       mcp_http_transport_base_apply_headers (MCP_HTTP_TRANSPORT_BASE (self),
                                              soup_message_get_request_headers (post->message));

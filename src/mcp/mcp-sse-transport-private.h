@@ -7,7 +7,7 @@
  * mcp-sse-transport-post.c (the POSTs of messages) and
  * mcp-sse-transport-errors.c (the errors made of a refusal or a redirect). */
 
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "mcp-http-transport-base-private.h"
 #include "mcp-message-reader.h"

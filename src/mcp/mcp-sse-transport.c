@@ -88,9 +88,10 @@ mcp_sse_transport_start_async (McpTransport        *transport,
 
   self->state = STATE_CONNECTING;
   self->context = g_main_context_ref_thread_default ();
-  self->session = soup_session_new_with_options ("max-conns-per-host", MAX_CONNS_PER_HOST,
-                                                 "user-agent", "Steward/" PACKAGE_VERSION,
-                                                 NULL);
+  self->session = g_object_new (SOUP_TYPE_SESSION,
+                                "max-conns-per-host", MAX_CONNS_PER_HOST,
+                                "user-agent", "Steward/" PACKAGE_VERSION,
+                                NULL);
   self->parser = mcp_sse_parser_new (mcp_http_transport_base_get_max_message_size (base));
   self->reader = mcp_message_reader_new ();
   mcp_message_reader_set_allow_batches (self->reader, self->allow_batches);
@@ -104,7 +105,7 @@ mcp_sse_transport_start_async (McpTransport        *transport,
                            G_CALLBACK (mcp_sse_transport_reader_misbehaving_cb),
                            self, G_CONNECT_SWAPPED);
 
-  self->stream_message = soup_message_new_from_uri (SOUP_METHOD_GET,
+  self->stream_message = soup_message_new_from_uri ("GET",
                                                     mcp_http_transport_base_get_uri (base));
   soup_message_add_flags (self->stream_message, SOUP_MESSAGE_NO_REDIRECT);
   headers = soup_message_get_request_headers (self->stream_message);

@@ -80,7 +80,7 @@ steward_http_provider_new_chat_message (StewardHttpProvider *self,
   g_autofree char *url = STEWARD_HTTP_PROVIDER_GET_CLASS (self)->chat_url (self);
   SoupMessage *message;
 
-  message = steward_http_provider_new_message (self, SOUP_METHOD_POST, url,
+  message = steward_http_provider_new_message (self, "POST", url,
                                                "text/event-stream, application/json", key);
   if (message != NULL)
     soup_message_set_request_body_from_bytes (message, "application/json", body);
@@ -466,7 +466,7 @@ request_page (GTask      *task,
   g_autoptr(SoupMessage) message = NULL;
   StewardProviderHttpOptions options = { 0 };
 
-  message = steward_http_provider_new_message (self, SOUP_METHOD_GET, url, "application/json",
+  message = steward_http_provider_new_message (self, "GET", url, "application/json",
                                                data->key);
   if (message == NULL)
     {

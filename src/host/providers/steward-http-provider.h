@@ -3,7 +3,7 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "steward-provider.h"
 #include "steward-secrets.h"

@@ -613,9 +613,10 @@ steward_provider_lookup_key_finish (GAsyncResult  *result,
 SoupSession *
 steward_provider_session_new (void)
 {
-  return soup_session_new_with_options ("timeout", STEWARD_PROVIDER_IO_TIMEOUT_S,
-                                        "user-agent", "Steward/" PACKAGE_VERSION,
-                                        NULL);
+  return g_object_new (SOUP_TYPE_SESSION,
+                       "timeout", STEWARD_PROVIDER_IO_TIMEOUT_S,
+                       "user-agent", "Steward/" PACKAGE_VERSION,
+                       NULL);
 }
 
 /* Sending */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <libsoup/soup.h>
+#include "mcp-soup.h"
 
 #include "mcp-json.h"
 #include "mcp-sse-parser.h"

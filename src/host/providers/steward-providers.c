@@ -920,7 +920,7 @@ steward_providers_detect_ollama_async (StewardProviders    *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, steward_providers_detect_ollama_async);
 
-  message = soup_message_new (SOUP_METHOD_GET, url);
+  message = soup_message_new ("GET", url);
   if (message == NULL)
     {
       g_task_return_boolean (task, FALSE);
