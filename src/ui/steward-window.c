@@ -52,6 +52,8 @@ struct _StewardWindow
   StewardErrorBanner   *error_banner;
   AdwLeaflet           *leaflet;
   GtkWidget            *sidebar;
+  GtkMenuButton        *primary_menu_button;
+  GMenuModel           *primary_menu;
   GtkStack             *sidebar_stack;
   AdwStatusPage        *empty_page;
   GtkListBox           *server_list;
@@ -1211,6 +1213,8 @@ steward_window_class_init (StewardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, welcome_page);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, StewardWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, StewardWindow, approvals_button);
   gtk_widget_class_install_action (widget_class, "win.show-approvals", NULL,
                                    show_approvals_action);
@@ -1295,6 +1299,18 @@ set_status_icon (AdwStatusPage *page)
   adw_status_page_set_paintable (page, GDK_PAINTABLE (icon));
 }
 
+/* The main menu's popover, with its items and their accessible objects,
+ * is made the first time the menu opens rather than with the window. */
+static void
+create_primary_menu_cb (GtkMenuButton *button,
+                        gpointer       user_data)
+{
+  StewardWindow *self = user_data;
+
+  if (gtk_menu_button_get_popover (button) == NULL)
+    gtk_menu_button_set_menu_model (button, self->primary_menu);
+}
+
 static void
 steward_window_init (StewardWindow *self)
 {
@@ -1305,6 +1321,8 @@ steward_window_init (StewardWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   set_status_icon (self->empty_page);
   set_status_icon (self->welcome_page);
+  gtk_menu_button_set_create_popup_func (self->primary_menu_button, create_primary_menu_cb,
+                                         self, NULL);
 
   g_signal_connect (self, "move-focus", G_CALLBACK (move_focus_cb), NULL);
   g_signal_connect_after (self, "move-focus", G_CALLBACK (move_focus_done_cb), NULL);
