@@ -53,7 +53,8 @@ typedef struct
 static McpSoup table;
 
 static const McpLibrarySymbol symbols[] = {
-  MCP_LIBRARY_SYMBOL (McpSoup, date_time_new_from_http_string, "soup_date_time_new_from_http_string"),
+  MCP_LIBRARY_SYMBOL (McpSoup, date_time_new_from_http_string,
+                      "soup_date_time_new_from_http_string"),
   MCP_LIBRARY_SYMBOL (McpSoup, form_encode_hash, "soup_form_encode_hash"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_add_flags, "soup_message_add_flags"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_get_reason_phrase, "soup_message_get_reason_phrase"),
@@ -62,8 +63,10 @@ static const McpLibrarySymbol symbols[] = {
   MCP_LIBRARY_SYMBOL (McpSoup, message_get_status, "soup_message_get_status"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_get_type, "soup_message_get_type"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_get_uri, "soup_message_get_uri"),
-  MCP_LIBRARY_SYMBOL (McpSoup, message_headers_get_content_length, "soup_message_headers_get_content_length"),
-  MCP_LIBRARY_SYMBOL (McpSoup, message_headers_get_content_type, "soup_message_headers_get_content_type"),
+  MCP_LIBRARY_SYMBOL (McpSoup, message_headers_get_content_length,
+                      "soup_message_headers_get_content_length"),
+  MCP_LIBRARY_SYMBOL (McpSoup, message_headers_get_content_type,
+                      "soup_message_headers_get_content_type"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_headers_get_encoding, "soup_message_headers_get_encoding"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_headers_get_list, "soup_message_headers_get_list"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_headers_get_one, "soup_message_headers_get_one"),
@@ -71,7 +74,8 @@ static const McpLibrarySymbol symbols[] = {
   MCP_LIBRARY_SYMBOL (McpSoup, message_new, "soup_message_new"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_new_from_encoded_form, "soup_message_new_from_encoded_form"),
   MCP_LIBRARY_SYMBOL (McpSoup, message_new_from_uri, "soup_message_new_from_uri"),
-  MCP_LIBRARY_SYMBOL (McpSoup, message_set_request_body_from_bytes, "soup_message_set_request_body_from_bytes"),
+  MCP_LIBRARY_SYMBOL (McpSoup, message_set_request_body_from_bytes,
+                      "soup_message_set_request_body_from_bytes"),
   MCP_LIBRARY_SYMBOL (McpSoup, server_add_handler, "soup_server_add_handler"),
   MCP_LIBRARY_SYMBOL (McpSoup, server_disconnect, "soup_server_disconnect"),
   MCP_LIBRARY_SYMBOL (McpSoup, server_get_type, "soup_server_get_type"),
@@ -81,7 +85,8 @@ static const McpLibrarySymbol symbols[] = {
   MCP_LIBRARY_SYMBOL (McpSoup, server_message_set_response, "soup_server_message_set_response"),
   MCP_LIBRARY_SYMBOL (McpSoup, server_message_set_status, "soup_server_message_set_status"),
   MCP_LIBRARY_SYMBOL (McpSoup, session_abort, "soup_session_abort"),
-  MCP_LIBRARY_SYMBOL (McpSoup, session_get_async_result_message, "soup_session_get_async_result_message"),
+  MCP_LIBRARY_SYMBOL (McpSoup, session_get_async_result_message,
+                      "soup_session_get_async_result_message"),
   MCP_LIBRARY_SYMBOL (McpSoup, session_get_type, "soup_session_get_type"),
   MCP_LIBRARY_SYMBOL (McpSoup, session_send_and_read_async, "soup_session_send_and_read_async"),
   MCP_LIBRARY_SYMBOL (McpSoup, session_send_and_read_finish, "soup_session_send_and_read_finish"),
@@ -336,7 +341,8 @@ mcp_soup_session_send_and_read_async (SoupSession         *session,
                                       GAsyncReadyCallback  callback,
                                       gpointer             user_data)
 {
-  soup ()->session_send_and_read_async (session, msg, io_priority, cancellable, callback, user_data);
+  soup ()->session_send_and_read_async (session, msg, io_priority, cancellable, callback,
+                                        user_data);
 }
 
 GBytes *
