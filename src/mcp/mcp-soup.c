@@ -110,21 +110,17 @@ soup (void)
                             &table, &detail))
     {
     case MCP_LIBRARY_LOADED:
-      break;
+      return &table;
 
     case MCP_LIBRARY_NOT_FOUND:
       g_error ("libsoup (%s), which Steward speaks HTTP with, could not be loaded: %s; "
                "install libsoup 3.2 or newer", MCP_SOUP_SONAME, detail);
-      break;
 
     case MCP_LIBRARY_INCOMPLETE:
     default:
       g_error ("libsoup (%s) lacks %s, which Steward speaks HTTP with; "
                "install libsoup 3.2 or newer", MCP_SOUP_SONAME, detail);
-      break;
     }
-
-  return &table;
 }
 
 GDateTime *
