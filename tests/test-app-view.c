@@ -693,14 +693,14 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
   /* WebKit's processes are not ours to test, and they inherit this one's
-   * environment: GLib has read G_DEBUG for this process already, and they
+   * environment: GLib read G_DEBUG for this process as it loaded, and they
    * start without it, so that a harmless warning of theirs does not end
    * them (a web process that ends is started again, and the page's script
-   * that a case was running fails with it). */
+   * that a case was running fails with it). Cleared before any thread. */
   g_unsetenv ("G_DEBUG");
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
 #define ADD(path, func) \
   g_test_add ("/steward/app-view/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
