@@ -10,6 +10,25 @@
 #include "mcp-json.h"
 #include "mcp-json-private.h"
 
+/* g_string_append_len() with the common case, room to spare, inline: a
+ * message is written in a few dozen short pieces. */
+static inline void
+append_len (GString    *out,
+            const char *text,
+            gsize       length)
+{
+  if (G_LIKELY (out->len + length < out->allocated_len))
+    {
+      memcpy (out->str + out->len, text, length);
+      out->len += length;
+      out->str[out->len] = '\0';
+    }
+  else
+    g_string_append_len (out, text, length);
+}
+
+#define append_literal(out, literal) append_len ((out), "" literal, sizeof (literal) - 1)
+
 static JsonNode *
 get_value (JsonObject *object,
            const char *member,
@@ -223,12 +242,12 @@ mcp_json_append_escaped (GString    *out,
           escape = unicode;
         }
 
-      g_string_append_len (out, run, p - run);
-      g_string_append (out, escape);
+      append_len (out, run, p - run);
+      append_len (out, escape, strlen (escape));
       run = p + 1;
     }
 
-  g_string_append_len (out, run, p - run);
+  append_len (out, run, p - run);
 }
 
 void
@@ -236,10 +255,14 @@ mcp_json_append_string (GString    *out,
                         const char *string)
 {
   g_autofree char *valid = NULL;
+  const char *p = string;
 
   /* json-glib turns a lone UTF-16 surrogate escape into bytes that are not
-   * UTF-8; what we send must be, so such text is repaired. */
-  if (!g_utf8_validate (string, -1, NULL))
+   * UTF-8; what we send must be, so such text is repaired. ASCII, what
+   * most names and values are, needs no check. */
+  while ((guchar) *p - 1u < 0x7fu)
+    p++;
+  if (*p != '\0' && !g_utf8_validate (p, -1, NULL))
     string = valid = g_utf8_make_valid (string, -1);
 
   g_string_append_c (out, '"');
@@ -266,7 +289,7 @@ append_int (GString *out,
   if (value < 0)
     *--p = '-';
 
-  g_string_append_len (out, p, digits + sizeof digits - p);
+  append_len (out, p, digits + sizeof digits - p);
 }
 
 static void
@@ -329,6 +352,26 @@ static void append_node (GString  *out,
                          guint     indent,
                          guint     level);
 
+static void append_member (JsonObject *object,
+                           const char *name,
+                           JsonNode   *node,
+                           gpointer    user_data);
+
+static void
+append_object (GString    *out,
+               JsonObject *object,
+               guint       indent,
+               guint       level)
+{
+  Writer writer = { out, indent, level + 1, TRUE };
+
+  g_string_append_c (out, '{');
+  json_object_foreach_member (object, append_member, &writer);
+  if (!writer.first)
+    append_indent (out, indent, level);
+  g_string_append_c (out, '}');
+}
+
 /* Members in the order they were set, without copying the list. */
 static void
 append_member (JsonObject *object,
@@ -343,7 +386,10 @@ append_member (JsonObject *object,
   writer->first = FALSE;
   append_indent (writer->out, writer->indent, writer->level);
   mcp_json_append_string (writer->out, name);
-  g_string_append (writer->out, writer->indent ? ": " : ":");
+  if (writer->indent)
+    append_literal (writer->out, ": ");
+  else
+    g_string_append_c (writer->out, ':');
   append_node (writer->out, node, writer->indent, writer->level);
 }
 
@@ -356,15 +402,7 @@ append_node (GString  *out,
   switch (json_node_get_node_type (node))
     {
     case JSON_NODE_OBJECT:
-      {
-        Writer writer = { out, indent, level + 1, TRUE };
-
-        g_string_append_c (out, '{');
-        json_object_foreach_member (json_node_get_object (node), append_member, &writer);
-        if (!writer.first)
-          append_indent (out, indent, level);
-        g_string_append_c (out, '}');
-      }
+      append_object (out, json_node_get_object (node), indent, level);
       break;
 
     case JSON_NODE_ARRAY:
@@ -398,7 +436,10 @@ append_node (GString  *out,
           break;
 
         case G_TYPE_BOOLEAN:
-          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+          if (json_node_get_boolean (node))
+            append_literal (out, "true");
+          else
+            append_literal (out, "false");
           break;
 
         case G_TYPE_STRING:
@@ -421,9 +462,7 @@ void
 mcp_json_append_object (GString    *out,
                         JsonObject *object)
 {
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
-
-  append_node (out, node, 0, 0);
+  append_object (out, object, 0, 0);
 }
 
 /**
