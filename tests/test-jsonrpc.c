@@ -744,6 +744,82 @@ test_to_gerror (void)
   g_assert_nonnull (strstr (error->message, "Method not found"));
 }
 
+/* An envelope is read member by member: the last of a repeated member
+ * counts, as it would in an object, and members JSON-RPC does not name
+ * are read (they must be valid JSON) and dropped. */
+static void
+test_envelope_members (void)
+{
+  g_autoptr(McpMessage) repeated = NULL;
+  g_autoptr(McpMessage) extra = NULL;
+  gint64 id = 0;
+
+  repeated = decode_one ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\",\"id\":2,"
+                         "\"method\":\"b\"}");
+  g_assert_true (mcp_message_get_int_id (repeated, &id));
+  g_assert_cmpint (id, ==, 2);
+  g_assert_cmpstr (mcp_message_get_method (repeated), ==, "b");
+
+  extra = decode_one ("{\"x\":{\"y\":[1,2,{\"z\":null}]},\"jsonrpc\":\"2.0\",\"id\":\"k\","
+                      "\"result\":{\"ok\":true},\"other\":\"\\u00e9\"}");
+  g_assert_cmpint (mcp_message_get_kind (extra), ==, MCP_MESSAGE_RESULT);
+  g_assert_true (json_object_get_boolean_member (mcp_message_get_result (extra), "ok"));
+
+  /* Broken JSON in a dropped member still fails the text. */
+  assert_rejected ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"x\":[1,}");
+  assert_rejected ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}} {}");
+  /* A repeated "result" beside an "error" is still two of them. */
+  assert_rejected ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"error\":{\"code\":1},"
+                   "\"result\":{}}");
+}
+
+/* A message keeps the text it came in when that text is written as
+ * Steward writes, and only then: a trace shows that text as it stands, so
+ * spacing, or an escape that could hide a secret from the redactor
+ * ("\u0073k-…", "a\/b"), makes the message written anew. */
+static void
+test_wire_text_kept (void)
+{
+  static const struct {
+    const char *text;
+    gboolean    kept;
+  } cases[] = {
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"a\\\"b\\n\"}}", TRUE },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"caf\xc3\xa9\"}}", TRUE },
+    { "{\"jsonrpc\": \"2.0\",\"id\":1,\"result\":{}}", FALSE },
+    { " {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", FALSE },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r", FALSE },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\\u0073k-1\"}}", FALSE },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"a\\/b\"}}", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(McpMessage) message = decode_one (cases[i].text);
+      GBytes *line = mcp_message_peek_line (message);
+
+      g_test_message ("%s", cases[i].text);
+      g_assert_true ((line != NULL) == cases[i].kept);
+      if (line != NULL)
+        {
+          gsize length;
+          const char *data = g_bytes_get_data (line, &length);
+
+          g_assert_cmpmem (data, length - 1, cases[i].text, strlen (cases[i].text));
+          g_assert_cmpint (data[length - 1], ==, '\n');
+        }
+      else
+        {
+          /* Asked for, it is written anew: compact, the escapes undone. */
+          GBytes *written = mcp_message_get_line (message);
+
+          g_assert_nonnull (written);
+          g_assert_null (memchr (g_bytes_get_data (written, NULL), '\\',
+                                 g_bytes_get_size (written)));
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -767,6 +843,8 @@ main (int   argc,
   g_test_add_func ("/steward/jsonrpc/reencode", test_reencode);
   g_test_add_func ("/steward/jsonrpc/to-gerror", test_to_gerror);
   g_test_add_func ("/steward/jsonrpc/strict-json", test_strict_json);
+  g_test_add_func ("/steward/jsonrpc/envelope-members", test_envelope_members);
+  g_test_add_func ("/steward/jsonrpc/wire-text-kept", test_wire_text_kept);
 
   return g_test_run ();
 }

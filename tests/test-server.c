@@ -1161,6 +1161,69 @@ test_secret_redacted (Fixture       *fixture,
   g_assert_finalize_object (server);
 }
 
+/* A server that writes a result as Steward writes JSON, compactly, holds
+ * the secret it was given: as it stands, and behind a \u escape that the
+ * text on the wire shows but a reader undoes. The protocol log holds
+ * neither, though it keeps such a text as it came (mcp_message_peek_line())
+ * when it can. */
+static void
+test_secret_redacted_in_trace (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers",
+                                                   "hostile-text-server.py", NULL);
+  const char *args[] = { script, NULL };
+  const char *leaks[] = { "canary-7d4f-compact", "\\u0063anary-7d4f-compact",
+                          "anary-7d4f-compact" };
+  g_autoptr(GHashTable) env = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(StewardServerConfig) config = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *escaped = NULL;
+  GListModel *log;
+  StewardServer *server;
+  guint redacted = 0;
+
+  store_secret (fixture, "steward-test-compact", "canary-7d4f-compact");
+  g_hash_table_insert (env, "STEWARD_CANARY", "${keyring:steward-test-compact}");
+  config = steward_server_config_new_stdio ("compact", "/usr/bin/python3", args, env, NULL);
+  server = new_server (fixture, config);
+  give_consent (fixture, config);
+  steward_server_start (server);
+  test_loop_until (steward_server_get_status (server) == STEWARD_SERVER_STATUS_READY, 30);
+
+  /* The caller gets what the server said; only the log hides it. */
+  plain = call_tool_text (server, "leak-plain", "{}");
+  g_assert_cmpstr (plain, ==, "plain canary-7d4f-compact");
+  escaped = call_tool_text (server, "leak-escaped", "{}");
+  g_assert_cmpstr (escaped, ==, "escaped canary-7d4f-compact");
+
+  log = G_LIST_MODEL (steward_host_get_log_store (fixture->host));
+  steward_log_store_flush (steward_host_get_log_store (fixture->host));
+  for (guint j = 0; j < g_list_model_get_n_items (log); j++)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (log, j);
+      const char *detail = steward_log_entry_get_detail (entry);
+
+      for (guint i = 0; i < G_N_ELEMENTS (leaks); i++)
+        {
+          g_assert_null (strstr (steward_log_entry_get_text (entry), leaks[i]));
+          g_assert_null (strstr (detail != NULL ? detail : "", leaks[i]));
+        }
+
+      if (steward_log_entry_get_direction (entry) == STEWARD_LOG_DIRECTION_IN &&
+          detail != NULL &&
+          (strstr (detail, "plain [redacted]") != NULL ||
+           strstr (detail, "escaped [redacted]") != NULL))
+        redacted++;
+    }
+
+  /* Both answers were logged, each with the secret taken out. */
+  g_assert_cmpuint (redacted, ==, 2);
+
+  stop_server (server);
+  g_assert_finalize_object (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1184,6 +1247,7 @@ main (int   argc,
   ADD ("big-trace", test_big_trace);
   ADD ("secrets", test_secrets);
   ADD ("secret-redacted", test_secret_redacted);
+  ADD ("secret-redacted-in-trace", test_secret_redacted_in_trace);
 
 #undef ADD
 

@@ -10,6 +10,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json.h"
+#include "mcp-json-private.h"
 
 /* A strict JSON reader (RFC 8259) that builds json-glib nodes.
  *
@@ -28,7 +29,20 @@ typedef struct {
   guint        max_depth;
   GError     **error;
   GString     *scratch;   /* the string being read, reused for each one */
+  /* Whether the text is as mcp_json_append() writes: no space between
+   * tokens, and no escape it would not write (\u, \/), so that a secret
+   * in it reads as it does in what Steward writes. */
+  gboolean     plain;
 } Parser;
+
+/* A scratch buffer grown past this by one long string is not kept. */
+#define SCRATCH_KEPT 4096
+
+static void
+mcp_json_scratch_free (GString *scratch)
+{
+  g_string_free (scratch, TRUE);
+}
 
 static JsonNode *parse_value (Parser *parser);
 
@@ -46,9 +60,14 @@ fail (Parser     *parser,
 static void
 skip_space (Parser *parser)
 {
+  const char *first = parser->p;
+
   while (parser->p < parser->end &&
          (*parser->p == ' ' || *parser->p == '\t' || *parser->p == '\n' || *parser->p == '\r'))
     parser->p++;
+
+  if (parser->p != first)
+    parser->plain = FALSE;
 }
 
 static int
@@ -116,7 +135,7 @@ parse_string (Parser *parser)
         {
         case '"':  g_string_append_c (out, '"'); break;
         case '\\': g_string_append_c (out, '\\'); break;
-        case '/':  g_string_append_c (out, '/'); break;
+        case '/':  g_string_append_c (out, '/'); parser->plain = FALSE; break;
         case 'b':  g_string_append_c (out, '\b'); break;
         case 'f':  g_string_append_c (out, '\f'); break;
         case 'n':  g_string_append_c (out, '\n'); break;
@@ -127,6 +146,7 @@ parse_string (Parser *parser)
             int unit = read_hex4 (parser);
             gunichar ch;
 
+            parser->plain = FALSE;
             if (unit < 0)
               {
                 fail (parser, MCP_ERROR_PARSE_ERROR, "a \\u escape without four hex digits");
@@ -292,21 +312,22 @@ enter (Parser *parser)
   return TRUE;
 }
 
-static JsonNode *
-parse_object (Parser *parser)
+/* Reads an object's members, handing each to @func as it is read; the
+ * name is valid only during the call, the value is @func's. */
+static gboolean
+parse_members (Parser            *parser,
+               McpJsonMemberFunc  func,
+               gpointer           user_data)
 {
-  g_autoptr(JsonObject) object = NULL;
-
   if (!enter (parser))
-    return NULL;
+    return FALSE;
 
-  object = json_object_new ();
   skip_space (parser);
   if (parser->p < parser->end && *parser->p == '}')
     {
       parser->p++;
       parser->depth--;
-      return json_node_init_object (json_node_alloc (), object);
+      return TRUE;
     }
 
   for (;;)
@@ -318,13 +339,13 @@ parse_object (Parser *parser)
 
       skip_space (parser);
       if (parser->p >= parser->end || *parser->p != '"')
-        return fail (parser, MCP_ERROR_PARSE_ERROR, "an object key that is not a string"), NULL;
+        return fail (parser, MCP_ERROR_PARSE_ERROR, "an object key that is not a string");
       parser->p++;
       if ((key = parse_string (parser)) == NULL)
-        return NULL;
+        return FALSE;
 
-      /* The value is read before the key is stored, so the key leaves the
-       * scratch buffer; keys are short as a rule. */
+      /* The value is read before the key is handed on, so the key leaves
+       * the scratch buffer; keys are short as a rule. */
       if (parser->scratch->len < sizeof short_key)
         key = memcpy (short_key, key, parser->scratch->len + 1);
       else
@@ -332,12 +353,12 @@ parse_object (Parser *parser)
 
       skip_space (parser);
       if (parser->p >= parser->end || *parser->p != ':')
-        return fail (parser, MCP_ERROR_PARSE_ERROR, "a missing colon after an object key"), NULL;
+        return fail (parser, MCP_ERROR_PARSE_ERROR, "a missing colon after an object key");
       parser->p++;
 
       if ((value = parse_value (parser)) == NULL)
-        return NULL;
-      json_object_set_member (object, key, value);
+        return FALSE;
+      func (key, value, user_data);
 
       skip_space (parser);
       if (parser->p < parser->end && *parser->p == ',')
@@ -349,11 +370,30 @@ parse_object (Parser *parser)
         {
           parser->p++;
           parser->depth--;
-          return json_node_init_object (json_node_alloc (), object);
+          return TRUE;
         }
 
-      return fail (parser, MCP_ERROR_PARSE_ERROR, "a missing comma or closing brace"), NULL;
+      return fail (parser, MCP_ERROR_PARSE_ERROR, "a missing comma or closing brace");
     }
+}
+
+static void
+set_member (const char *name,
+            JsonNode   *value,
+            gpointer    user_data)
+{
+  json_object_set_member (user_data, name, value);
+}
+
+static JsonNode *
+parse_object (Parser *parser)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  if (!parse_members (parser, set_member, object))
+    return NULL;
+
+  return json_node_init_object (json_node_alloc (), object);
 }
 
 static JsonNode *
@@ -446,6 +486,78 @@ parse_value (Parser *parser)
     }
 }
 
+/* The buffer strings are read into, kept for the thread's next text: a
+ * text that is parsed while another is (a member callback that parses)
+ * gets one of its own. */
+static GPrivate scratch_key = G_PRIVATE_INIT ((GDestroyNotify) mcp_json_scratch_free);
+
+static gboolean
+parser_begin (Parser      *parser,
+              const char  *data,
+              gssize       length,
+              guint        max_depth,
+              GError     **error)
+{
+  const char *invalid_at = NULL;
+
+  if (length < 0)
+    length = (gssize) strlen (data);
+
+  if (!g_utf8_validate_len (data, (gsize) length, &invalid_at))
+    {
+      /* GLib counts a NUL as invalid UTF-8; it is valid, but never JSON. */
+      if (*invalid_at == '\0')
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_PARSE_ERROR,
+                       "the text is not JSON: a NUL byte (at byte %" G_GSIZE_FORMAT ")",
+                       (gsize) (invalid_at - data));
+          return FALSE;
+        }
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_UTF8,
+                   "the text is not valid UTF-8 (at byte %" G_GSIZE_FORMAT ")",
+                   (gsize) (invalid_at - data));
+      return FALSE;
+    }
+
+  parser->start = parser->p = data;
+  parser->end = data + length;
+  parser->depth = 0;
+  parser->max_depth = max_depth;
+  parser->error = error;
+  parser->plain = TRUE;
+  parser->scratch = g_private_get (&scratch_key);
+  if (parser->scratch != NULL)
+    g_private_set (&scratch_key, NULL);
+  else
+    parser->scratch = g_string_sized_new (64);
+
+  return TRUE;
+}
+
+/* Gives the scratch buffer back and, after a value was read, checks that
+ * nothing but space follows it. */
+static gboolean
+parser_end (Parser   *parser,
+            gboolean  read)
+{
+  if (g_private_get (&scratch_key) == NULL && parser->scratch->allocated_len <= SCRATCH_KEPT)
+    g_private_set (&scratch_key, parser->scratch);
+  else
+    g_string_free (parser->scratch, TRUE);
+  parser->scratch = NULL;
+
+  if (!read)
+    return FALSE;
+
+  skip_space (parser);
+  if (parser->p != parser->end)
+    return fail (parser, MCP_ERROR_PARSE_ERROR, *parser->p == '\0' ? "a NUL byte after the value"
+                                                                    : "more text after the value");
+
+  return TRUE;
+}
+
 /**
  * mcp_json_parse:
  * @data: the text, not necessarily nul-terminated
@@ -479,50 +591,64 @@ mcp_json_parse_with_depth (const char  *data,
                            guint        max_depth,
                            GError     **error)
 {
-  const char *invalid_at = NULL;
   Parser parser;
   JsonNode *node;
 
-  if (length < 0)
-    length = (gssize) strlen (data);
-
-  if (!g_utf8_validate_len (data, (gsize) length, &invalid_at))
-    {
-      /* GLib counts a NUL as invalid UTF-8; it is valid, but never JSON. */
-      if (*invalid_at == '\0')
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_PARSE_ERROR,
-                       "the text is not JSON: a NUL byte (at byte %" G_GSIZE_FORMAT ")",
-                       (gsize) (invalid_at - data));
-          return NULL;
-        }
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_UTF8,
-                   "the text is not valid UTF-8 (at byte %" G_GSIZE_FORMAT ")",
-                   (gsize) (invalid_at - data));
-      return NULL;
-    }
-
-  parser.start = parser.p = data;
-  parser.end = data + length;
-  parser.depth = 0;
-  parser.max_depth = max_depth;
-  parser.error = error;
-  parser.scratch = g_string_sized_new (64);
-
-  node = parse_value (&parser);
-  g_string_free (parser.scratch, TRUE);
-  if (node == NULL)
+  if (!parser_begin (&parser, data, length, max_depth, error))
     return NULL;
 
-  skip_space (&parser);
-  if (parser.p != parser.end)
+  node = parse_value (&parser);
+  if (!parser_end (&parser, node != NULL))
     {
-      fail (&parser, MCP_ERROR_PARSE_ERROR, *parser.p == '\0' ? "a NUL byte after the value"
-                                                              : "more text after the value");
-      json_node_unref (node);
+      g_clear_pointer (&node, json_node_unref);
       return NULL;
     }
 
   return node;
+}
+
+/**
+ * mcp_json_parse_members:
+ * @data: the text, not necessarily nul-terminated
+ * @length: its length
+ * @func: called with each member as it is read, in the order of the text
+ * @user_data: for @func
+ *
+ * Reads one JSON object as strictly as mcp_json_parse() reads any value,
+ * handing its members to @func rather than building the object: for a
+ * reader that keeps a few members and drops the others, as a JSON-RPC
+ * envelope is read. A name that comes twice is handed over twice.
+ *
+ * @plain: (out) (optional): whether the text is written as
+ *   mcp_json_append() would write it: no space between tokens, and no
+ *   escape it does not write (`\u` and `\/`)
+ *
+ * Returns: whether @data is one JSON object; if not, an error as
+ *   mcp_json_parse() has it, or %MCP_ERROR_PARSE_ERROR for another value
+ */
+gboolean
+mcp_json_parse_members (const char         *data,
+                        gsize               length,
+                        McpJsonMemberFunc   func,
+                        gpointer            user_data,
+                        gboolean           *plain,
+                        GError            **error)
+{
+  Parser parser;
+  gboolean ok;
+
+  if (!parser_begin (&parser, data, (gssize) length, MCP_JSON_MAX_DEPTH, error))
+    return FALSE;
+
+  skip_space (&parser);
+  if (parser.p < parser.end && *parser.p == '{')
+    ok = parse_members (&parser, func, user_data);
+  else
+    ok = fail (&parser, MCP_ERROR_PARSE_ERROR, "a value that is not an object");
+
+  ok = parser_end (&parser, ok);
+  if (plain != NULL)
+    *plain = ok && parser.plain;
+
+  return ok;
 }

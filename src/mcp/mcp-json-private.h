@@ -7,6 +7,18 @@
 
 G_BEGIN_DECLS
 
+/* @name is valid during the call only; @value is the callee's. */
+typedef void (*McpJsonMemberFunc) (const char *name,
+                                   JsonNode   *value,
+                                   gpointer    user_data);
+
+gboolean     mcp_json_parse_members (const char        *data,
+                                     gsize              length,
+                                     McpJsonMemberFunc  func,
+                                     gpointer           user_data,
+                                     gboolean          *plain,
+                                     GError           **error);
+
 void         mcp_json_append      (GString     *out,
                                    JsonNode    *node,
                                    gboolean     pretty);

@@ -7,7 +7,9 @@
 
 #include "mcp-error.h"
 #include "mcp-json.h"
+#include "mcp-json-private.h"
 #include "mcp-jsonrpc.h"
+#include "mcp-message-private.h"
 
 /**
  * mcp_jsonrpc_check_text:
@@ -25,6 +27,27 @@ mcp_jsonrpc_check_text (const char  *data,
   g_autoptr(JsonNode) node = mcp_json_parse_with_depth (data, (gssize) length, max_depth, error);
 
   return node != NULL;
+}
+
+/* A message read from a text up to this long keeps the text, if it is
+ * written as Steward writes (mcp_message_peek_line()): a protocol trace
+ * then shows it without writing it again. A longer one would hold twice
+ * its size for a trace that keeps only the start of it. */
+#define KEPT_TEXT_MAX (64 * 1024)
+
+static gboolean
+starts_object (const char *data,
+               gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    {
+      if (data[i] == '{')
+        return TRUE;
+      if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' && data[i] != '\r')
+        return FALSE;
+    }
+
+  return FALSE;
 }
 
 static gboolean
@@ -65,6 +88,31 @@ mcp_jsonrpc_decode (const char  *data,
 
   if (n_invalid != NULL)
     *n_invalid = 0;
+
+  /* Nearly every text is one message: its members are read straight into
+   * the message, never built into an object that is read and dropped. */
+  if (starts_object (data, length))
+    {
+      McpMessageMembers members = { 0 };
+      McpMessage *message;
+      gboolean plain;
+
+      if (!mcp_json_parse_members (data, length, mcp_message_members_take, &members,
+                                   &plain, error))
+        {
+          mcp_message_members_clear (&members);
+          return NULL;
+        }
+
+      if ((message = mcp_message_new_from_members (&members, length, error)) == NULL)
+        return NULL;
+      if (plain && length <= KEPT_TEXT_MAX)
+        mcp_message_take_wire_text (message, data, length);
+
+      messages = g_ptr_array_new_with_free_func ((GDestroyNotify) mcp_message_unref);
+      g_ptr_array_add (messages, message);
+      return g_steal_pointer (&messages);
+    }
 
   root = mcp_json_parse (data, (gssize) length, error);
   if (root == NULL)

@@ -3,9 +3,12 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-message.h"
+#include "mcp-message-private.h"
 
 struct _McpMessage
 {
@@ -125,19 +128,90 @@ invalid (GError     **error,
   return FALSE;
 }
 
-/* Reads @node into @self, applying the rules of JSON-RPC 2.0 as MCP narrows
- * them: ids are strings or integers, params and results are objects. */
-static gboolean
-mcp_message_read (McpMessage  *self,
-                  JsonObject  *object,
-                  GError     **error)
+/**
+ * mcp_message_members_take:
+ * @name: a member's name
+ * @value: (transfer full): its value
+ * @user_data: an #McpMessageMembers
+ *
+ * Keeps the value of a member that JSON-RPC gives a meaning, the last one
+ * when a name comes twice, as reading into an object would; drops the
+ * others. An #McpJsonMemberFunc.
+ */
+void
+mcp_message_members_take (const char *name,
+                          JsonNode   *value,
+                          gpointer    user_data)
 {
-  JsonNode *version = json_object_get_member (object, "jsonrpc");
-  JsonNode *id = json_object_get_member (object, "id");
-  JsonNode *method = json_object_get_member (object, "method");
-  JsonNode *params = json_object_get_member (object, "params");
-  JsonNode *result = json_object_get_member (object, "result");
-  JsonNode *err = json_object_get_member (object, "error");
+  McpMessageMembers *members = user_data;
+  JsonNode **slot = NULL;
+
+  switch (name[0])
+    {
+    case 'j':
+      if (strcmp (name, "jsonrpc") == 0)
+        slot = &members->version;
+      break;
+    case 'i':
+      if (strcmp (name, "id") == 0)
+        slot = &members->id;
+      break;
+    case 'm':
+      if (strcmp (name, "method") == 0)
+        slot = &members->method;
+      break;
+    case 'p':
+      if (strcmp (name, "params") == 0)
+        slot = &members->params;
+      break;
+    case 'r':
+      if (strcmp (name, "result") == 0)
+        slot = &members->result;
+      break;
+    case 'e':
+      if (strcmp (name, "error") == 0)
+        slot = &members->error;
+      break;
+    default:
+      break;
+    }
+
+  if (slot == NULL)
+    {
+      json_node_unref (value);
+      return;
+    }
+
+  if (*slot != NULL)
+    json_node_unref (*slot);
+  *slot = value;
+}
+
+void
+mcp_message_members_clear (McpMessageMembers *members)
+{
+  g_clear_pointer (&members->version, json_node_unref);
+  g_clear_pointer (&members->id, json_node_unref);
+  g_clear_pointer (&members->method, json_node_unref);
+  g_clear_pointer (&members->params, json_node_unref);
+  g_clear_pointer (&members->result, json_node_unref);
+  g_clear_pointer (&members->error, json_node_unref);
+}
+
+/* Reads @members into @self, applying the rules of JSON-RPC 2.0 as MCP
+ * narrows them: ids are strings or integers, params and results are
+ * objects. */
+static gboolean
+mcp_message_read (McpMessage         *self,
+                  McpMessageMembers  *members,
+                  GError            **error)
+{
+  JsonNode *version = members->version;
+  JsonNode *id = members->id;
+  JsonNode *method = members->method;
+  JsonNode *params = members->params;
+  JsonNode *result = members->result;
+  JsonNode *err = members->error;
 
   if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
       json_node_get_value_type (version) != G_TYPE_STRING ||
@@ -229,7 +303,9 @@ mcp_message_new_from_node (JsonNode  *node,
                            gsize      wire_size,
                            GError   **error)
 {
-  g_autoptr(McpMessage) self = NULL;
+  static const char * const names[] = { "jsonrpc", "id", "method", "params", "result", "error" };
+  McpMessageMembers members = { 0 };
+  JsonObject *object;
 
   g_return_val_if_fail (node != NULL, NULL);
 
@@ -239,12 +315,39 @@ mcp_message_new_from_node (JsonNode  *node,
       return NULL;
     }
 
-  self = mcp_message_alloc (MCP_MESSAGE_NOTIFICATION);
-  self->wire_size = wire_size;
-  if (!mcp_message_read (self, json_node_get_object (node), error))
-    return NULL;
+  object = json_node_get_object (node);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      JsonNode *value = json_object_get_member (object, names[i]);
 
-  return g_steal_pointer (&self);
+      if (value != NULL)
+        mcp_message_members_take (names[i], json_node_ref (value), &members);
+    }
+
+  return mcp_message_new_from_members (&members, wire_size, error);
+}
+
+/**
+ * mcp_message_new_from_members:
+ * @members: what was read of one JSON object; cleared
+ * @wire_size: how many bytes it took on the wire, for the protocol trace
+ *
+ * Returns: (transfer full) (nullable): the message, or %NULL with
+ *   %MCP_ERROR_INVALID_MESSAGE naming what is wrong
+ */
+McpMessage *
+mcp_message_new_from_members (McpMessageMembers  *members,
+                              gsize               wire_size,
+                              GError            **error)
+{
+  g_autoptr(McpMessage) self = mcp_message_alloc (MCP_MESSAGE_NOTIFICATION);
+  gboolean read;
+
+  self->wire_size = wire_size;
+  read = mcp_message_read (self, members, error);
+  mcp_message_members_clear (members);
+
+  return read ? g_steal_pointer (&self) : NULL;
 }
 
 McpMessage *
@@ -490,6 +593,43 @@ mcp_message_get_line (McpMessage *self)
     }
 
   return self->line;
+}
+
+/**
+ * mcp_message_peek_line:
+ *
+ * The text mcp_message_get_line() returns, if it has been made: for a
+ * message that arrived written as Steward writes, the text it came in.
+ *
+ * Returns: (transfer none) (nullable): the text, newline included, or
+ *   %NULL when it has not been written
+ */
+GBytes *
+mcp_message_peek_line (McpMessage *self)
+{
+  return self->line;
+}
+
+/**
+ * mcp_message_take_wire_text:
+ * @text: the text @self was read from, written as mcp_message_write()
+ *   would write it (see mcp_json_parse_members())
+ *
+ * Keeps @text as the message's line, so that a trace of what arrived need
+ * not write it again.
+ */
+void
+mcp_message_take_wire_text (McpMessage *self,
+                            const char *text,
+                            gsize       length)
+{
+  char *line = g_malloc (length + 1);
+
+  g_return_if_fail (self->line == NULL);
+
+  memcpy (line, text, length);
+  line[length] = '\n';
+  self->line = g_bytes_new_take (line, length + 1);
 }
 
 /**

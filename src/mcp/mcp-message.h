@@ -64,6 +64,7 @@ char           *mcp_message_to_string          (McpMessage   *self,
 void            mcp_message_write              (McpMessage   *self,
                                                 GString      *out);
 GBytes         *mcp_message_get_line           (McpMessage   *self);
+GBytes         *mcp_message_peek_line          (McpMessage   *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpMessage, mcp_message_unref)
 

@@ -15,7 +15,10 @@ stderr and the reason it exits.
 
 Tools: "evil" (a result), "evil-error" (a JSON-RPC error), "evil-failure"
 (a result with isError), "evil-exit" (writes to stderr and exits with
-status 3 in the middle of the call).
+status 3 in the middle of the call), "leak-plain" and "leak-escaped" (the
+canary in a result written compactly, as Steward writes JSON: as it
+stands, and with its first letter as a \\u escape, so that the text on the
+wire does not hold it).
 
 With exit-at-start it writes EVIL, the canary and secret-shaped text
 (a bearer token, an API key) to stderr and exits with status 3 before
@@ -66,10 +69,26 @@ TOOLS = [
     {"name": "evil-error", "description": evil("error"), "inputSchema": {"type": "object"}},
     {"name": "evil-failure", "description": evil("failure"), "inputSchema": {"type": "object"}},
     {"name": "evil-exit", "description": evil("exit"), "inputSchema": {"type": "object"}},
+    {"name": "leak-plain", "inputSchema": {"type": "object"}},
+    {"name": "leak-escaped", "inputSchema": {"type": "object"}},
 ]
 
 
+def send_compact(ident, text):
+    """A result written by hand with no space in it, the text as given."""
+    sys.stdout.buffer.write(('{"jsonrpc":"2.0","id":%s,"result":{"content":'
+                             '[{"type":"text","text":"%s"}]}}\n'
+                             % (json.dumps(ident), text)).encode())
+    sys.stdout.buffer.flush()
+
+
 def call(ident, name):
+    if name == "leak-plain":
+        send_compact(ident, "plain " + CANARY)
+        return None
+    if name == "leak-escaped":
+        send_compact(ident, "escaped \\u%04x%s" % (ord(CANARY[0]), CANARY[1:]))
+        return None
     if name == "evil":
         say(evil("stderr during the call"), EVIL_BYTES)
         send({"jsonrpc": "2.0", "method": "notifications/message",

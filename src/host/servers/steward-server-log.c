@@ -591,12 +591,24 @@ steward_server_client_trace_cb (StewardServer     *self,
 
   if (direction == MCP_TRACE_INCOMING)
     {
-      GString *compact = steward_scratch_take (STEWARD_SCRATCH_TRACE_COMPACT);
+      /* A message that came written as Steward writes keeps the text it
+       * came in; any other is written here, as far as the log keeps it. */
+      GBytes *line = mcp_message_peek_line (message);
 
       self->last_in_size = size;
-      message_compact (message, size, compact, &cut);
-      json = compact->str;
-      json_length = compact->len;
+      if (line != NULL)
+        {
+          json = g_bytes_get_data (line, &json_length);
+          json_length--;
+        }
+      else
+        {
+          GString *compact = steward_scratch_take (STEWARD_SCRATCH_TRACE_COMPACT);
+
+          message_compact (message, size, compact, &cut);
+          json = compact->str;
+          json_length = compact->len;
+        }
     }
   else
     {
