@@ -696,8 +696,9 @@ test_message_entry (void)
                                    "{\n  \"a\": [\n    1,\n    \"open"));
 }
 
-/* A protocol message's detail is indented when first read: from any
- * thread, once, and without changing what the store counts for it. */
+/* A protocol message's detail is redacted and indented when first read:
+ * from any thread, once, and without changing what the store counts for
+ * it. */
 static gpointer
 read_detail_thread (gpointer data)
 {
@@ -717,10 +718,8 @@ test_message_detail_on_read (void)
   entry = steward_log_entry_new_message (1, "files", STEWARD_LOG_DIRECTION_IN, "x", json,
                                          strlen (json), FALSE, strlen (json));
   kept = steward_log_entry_get_kept_bytes (entry);
-  /* The compact text, redacted, is what is kept until then. */
-  g_assert_cmpuint (kept, ==, strlen ("x") + 1 +
-                              strlen ("{\"jsonrpc\":\"2.0\",\"id\":3,"
-                                      "\"params\":{\"password\":\"" STEWARD_REDACTED "\"}}") + 1);
+  /* The compact text as it came is what is kept until then. */
+  g_assert_cmpuint (kept, ==, strlen ("x") + 1 + strlen (json) + 1);
 
   for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
     threads[i] = g_thread_new ("read-detail", read_detail_thread, entry);
@@ -816,6 +815,68 @@ export_and_wait (GListModel    *model,
   g_source_remove (id);
 
   return steward_log_store_export_finish (result, error);
+}
+
+/* A short protocol message is redacted when first read, not when it
+ * arrives: whatever reads it, the summary, the detail, a search or an
+ * export, gets it redacted, and a secret the host learns after the
+ * message arrived is taken out too. */
+static void
+test_message_redacted_on_read (void)
+{
+  const char *json = "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"text\":\"said lazy-9c1e-value\","
+                     "\"token\":\"abc123\"}}";
+  g_autoptr(StewardLogEntry) entry = NULL;
+  g_autoptr(StewardLogEntry) split = NULL;
+  g_autoptr(StewardLogStore) store = NULL;
+  g_autoptr(StewardLogEntry) exported_entry = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *exported = NULL;
+  const char *detail;
+
+  steward_redact_forget_secrets ();
+  entry = steward_log_entry_new_message (1, "files", STEWARD_LOG_DIRECTION_IN,
+                                         "result lazy-9c1e-value", json, strlen (json), FALSE,
+                                         strlen (json));
+  steward_redact_add_secret ("lazy-9c1e-value");
+
+  g_assert_false (steward_log_entry_matches_text (entry, "lazy-9c1e"));
+  g_assert_false (steward_log_entry_matches_text (entry, "abc123"));
+  g_assert_cmpstr (steward_log_entry_get_text (entry), ==, "result " STEWARD_REDACTED);
+  detail = steward_log_entry_get_detail (entry);
+  g_assert_null (strstr (detail, "lazy-9c1e-value"));
+  g_assert_null (strstr (detail, "abc123"));
+  g_assert_nonnull (strstr (detail, "\"said " STEWARD_REDACTED "\""));
+
+  /* A remembered secret that holds a line break spans the summary and the
+   * detail as the redactor reads them together: each is redacted alone. */
+  steward_redact_add_secret ("tail-7a\n{\"jsonrpc");
+  split = steward_log_entry_new_message (2, "files", STEWARD_LOG_DIRECTION_OUT, "head tail-7a",
+                                         "{\"jsonrpc\":\"2.0\",\"method\":\"m\"}",
+                                         strlen ("{\"jsonrpc\":\"2.0\",\"method\":\"m\"}"),
+                                         FALSE, 30);
+  g_assert_cmpstr (steward_log_entry_get_text (split), ==, "head tail-7a");
+  g_assert_nonnull (strstr (steward_log_entry_get_detail (split), "\"method\": \"m\""));
+
+  /* An export, on its worker, reads the same redacted texts. */
+  store = steward_log_store_new (0);
+  exported_entry = steward_log_entry_new_message (3, "files", STEWARD_LOG_DIRECTION_IN,
+                                                  "result lazy-9c1e-value", json, strlen (json),
+                                                  FALSE, strlen (json));
+  steward_log_store_append (store, exported_entry);
+  path = g_build_filename (tmp_dir, "lazy.jsonl", NULL);
+  file = g_file_new_for_path (path);
+  g_assert_true (export_and_wait (G_LIST_MODEL (store), file, TRUE, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &exported, NULL, NULL));
+  g_assert_null (strstr (exported, "lazy-9c1e-value"));
+  g_assert_null (strstr (exported, "abc123"));
+  g_assert_nonnull (strstr (exported, STEWARD_REDACTED));
+  g_unlink (path);
+
+  steward_redact_forget_secrets ();
 }
 
 static StewardLogStore *
@@ -1106,6 +1167,7 @@ main (int   argc,
   g_test_add_func ("/steward/log-store/redact", test_redact);
   g_test_add_func ("/steward/log-store/redact-entry", test_redact_entry);
   g_test_add_func ("/steward/log-store/message-entry", test_message_entry);
+  g_test_add_func ("/steward/log-store/message-redacted-on-read", test_message_redacted_on_read);
   g_test_add_func ("/steward/log-store/matches-text", test_matches_text);
   g_test_add_func ("/steward/log-store/export-text", test_export_text);
   g_test_add_func ("/steward/log-store/export-json", test_export_json);

@@ -46,11 +46,24 @@ typedef enum {
   /* The message was longer than what is kept: the indented text ends
    * with a marker that says how large it was. */
   DETAIL_FOLDED  = 1 << 2,
+  /* The texts are as they came: redacted when they are first read
+   * (entry_strings()). Only short ones are, so that what redaction adds
+   * never needs a cut. */
+  DETAIL_UNREDACTED = 1 << 3,
 } DetailFlags;
+
 
 /* What indenting may write, leaving room for the fold marker within what
  * an entry keeps. */
 #define INDENTED_MAX (STEWARD_LOG_ENTRY_MAX_DETAIL - 256)
+
+/* A protocol message whose summary and compact text are within these is
+ * redacted when first read rather than when it arrives: most are never
+ * read. Redaction can make a text longer ("[redacted]" for a shorter
+ * secret), by less than the text's own length, so half of each limit
+ * leaves room for it. */
+#define LAZY_TEXT_MAX (STEWARD_LOG_ENTRY_MAX_TEXT_CHARS / 2)
+#define LAZY_DETAIL_MAX (INDENTED_MAX / 2)
 
 enum {
   PROP_0,
@@ -69,6 +82,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 /* Where the indented detail is kept once made (indented_detail()). */
 static GQuark indented_quark;
+/* Where the redacted texts are kept once made (entry_strings()). */
+static GQuark redacted_quark;
 
 G_DEFINE_FINAL_TYPE (StewardLogEntry, steward_log_entry, G_TYPE_OBJECT)
 
@@ -461,6 +476,7 @@ steward_log_entry_class_init (StewardLogEntryClass *klass)
   object_class->get_property = steward_log_entry_get_property;
 
   indented_quark = g_quark_from_static_string ("steward-log-entry-indented");
+  redacted_quark = g_quark_from_static_string ("steward-log-entry-redacted");
 
   /* Read-only, so that list views can bind to them; entries never change. */
   properties[PROP_TIME] =
@@ -680,6 +696,26 @@ steward_log_entry_new_message (gint64               time_us,
     text = "";
   text_length = strnlen (text, text_window + 1);
 
+  /* Most messages are short, and most entries are never read: such an
+   * entry keeps its texts as they came, redacted when first read. */
+  if (!json_cut && json_length <= LAZY_DETAIL_MAX && text_length <= LAZY_TEXT_MAX &&
+      is_valid_utf8 (text, text_length) && is_valid_utf8 (json, json_length))
+    {
+      strings = steward_scratch_take (STEWARD_SCRATCH_ENTRY_STRINGS);
+      append_one_line (strings, text, text_length, FALSE);
+
+      self = entry_new (time_us, server, STEWARD_LOG_SOURCE_TRACE, STEWARD_LOG_LEVEL_DEBUG,
+                        direction, NULL, size);
+      self->detail = DETAIL_PRESENT | DETAIL_COMPACT | DETAIL_UNREDACTED;
+      self->strings = g_malloc (strings->len + 1 + json_length + 1);
+      memcpy (self->strings, strings->str, strings->len + 1);
+      memcpy (self->strings + strings->len + 1, json, json_length);
+      self->strings[strings->len + 1 + json_length] = '\0';
+
+      steward_scratch_release (STEWARD_SCRATCH_ENTRY_STRINGS);
+      return self;
+    }
+
   /* Back off over a partial character only, as prepare() does. */
   for (guint i = 0; i < 3 && n > 0 && n < json_length && ((guchar) json[n] & 0xC0) == 0x80; i++)
     n--;
@@ -814,6 +850,82 @@ steward_log_entry_get_logger (StewardLogEntry *self)
   return self->logger;
 }
 
+/* The texts of an entry made with DETAIL_UNREDACTED, redacted as
+ * steward_log_entry_new_message() redacts: the summary and the compact
+ * text in one pass, a line break between them. */
+static char *
+redact_strings (const char *strings)
+{
+  gsize text_length = strlen (strings);
+  const char *compact = strings + text_length + 1;
+  gsize compact_length = strlen (compact);
+  g_autofree char *both = g_malloc (text_length + 1 + compact_length + 1);
+  g_autofree char *redacted = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *detail = NULL;
+  const char *separator;
+  GString *out;
+
+  memcpy (both, strings, text_length);
+  both[text_length] = '\n';
+  memcpy (both + text_length + 1, compact, compact_length + 1);
+
+  redacted = steward_redact_if_needed (both, text_length + 1 + compact_length);
+  if (redacted == NULL)
+    return NULL;
+
+  separator = strchr (redacted, '\n');
+  if (separator != NULL)
+    {
+      text = g_strndup (redacted, separator - redacted);
+      detail = g_strdup (separator + 1);
+    }
+  else
+    {
+      /* A remembered secret that holds a line break took it: the two are
+       * redacted apart. */
+      text = steward_redact (strings);
+      detail = steward_redact (compact);
+    }
+
+  out = g_string_sized_new (strlen (text) + strlen (detail) + 2);
+  append_one_line (out, text, strlen (text), FALSE);
+  g_string_append_c (out, '\0');
+  g_string_append_len (out, detail, strlen (detail));
+
+  return g_string_free (out, FALSE);
+}
+
+/* The entry's texts, the summary, a NUL, and the detail when there is
+ * one, redacted. Entries are read from the export's worker thread too:
+ * the first redacted copy stored wins. */
+static const char *
+entry_strings (StewardLogEntry *self)
+{
+  const char *strings;
+  char *redacted;
+
+  if (!(self->detail & DETAIL_UNREDACTED))
+    return self->strings;
+
+  strings = g_object_get_qdata (G_OBJECT (self), redacted_quark);
+  if (strings != NULL)
+    return strings;
+
+  /* Nothing to hide, which is nearly always: the texts stand as they are. */
+  redacted = redact_strings (self->strings);
+  if (redacted == NULL)
+    {
+      g_object_replace_qdata (G_OBJECT (self), redacted_quark, NULL, self->strings, NULL, NULL);
+      return g_object_get_qdata (G_OBJECT (self), redacted_quark);
+    }
+
+  if (!g_object_replace_qdata (G_OBJECT (self), redacted_quark, NULL, redacted, g_free, NULL))
+    g_free (redacted);
+
+  return g_object_get_qdata (G_OBJECT (self), redacted_quark);
+}
+
 /**
  * steward_log_entry_get_text:
  *
@@ -824,7 +936,7 @@ steward_log_entry_get_text (StewardLogEntry *self)
 {
   g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), NULL);
 
-  return self->strings;
+  return entry_strings (self);
 }
 
 /* The indented text of a compact detail, made on first use and kept with
@@ -876,6 +988,7 @@ indented_detail (StewardLogEntry *self,
 const char *
 steward_log_entry_get_detail (StewardLogEntry *self)
 {
+  const char *strings;
   const char *stored;
 
   g_return_val_if_fail (STEWARD_IS_LOG_ENTRY (self), NULL);
@@ -884,7 +997,8 @@ steward_log_entry_get_detail (StewardLogEntry *self)
     return NULL;
 
   /* The text is one short line, so finding its end costs little. */
-  stored = self->strings + strlen (self->strings) + 1;
+  strings = entry_strings (self);
+  stored = strings + strlen (strings) + 1;
   if (self->detail & DETAIL_COMPACT)
     return indented_detail (self, stored);
 
