@@ -446,6 +446,92 @@ test_max_bytes (void)
   g_assert_finalize_object (store);
 }
 
+/* Protocol messages appended as their parts become entries the first
+ * time they are read: the same entry each time after that, with what
+ * steward_log_entry_new_message() would have made, and counted against
+ * the byte cap alike before and after. */
+static void
+test_message_records (void)
+{
+  StewardLogStore *store = steward_log_store_new (1000);
+  GListModel *model = G_LIST_MODEL (store);
+  const char *json = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                     "\"params\":{\"token\":\"abc123\"}}\n";
+  gsize length = strlen (json) - 1;
+  g_autoptr(GBytes) line = g_bytes_new (json, strlen (json));
+  g_autofree char *filler = g_strnfill (4000, 'p');
+  g_autofree char *big_json = g_strdup_printf ("{\"a\":\"%s\"}", filler);
+  g_autoptr(GBytes) big = g_bytes_new (big_json, strlen (big_json));
+  g_autoptr(StewardLogEntry) first = NULL;
+  g_autoptr(StewardLogEntry) again = NULL;
+  g_autoptr(StewardLogEntry) made = NULL;
+  g_autoptr(StewardLogEntry) cut = NULL;
+  Recorder recorder;
+
+  recorder_init (&recorder, model);
+  steward_log_store_append_message (store, 5, "files", STEWARD_LOG_DIRECTION_OUT,
+                                    "tools/call id 1", line, length, FALSE, length);
+  /* A text cut short is made into an entry at once. */
+  steward_log_store_append_message (store, 6, "files", STEWARD_LOG_DIRECTION_IN, "answer",
+                                    line, 10, TRUE, 999);
+  steward_log_store_flush (store);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+
+  first = g_list_model_get_item (model, 0);
+  again = g_list_model_get_item (model, 0);
+  g_assert_true (first == again);
+  made = steward_log_entry_new_message (5, "files", STEWARD_LOG_DIRECTION_OUT,
+                                        "tools/call id 1", json, length, FALSE, length);
+  g_assert_cmpint (steward_log_entry_get_time (first), ==, 5);
+  g_assert_cmpstr (steward_log_entry_get_server (first), ==, "files");
+  g_assert_cmpint (steward_log_entry_get_source (first), ==, STEWARD_LOG_SOURCE_TRACE);
+  g_assert_cmpint (steward_log_entry_get_direction (first), ==, STEWARD_LOG_DIRECTION_OUT);
+  g_assert_cmpuint (steward_log_entry_get_size (first), ==, length);
+  g_assert_cmpstr (steward_log_entry_get_text (first), ==, steward_log_entry_get_text (made));
+  g_assert_cmpstr (steward_log_entry_get_detail (first), ==, steward_log_entry_get_detail (made));
+  g_assert_null (strstr (steward_log_entry_get_detail (first), "abc123"));
+
+  cut = g_list_model_get_item (model, 1);
+  g_assert_true (g_str_has_suffix (steward_log_entry_get_detail (cut), "999 bytes"));
+  assert_mirror (&recorder, model);
+  /* It reads every item as it comes; below, most are never read. */
+  recorder_clear (&recorder, model);
+
+  /* About 4 KiB each: some 24 fit in 100 KiB, read or not. */
+  steward_log_store_set_max_bytes (store, 100 * 1024);
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("entry %u", i);
+
+      steward_log_store_append_message (store, i, "files", STEWARD_LOG_DIRECTION_IN, text, big,
+                                        strlen (big_json), FALSE, strlen (big_json));
+      if (i % 10 == 9)
+        {
+          steward_log_store_flush (store);
+          /* Half of them are read, and so made into entries, as they come. */
+          for (guint j = 0; j < g_list_model_get_n_items (model); j += 2)
+            g_object_unref (g_list_model_get_item (model, j));
+        }
+    }
+  steward_log_store_flush (store);
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), >=, 20);
+  g_assert_cmpuint (g_list_model_get_n_items (model), <=, 25);
+  g_assert_cmpuint (steward_log_store_get_n_dropped (store), ==,
+                    202 - g_list_model_get_n_items (model));
+  g_assert_cmpuint (entry_number (model, g_list_model_get_n_items (model) - 1), ==, 199);
+  for (guint j = 0; j < g_list_model_get_n_items (model); j++)
+    g_assert_cmpuint (entry_number (model, j), ==,
+                      200 - g_list_model_get_n_items (model) + j);
+
+  steward_log_store_clear (store);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+  g_clear_object (&first);
+  g_clear_object (&again);
+  g_clear_object (&cut);
+  g_assert_finalize_object (store);
+}
+
 typedef struct
 {
   const char *input;
@@ -1163,6 +1249,7 @@ main (int   argc,
   g_test_add_func ("/steward/log-store/batch", test_batch);
   g_test_add_func ("/steward/log-store/overflow", test_overflow);
   g_test_add_func ("/steward/log-store/max-bytes", test_max_bytes);
+  g_test_add_func ("/steward/log-store/message-records", test_message_records);
   g_test_add_func ("/steward/log-store/message-detail-on-read", test_message_detail_on_read);
   g_test_add_func ("/steward/log-store/redact", test_redact);
   g_test_add_func ("/steward/log-store/redact-entry", test_redact_entry);

@@ -580,59 +580,51 @@ steward_server_client_trace_cb (StewardServer     *self,
                                 McpClient         *client)
 {
   GString *summary = steward_scratch_take (STEWARD_SCRATCH_TRACE_SUMMARY);
-  g_autoptr(StewardLogEntry) entry = NULL;
+  g_autoptr(GBytes) compact = NULL;
   gsize size = mcp_message_get_wire_size (message);
-  const char *json;
-  gsize json_length;
+  GBytes *text;
+  gsize text_length;
   gboolean cut = FALSE;
 
   steward_trace_names_append_summary (self->trace_names, message,
                                       direction == MCP_TRACE_OUTGOING, summary);
 
+  /* The text the client wrote or received is shared with the log, not
+   * copied: what Steward sends, and what arrived written as Steward
+   * writes (mcp_message_peek_line()). Any other incoming message is
+   * written here, as far as the log keeps it. */
   if (direction == MCP_TRACE_INCOMING)
     {
-      /* A message that came written as Steward writes keeps the text it
-       * came in; any other is written here, as far as the log keeps it. */
-      GBytes *line = mcp_message_peek_line (message);
-
       self->last_in_size = size;
-      if (line != NULL)
+      text = mcp_message_peek_line (message);
+      if (text == NULL)
         {
-          json = g_bytes_get_data (line, &json_length);
-          json_length--;
-        }
-      else
-        {
-          GString *compact = steward_scratch_take (STEWARD_SCRATCH_TRACE_COMPACT);
+          GString *scratch = steward_scratch_take (STEWARD_SCRATCH_TRACE_COMPACT);
 
-          message_compact (message, size, compact, &cut);
-          json = compact->str;
-          json_length = compact->len;
+          message_compact (message, size, scratch, &cut);
+          g_string_append_c (scratch, '\n');
+          text = compact = g_bytes_new (scratch->str, scratch->len);
+          steward_scratch_release (STEWARD_SCRATCH_TRACE_COMPACT);
         }
     }
   else
     {
       /* What we send has no wire size yet: its text, which the transport
        * sends next, is written now and kept with the message. */
-      GBytes *line = mcp_message_get_line (message);
-
-      json = g_bytes_get_data (line, &json_length);
-      /* Without its newline. */
-      json_length--;
-      if (size == 0)
-        size = json_length;
+      text = mcp_message_get_line (message);
     }
 
-  /* Pretty text is made from the compact text once redacted, in one
-   * pass over the summary and the message together. */
-  entry = steward_log_entry_new_message (g_get_real_time (), self->name,
-                                         direction == MCP_TRACE_INCOMING
-                                           ? STEWARD_LOG_DIRECTION_IN
-                                           : STEWARD_LOG_DIRECTION_OUT,
-                                         summary->str, json, json_length, cut, size);
+  /* Without the newline. */
+  text_length = g_bytes_get_size (text) - 1;
+  if (size == 0)
+    size = text_length;
+
+  steward_log_store_append_message (self->log_store, g_get_real_time (), self->name,
+                                    direction == MCP_TRACE_INCOMING
+                                      ? STEWARD_LOG_DIRECTION_IN
+                                      : STEWARD_LOG_DIRECTION_OUT,
+                                    summary->str, text, text_length, cut, size);
   steward_scratch_release (STEWARD_SCRATCH_TRACE_SUMMARY);
-  steward_scratch_release (STEWARD_SCRATCH_TRACE_COMPACT);
-  steward_log_store_append (self->log_store, entry);
 }
 
 void

@@ -29,16 +29,16 @@ struct _StewardLogStore
 {
   GObject           parent_instance;
 
-  /* The ring: n_items entries from head on, oldest first. It only wraps
-   * once it holds capacity entries, so while it is smaller head is 0 and
-   * it can grow by reallocation. */
-  StewardLogEntry **ring;
+  /* The ring: n_items items (see "Items" below) from head on, oldest
+   * first. It only wraps once it holds capacity items, so while it is
+   * smaller head is 0 and it can grow by reallocation. */
+  gpointer         *ring;
   guint             capacity;
   guint             allocated;
   guint             head;
   guint             n_items;
 
-  /* Appended but not yet announced. */
+  /* Items appended but not yet announced. */
   GPtrArray        *pending;
   guint64           n_dropped;
   gboolean          flushing;
@@ -71,13 +71,101 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (StewardLogStore, steward_log_store, G_TYPE_OBJECT
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       steward_log_store_list_model_init))
 
+/* Items ---------------------------------------------------------------- */
+
+/*
+ * What the ring holds: an entry, or a protocol message not yet made into
+ * one. Nearly every entry is a protocol message and nearly none is ever
+ * read, so a message is kept as its parts, the text the client wrote or
+ * received shared rather than copied, and becomes an entry (and is
+ * redacted, steward_log_entry_new_message()) the first time the store is
+ * asked for it. A record is told from an entry by its pointer's low bit.
+ */
+typedef struct {
+  GBytes  *text;       /* the compact JSON, text_length bytes of it */
+  char    *server;
+  gint64   time_us;
+  guint32  text_length;
+  guint32  size;
+  guint32  footprint;
+  guint8   direction;
+  char     summary[];
+} Record;
+
+static inline gboolean
+item_is_record (gpointer item)
+{
+  return ((guintptr) item & 1) != 0;
+}
+
+static inline Record *
+item_get_record (gpointer item)
+{
+  return (Record *) ((guintptr) item & ~(guintptr) 1);
+}
+
+static void
+item_free (gpointer item)
+{
+  Record *record;
+
+  if (item == NULL)
+    return;
+
+  if (!item_is_record (item))
+    {
+      g_object_unref (item);
+      return;
+    }
+
+  record = item_get_record (item);
+  g_bytes_unref (record->text);
+  g_free (record->server);
+  g_free (record);
+}
+
+static gsize
+entry_footprint (StewardLogEntry *entry)
+{
+  /* Not the detail's length: a protocol message's detail is indented
+   * only once read, and an entry must count the same when it is dropped
+   * as when it was added. */
+  return ENTRY_OVERHEAD + steward_log_entry_get_kept_bytes (entry);
+}
+
+static gsize
+item_footprint (gpointer item)
+{
+  if (item_is_record (item))
+    return item_get_record (item)->footprint;
+
+  return entry_footprint (item);
+}
+
+/* The entry a record stands for, made now. */
+static StewardLogEntry *
+record_make_entry (Record *record)
+{
+  return steward_log_entry_new_message (record->time_us, record->server, record->direction,
+                                        record->summary,
+                                        g_bytes_get_data (record->text, NULL),
+                                        record->text_length, FALSE, record->size);
+}
+
 /* The ring ------------------------------------------------------------- */
 
-static inline StewardLogEntry **
+static inline gpointer *
 ring_slot (StewardLogStore *self,
            guint            position)
 {
   return &self->ring[(self->head + position) % self->allocated];
+}
+
+static void
+ring_clear_slot (gpointer *slot)
+{
+  item_free (*slot);
+  *slot = NULL;
 }
 
 static void
@@ -98,7 +186,7 @@ ring_reserve (StewardLogStore *self,
     size = size > self->capacity / 2 ? self->capacity : size * 2;
   size = MIN (size, self->capacity);
 
-  self->ring = g_renew (StewardLogEntry *, self->ring, size);
+  self->ring = g_renew (gpointer, self->ring, size);
   memset (self->ring + self->allocated, 0, (size - self->allocated) * sizeof *self->ring);
   self->allocated = size;
 }
@@ -137,16 +225,7 @@ schedule_batch (StewardLogStore *self)
   g_source_set_ready_time (self->batch_source, MAX (ready, g_get_monotonic_time ()));
 }
 
-static gsize
-entry_footprint (StewardLogEntry *entry)
-{
-  /* Not the detail's length: a protocol message's detail is indented
-   * only once read, and an entry must count the same when it is dropped
-   * as when it was added. */
-  return ENTRY_OVERHEAD + steward_log_entry_get_kept_bytes (entry);
-}
-
-/* Drops the first @n entries of @array, whose footprints add up to the
+/* Drops the first @n items of @array, whose footprints add up to the
  * return value. */
 static guint64
 drop_front (GPtrArray *array,
@@ -156,10 +235,10 @@ drop_front (GPtrArray *array,
 
   for (guint i = 0; i < n; i++)
     {
-      StewardLogEntry *entry = g_ptr_array_index (array, i);
+      gpointer item = g_ptr_array_index (array, i);
 
-      bytes += entry_footprint (entry);
-      g_object_unref (entry);
+      bytes += item_footprint (item);
+      item_free (item);
     }
   g_ptr_array_remove_range (array, 0, n);
 
@@ -170,7 +249,7 @@ static void
 clear_pending (StewardLogStore *self)
 {
   for (guint i = 0; i < self->pending->len; i++)
-    g_object_unref (g_ptr_array_index (self->pending, i));
+    item_free (g_ptr_array_index (self->pending, i));
   g_ptr_array_set_size (self->pending, 0);
   self->pending_bytes = 0;
 }
@@ -179,7 +258,7 @@ static void
 clear_ring (StewardLogStore *self)
 {
   for (guint i = 0; i < self->n_items; i++)
-    g_clear_object (ring_slot (self, i));
+    ring_clear_slot (ring_slot (self, i));
   self->n_items = 0;
   self->head = 0;
   self->ring_bytes = 0;
@@ -204,11 +283,26 @@ steward_log_store_get_item (GListModel *model,
                             guint       position)
 {
   StewardLogStore *self = STEWARD_LOG_STORE (model);
+  gpointer *slot;
+  Record *record;
+  StewardLogEntry *entry;
 
   if (position >= self->n_items)
     return NULL;
 
-  return g_object_ref (*ring_slot (self, position));
+  slot = ring_slot (self, position);
+  if (!item_is_record (*slot))
+    return g_object_ref (*slot);
+
+  /* The entry takes the record's place, and the bytes it keeps, which
+   * can differ a little from the record's, are what is counted now. */
+  record = item_get_record (*slot);
+  entry = record_make_entry (record);
+  self->ring_bytes = self->ring_bytes - record->footprint + entry_footprint (entry);
+  item_free (*slot);
+  *slot = entry;
+
+  return g_object_ref (entry);
 }
 
 static void
@@ -851,17 +945,87 @@ steward_log_store_set_max_bytes (StewardLogStore *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_BYTES]);
 }
 
+static void append_item (StewardLogStore *self,
+                         gpointer         item);
+
 void
 steward_log_store_append (StewardLogStore *self,
                           StewardLogEntry *entry)
 {
-  guint excess = 0;
-
   g_return_if_fail (STEWARD_IS_LOG_STORE (self));
   g_return_if_fail (STEWARD_IS_LOG_ENTRY (entry));
 
-  g_ptr_array_add (self->pending, g_object_ref (entry));
-  self->pending_bytes += entry_footprint (entry);
+  append_item (self, g_object_ref (entry));
+}
+
+/**
+ * steward_log_store_append_message:
+ * @server: (nullable): the server's name
+ * @direction: which way the message went
+ * @summary: its one-line summary
+ * @text: the message as compact JSON, as Steward writes it; its first
+ *   @text_length bytes are the text, which is kept, not copied
+ * @cut: whether the text stops short of the whole message
+ * @size: the size of the whole message in bytes
+ *
+ * Appends a protocol message as steward_log_entry_new_message() would
+ * make it, but makes the entry only when it is first read: most never
+ * are. A cut or long text is made into an entry at once.
+ */
+void
+steward_log_store_append_message (StewardLogStore     *self,
+                                  gint64               time_us,
+                                  const char          *server,
+                                  StewardLogDirection  direction,
+                                  const char          *summary,
+                                  GBytes              *text,
+                                  gsize                text_length,
+                                  gboolean             cut,
+                                  gsize                size)
+{
+  gsize summary_length;
+  Record *record;
+
+  g_return_if_fail (STEWARD_IS_LOG_STORE (self));
+  g_return_if_fail (text != NULL && text_length <= g_bytes_get_size (text));
+
+  if (summary == NULL)
+    summary = "";
+  summary_length = strlen (summary);
+
+  if (cut || text_length > STEWARD_LOG_ENTRY_MAX_DETAIL ||
+      summary_length > STEWARD_LOG_ENTRY_MAX_TEXT_CHARS * 4)
+    {
+      append_item (self, steward_log_entry_new_message (time_us, server, direction, summary,
+                                                        g_bytes_get_data (text, NULL),
+                                                        text_length, cut, size));
+      return;
+    }
+
+  record = g_malloc (sizeof (Record) + summary_length + 1);
+  record->text = g_bytes_ref (text);
+  record->server = server != NULL ? g_strdup (server) : NULL;
+  record->time_us = time_us;
+  record->text_length = text_length;
+  record->size = MIN (size, G_MAXUINT32);
+  /* What the entry will keep, or near it: the summary, the text, and a
+   * NUL after each. */
+  record->footprint = ENTRY_OVERHEAD + summary_length + 1 + text_length + 1;
+  record->direction = direction;
+  memcpy (record->summary, summary, summary_length + 1);
+
+  append_item (self, (gpointer) ((guintptr) record | 1));
+}
+
+/* Takes @item, an entry or a record, into the pending batch. */
+static void
+append_item (StewardLogStore *self,
+             gpointer         item)
+{
+  guint excess = 0;
+
+  g_ptr_array_add (self->pending, item);
+  self->pending_bytes += item_footprint (item);
 
   /* Without a main loop running, pending entries must not pile up
    * without bound: past twice the capacity, or twice the bytes, the
@@ -874,7 +1038,7 @@ steward_log_store_append (StewardLogStore *self,
       guint64 bytes = self->pending_bytes;
 
       while (excess + 1 < self->pending->len && bytes > self->max_bytes)
-        bytes -= entry_footprint (g_ptr_array_index (self->pending, excess++));
+        bytes -= item_footprint (g_ptr_array_index (self->pending, excess++));
     }
 
   if (excess > 0)
@@ -956,9 +1120,9 @@ steward_log_store_flush (StewardLogStore *self)
   excess = batch->len > self->capacity ? batch->len - self->capacity : 0;
   bytes = batch_bytes;
   for (guint i = 0; i < excess; i++)
-    bytes -= entry_footprint (g_ptr_array_index (batch, i));
+    bytes -= item_footprint (g_ptr_array_index (batch, i));
   while (excess + 1 < batch->len && bytes > self->max_bytes)
-    bytes -= entry_footprint (g_ptr_array_index (batch, excess++));
+    bytes -= item_footprint (g_ptr_array_index (batch, excess++));
   if (excess > 0)
     {
       batch_bytes -= drop_front (batch, excess);
@@ -973,9 +1137,9 @@ steward_log_store_flush (StewardLogStore *self)
   removed = self->n_items + added > self->capacity ? self->n_items + added - self->capacity : 0;
   bytes = self->ring_bytes;
   for (guint i = 0; i < removed; i++)
-    bytes -= entry_footprint (*ring_slot (self, i));
+    bytes -= item_footprint (*ring_slot (self, i));
   while (removed < self->n_items && bytes + batch_bytes > self->max_bytes)
-    bytes -= entry_footprint (*ring_slot (self, removed++));
+    bytes -= item_footprint (*ring_slot (self, removed++));
 
   /* They leave from the front first, announced as their own change, so
    * that observers see a removal at 0 and an addition at the end rather
@@ -983,7 +1147,7 @@ steward_log_store_flush (StewardLogStore *self)
   if (removed > 0)
     {
       for (guint i = 0; i < removed; i++)
-        g_clear_object (ring_slot (self, i));
+        ring_clear_slot (ring_slot (self, i));
       self->head = (self->head + removed) % self->allocated;
       self->n_items -= removed;
       self->n_dropped += removed;

@@ -14,8 +14,11 @@ G_BEGIN_DECLS
  * announced to the model's observers in batches, at most once per
  * "batch-interval" (16 ms), so that a flood of 10,000 entries per second
  * costs the UI one items-changed per frame. Text that may hold secrets is
- * redacted (steward-redactor.h) as each entry is made, so on every path
- * into the store, host events included.
+ * redacted (steward-redactor.h) before anything reads an entry, on every
+ * path into the store, host events included. A protocol message appended
+ * with steward_log_store_append_message() is kept as its parts, its text
+ * shared with the client, and made into an entry, and redacted, the first
+ * time the model is asked for it: nearly all never are.
  *
  * When the ring overflows, a batch is announced as two changes: the
  * oldest entries removed at position 0, then the new ones added at the
@@ -35,6 +38,15 @@ guint            steward_log_store_get_capacity   (StewardLogStore      *self);
 /* Takes a reference. */
 void             steward_log_store_append         (StewardLogStore      *self,
                                                    StewardLogEntry      *entry);
+void             steward_log_store_append_message (StewardLogStore      *self,
+                                                   gint64                time_us,
+                                                   const char           *server,
+                                                   StewardLogDirection   direction,
+                                                   const char           *summary,
+                                                   GBytes               *text,
+                                                   gsize                 text_length,
+                                                   gboolean              cut,
+                                                   gsize                 size);
 /* Convenience for host events (consent, start, crash, restart…). */
 void             steward_log_store_add_host_event (StewardLogStore      *self,
                                                    const char           *server,
