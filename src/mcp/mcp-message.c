@@ -586,10 +586,17 @@ mcp_message_get_line (McpMessage *self)
   if (self->line == NULL)
     {
       GString *out = g_string_sized_new (256);
+      gsize length;
+      char *text;
 
       mcp_message_write (self, out);
       g_string_append_c (out, '\n');
-      self->line = g_string_free_to_bytes (out);
+      /* The text may be kept long after the message (a protocol log
+       * shares it), so it keeps its own size rather than the buffer's:
+       * shrinking a block is done in place. */
+      length = out->len;
+      text = g_realloc (g_string_free (out, FALSE), length + 1);
+      self->line = g_bytes_new_take (text, length);
     }
 
   return self->line;

@@ -524,8 +524,18 @@ last_server_free (gpointer data)
 
 static GPrivate last_server_key = G_PRIVATE_INIT (last_server_free);
 
-static char *
-intern_server (const char *server)
+/**
+ * steward_log_entry_intern_server:
+ * @server: a server's name
+ *
+ * The name as entries keep it: one shared copy for every entry of the
+ * server (the last one asked for is found without a lookup).
+ *
+ * Returns: (transfer full) (nullable): a #GRefString reference, or %NULL
+ *   when @server is not valid UTF-8
+ */
+char *
+steward_log_entry_intern_server (const char *server)
 {
   char *last = last_server;
 
@@ -563,7 +573,7 @@ entry_new (gint64               time_us,
   self->size = MIN (size, G_MAXUINT32);
 
   if (server != NULL)
-    self->server = intern_server (server);
+    self->server = steward_log_entry_intern_server (server);
   /* Names come from servers too; only valid UTF-8 is kept. */
   if (logger != NULL && *logger != '\0' && g_utf8_validate (logger, -1, NULL))
     self->logger = g_ref_string_new_intern (logger);

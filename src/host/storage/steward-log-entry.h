@@ -79,6 +79,8 @@ StewardLogEntry     *steward_log_entry_new_message     (gint64               tim
                                                         gboolean             json_cut,
                                                         gsize                size);
 
+char                *steward_log_entry_intern_server   (const char          *server);
+
 gint64               steward_log_entry_get_time        (StewardLogEntry     *self);
 const char          *steward_log_entry_get_server      (StewardLogEntry     *self);
 StewardLogSource     steward_log_entry_get_source      (StewardLogEntry     *self);

@@ -21,6 +21,9 @@
 /* What an entry costs beside its texts: the instance, the allocator's
  * headers and its slot in the ring (64 + 16 + 8, rounded up). */
 #define ENTRY_OVERHEAD 96
+/* What a record (see "Items") costs beside its texts: itself, the
+ * GBytes it shares, the allocator's headers and its slot in the ring. */
+#define RECORD_OVERHEAD 128
 /* Export writes in chunks of about this size. */
 #define EXPORT_CHUNK (64 * 1024)
 
@@ -120,7 +123,7 @@ item_free (gpointer item)
 
   record = item_get_record (item);
   g_bytes_unref (record->text);
-  g_free (record->server);
+  g_clear_pointer (&record->server, g_ref_string_release);
   g_free (record);
 }
 
@@ -1004,13 +1007,14 @@ steward_log_store_append_message (StewardLogStore     *self,
 
   record = g_malloc (sizeof (Record) + summary_length + 1);
   record->text = g_bytes_ref (text);
-  record->server = server != NULL ? g_strdup (server) : NULL;
+  record->server = server != NULL ? steward_log_entry_intern_server (server) : NULL;
   record->time_us = time_us;
   record->text_length = text_length;
   record->size = MIN (size, G_MAXUINT32);
   /* What the entry will keep, or near it: the summary, the text, and a
-   * NUL after each. */
-  record->footprint = ENTRY_OVERHEAD + summary_length + 1 + text_length + 1;
+   * NUL after each; but all of the text it shares, and the record's own
+   * blocks. */
+  record->footprint = RECORD_OVERHEAD + summary_length + 1 + g_bytes_get_size (text);
   record->direction = direction;
   memcpy (record->summary, summary, summary_length + 1);
 
