@@ -46,6 +46,19 @@ typedef struct
   gboolean        scrolling;
 } Bench;
 
+static void
+append_message (StewardLogStore     *store,
+                const char          *server,
+                StewardLogDirection  direction,
+                const char          *summary,
+                const char          *line)
+{
+  g_autoptr(GBytes) text = g_bytes_new (line, strlen (line));
+
+  steward_log_store_append_message (store, g_get_real_time (), server, direction, summary,
+                                    text, strlen (line) - 1, FALSE, strlen (line) - 1);
+}
+
 /* What servers log and what the trace records, in the proportions of a
  * busy session: server messages with JSON data, traced requests and
  * answers, now and then a warning or a line of stderr. */
@@ -76,26 +89,22 @@ fill (StewardLogStore *store,
                                          STEWARD_LOG_DIRECTION_NONE, "indexer", text, detail,
                                          strlen (detail));
           break;
+        /* Protocol messages come as the host appends them: their compact
+         * text, made into entries only as the view reads them. */
         case 1:
-          text = g_strdup ("tools/call search_code");
-          detail = g_strdup_printf ("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %u,\n"
-                                    "  \"method\": \"tools/call\",\n  \"params\": {\n"
-                                    "    \"name\": \"search_code\",\n    \"arguments\": "
-                                    "{ \"query\": \"fn main round %u\" }\n  }\n}", i, i);
-          entry = steward_log_entry_new (g_get_real_time (), server, STEWARD_LOG_SOURCE_TRACE,
-                                         STEWARD_LOG_LEVEL_DEBUG, STEWARD_LOG_DIRECTION_OUT,
-                                         NULL, text, detail, strlen (detail));
-          break;
+          text = g_strdup_printf ("tools/call “search_code” id %u", i);
+          detail = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%u,\"method\":\"tools/call\","
+                                    "\"params\":{\"name\":\"search_code\",\"arguments\":"
+                                    "{\"query\":\"fn main round %u\"}}}\n", i, i);
+          append_message (store, server, STEWARD_LOG_DIRECTION_OUT, text, detail);
+          continue;
         case 2:
-          text = g_strdup_printf ("result of %u", i - 1);
-          detail = g_strdup_printf ("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %u,\n"
-                                    "  \"result\": {\n    \"content\": [ { \"type\": \"text\", "
-                                    "\"text\": \"%u matches in 12 files\" } ]\n  }\n}",
+          text = g_strdup_printf ("result id %u for tools/call “search_code”", i - 1);
+          detail = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%u,\"result\":{\"content\":"
+                                    "[{\"type\":\"text\",\"text\":\"%u matches in 12 files\"}]}}\n",
                                     i - 1, i % 50);
-          entry = steward_log_entry_new (g_get_real_time (), server, STEWARD_LOG_SOURCE_TRACE,
-                                         STEWARD_LOG_LEVEL_DEBUG, STEWARD_LOG_DIRECTION_IN,
-                                         NULL, text, detail, strlen (detail));
-          break;
+          append_message (store, server, STEWARD_LOG_DIRECTION_IN, text, detail);
+          continue;
         default:
           text = g_strdup_printf ("worker %u: cache hit ratio 0.%02u, %u entries evicted",
                                   i % 8, i % 100, i % 13);
