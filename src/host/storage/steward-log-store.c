@@ -948,8 +948,39 @@ steward_log_store_set_max_bytes (StewardLogStore *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_BYTES]);
 }
 
-static void append_item (StewardLogStore *self,
-                         gpointer         item);
+/* Takes @item, an entry or a record, into the pending batch. */
+static void
+append_item (StewardLogStore *self,
+             gpointer         item)
+{
+  guint excess = 0;
+
+  g_ptr_array_add (self->pending, item);
+  self->pending_bytes += item_footprint (item);
+
+  /* Without a main loop running, pending entries must not pile up
+   * without bound: past twice the capacity, or twice the bytes, the
+   * oldest could never be shown anyway. */
+  if (self->pending->len >= 2 * (guint64) self->capacity)
+    excess = self->pending->len - self->capacity;
+
+  if (self->pending_bytes >= 2 * self->max_bytes)
+    {
+      guint64 bytes = self->pending_bytes;
+
+      while (excess + 1 < self->pending->len && bytes > self->max_bytes)
+        bytes -= item_footprint (g_ptr_array_index (self->pending, excess++));
+    }
+
+  if (excess > 0)
+    {
+      self->pending_bytes -= drop_front (self->pending, excess);
+      self->n_dropped += excess;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DROPPED]);
+    }
+
+  schedule_batch (self);
+}
 
 void
 steward_log_store_append (StewardLogStore *self,
@@ -1019,40 +1050,6 @@ steward_log_store_append_message (StewardLogStore     *self,
   memcpy (record->summary, summary, summary_length + 1);
 
   append_item (self, (gpointer) ((guintptr) record | 1));
-}
-
-/* Takes @item, an entry or a record, into the pending batch. */
-static void
-append_item (StewardLogStore *self,
-             gpointer         item)
-{
-  guint excess = 0;
-
-  g_ptr_array_add (self->pending, item);
-  self->pending_bytes += item_footprint (item);
-
-  /* Without a main loop running, pending entries must not pile up
-   * without bound: past twice the capacity, or twice the bytes, the
-   * oldest could never be shown anyway. */
-  if (self->pending->len >= 2 * (guint64) self->capacity)
-    excess = self->pending->len - self->capacity;
-
-  if (self->pending_bytes >= 2 * self->max_bytes)
-    {
-      guint64 bytes = self->pending_bytes;
-
-      while (excess + 1 < self->pending->len && bytes > self->max_bytes)
-        bytes -= item_footprint (g_ptr_array_index (self->pending, excess++));
-    }
-
-  if (excess > 0)
-    {
-      self->pending_bytes -= drop_front (self->pending, excess);
-      self->n_dropped += excess;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DROPPED]);
-    }
-
-  schedule_batch (self);
 }
 
 void
