@@ -107,7 +107,7 @@ mcp_jsonrpc_decode (const char  *data,
       if ((message = mcp_message_new_from_members (&members, length, error)) == NULL)
         return NULL;
       if (plain && length <= KEPT_TEXT_MAX)
-        mcp_message_take_wire_text (message, data, length);
+        mcp_message_keep_wire_text (message, data, length);
 
       messages = g_ptr_array_new_with_free_func ((GDestroyNotify) mcp_message_unref);
       g_ptr_array_add (messages, message);

@@ -23,7 +23,7 @@ void        mcp_message_members_clear    (McpMessageMembers  *members);
 McpMessage *mcp_message_new_from_members (McpMessageMembers  *members,
                                           gsize               wire_size,
                                           GError            **error);
-void        mcp_message_take_wire_text   (McpMessage         *self,
+void        mcp_message_keep_wire_text   (McpMessage         *self,
                                           const char         *text,
                                           gsize               length);
 

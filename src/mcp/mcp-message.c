@@ -618,15 +618,15 @@ mcp_message_peek_line (McpMessage *self)
 }
 
 /**
- * mcp_message_take_wire_text:
+ * mcp_message_keep_wire_text:
  * @text: the text @self was read from, written as mcp_message_write()
  *   would write it (see mcp_json_parse_members())
  *
- * Keeps @text as the message's line, so that a trace of what arrived need
- * not write it again.
+ * Keeps a copy of @text, and a newline, as the message's line, so that a
+ * trace of what arrived need not write it again.
  */
 void
-mcp_message_take_wire_text (McpMessage *self,
+mcp_message_keep_wire_text (McpMessage *self,
                             const char *text,
                             gsize       length)
 {

@@ -52,7 +52,6 @@ typedef enum {
   DETAIL_UNREDACTED = 1 << 3,
 } DetailFlags;
 
-
 /* What indenting may write, leaving room for the fold marker within what
  * an entry keeps. */
 #define INDENTED_MAX (STEWARD_LOG_ENTRY_MAX_DETAIL - 256)
