@@ -128,6 +128,22 @@ invalid (GError     **error,
   return FALSE;
 }
 
+/* The members JSON-RPC gives a meaning, and where each is kept. */
+static const struct {
+  const char *name;
+  gsize       offset;
+} member_slots[] = {
+  { "jsonrpc", G_STRUCT_OFFSET (McpMessageMembers, version) },
+  { "id", G_STRUCT_OFFSET (McpMessageMembers, id) },
+  { "method", G_STRUCT_OFFSET (McpMessageMembers, method) },
+  { "params", G_STRUCT_OFFSET (McpMessageMembers, params) },
+  { "result", G_STRUCT_OFFSET (McpMessageMembers, result) },
+  { "error", G_STRUCT_OFFSET (McpMessageMembers, error) },
+};
+
+#define MEMBER_SLOT(members, i) \
+  G_STRUCT_MEMBER_P ((members), member_slots[(i)].offset)
+
 /**
  * mcp_message_members_take:
  * @name: a member's name
@@ -143,59 +159,27 @@ mcp_message_members_take (const char *name,
                           JsonNode   *value,
                           gpointer    user_data)
 {
-  McpMessageMembers *members = user_data;
-  JsonNode **slot = NULL;
-
-  switch (name[0])
+  for (guint i = 0; i < G_N_ELEMENTS (member_slots); i++)
     {
-    case 'j':
-      if (strcmp (name, "jsonrpc") == 0)
-        slot = &members->version;
-      break;
-    case 'i':
-      if (strcmp (name, "id") == 0)
-        slot = &members->id;
-      break;
-    case 'm':
-      if (strcmp (name, "method") == 0)
-        slot = &members->method;
-      break;
-    case 'p':
-      if (strcmp (name, "params") == 0)
-        slot = &members->params;
-      break;
-    case 'r':
-      if (strcmp (name, "result") == 0)
-        slot = &members->result;
-      break;
-    case 'e':
-      if (strcmp (name, "error") == 0)
-        slot = &members->error;
-      break;
-    default:
-      break;
+      JsonNode **slot = MEMBER_SLOT (user_data, i);
+
+      if (strcmp (name, member_slots[i].name) == 0)
+        {
+          if (*slot != NULL)
+            json_node_unref (*slot);
+          *slot = value;
+          return;
+        }
     }
 
-  if (slot == NULL)
-    {
-      json_node_unref (value);
-      return;
-    }
-
-  if (*slot != NULL)
-    json_node_unref (*slot);
-  *slot = value;
+  json_node_unref (value);
 }
 
 void
 mcp_message_members_clear (McpMessageMembers *members)
 {
-  g_clear_pointer (&members->version, json_node_unref);
-  g_clear_pointer (&members->id, json_node_unref);
-  g_clear_pointer (&members->method, json_node_unref);
-  g_clear_pointer (&members->params, json_node_unref);
-  g_clear_pointer (&members->result, json_node_unref);
-  g_clear_pointer (&members->error, json_node_unref);
+  for (guint i = 0; i < G_N_ELEMENTS (member_slots); i++)
+    g_clear_pointer ((JsonNode **) MEMBER_SLOT (members, i), json_node_unref);
 }
 
 /* Reads @members into @self, applying the rules of JSON-RPC 2.0 as MCP
@@ -303,7 +287,6 @@ mcp_message_new_from_node (JsonNode  *node,
                            gsize      wire_size,
                            GError   **error)
 {
-  static const char * const names[] = { "jsonrpc", "id", "method", "params", "result", "error" };
   McpMessageMembers members = { 0 };
   JsonObject *object;
 
@@ -316,12 +299,12 @@ mcp_message_new_from_node (JsonNode  *node,
     }
 
   object = json_node_get_object (node);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (member_slots); i++)
     {
-      JsonNode *value = json_object_get_member (object, names[i]);
+      JsonNode *value = json_object_get_member (object, member_slots[i].name);
 
       if (value != NULL)
-        mcp_message_members_take (names[i], json_node_ref (value), &members);
+        *(JsonNode **) MEMBER_SLOT (&members, i) = json_node_ref (value);
     }
 
   return mcp_message_new_from_members (&members, wire_size, error);
