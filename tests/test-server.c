@@ -1105,6 +1105,24 @@ test_secrets (Fixture       *fixture,
   g_assert_finalize_object (server);
 }
 
+/* No entry of the host's log holds @needle, in its text or its detail. */
+static void
+assert_log_lacks (Fixture    *fixture,
+                  const char *needle)
+{
+  GListModel *log = G_LIST_MODEL (steward_host_get_log_store (fixture->host));
+
+  steward_log_store_flush (steward_host_get_log_store (fixture->host));
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      g_autoptr(StewardLogEntry) entry = g_list_model_get_item (log, i);
+      const char *detail = steward_log_entry_get_detail (entry);
+
+      g_assert_null (strstr (steward_log_entry_get_text (entry), needle));
+      g_assert_null (strstr (detail != NULL ? detail : "", needle));
+    }
+}
+
 /* A server that echoes the secret it was given, a bearer token and a
  * key to its stderr and exits: its status, details, last stderr lines
  * and log hold none of them. */
@@ -1120,7 +1138,6 @@ test_secret_redacted (Fixture       *fixture,
   g_autoptr(GHashTable) env = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(StewardServerConfig) config = NULL;
   g_autofree char *tail = NULL;
-  GListModel *log;
   StewardServer *server;
   const char *detail;
 
@@ -1139,22 +1156,12 @@ test_secret_redacted (Fixture       *fixture,
   g_assert_nonnull (strstr (detail, "status 3"));
   g_assert_nonnull (strstr (detail, "[redacted]"));
 
-  log = G_LIST_MODEL (steward_host_get_log_store (fixture->host));
-  steward_log_store_flush (steward_host_get_log_store (fixture->host));
   for (guint i = 0; i < G_N_ELEMENTS (leaks); i++)
     {
       g_assert_null (strstr (steward_server_get_status_text (server), leaks[i]));
       g_assert_null (strstr (detail, leaks[i]));
       g_assert_null (strstr (tail, leaks[i]));
-
-      for (guint j = 0; j < g_list_model_get_n_items (log); j++)
-        {
-          g_autoptr(StewardLogEntry) entry = g_list_model_get_item (log, j);
-
-          g_assert_null (strstr (steward_log_entry_get_text (entry), leaks[i]));
-          g_assert_null (strstr (steward_log_entry_get_detail (entry) != NULL
-                                 ? steward_log_entry_get_detail (entry) : "", leaks[i]));
-        }
+      assert_log_lacks (fixture, leaks[i]);
     }
 
   stop_server (server);
@@ -1173,8 +1180,6 @@ test_secret_redacted_in_trace (Fixture       *fixture,
   g_autofree char *script = g_test_build_filename (G_TEST_DIST, "servers",
                                                    "hostile-text-server.py", NULL);
   const char *args[] = { script, NULL };
-  const char *leaks[] = { "canary-7d4f-compact", "\\u0063anary-7d4f-compact",
-                          "anary-7d4f-compact" };
   g_autoptr(GHashTable) env = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(StewardServerConfig) config = NULL;
   g_autofree char *plain = NULL;
@@ -1197,18 +1202,15 @@ test_secret_redacted_in_trace (Fixture       *fixture,
   escaped = call_tool_text (server, "leak-escaped", "{}");
   g_assert_cmpstr (escaped, ==, "escaped canary-7d4f-compact");
 
+  /* Neither the secret nor its escaped spelling ("\\u0063anary-…"): both
+   * end with this. */
+  assert_log_lacks (fixture, "anary-7d4f-compact");
+
   log = G_LIST_MODEL (steward_host_get_log_store (fixture->host));
-  steward_log_store_flush (steward_host_get_log_store (fixture->host));
   for (guint j = 0; j < g_list_model_get_n_items (log); j++)
     {
       g_autoptr(StewardLogEntry) entry = g_list_model_get_item (log, j);
       const char *detail = steward_log_entry_get_detail (entry);
-
-      for (guint i = 0; i < G_N_ELEMENTS (leaks); i++)
-        {
-          g_assert_null (strstr (steward_log_entry_get_text (entry), leaks[i]));
-          g_assert_null (strstr (detail != NULL ? detail : "", leaks[i]));
-        }
 
       if (steward_log_entry_get_direction (entry) == STEWARD_LOG_DIRECTION_IN &&
           detail != NULL &&
